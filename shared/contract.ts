@@ -1,0 +1,223 @@
+// The one contract between the renderer and the host. Every request the renderer may make and every
+// event the host pushes is declared here, with a JSON Schema for each request's params: the renderer
+// is untrusted, so main validates every payload against these schemas (main/api/validateRequest.ts)
+// before it reaches the implementation. The Electron preload and the browser bridge both derive their
+// surface from `requestNames` / `eventNames`; no channel string exists anywhere else.
+
+import type {
+  ConfigProblem,
+  LogLevel,
+  LogLine,
+  ProgressUpdate,
+  PromptSummary,
+  ResourceSummary,
+  ResourceTemplateSummary,
+  RootEntry,
+  ServerId,
+  ServerSnapshot,
+  ToolSummary,
+} from './domain.ts';
+
+/** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
+export type JsonObject = { [key: string]: unknown };
+
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+export interface CompletionReference {
+  type: 'ref/prompt' | 'ref/resource';
+  /** The prompt's name for `ref/prompt`, the template's URI for `ref/resource`. */
+  name: string;
+}
+
+export interface CompletionAnswer {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
+interface Req<P, R> {
+  params: P;
+  result: R;
+}
+
+type ServerFilter = { serverId?: ServerId };
+
+export interface AtriumRequests {
+  listServers: Req<Record<string, never>, ServerSnapshot[]>;
+  listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
+  restartServer: Req<{ serverId: ServerId }, null>;
+  setServerEnabled: Req<{ serverId: ServerId; enabled: boolean }, null>;
+  getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
+  setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
+  listTools: Req<ServerFilter, ToolSummary[]>;
+  listResources: Req<ServerFilter, ResourceSummary[]>;
+  listResourceTemplates: Req<ServerFilter, ResourceTemplateSummary[]>;
+  listPrompts: Req<ServerFilter, PromptSummary[]>;
+  callTool: Req<{ serverId: ServerId; tool: string; arguments?: JsonObject; callId?: string }, JsonObject>;
+  cancelCall: Req<{ callId: string }, null>;
+  readResource: Req<{ serverId: ServerId; uri: string }, JsonObject>;
+  subscribeResource: Req<{ serverId: ServerId; uri: string }, null>;
+  unsubscribeResource: Req<{ serverId: ServerId; uri: string }, null>;
+  getPrompt: Req<{ serverId: ServerId; name: string; arguments?: Record<string, string> }, JsonObject>;
+  complete: Req<
+    { serverId: ServerId; ref: CompletionReference; argument: { name: string; value: string }; context?: Record<string, string> },
+    CompletionAnswer
+  >;
+  listRoots: Req<Record<string, never>, RootEntry[]>;
+  setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+}
+
+export interface AtriumEvents {
+  serverChanged: ServerSnapshot;
+  serverRemoved: { serverId: ServerId };
+  listChanged: { serverId: ServerId; list: ListKind };
+  log: LogLine;
+  progress: ProgressUpdate;
+  resourceUpdated: { serverId: ServerId; uri: string };
+  rootsChanged: RootEntry[];
+  configProblems: ConfigProblem[];
+}
+
+export type RequestName = keyof AtriumRequests;
+export type EventName = keyof AtriumEvents;
+export type RequestParams<K extends RequestName> = AtriumRequests[K]['params'];
+export type RequestResult<K extends RequestName> = AtriumRequests[K]['result'];
+
+/** The API as the renderer calls it, and as main implements it (with `satisfies`). */
+export type AtriumApi = { [K in RequestName]: (params: RequestParams<K>) => Promise<RequestResult<K>> };
+
+export type EventListener<K extends EventName> = (payload: AtriumEvents[K]) => void;
+
+/** What the renderer receives: the requests plus one typed subscription point. */
+export interface AtriumClientApi extends AtriumApi {
+  on<K extends EventName>(event: K, listener: EventListener<K>): () => void;
+}
+
+const serverId = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const shortText = { type: 'string', maxLength: 10_000 } as const;
+const noParams = { type: 'object', additionalProperties: false, properties: {} } as const;
+const serverFilter = { type: 'object', additionalProperties: false, properties: { serverId } } as const;
+const serverAndUri = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['serverId', 'uri'],
+  properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
+} as const;
+const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 1_000_000 } } as const;
+const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** JSON Schemas of every request's params: the runtime half of the contract. */
+export const requestParamSchemas: { readonly [K in RequestName]: object } = {
+  listServers: noParams,
+  listConfigProblems: noParams,
+  restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  setServerEnabled: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'enabled'],
+    properties: { serverId, enabled: { type: 'boolean' } },
+  },
+  getServerLog: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId'],
+    properties: { serverId, limit: { type: 'integer', minimum: 1, maximum: 100_000 } },
+  },
+  setServerLogLevel: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'level'],
+    properties: { serverId, level: { enum: logLevels } },
+  },
+  listTools: serverFilter,
+  listResources: serverFilter,
+  listResourceTemplates: serverFilter,
+  listPrompts: serverFilter,
+  callTool: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'tool'],
+    properties: {
+      serverId,
+      tool: { type: 'string', minLength: 1, maxLength: 512 },
+      arguments: { type: 'object' },
+      callId: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  cancelCall: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['callId'],
+    properties: { callId: { type: 'string', minLength: 1, maxLength: 200 } },
+  },
+  readResource: serverAndUri,
+  subscribeResource: serverAndUri,
+  unsubscribeResource: serverAndUri,
+  getPrompt: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'name'],
+    properties: { serverId, name: { type: 'string', minLength: 1, maxLength: 512 }, arguments: stringMap },
+  },
+  complete: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'ref', 'argument'],
+    properties: {
+      serverId,
+      ref: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'name'],
+        properties: { type: { enum: ['ref/prompt', 'ref/resource'] }, name: shortText },
+      },
+      argument: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'value'],
+        properties: { name: shortText, value: shortText },
+      },
+      context: stringMap,
+    },
+  },
+  listRoots: noParams,
+  setRoots: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['roots'],
+    properties: {
+      roots: {
+        type: 'array',
+        maxItems: 256,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['uri'],
+          properties: { uri: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', maxLength: 256 } },
+        },
+      },
+    },
+  },
+};
+
+export const requestNames = Object.keys(requestParamSchemas) as RequestName[];
+
+// A record rather than a list so that adding an event to AtriumEvents without listing it here fails
+// the type-check.
+const eventNameSet: { readonly [K in EventName]: true } = {
+  serverChanged: true,
+  serverRemoved: true,
+  listChanged: true,
+  log: true,
+  progress: true,
+  resourceUpdated: true,
+  rootsChanged: true,
+  configProblems: true,
+};
+export const eventNames = Object.keys(eventNameSet) as EventName[];
+
+/** An error a front end can show as-is: `message` is written for a person, never a stack trace. */
+export interface ApiErrorShape {
+  code: 'invalid_params' | 'unknown_method' | 'not_found' | 'server_unavailable' | 'timeout' | 'cancelled' | 'failed';
+  message: string;
+}

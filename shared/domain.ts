@@ -1,0 +1,156 @@
+// Serialisable domain types shared by the host (main/) and the renderer. Nothing here may import Node
+// or DOM APIs: both sides compile this file.
+
+export type ServerId = string;
+
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** Which protocol generation a connection negotiated: 2026-07-28 discovery, or a 2025-era initialize. */
+export type ProtocolEra = 'modern' | 'legacy';
+
+/** A server's lifecycle as the person sees it. One state at a time, never a set of booleans. */
+export type ServerStatus =
+  | { kind: 'disabled' }
+  | { kind: 'starting'; attempt: number }
+  | { kind: 'ready'; since: number }
+  | { kind: 'restarting'; attempt: number; retryAt: number; lastError: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'stopped' };
+
+export type ServerStatusKind = ServerStatus['kind'];
+
+export function statusLabel(status: ServerStatus): string {
+  switch (status.kind) {
+    case 'disabled':
+      return 'Disabled';
+    case 'starting':
+      return status.attempt > 1 ? `Starting (attempt ${status.attempt})` : 'Starting';
+    case 'ready':
+      return 'Ready';
+    case 'restarting':
+      return `Restarting (attempt ${status.attempt})`;
+    case 'error':
+      return 'Error';
+    case 'stopped':
+      return 'Stopped';
+  }
+}
+
+/** Whether the person may ask for a restart from this state (a disabled server must be enabled first). */
+export function canRestart(status: ServerStatus): boolean {
+  return status.kind !== 'disabled' && status.kind !== 'starting';
+}
+
+export interface ServerCounts {
+  tools: number;
+  resources: number;
+  resourceTemplates: number;
+  prompts: number;
+}
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+/** What the renderer shows of one configured server: a snapshot pushed on every change. */
+export interface ServerSnapshot {
+  id: ServerId;
+  transport: TransportKind;
+  /** The command line or URL, exactly as it will be run or contacted. */
+  target: string;
+  status: ServerStatus;
+  counts: ServerCounts;
+  era?: ProtocolEra;
+  protocolVersion?: string;
+  serverInfo?: ServerIdentity;
+  instructions?: string;
+  capabilities?: Record<string, unknown>;
+}
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Where a log line came from: the child's stderr, an MCP log notification, or Atrium itself. */
+export type LogSource = 'stderr' | 'server' | 'host';
+
+export interface LogLine {
+  serverId: ServerId;
+  at: number;
+  level: LogLevel;
+  source: LogSource;
+  text: string;
+}
+
+export interface ToolAnnotationsView {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolSummary {
+  serverId: ServerId;
+  name: string;
+  /** Unique across all servers and valid for both Anthropic and OpenAI tool names. */
+  modelName: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotationsView;
+}
+
+export interface ResourceSummary {
+  serverId: ServerId;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+export interface ResourceTemplateSummary {
+  serverId: ServerId;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface PromptArgumentSummary {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface PromptSummary {
+  serverId: ServerId;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: PromptArgumentSummary[];
+}
+
+export interface RootEntry {
+  uri: string;
+  name?: string;
+}
+
+export interface ProgressUpdate {
+  serverId: ServerId;
+  callId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A configuration problem the person must fix; other servers keep running. */
+export interface ConfigProblem {
+  serverId: ServerId | null;
+  field: string;
+  message: string;
+}
