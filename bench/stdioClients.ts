@@ -1,0 +1,121 @@
+// The three clients the stdio benches compare, each talking to its own bench/servers/trivialServer.ts:
+// Atrium's stack, the bare SDK client with the SDK's stdio transport, and a raw newline-JSON client that is
+// the floor any client can reach over a pipe.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StdioProcessTransport } from '../main/mcp/stdio/stdioProcessTransport.ts';
+import { buildServerEnvironment } from '../main/mcp/stdio/serverEnvironment.ts';
+
+export type BenchClient = {
+  readonly name: string;
+  /** Calls a tool and resolves with the length of the first text content, so every client does the same work. */
+  call(tool: 'echo' | 'blob', args: Record<string, unknown>): Promise<number>;
+  close(): Promise<void>;
+};
+
+const serverPath = fileURLToPath(new URL('./servers/trivialServer.ts', import.meta.url));
+const clientInfo = { name: 'atrium-bench', version: '0.0.0' };
+
+function firstTextLength(result: { content?: unknown }): number {
+  const first = Array.isArray(result.content) ? (result.content[0] as { text?: unknown } | undefined) : undefined;
+  if (typeof first?.text !== 'string') throw new Error('tool result had no text content');
+  return first.text.length;
+}
+
+function sdkClientAdapter(name: string, client: Client, lastError: () => string | undefined): BenchClient {
+  return {
+    name,
+    async call(tool, args) {
+      try {
+        return firstTextLength(await client.callTool({ name: tool, arguments: args }, { timeout: 120_000 }));
+      } catch (error) {
+        // The transport's own error (e.g. "exceeded max buffer size") says more than the "connection closed" that follows it.
+        const reason = lastError() ?? (error instanceof Error ? error.message : String(error));
+        throw new Error(reason, { cause: error });
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+/** (a) Atrium. For now the SDK Client over Atrium's StdioProcessTransport; the full connection class replaces it later. */
+export async function createAtriumClientForBench(): Promise<BenchClient> {
+  let lastError: string | undefined;
+  const transport = new StdioProcessTransport(
+    { command: process.execPath, args: [serverPath], env: await buildServerEnvironment() },
+    { onStderrLine: () => {}, onNoise: () => {}, onExit: () => {} },
+  );
+  const client = new Client(clientInfo);
+  client.onerror = (error) => {
+    lastError = error.message;
+  };
+  await client.connect(transport);
+  return sdkClientAdapter('atrium', client, () => lastError);
+}
+
+/** (b) The SDK as shipped: Client + StdioClientTransport, default 10 MiB buffer. */
+export async function createSdkClientForBench(): Promise<BenchClient> {
+  let lastError: string | undefined;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [serverPath], stderr: 'ignore' });
+  const client = new Client(clientInfo);
+  client.onerror = (error) => {
+    lastError = error.message;
+  };
+  await client.connect(transport);
+  return sdkClientAdapter('sdk', client, () => lastError);
+}
+
+/** (c) The floor: spawn, write JSON lines, join chunks only at a newline, JSON.parse, match ids. No validation. */
+export async function createRawClientForBench(): Promise<BenchClient> {
+  const child = spawn(process.execPath, [serverPath], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const pending = new Map<number, { resolve(result: { content?: unknown }): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      chunks.push(chunk.subarray(start, newline));
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number; result?: { content?: unknown }; error?: { message: string } };
+      chunks = [];
+      start = newline + 1;
+      const waiter = message.id === undefined ? undefined : pending.get(message.id);
+      if (!waiter || message.id === undefined) continue;
+      pending.delete(message.id);
+      if (message.error) waiter.reject(new Error(message.error.message));
+      else waiter.resolve(message.result ?? {});
+    }
+    if (start < chunk.length) chunks.push(chunk.subarray(start));
+  });
+  child.on('exit', () => {
+    for (const waiter of pending.values()) waiter.reject(new Error('server exited'));
+    pending.clear();
+  });
+  const request = (method: string, params: unknown): Promise<{ content?: unknown }> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  await request('tools/list', {});
+  return {
+    name: 'raw',
+    call: async (tool, args) => firstTextLength(await request('tools/call', { name: tool, arguments: args })),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+export const clientFactories = {
+  atrium: createAtriumClientForBench,
+  sdk: createSdkClientForBench,
+  raw: createRawClientForBench,
+} as const;
+
+export type ClientName = keyof typeof clientFactories;

@@ -1,0 +1,169 @@
+// The well-behaved stdio server most tests talk to: simple tools, structured output, progress with
+// cancellation, environment passing, and the server-to-client requests (roots, elicitation,
+// sampling) that the host must route to the person.
+//
+// By default it is a 2025-era server: it speaks only the initialize handshake and sends real
+// roots/list, elicitation/create and sampling/createMessage requests. With --both-eras it also
+// answers 2026-07-28 `server/discover`, and then asks for the same input through
+// `input_required` results instead.
+//   node e2e/servers/echoServer.ts [--both-eras]
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import * as z from 'zod';
+import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+
+const { values } = parseArgs({ options: { 'both-eras': { type: 'boolean', default: false } } });
+
+const ASK_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    name: { type: 'string' as const, title: 'Name' },
+    confirm: { type: 'boolean' as const, title: 'Confirm' },
+  },
+  required: ['name'],
+};
+
+function text(value: string): CallToolResult {
+  return { content: [{ type: 'text', text: value }] };
+}
+
+function createEchoServer(era: 'legacy' | 'modern'): McpServer {
+  const server = new McpServer({ name: 'echo-server', version: '1.0.0' }, { capabilities: { logging: {} } });
+  // One log notification per call lets tests check logging/setLevel filtering.
+  const logCall = (ctx: ServerContext, tool: string) => ctx.mcpReq.log('info', `called ${tool}`, 'echo-server');
+
+  server.registerTool(
+    'echo',
+    { description: 'Returns its text argument.', inputSchema: z.object({ text: z.string() }) },
+    async ({ text: value }, ctx) => {
+      await logCall(ctx, 'echo');
+      return text(value);
+    },
+  );
+
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers; the sum is also returned as structuredContent.',
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      outputSchema: z.object({ sum: z.number() }),
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
+    async ({ a, b }, ctx) => {
+      await logCall(ctx, 'add');
+      const sum = a + b;
+      return { content: [{ type: 'text', text: String(sum) }], structuredContent: { sum } };
+    },
+  );
+
+  server.registerTool(
+    'long_op',
+    {
+      description: 'Reports progress `steps` times, `interval_ms` apart; stops early when cancelled.',
+      inputSchema: z.object({
+        steps: z.number().int().min(1).default(5),
+        interval_ms: z.number().int().min(0).default(100),
+      }),
+    },
+    async ({ steps, interval_ms }, ctx) => {
+      await logCall(ctx, 'long_op');
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      try {
+        for (let step = 1; step <= steps; step++) {
+          await delay(interval_ms, undefined, { signal: ctx.mcpReq.signal });
+          if (progressToken !== undefined) {
+            await ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress: step, total: steps, message: `step ${step}/${steps}` },
+            });
+          }
+        }
+      } catch (error) {
+        if (ctx.mcpReq.signal.aborted) process.stderr.write(`long_op cancelled ${String(ctx.mcpReq.id)}\n`);
+        throw error;
+      }
+      return text(`done ${steps}`);
+    },
+  );
+
+  server.registerTool(
+    'env',
+    {
+      description: 'Returns the value of the environment variable `name`, or "<unset>".',
+      inputSchema: z.object({ name: z.string() }),
+    },
+    async ({ name }, ctx) => {
+      await logCall(ctx, 'env');
+      return text(process.env[name] ?? '<unset>');
+    },
+  );
+
+  server.registerTool('roots', { description: 'Asks the client for its roots; returns their URIs as JSON.' }, async (ctx) => {
+    await logCall(ctx, 'roots');
+    if (era === 'legacy') {
+      const { roots } = await ctx.mcpReq.send({ method: 'roots/list' });
+      return text(JSON.stringify(roots.map((root) => root.uri)));
+    }
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+    if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    return text(JSON.stringify(answer.roots.map((root) => root.uri)));
+  });
+
+  server.registerTool(
+    'ask',
+    {
+      description: 'Sends a form elicitation (name, confirm); returns {action, content} as JSON.',
+      inputSchema: z.object({ message: z.string().default('What is your name?') }),
+    },
+    async ({ message }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      await logCall(ctx, 'ask');
+      if (era === 'legacy') {
+        const { action, content } = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: ASK_SCHEMA });
+        return text(JSON.stringify({ action, content }));
+      }
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'ask');
+      if (answer.kind !== 'elicit') {
+        return inputRequired({ inputRequests: { ask: inputRequired.elicit({ message, requestedSchema: ASK_SCHEMA }) } });
+      }
+      return text(JSON.stringify({ action: answer.action, content: answer.content }));
+    },
+  );
+
+  server.registerTool(
+    'sample',
+    {
+      description: 'Asks the client to sample an LLM reply to `prompt`; returns the reply text.',
+      inputSchema: z.object({ prompt: z.string(), max_tokens: z.number().int().min(1).default(100) }),
+    },
+    async ({ prompt, max_tokens }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      await logCall(ctx, 'sample');
+      const params = {
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt } }],
+        maxTokens: max_tokens,
+      };
+      let content: unknown;
+      if (era === 'legacy') {
+        content = (await ctx.mcpReq.requestSampling(params)).content;
+      } else {
+        const answer = inputResponse(ctx.mcpReq.inputResponses, 'sample');
+        if (answer.kind !== 'sampling') {
+          return inputRequired({ inputRequests: { sample: inputRequired.createMessage(params) } });
+        }
+        content = answer.result.content;
+      }
+      const first = Array.isArray(content) ? (content[0] as unknown) : content;
+      const reply = first as { type?: string; text?: string } | undefined;
+      return text(reply?.type === 'text' && typeof reply.text === 'string' ? reply.text : JSON.stringify(content));
+    },
+  );
+
+  return server;
+}
+
+if (values['both-eras']) {
+  serveStdio(({ era }) => createEchoServer(era));
+} else {
+  await createEchoServer('legacy').connect(new StdioServerTransport());
+}

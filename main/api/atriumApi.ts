@@ -1,0 +1,128 @@
+// The typed contract implemented once. The Electron IPC adapter and the browser bridge both validate a
+// request against shared/contract.ts and then call this object; the CLI calls it directly.
+
+import { randomUUID } from 'node:crypto';
+import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ToolSummary } from '../../shared/domain.ts';
+import type { RootsStore } from '../host/rootsStore.ts';
+import { buildToolNameTable } from '../host/toolNames.ts';
+import type { McpHub } from '../mcp/McpHub.ts';
+import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import type { McpConnection } from '../mcp/connection/McpConnection.ts';
+import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import type { EventBus } from './eventBus.ts';
+
+export interface ApiDeps {
+  hub: McpHub;
+  registry: ServerRegistry;
+  roots: RootsStore;
+  events: EventBus;
+}
+
+export function createAtriumApi({ hub, registry, roots, events }: ApiDeps): AtriumApi {
+  const callsInFlight = new Map<string, AbortController>();
+  const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
+
+  const api = {
+    listServers: async () => hub.snapshots(),
+    listConfigProblems: async () => registry.problems,
+    restartServer: async ({ serverId }) => {
+      await hub.get(serverId).restart();
+      return null;
+    },
+    setServerEnabled: async ({ serverId, enabled }) => {
+      const definition = registry.get(serverId);
+      if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
+      const updated = { ...definition, disabled: !enabled };
+      await registry.update(updated);
+      await hub.replace(updated);
+      return null;
+    },
+    getServerLog: async ({ serverId, limit }) => hub.get(serverId).log.recent(limit),
+    setServerLogLevel: async ({ serverId, level }) => {
+      await hub.get(serverId).setLogLevel(level);
+      return null;
+    },
+    listTools: async ({ serverId }) => toolSummaries(hub.list()).filter((t) => serverId === undefined || t.serverId === serverId),
+    listResources: async ({ serverId }) =>
+      pick(serverId).flatMap((c) =>
+        c.resources.map((r): ResourceSummary => ({ serverId: c.id, uri: r.uri, name: r.name, ...optional(r, ['title', 'description', 'mimeType', 'size']) })),
+      ),
+    listResourceTemplates: async ({ serverId }) =>
+      pick(serverId).flatMap((c) =>
+        c.resourceTemplates.map(
+          (t): ResourceTemplateSummary => ({ serverId: c.id, uriTemplate: t.uriTemplate, name: t.name, ...optional(t, ['title', 'description', 'mimeType']) }),
+        ),
+      ),
+    listPrompts: async ({ serverId }) =>
+      pick(serverId).flatMap((c) =>
+        c.prompts.map(
+          (p): PromptSummary => ({
+            serverId: c.id,
+            name: p.name,
+            ...optional(p, ['title', 'description']),
+            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...optional(a, ['description', 'required']) })),
+          }),
+        ),
+      ),
+    callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
+      const controller = new AbortController();
+      callsInFlight.set(callId, controller);
+      try {
+        const result = await hub.callTool(serverId, tool, args, {
+          signal: controller.signal,
+          onProgress: (progress) => events.emit('progress', { serverId, callId, ...progress }),
+        });
+        return result as unknown as JsonObject;
+      } finally {
+        callsInFlight.delete(callId);
+      }
+    },
+    cancelCall: async ({ callId }) => {
+      callsInFlight.get(callId)?.abort(new Error('cancelled by the person'));
+      return null;
+    },
+    readResource: async ({ serverId, uri }) => (await hub.get(serverId).readResource(uri)) as unknown as JsonObject,
+    subscribeResource: async ({ serverId, uri }) => {
+      await hub.get(serverId).subscribeResource(uri);
+      return null;
+    },
+    unsubscribeResource: async ({ serverId, uri }) => {
+      await hub.get(serverId).unsubscribeResource(uri);
+      return null;
+    },
+    getPrompt: async ({ serverId, name, arguments: args }) => (await hub.get(serverId).getPrompt(name, args)) as unknown as JsonObject,
+    complete: async ({ serverId, ref, argument, context }) => {
+      const completion = await hub.get(serverId).complete(ref, argument, context);
+      return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
+    },
+    listRoots: async () => roots.list(),
+    setRoots: async ({ roots: entries }) => roots.set(entries),
+  } satisfies AtriumApi;
+  return api;
+}
+
+/** Every tool of every server with its model-facing name; the order is stable (server, then tool). */
+export function toolSummaries(connections: readonly McpConnection[]): ToolSummary[] {
+  const ordered = [...connections].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const table = buildToolNameTable(ordered.flatMap((c) => c.tools.map((t) => ({ serverId: c.id, tool: t.name }))));
+  return ordered.flatMap((c) =>
+    c.tools.map(
+      (t): ToolSummary => ({
+        serverId: c.id,
+        name: t.name,
+        modelName: table.modelNameOf(c.id, t.name) ?? t.name,
+        ...optional(t, ['title', 'description']),
+        inputSchema: t.inputSchema as Record<string, unknown>,
+        ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+        ...(t.annotations ? { annotations: { ...t.annotations } } : {}),
+      }),
+    ),
+  );
+}
+
+function optional<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}

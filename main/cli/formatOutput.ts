@@ -1,0 +1,106 @@
+// Human-readable output of the CLI. Everything a server sent is untrusted: control characters are made
+// visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
+
+import type { JsonObject } from '../../shared/contract.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
+import { statusLabel } from '../../shared/domain.ts';
+
+// C0/C1 controls except tab and newline, bidi controls, zero-width characters and Unicode tags.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
+
+export function visible(text: string): string {
+  return text.replace(UNSAFE, (ch) => `\\u{${ch.codePointAt(0)?.toString(16)}}`);
+}
+
+export function formatServers(servers: ServerSnapshot[]): string {
+  if (servers.length === 0) return 'No servers configured.';
+  return servers
+    .map((s) => {
+      const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : statusLabel(s.status);
+      const counts = `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.resourceTemplates} templates, ${s.counts.prompts} prompts`;
+      const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
+      return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}`;
+    })
+    .join('\n');
+}
+
+export function formatTools(tools: ToolSummary[]): string {
+  if (tools.length === 0) return 'No tools.';
+  return tools
+    .map((t) => {
+      const hints = t.annotations ? Object.entries(t.annotations).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace('Hint', '')) : [];
+      const head = `${visible(t.serverId)} / ${visible(t.name)}  (model name: ${t.modelName})${hints.length ? `  [${hints.join(', ')}]` : ''}`;
+      return t.description ? `${head}\n    ${visible(oneLine(t.description))}` : head;
+    })
+    .join('\n');
+}
+
+export function formatResources(resources: ResourceSummary[]): string {
+  if (resources.length === 0) return 'No resources.';
+  return resources.map((r) => `${visible(r.serverId)}  ${visible(r.uri)}  ${visible(r.name)}${r.mimeType ? `  (${visible(r.mimeType)})` : ''}`).join('\n');
+}
+
+export function formatTemplates(templates: ResourceTemplateSummary[]): string {
+  if (templates.length === 0) return 'No resource templates.';
+  return templates.map((t) => `${visible(t.serverId)}  ${visible(t.uriTemplate)}  ${visible(t.name)}`).join('\n');
+}
+
+export function formatPrompts(prompts: PromptSummary[]): string {
+  if (prompts.length === 0) return 'No prompts.';
+  return prompts
+    .map((p) => {
+      const args = p.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
+      return `${visible(p.serverId)} / ${visible(p.name)}${args ? ` ${visible(args)}` : ''}${p.description ? `\n    ${visible(oneLine(p.description))}` : ''}`;
+    })
+    .join('\n');
+}
+
+/** A tool result's content blocks as text; binary content is described, not dumped. */
+export function formatContent(result: JsonObject): string {
+  const parts: string[] = [];
+  const content = Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : [];
+  for (const block of content) parts.push(formatBlock(block));
+  if (result.structuredContent !== undefined) parts.push(`structured content:\n${visible(JSON.stringify(result.structuredContent, null, 2))}`);
+  return parts.join('\n');
+}
+
+export function formatResourceContents(result: JsonObject): string {
+  const contents = Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
+  return contents
+    .map((c) => (typeof c.text === 'string' ? visible(c.text) : `[binary ${String(c.mimeType ?? 'data')}, ${base64Bytes(c.blob)} bytes: ${String(c.uri)}]`))
+    .join('\n');
+}
+
+export function formatPromptMessages(result: JsonObject): string {
+  const messages = Array.isArray(result.messages) ? (result.messages as { role?: unknown; content?: Record<string, unknown> }[]) : [];
+  return messages.map((m) => `${String(m.role)}: ${m.content ? formatBlock(m.content) : ''}`).join('\n');
+}
+
+function formatBlock(block: Record<string, unknown>): string {
+  switch (block.type) {
+    case 'text':
+      return visible(String(block.text ?? ''));
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${visible(String(block.mimeType ?? ''))}, ${base64Bytes(block.data)} bytes]`;
+    case 'resource_link':
+      return `[resource link: ${visible(String(block.uri ?? ''))}${block.name ? ` (${visible(String(block.name))})` : ''}]`;
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Record<string, unknown>;
+      return typeof resource.text === 'string'
+        ? `[embedded ${visible(String(resource.uri ?? ''))}]\n${visible(resource.text)}`
+        : `[embedded ${visible(String(resource.uri ?? ''))}, ${base64Bytes(resource.blob)} bytes]`;
+    }
+    default:
+      return `[${visible(String(block.type))} content]`;
+  }
+}
+
+function base64Bytes(data: unknown): number {
+  return typeof data === 'string' ? Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) : 0;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}

@@ -1,0 +1,175 @@
+// Runs one CLI command against the same host core the app uses, then stops every server. Expected
+// failures (bad usage, a missing command, a crash, a timeout) end in one line on stderr naming the
+// server and the cause, and a non-zero exit code; never a stack trace.
+
+import type { JsonObject } from '../../shared/contract.ts';
+import type { ServerStatus } from '../../shared/domain.ts';
+import { fixedElicitation } from '../host/brokers.ts';
+import type { HostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../host/hostCore.ts';
+import { importServers } from '../mcp/config/importServers.ts';
+import { serversFilePath } from '../mcp/config/serversFile.ts';
+import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { resolveAtriumHome } from '../store/appHome.ts';
+import type { CliInvocation } from './cliArgs.ts';
+import { USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
+import * as format from './formatOutput.ts';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A failure the person caused or can fix; printed as one line. */
+export class CliFailure extends Error {}
+
+const TARGETED = new Set(['call', 'read', 'prompt']);
+const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
+
+export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  let invocation: CliInvocation;
+  try {
+    invocation = parseCli(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      if (error.message) io.err(`atrium: ${error.message}`);
+      io.err(USAGE);
+      return 2;
+    }
+    throw error;
+  }
+  const home = resolveAtriumHome(io.env);
+  if (invocation.command === 'import') return runImport(invocation, home, io);
+
+  const serverScope = TARGETED.has(invocation.command) ? invocation.args[0] : invocation.server;
+  let core: HostCore | undefined;
+  try {
+    core = await startHostCore({
+      home,
+      ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
+      roots: invocation.roots,
+      ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
+      elicitation: fixedElicitation(invocation.elicit),
+      // A one-shot command reports a failure instead of waiting through restarts.
+      restartPolicy: NO_RESTARTS,
+      keepAliveMs: 0,
+      ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
+    });
+    const started = core;
+    for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
+    if (serverScope !== undefined && !core.hub.has(serverScope)) {
+      throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
+    }
+    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
+    return await Promise.race([runCommand(invocation, started, io), aborted]);
+  } catch (error) {
+    if (error instanceof CliFailure || error instanceof ServerError) {
+      io.err(`atrium: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof UsageError) {
+      io.err(`atrium: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await core?.shutdown();
+  }
+}
+
+async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo): Promise<number> {
+  const { api } = core;
+  const print = (value: unknown, human: () => string) => io.out(invocation.json ? JSON.stringify(value, null, 2) : human());
+  const statuses = await core.hub.whenSettled();
+
+  if (invocation.command === 'servers') {
+    const servers = await api.listServers({});
+    print(servers, () => format.formatServers(servers));
+    return 0;
+  }
+
+  const failed = [...statuses].filter(([, status]) => !isUsable(status));
+  for (const [id, status] of failed) io.err(`atrium: ${id}: ${describeFailure(status)}`);
+  const scoped = invocation.server ?? (TARGETED.has(invocation.command) ? invocation.args[0] : undefined);
+  if (scoped !== undefined && failed.some(([id]) => id === scoped)) return 1;
+
+  const filter = invocation.server !== undefined ? { serverId: invocation.server } : {};
+  switch (invocation.command) {
+    case 'tools': {
+      const tools = await api.listTools(filter);
+      print(tools, () => format.formatTools(tools));
+      return 0;
+    }
+    case 'resources': {
+      const resources = await api.listResources(filter);
+      print(resources, () => format.formatResources(resources));
+      return 0;
+    }
+    case 'templates': {
+      const templates = await api.listResourceTemplates(filter);
+      print(templates, () => format.formatTemplates(templates));
+      return 0;
+    }
+    case 'prompts': {
+      const prompts = await api.listPrompts(filter);
+      print(prompts, () => format.formatPrompts(prompts));
+      return 0;
+    }
+    case 'call': {
+      const [serverId = '', tool = '', json] = invocation.args;
+      const args = json === undefined ? undefined : parseJsonObject(json, 'the tool arguments');
+      const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
+      print(result, () => format.formatContent(result));
+      if (result.isError === true) {
+        io.err(`atrium: ${serverId}: tool "${tool}" reported an error`);
+        return 1;
+      }
+      return 0;
+    }
+    case 'read': {
+      const [serverId = '', uri = ''] = invocation.args;
+      const result = await api.readResource({ serverId, uri });
+      print(result, () => format.formatResourceContents(result));
+      return 0;
+    }
+    case 'prompt': {
+      const [serverId = '', name = '', json] = invocation.args;
+      const args = json === undefined ? undefined : toStringArguments(parseJsonObject(json, 'the prompt arguments'));
+      const result: JsonObject = await api.getPrompt({ serverId, name, ...(args ? { arguments: args } : {}) });
+      print(result, () => format.formatPromptMessages(result));
+      return 0;
+    }
+    default:
+      throw new CliFailure(`"${invocation.command}" is not handled`);
+  }
+}
+
+async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
+  const [source = ''] = invocation.args;
+  const target = invocation.configPath ?? serversFilePath(home);
+  const report = await importServers(source, target);
+  for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
+  if (invocation.json) io.out(JSON.stringify({ target, ...report }, null, 2));
+  else {
+    for (const { id, from } of report.added) io.out(id === from ? `added ${id}` : `added ${from} as ${id} (the name was taken)`);
+    for (const id of report.unchanged) io.out(`${id} is already configured`);
+    io.out(`${report.added.length} server(s) added to ${target}`);
+  }
+  return report.added.length === 0 && report.problems.length > 0 ? 1 : 0;
+}
+
+function isUsable(status: ServerStatus): boolean {
+  return status.kind === 'ready' || status.kind === 'disabled';
+}
+
+function describeFailure(status: ServerStatus): string {
+  if (status.kind === 'error') return status.message;
+  if (status.kind === 'restarting') return status.lastError;
+  return `not ready (${status.kind})`;
+}
+
+/** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
+function toStringArguments(args: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}

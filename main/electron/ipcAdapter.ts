@@ -1,0 +1,56 @@
+// The Electron front end of the contract: one `ipcMain.handle` per request name, each checking that
+// the request came from Atrium's own page and that its params match the contract before the API
+// sees them, and one forwarder that pushes every host event to the window.
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { requestNames } from '../../shared/contract.ts';
+import type { AtriumApi } from '../../shared/contract.ts';
+import type { EventBus } from '../api/eventBus.ts';
+import { toApiError, validateRequest } from '../api/validateRequest.ts';
+import { eventChannel, requestChannel } from '../../preload/ipcChannels.ts';
+import type { IpcReply } from '../../preload/ipcChannels.ts';
+
+/** The parts of a BrowserWindow the adapter uses (a real BrowserWindow fits). */
+export interface IpcWindow {
+  isDestroyed(): boolean;
+  readonly webContents: {
+    readonly mainFrame: unknown;
+    isDestroyed(): boolean;
+    send(channel: string, ...args: unknown[]): void;
+  };
+}
+
+export interface IpcAdapterOptions {
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
+  window: IpcWindow;
+  api: AtriumApi;
+  events: EventBus;
+}
+
+/** Registers the handlers and the event forwarder; the returned function removes both. */
+export function registerIpc({ ipcMain, window, api, events }: IpcAdapterOptions): () => void {
+  for (const name of requestNames) {
+    ipcMain.handle(requestChannel(name), async (event: IpcMainInvokeEvent, params: unknown): Promise<IpcReply> => {
+      // Only the top frame of Atrium's own window may call the host: never a subframe, another
+      // window, or a page the main frame was navigated to.
+      if (window.isDestroyed() || event.senderFrame === null || event.senderFrame !== window.webContents.mainFrame) {
+        return { ok: false, error: { code: 'failed', message: 'Atrium only answers requests from its own window.' } };
+      }
+      const checked = validateRequest(name, params);
+      if (!checked.ok) return { ok: false, error: checked.error };
+      try {
+        const call = api[checked.method] as (params: unknown) => Promise<unknown>;
+        return { ok: true, result: await call.call(api, checked.params) };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    });
+  }
+  const stopForwarding = events.onAny((name, payload) => {
+    if (window.isDestroyed() || window.webContents.isDestroyed()) return;
+    window.webContents.send(eventChannel, name, payload);
+  });
+  return () => {
+    stopForwarding();
+    for (const name of requestNames) ipcMain.removeHandler(requestChannel(name));
+  };
+}

@@ -1,0 +1,110 @@
+// Electron's main process: one instance, one window, the host core behind it. Bundled by
+// scripts/buildElectron.ts to dist/electron/main.mjs, with preload.cjs beside it and the renderer
+// in dist/renderer/.
+import { app, BrowserWindow, dialog, ipcMain } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../host/hostCore.ts';
+import { registerIpc } from './ipcAdapter.ts';
+import { buildWindowOptions } from './windowOptions.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const preloadPath = path.join(here, 'preload.cjs');
+const rendererIndex = path.join(here, '..', 'renderer', 'index.html');
+/** The host stops its servers itself (SIGTERM, then SIGKILL); this only bounds a quit that hangs. */
+const shutdownLimitMs = 15_000;
+
+type QuitState = 'running' | 'shutting-down' | 'done';
+let quitState: QuitState = 'running';
+let host: HostCore | undefined;
+let window: BrowserWindow | undefined;
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Atrium owns the servers and the data folder; it is asked to show itself instead.
+  app.quit();
+} else {
+  app.enableSandbox();
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (host && !window) createWindow(host);
+  });
+  app.on('before-quit', (event) => {
+    if (quitState === 'done' || !host) return;
+    event.preventDefault();
+    if (quitState === 'shutting-down') return;
+    quitState = 'shutting-down';
+    void shutDown(host).finally(() => {
+      quitState = 'done';
+      app.quit();
+    });
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  app.whenReady().then(start, fail);
+}
+
+async function start(): Promise<void> {
+  let core: HostCore;
+  try {
+    core = await startHostCore({ home: process.env.ATRIUM_HOME || app.getPath('userData') });
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  host = core;
+  createWindow(core);
+}
+
+function createWindow(core: HostCore): void {
+  const win = new BrowserWindow(buildWindowOptions(preloadPath));
+  window = win;
+  const disposeIpc = registerIpc({ ipcMain, window: win, api: core.api, events: core.events });
+  win.once('ready-to-show', () => win.show());
+  // The page never leaves Atrium and never opens windows; links are handled by the renderer.
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  win.on('closed', () => {
+    disposeIpc();
+    if (window === win) window = undefined;
+  });
+  win.loadFile(rendererIndex).catch(fail);
+}
+
+async function shutDown(core: HostCore): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error('Atrium: stopping the MCP servers took too long; quitting anyway.');
+      resolve();
+    }, shutdownLimitMs);
+  });
+  try {
+    await Promise.race([core.shutdown(), limit]);
+  } catch (error) {
+    console.error(`Atrium: stopping the MCP servers failed: ${messageOf(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A start-up failure is shown to the person as a sentence, then Atrium exits. */
+function fail(error: unknown): void {
+  const message = messageOf(error);
+  console.error(`Atrium could not start: ${message}`);
+  dialog.showErrorBox('Atrium could not start', message);
+  quitState = 'done';
+  const core = host;
+  host = undefined;
+  void (core ? shutDown(core) : Promise.resolve()).finally(() => app.exit(1));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

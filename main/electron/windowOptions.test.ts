@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildWebPreferences, buildWindowOptions } from './windowOptions.ts';
+
+const preload = '/opt/Atrium/resources/app.asar/dist/electron/preload.cjs';
+
+test('the renderer is isolated and sandboxed, with no Node access', () => {
+  const prefs = buildWebPreferences(preload);
+  assert.equal(prefs.contextIsolation, true);
+  assert.equal(prefs.sandbox, true);
+  assert.equal(prefs.nodeIntegration, false);
+  assert.equal(prefs.nodeIntegrationInWorker, false);
+  assert.equal(prefs.nodeIntegrationInSubFrames, false);
+});
+
+test('none of the switches that weaken web security are on', () => {
+  const prefs = buildWebPreferences(preload);
+  assert.equal(prefs.webSecurity, true);
+  assert.equal(prefs.allowRunningInsecureContent, false);
+  assert.equal(prefs.experimentalFeatures, false);
+  assert.equal(prefs.webviewTag, false);
+  assert.equal(prefs.navigateOnDragDrop, false);
+});
+
+test('the preload is the path given, and the window uses these preferences', () => {
+  assert.equal(buildWebPreferences(preload).preload, preload);
+  const options = buildWindowOptions(preload);
+  assert.deepEqual(options.webPreferences, buildWebPreferences(preload));
+  assert.equal(options.show, false);
+});

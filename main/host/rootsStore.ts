@@ -1,0 +1,52 @@
+// The folders the person exposes to servers. Roots are canonical `file://` URIs of existing
+// directories; servers that asked for roots are told of every change (notifications/roots/list_changed).
+
+import { realpath, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RootEntry } from '../../shared/domain.ts';
+
+export class RootsError extends Error {}
+
+export class RootsStore {
+  private roots: RootEntry[] = [];
+  private readonly listeners = new Set<(roots: RootEntry[]) => void>();
+
+  list(): RootEntry[] {
+    return this.roots.map((root) => ({ ...root }));
+  }
+
+  onChange(listener: (roots: RootEntry[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Replaces the roots; every entry must name an existing directory (a path or a file:// URI). */
+  async set(entries: readonly RootEntry[]): Promise<RootEntry[]> {
+    const canonical: RootEntry[] = [];
+    for (const entry of entries) {
+      const root = await canonicalRoot(entry);
+      if (!canonical.some((r) => r.uri === root.uri)) canonical.push(root);
+    }
+    this.roots = canonical;
+    for (const listener of [...this.listeners]) listener(this.list());
+    return this.list();
+  }
+}
+
+export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
+  let path: string;
+  try {
+    path = entry.uri.startsWith('file:') ? fileURLToPath(entry.uri) : entry.uri;
+  } catch {
+    throw new RootsError(`"${entry.uri}" is not a valid file URI`);
+  }
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch {
+    throw new RootsError(`root "${path}" does not exist`);
+  }
+  if (!(await stat(real)).isDirectory()) throw new RootsError(`root "${path}" is not a folder`);
+  return { uri: pathToFileURL(real).href, name: entry.name ?? basename(real) };
+}

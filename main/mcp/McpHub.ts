@@ -1,0 +1,94 @@
+// The hub holds one McpConnection per configured server and is the only way the rest of the host
+// reaches a server. Servers start in parallel and independently: a slow, hanging or crashing server
+// never delays or breaks another.
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { AtriumEvents, ListKind } from '../../shared/contract.ts';
+import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
+import type { ServerDefinition } from './config/serverConfig.ts';
+import type { CallOptions, ConnectionServices } from './connection/McpConnection.ts';
+import { McpConnection } from './connection/McpConnection.ts';
+import { ServerError } from './connection/connectionErrors.ts';
+
+export type HubEmit = <K extends keyof AtriumEvents>(event: K, payload: AtriumEvents[K]) => void;
+
+export class McpHub {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly services: ConnectionServices;
+  private readonly emit: HubEmit;
+
+  constructor(services: ConnectionServices, emit: HubEmit) {
+    this.services = services;
+    this.emit = emit;
+  }
+
+  /** Adds the servers and starts every enabled one at once; returns without waiting for any. */
+  add(definitions: readonly ServerDefinition[]): void {
+    for (const definition of definitions) {
+      if (this.connections.has(definition.id)) throw new Error(`server "${definition.id}" is already configured`);
+      const connection = new McpConnection(definition, this.services, {
+        onChange: (snapshot) => this.emit('serverChanged', snapshot),
+        onLog: (line) => this.emit('log', line),
+        onListChanged: (list: ListKind) => this.emit('listChanged', { serverId: definition.id, list }),
+        onResourceUpdated: (uri) => this.emit('resourceUpdated', { serverId: definition.id, uri }),
+      });
+      this.connections.set(definition.id, connection);
+    }
+    for (const definition of definitions) this.connections.get(definition.id)?.start();
+  }
+
+  async remove(serverId: string): Promise<void> {
+    const connection = this.connections.get(serverId);
+    if (!connection) return;
+    this.connections.delete(serverId);
+    await connection.stop();
+    this.emit('serverRemoved', { serverId });
+  }
+
+  /** Replaces a server's definition (enable/disable, edits): the old connection stops, a new one starts. */
+  async replace(definition: ServerDefinition): Promise<void> {
+    const old = this.connections.get(definition.id);
+    if (old) {
+      this.connections.delete(definition.id);
+      await old.stop();
+    }
+    this.add([definition]);
+  }
+
+  list(): McpConnection[] {
+    return [...this.connections.values()];
+  }
+
+  snapshots(): ServerSnapshot[] {
+    return this.list().map((connection) => connection.snapshot);
+  }
+
+  get(serverId: string): McpConnection {
+    const connection = this.connections.get(serverId);
+    if (!connection) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
+    return connection;
+  }
+
+  has(serverId: string): boolean {
+    return this.connections.has(serverId);
+  }
+
+  /** Resolves when every server has become ready, failed or is off. */
+  async whenSettled(): Promise<Map<string, ServerStatus>> {
+    const entries = await Promise.all(this.list().map(async (c) => [c.id, await c.whenSettled()] as const));
+    return new Map(entries);
+  }
+
+  callTool(serverId: string, tool: string, args: Record<string, unknown> | undefined, options?: CallOptions): Promise<CallToolResult> {
+    return this.get(serverId).callTool(tool, args, options);
+  }
+
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(this.list().map((connection) => connection.notifyRootsChanged()));
+  }
+
+  /** Stops every server in parallel: no child process is left behind and remote sessions are ended. */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.list().map((connection) => connection.stop()));
+  }
+}

@@ -1,0 +1,40 @@
+// `atrium import <file>`: bring the servers of a Claude Desktop, VS Code or Cursor config into Atrium's
+// own file. A server whose name is taken keeps the existing definition when both are the same, and is
+// added under a numbered name otherwise, so an import never overwrites what the person already has.
+
+import { isDeepStrictEqual } from 'node:util';
+import type { ConfigProblem } from '../../../shared/domain.ts';
+import type { ServerDefinition } from './serverConfig.ts';
+import { loadServersFile, saveServers, serversTableOf } from './serversFile.ts';
+
+export interface ImportReport {
+  added: { id: string; from: string }[];
+  unchanged: string[];
+  problems: ConfigProblem[];
+}
+
+export async function importServers(sourcePath: string, targetPath: string): Promise<ImportReport> {
+  const source = await loadServersFile(sourcePath);
+  if (source.raw === null && source.problems.length === 0) {
+    return { added: [], unchanged: [], problems: [{ serverId: null, field: '(file)', message: `${sourcePath} does not exist` }] };
+  }
+  const target = await loadServersFile(targetPath);
+  const merged: ServerDefinition[] = [...target.servers];
+  const taken = new Set([...target.servers.map((s) => s.id), ...Object.keys(serversTableOf(target.raw))]);
+  const report: ImportReport = { added: [], unchanged: [], problems: source.problems };
+  for (const server of source.servers) {
+    const existing = target.servers.find((s) => s.id === server.id);
+    if (existing && isDeepStrictEqual(existing, server)) {
+      report.unchanged.push(server.id);
+      continue;
+    }
+    let id = server.id;
+    for (let n = 2; taken.has(id); n++) id = `${server.id}-${n}`;
+    taken.add(id);
+    merged.push({ ...server, id });
+    report.added.push({ id, from: server.id });
+  }
+  if (report.added.length > 0) await saveServers(targetPath, merged, target.raw);
+  return report;
+}
+

@@ -1,0 +1,195 @@
+// The servers file: what a person configured, parsed into one typed definition per server. Two shapes
+// are accepted because people already have them: `{"mcpServers": {...}}` (Claude Desktop, Cursor) and
+// `{"servers": {...}}` (VS Code, whose entries carry `type`: stdio | http | sse). A bad entry becomes a
+// problem naming the server and the field; every other server still loads.
+
+import { Ajv } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
+
+interface ServerDefinitionBase {
+  id: ServerId;
+  disabled: boolean;
+  /** Per-request timeout; undefined means Atrium's default. */
+  requestTimeoutMs?: number;
+}
+
+export interface StdioServerDefinition extends ServerDefinitionBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface RemoteServerDefinition extends ServerDefinitionBase {
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ServerDefinition = StdioServerDefinition | RemoteServerDefinition;
+
+export interface ParsedServers {
+  servers: ServerDefinition[];
+  problems: ConfigProblem[];
+}
+
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+// One entry, in either shape. Unknown keys are tolerated: other hosts add their own (e.g. Cursor's
+// `autoApprove`), and rejecting them would make importing a person's existing file fail for nothing.
+const entrySchema = {
+  type: 'object',
+  properties: {
+    type: { enum: ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'] },
+    command: { type: 'string', minLength: 1 },
+    args: { type: 'array', items: { type: 'string' } },
+    env: stringMap,
+    cwd: { type: 'string', minLength: 1 },
+    url: { type: 'string', minLength: 1 },
+    headers: stringMap,
+    disabled: { type: 'boolean' },
+    requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
+    timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateEntry = ajv.compile(entrySchema);
+
+const serverIdPattern = /^[^\u0000-\u001f]{1,200}$/;
+
+export function parseServersFile(text: string, source: string): ParsedServers {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} is not valid JSON: ${(error as Error).message}` }] };
+  }
+  return parseServersDocument(json, source);
+}
+
+export function parseServersDocument(json: unknown, source: string): ParsedServers {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} must hold a JSON object` }] };
+  }
+  const doc = json as Record<string, unknown>;
+  const table = doc.mcpServers ?? doc.servers ?? (isMcpJsonWrapper(doc) ? doc.mcp.servers : undefined);
+  if (table === undefined) {
+    return { servers: [], problems: [] };
+  }
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+    return { servers: [], problems: [{ serverId: null, field: 'mcpServers', message: `${source}: "mcpServers" must be an object of named servers` }] };
+  }
+  const servers: ServerDefinition[] = [];
+  const problems: ConfigProblem[] = [];
+  for (const [id, entry] of Object.entries(table)) {
+    const result = parseServerEntry(id, entry);
+    if ('problem' in result) problems.push(result.problem);
+    else servers.push(result.server);
+  }
+  return { servers, problems };
+}
+
+// VS Code's user settings nest the table as {"mcp": {"servers": {...}}}.
+function isMcpJsonWrapper(doc: Record<string, unknown>): doc is { mcp: { servers: unknown } } {
+  const mcp = doc.mcp;
+  return typeof mcp === 'object' && mcp !== null && 'servers' in mcp;
+}
+
+export function parseServerEntry(id: string, entry: unknown): { server: ServerDefinition } | { problem: ConfigProblem } {
+  const problem = (field: string, message: string) => ({ problem: { serverId: id, field, message: `server "${id}": ${message}` } });
+  if (!serverIdPattern.test(id)) return problem('(name)', 'the name must be 1–200 characters without control characters');
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return problem('(entry)', 'must be an object');
+  if (!validateEntry(entry)) {
+    const first = (validateEntry.errors ?? [])[0];
+    return problem(fieldOf(first), describe(first));
+  }
+  const e = entry as {
+    type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
+    url?: string; headers?: Record<string, string>; disabled?: boolean; requestTimeoutMs?: number; timeout?: number;
+  };
+  const base = {
+    id,
+    disabled: e.disabled ?? false,
+    // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
+    requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
+  };
+  const kind = transportOf(e);
+  if (kind === 'stdio') {
+    if (e.command === undefined) return problem('command', 'a stdio server needs "command"');
+    if (e.url !== undefined) return problem('url', 'has both "command" and "url"; keep one');
+    return { server: { ...base, transport: 'stdio', command: e.command, args: e.args ?? [], env: e.env ?? {}, ...(e.cwd ? { cwd: e.cwd } : {}) } };
+  }
+  if (e.url === undefined) return problem('url', `a ${kind} server needs "url"`);
+  if (e.command !== undefined) return problem('command', 'has both "command" and "url"; keep one');
+  let url: URL;
+  try {
+    url = new URL(e.url);
+  } catch {
+    return problem('url', `"${e.url}" is not a valid URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('url', `"${e.url}" must be an http(s) URL`);
+  return { server: { ...base, transport: kind, url: url.href, headers: e.headers ?? {} } };
+}
+
+function transportOf(e: { type?: string; command?: string }): TransportKind {
+  switch (e.type) {
+    case 'sse':
+      return 'sse';
+    case 'http':
+    case 'streamable-http':
+    case 'streamableHttp':
+      return 'http';
+    case 'stdio':
+      return 'stdio';
+    default:
+      return e.command !== undefined ? 'stdio' : 'http';
+  }
+}
+
+function fieldOf(error: ErrorObject | undefined): string {
+  if (!error) return '(entry)';
+  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return path || '(entry)';
+}
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'is invalid';
+  const field = fieldOf(error);
+  return `"${field}" ${error.message ?? 'is invalid'}`;
+}
+
+/** The canonical form Atrium writes back: Claude Desktop's shape, so the file stays portable. */
+export function toStoredEntry(server: ServerDefinition): Record<string, unknown> {
+  const common = {
+    ...(server.disabled ? { disabled: true } : {}),
+    ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
+  };
+  if (server.transport === 'stdio') {
+    return {
+      command: server.command,
+      args: server.args,
+      ...(Object.keys(server.env).length ? { env: server.env } : {}),
+      ...(server.cwd ? { cwd: server.cwd } : {}),
+      ...common,
+    };
+  }
+  return {
+    type: server.transport,
+    url: server.url,
+    ...(Object.keys(server.headers).length ? { headers: server.headers } : {}),
+    ...common,
+  };
+}
+
+/** How the server will be run or reached, shown to the person exactly. */
+export function describeTarget(server: ServerDefinition): string {
+  if (server.transport !== 'stdio') return server.url;
+  return [server.command, ...server.args].map(quoteForDisplay).join(' ');
+}
+
+function quoteForDisplay(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

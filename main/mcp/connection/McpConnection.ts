@@ -1,0 +1,483 @@
+// One configured server, one isolated, stateful MCP client: the SDK's Client over one transport, the
+// server's lifecycle as a small state machine, its catalog and its log. A connection never decides
+// policy: roots, sampling and elicitation come in through injected services, and everything it learns
+// goes out through hooks. One connection's failure never touches another's.
+
+import { Client } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  PriorDiscovery,
+  ReadResourceResult,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/client';
+import type { CompletionReference, ListKind } from '../../../shared/contract.ts';
+import type { LogLevel, LogLine, ProgressUpdate, RootEntry, ServerSnapshot, ServerStatus, TransportKind } from '../../../shared/domain.ts';
+import type { ElicitationBroker, SamplingBroker } from '../../host/brokers.ts';
+import type { ServerDefinition } from '../config/serverConfig.ts';
+import { describeTarget } from '../config/serverConfig.ts';
+import { ServerLog } from '../serverLog.ts';
+import { ServerError, toServerError } from './connectionErrors.ts';
+import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
+import type { RestartPolicy } from './restartPolicy.ts';
+import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
+import type { Catalog } from './serverCatalog.ts';
+import { emptyCatalog, fetchList, serverOffers } from './serverCatalog.ts';
+import { Session } from './session.ts';
+import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
+
+export interface ConnectionServices {
+  clientInfo: Implementation;
+  roots: { list(): RootEntry[] };
+  sampling: SamplingBroker;
+  elicitation: ElicitationBroker;
+  validator: jsonSchemaValidator;
+  restartPolicy?: RestartPolicy;
+  /** Limit for discovery / initialize. */
+  connectTimeoutMs?: number;
+  /** Default per-request limit when the server's config sets none. */
+  requestTimeoutMs?: number;
+  /** A tool call that keeps reporting progress may run this long at most. */
+  maxCallMs?: number;
+  /** Interval of keep-alive pings; 0 turns them off. */
+  keepAliveMs?: number;
+  maxMessageBytes?: number;
+}
+
+export interface ConnectionHooks {
+  onChange(snapshot: ServerSnapshot): void;
+  onLog(line: LogLine): void;
+  onListChanged(kind: ListKind): void;
+  onResourceUpdated(uri: string): void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (update: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
+  timeoutMs?: number;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_CALL_MS = 30 * 60_000;
+const DEFAULT_KEEP_ALIVE_MS = 30_000;
+const PROBE_TIMEOUT_MS = 10_000;
+const KEEP_ALIVE_MISSES_BEFORE_RESTART = 2;
+
+export class McpConnection {
+  readonly id: string;
+  readonly definition: ServerDefinition;
+  readonly log: ServerLog;
+  private readonly services: ConnectionServices;
+  private readonly hooks: ConnectionHooks;
+  private readonly policy: RestartPolicy;
+  private status: ServerStatus;
+  private session: Session | undefined;
+  private catalog: Catalog = emptyCatalog();
+  /** Bumped by every start and stop, so callbacks of a superseded attempt are ignored. */
+  private generation = 0;
+  private consecutiveFailures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private healthyTimer: NodeJS.Timeout | undefined;
+  private keepAliveTimer: NodeJS.Timeout | undefined;
+  /** The era learnt at the first connect, reused by restarts so they skip the discovery probe. */
+  private prior: PriorDiscovery | undefined;
+  /** Set once an HTTP server turned out to speak only the legacy HTTP+SSE transport. */
+  private usesLegacySse = false;
+  private readonly settledWaiters = new Set<() => void>();
+
+  constructor(definition: ServerDefinition, services: ConnectionServices, hooks: ConnectionHooks) {
+    this.id = definition.id;
+    this.definition = definition;
+    this.services = services;
+    this.hooks = hooks;
+    this.policy = services.restartPolicy ?? defaultRestartPolicy;
+    this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
+    this.status = definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' };
+  }
+
+  get snapshot(): ServerSnapshot {
+    const session = this.session;
+    const transport: TransportKind = this.usesLegacySse ? 'sse' : this.definition.transport;
+    return {
+      id: this.id,
+      transport,
+      target: describeTarget(this.definition),
+      status: this.status,
+      counts: {
+        tools: this.catalog.tools.length,
+        resources: this.catalog.resources.length,
+        resourceTemplates: this.catalog.resourceTemplates.length,
+        prompts: this.catalog.prompts.length,
+      },
+      ...(session?.describe() ?? {}),
+    };
+  }
+
+  get tools(): Catalog['tools'] {
+    return this.catalog.tools;
+  }
+  get resources(): Catalog['resources'] {
+    return this.catalog.resources;
+  }
+  get resourceTemplates(): Catalog['resourceTemplates'] {
+    return this.catalog.resourceTemplates;
+  }
+  get prompts(): Catalog['prompts'] {
+    return this.catalog.prompts;
+  }
+
+  /** Starts the server unless it is disabled. Never rejects: failures become the error state. */
+  start(): void {
+    if (this.definition.disabled) {
+      this.setStatus({ kind: 'disabled' });
+      return;
+    }
+    this.consecutiveFailures = 0;
+    void this.launch();
+  }
+
+  /** What the person's Restart button does: forget past failures and start afresh. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.start();
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    this.clearTimers();
+    const session = this.session;
+    this.session = undefined;
+    this.catalog = emptyCatalog();
+    this.setStatus(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
+    if (session) await session.close();
+  }
+
+  /** Resolves once the server is ready, has failed (error or waiting to restart), or is off. */
+  whenSettled(): Promise<ServerStatus> {
+    if (this.isSettled()) return Promise.resolve(this.status);
+    return new Promise((resolve) => {
+      const waiter = () => {
+        if (!this.isSettled()) return;
+        this.settledWaiters.delete(waiter);
+        resolve(this.status);
+      };
+      this.settledWaiters.add(waiter);
+    });
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+    const tool = this.catalog.tools.find((t) => t.name === name);
+    if (!tool && this.status.kind === 'ready') {
+      throw new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`);
+    }
+    const timeout = options.timeoutMs ?? this.requestTimeout();
+    return this.withSession(`tool "${name}"`, (session) =>
+      session.client.callTool(
+        { name, ...(args ? { arguments: args } : {}) },
+        {
+          timeout,
+          // A call that keeps reporting progress is alive: its limit restarts on each report, up to a hard cap.
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: Math.max(timeout, this.services.maxCallMs ?? DEFAULT_MAX_CALL_MS),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+          ...(tool ? { toolDefinition: tool } : {}),
+        },
+      ) as Promise<CallToolResult>,
+    );
+  }
+
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.withSession(`resource "${uri}"`, (session) =>
+      session.client.readResource({ uri }, { timeout: this.requestTimeout(), cacheMode: 'bypass', ...(signal ? { signal } : {}) }),
+    );
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+    return this.withSession(`prompt "${name}"`, (session) =>
+      session.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, { timeout: this.requestTimeout(), ...(signal ? { signal } : {}) }),
+    );
+  }
+
+  async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
+    const result = await this.withSession('completion', (session) => {
+      if (!session.client.getServerCapabilities()?.completions) {
+        throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer completions`);
+      }
+      const reference = ref.type === 'ref/prompt' ? { type: 'ref/prompt' as const, name: ref.name } : { type: 'ref/resource' as const, uri: ref.name };
+      return session.client.complete(
+        { ref: reference, argument, ...(context ? { context: { arguments: context } } : {}) },
+        { timeout: this.requestTimeout() },
+      );
+    });
+    return result.completion;
+  }
+
+  async subscribeResource(uri: string): Promise<void> {
+    await this.withSession(`subscribe to "${uri}"`, (session) => {
+      if (!session.client.getServerCapabilities()?.resources?.subscribe) {
+        throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer resource subscriptions`);
+      }
+      return session.client.subscribeResource({ uri }, { timeout: this.requestTimeout() });
+    });
+  }
+
+  async unsubscribeResource(uri: string): Promise<void> {
+    await this.withSession(`unsubscribe from "${uri}"`, (session) => session.client.unsubscribeResource({ uri }, { timeout: this.requestTimeout() }));
+  }
+
+  async setLogLevel(level: LogLevel): Promise<void> {
+    await this.withSession('set log level', (session) => {
+      if (!session.client.getServerCapabilities()?.logging) {
+        throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer logging`);
+      }
+      return session.client.setLoggingLevel(level as LoggingLevel, { timeout: this.requestTimeout() });
+    });
+  }
+
+  /** Tells the server its roots changed, if it is connected; a server that cannot hear it is skipped. */
+  async notifyRootsChanged(): Promise<void> {
+    const session = this.session;
+    if (!session || this.status.kind !== 'ready') return;
+    try {
+      await session.client.sendRootsListChanged();
+    } catch (error) {
+      this.log.add('debug', 'host', `roots change not sent: ${(error as Error).message}`);
+    }
+  }
+
+  private requestTimeout(): number {
+    return this.definition.requestTimeoutMs ?? this.services.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  private async withSession<T>(what: string, run: (session: Session) => Promise<T>): Promise<T> {
+    const session = this.session;
+    if (!session || this.status.kind !== 'ready') {
+      throw new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`);
+    }
+    try {
+      return await run(session);
+    } catch (error) {
+      // Spec 002: a 404 for a request carrying a session id means the session is gone; start a new
+      // one and send the request once more.
+      if (session.isSessionExpiry(error) && session === this.session) {
+        this.log.add('notice', 'host', 'the server ended the HTTP session (404); starting a new session');
+        const fresh = await this.reconnectAfterExpiry(session);
+        try {
+          return await run(fresh);
+        } catch (retryError) {
+          throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}) });
+        }
+      }
+      throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}) });
+    }
+  }
+
+  private async reconnectAfterExpiry(expired: Session): Promise<Session> {
+    const generation = this.generation;
+    expired.retire();
+    void expired.close();
+    const session = await this.connect(generation);
+    if (generation !== this.generation) {
+      await session.close();
+      throw new ServerError(this.id, 'unavailable', `${this.id}: the server was stopped`);
+    }
+    this.session = session;
+    return session;
+  }
+
+  private async launch(): Promise<void> {
+    const generation = ++this.generation;
+    this.clearTimers();
+    this.setStatus({ kind: 'starting', attempt: this.consecutiveFailures + 1 });
+    try {
+      const session = await this.connect(generation);
+      if (generation !== this.generation) {
+        await session.close();
+        return;
+      }
+      this.session = session;
+      this.catalog = await this.loadCatalog(session);
+      if (generation !== this.generation) return;
+      this.setStatus({ kind: 'ready', since: Date.now() });
+      this.log.add('info', 'host', `ready: ${session.describeForLog()}`);
+      if (this.policy.healthyAfterMs < 2 ** 31) {
+        this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
+        this.healthyTimer.unref();
+      }
+      this.startKeepAlive(session, generation);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      const failed = this.session;
+      this.session = undefined;
+      if (failed) void failed.close();
+      const message = toServerError(this.id, error, failed?.closedReason ? { closedReason: failed.closedReason } : {}).message;
+      this.log.add('error', 'host', message);
+      this.scheduleRestart(message);
+    }
+  }
+
+  private async connect(generation: number): Promise<Session> {
+    const options = {
+      services: this.services,
+      definition: this.definition,
+      log: this.log,
+      connectTimeoutMs: this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      probeTimeoutMs: PROBE_TIMEOUT_MS,
+      onClosed: (session: Session) => this.onSessionClosed(session, generation),
+      onListChanged: (kind: ListKind) => void this.refreshList(kind, generation),
+      onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
+    };
+    const def = this.definition;
+    if (def.transport === 'stdio') {
+      try {
+        return await Session.open(options, (hooks) => openStdioTransport(def, hooks, this.services.maxMessageBytes), this.prior);
+      } catch (error) {
+        // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
+        // such a server is legacy, and gets a fresh process with the plain initialize handshake.
+        if (this.prior || generation !== this.generation || error instanceof ServerError || error instanceof ServerLaunchError) throw error;
+        this.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
+        this.prior = { kind: 'legacy' };
+        const session = await Session.open(options, (hooks) => openStdioTransport(def, hooks, this.services.maxMessageBytes), this.prior);
+        return session;
+      } finally {
+        this.rememberEra();
+      }
+    }
+    if (!this.usesLegacySse) {
+      try {
+        const session = await Session.open(options, async () => openHttpTransport(def), this.prior);
+        this.rememberEra(session);
+        return session;
+      } catch (error) {
+        if (def.transport === 'http' && !suggestsLegacySse(error)) throw error;
+        this.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
+      }
+    }
+    const session = await Session.open(options, async () => openSseTransport(def), { kind: 'legacy' });
+    this.usesLegacySse = true;
+    return session;
+  }
+
+  private rememberEra(session?: Session): void {
+    const learnt = session?.priorDiscovery() ?? this.session?.priorDiscovery();
+    if (learnt) this.prior = learnt;
+  }
+
+  private async loadCatalog(session: Session): Promise<Catalog> {
+    const catalog = emptyCatalog();
+    const capabilities = session.client.getServerCapabilities();
+    const kinds = (['tools', 'resources', 'resourceTemplates', 'prompts'] as const).filter((kind) => serverOffers(capabilities, kind));
+    const lists = await Promise.all(
+      kinds.map((kind) =>
+        fetchList(session.client, kind, { timeoutMs: this.requestTimeout(), warn: (text) => this.log.add('warning', 'host', text) }).catch((error: unknown) => {
+          // resources/templates/list is optional even for servers that offer resources.
+          if (kind === 'resourceTemplates') {
+            this.log.add('debug', 'host', `resources/templates/list failed: ${(error as Error).message}`);
+            return [];
+          }
+          throw error;
+        }),
+      ),
+    );
+    kinds.forEach((kind, index) => ((catalog as unknown as Record<ListKind, unknown>)[kind] = lists[index]));
+    return catalog;
+  }
+
+  private async refreshList(kind: ListKind, generation: number): Promise<void> {
+    const session = this.session;
+    if (!session || generation !== this.generation || this.status.kind !== 'ready') return;
+    try {
+      const list = await fetchList(session.client, kind, { timeoutMs: this.requestTimeout(), warn: (text) => this.log.add('warning', 'host', text) });
+      if (generation !== this.generation) return;
+      (this.catalog as unknown as Record<ListKind, unknown>)[kind] = list;
+      this.log.add('info', 'host', `${kind} changed: now ${list.length}`);
+      this.emitChange();
+      this.hooks.onListChanged(kind);
+    } catch (error) {
+      this.log.add('warning', 'host', `refreshing ${kind} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private onSessionClosed(session: Session, generation: number): void {
+    if (generation !== this.generation || session !== this.session || session.retired) return;
+    this.session = undefined;
+    this.catalog = emptyCatalog();
+    const reason = session.closedReason ?? 'the connection closed';
+    this.log.add('error', 'host', `${this.id}: ${reason}`);
+    this.scheduleRestart(reason);
+  }
+
+  private scheduleRestart(reason: string): void {
+    this.clearTimers();
+    this.consecutiveFailures++;
+    const delay = nextRestartDelay(this.policy, this.consecutiveFailures);
+    if (delay === null) {
+      const attempts = this.consecutiveFailures;
+      this.setStatus({ kind: 'error', message: attempts > 1 ? `${reason} (gave up after ${attempts} attempts; restart it when fixed)` : reason });
+      return;
+    }
+    const generation = this.generation;
+    this.setStatus({ kind: 'restarting', attempt: this.consecutiveFailures + 1, retryAt: Date.now() + delay, lastError: reason });
+    this.restartTimer = setTimeout(() => {
+      if (generation === this.generation) void this.launch();
+    }, delay);
+  }
+
+  private startKeepAlive(session: Session, generation: number): void {
+    const interval = this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    if (interval <= 0) return;
+    let misses = 0;
+    this.keepAliveTimer = setInterval(() => {
+      if (generation !== this.generation || session !== this.session) return;
+      session.client.ping({ timeout: Math.min(interval, 10_000) }).then(
+        () => (misses = 0),
+        (error: unknown) => {
+          misses++;
+          this.log.add('warning', 'host', `keep-alive ping failed (${misses}/${KEEP_ALIVE_MISSES_BEFORE_RESTART}): ${(error as Error).message}`);
+          if (misses >= KEEP_ALIVE_MISSES_BEFORE_RESTART && session === this.session) {
+            session.closedReason = 'the server stopped answering keep-alive pings';
+            void session.close();
+          }
+        },
+      );
+    }, interval);
+    this.keepAliveTimer.unref();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.healthyTimer);
+    clearInterval(this.keepAliveTimer);
+    this.restartTimer = this.healthyTimer = this.keepAliveTimer = undefined;
+  }
+
+  private isSettled(): boolean {
+    return this.status.kind !== 'starting';
+  }
+
+  private setStatus(status: ServerStatus): void {
+    this.status = status;
+    this.emitChange();
+    for (const waiter of [...this.settledWaiters]) waiter();
+  }
+
+  private emitChange(): void {
+    this.hooks.onChange(this.snapshot);
+  }
+}
+
+function describeStatus(status: ServerStatus): string {
+  switch (status.kind) {
+    case 'error':
+      return status.message;
+    case 'restarting':
+      return `restarting after: ${status.lastError}`;
+    default:
+      return status.kind;
+  }
+}

@@ -1,0 +1,55 @@
+// Errors a person can meet when talking to a server, as values with a sentence that names the server
+// and the cause. Front ends print `message` as-is; nothing here is a stack trace.
+
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+
+export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'failed';
+
+export class ServerError extends Error {
+  readonly serverId: string;
+  readonly kind: ServerErrorKind;
+
+  constructor(serverId: string, kind: ServerErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ServerError';
+    this.serverId = serverId;
+    this.kind = kind;
+  }
+}
+
+/** Turns whatever a request threw into a ServerError naming the server. */
+export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string } = {}): ServerError {
+  if (error instanceof ServerError) return error;
+  const what = context.what ? `${context.what}: ` : '';
+  // SdkHttpError is an SdkError, so it is recognised first.
+  if (error instanceof SdkHttpError) {
+    return new ServerError(serverId, 'unavailable', `${serverId}: ${what}HTTP ${error.status} ${error.message}`.trim(), { cause: error });
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        return new ServerError(serverId, 'timeout', `${serverId}: ${what}no answer within the time limit (${timeoutOf(error)})`, { cause: error });
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return new ServerError(serverId, 'unavailable', `${serverId}: ${what}${context.closedReason ?? 'the connection to the server was closed'}`, { cause: error });
+      default:
+        return new ServerError(serverId, 'protocol', `${serverId}: ${what}${error.message}`, { cause: error });
+    }
+  }
+  if (error instanceof ProtocolError) {
+    return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server answered with an error: ${error.message}`, { cause: error });
+  }
+  if (isAbort(error)) return new ServerError(serverId, 'cancelled', `${serverId}: ${what}cancelled`, { cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  return new ServerError(serverId, 'failed', `${serverId}: ${what}${message}`, { cause: error });
+}
+
+function timeoutOf(error: SdkError): string {
+  const ms = (error.data as { timeout?: number } | undefined)?.timeout;
+  return typeof ms === 'number' ? `${ms} ms` : 'timeout';
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message));
+}

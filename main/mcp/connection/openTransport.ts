@@ -1,0 +1,49 @@
+// Builds the transport for one server definition. stdio servers get Atrium's own process transport
+// (linear reader, process-group shutdown, stderr into the server's log); remote servers get the SDK's
+// Streamable HTTP transport, and the legacy HTTP+SSE transport when the server turns out to be one.
+
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
+import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
+import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
+
+export interface StdioHooks {
+  onStderrLine(line: string): void;
+  onNoise(line: string): void;
+  onExit(info: { code: number | null; signal: string | null }): void;
+}
+
+export async function openStdioTransport(def: StdioServerDefinition, hooks: StdioHooks, maxMessageBytes?: number): Promise<StdioProcessTransport> {
+  const env = await buildServerEnvironment(def.env);
+  return new StdioProcessTransport(
+    { command: def.command, args: def.args, env, ...(def.cwd ? { cwd: def.cwd } : {}), ...(maxMessageBytes ? { maxMessageBytes } : {}) },
+    hooks,
+  );
+}
+
+export function openHttpTransport(def: RemoteServerDefinition, fetchImpl?: FetchLike): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(def.url), {
+    requestInit: { headers: def.headers },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+}
+
+export function openSseTransport(def: RemoteServerDefinition, fetchImpl?: FetchLike): SSEClientTransport {
+  return new SSEClientTransport(new URL(def.url), {
+    requestInit: { headers: def.headers },
+    eventSourceInit: { fetch: (url, init) => (fetchImpl ?? fetch)(url, { ...init, headers: { ...def.headers, ...(init?.headers as Record<string, string> | undefined) } }) },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+}
+
+/**
+ * Whether a failed Streamable HTTP connect means "this is a legacy HTTP+SSE server": spec 002 says a
+ * client that gets 400, 404 or 405 for its first POST should try the old transport's GET stream.
+ */
+export function suggestsLegacySse(error: unknown): boolean {
+  const status = (error as { status?: unknown; data?: { status?: unknown } } | undefined)?.status ?? (error as { data?: { status?: unknown } } | undefined)?.data?.status;
+  if (status === 400 || status === 404 || status === 405) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /\b(400|404|405)\b/.test(message);
+}

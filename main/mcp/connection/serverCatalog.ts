@@ -1,0 +1,77 @@
+// What a server offers: its tools, resources, resource templates and prompts, fetched page by page
+// (every nextCursor followed, with a cap against a server whose cursors never end), and only for the
+// capabilities the server declared. Tools with invalid x-mcp-header declarations are left out here,
+// with a warning in the server's log (spec 003).
+
+import type { Client, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
+import type { ListKind } from '../../../shared/contract.ts';
+import { checkXMcpHeaders } from '../xMcpHeader.ts';
+
+export const MAX_LIST_PAGES = 1_000;
+
+export interface Catalog {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  prompts: Prompt[];
+}
+
+export const emptyCatalog = (): Catalog => ({ tools: [], resources: [], resourceTemplates: [], prompts: [] });
+
+const listMethods = {
+  tools: { method: 'tools/list', key: 'tools', capability: 'tools' },
+  resources: { method: 'resources/list', key: 'resources', capability: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', key: 'resourceTemplates', capability: 'resources' },
+  prompts: { method: 'prompts/list', key: 'prompts', capability: 'prompts' },
+} as const;
+
+export interface ListOptions {
+  timeoutMs: number;
+  warn: (message: string) => void;
+}
+
+export function serverOffers(capabilities: ServerCapabilities | undefined, kind: ListKind): boolean {
+  return capabilities?.[listMethods[kind].capability] !== undefined;
+}
+
+export async function fetchList<K extends ListKind>(client: Client, kind: K, options: ListOptions): Promise<Catalog[K]> {
+  const { method, key } = listMethods[kind];
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  const seenCursors = new Set<string>();
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const result = (await client.request(
+      { method, params: cursor === undefined ? {} : { cursor } },
+      { timeout: options.timeoutMs },
+    )) as unknown as Record<string, unknown>;
+    const pageItems = result[key];
+    if (Array.isArray(pageItems)) items.push(...pageItems);
+    const next = result.nextCursor;
+    if (typeof next !== 'string' || next.length === 0) break;
+    if (seenCursors.has(next)) {
+      options.warn(`${method}: the server repeated cursor "${next}"; stopped paging`);
+      break;
+    }
+    seenCursors.add(next);
+    cursor = next;
+  }
+  if (kind === 'tools') return dropInvalidTools(items as Tool[], options.warn) as Catalog[K];
+  return items as Catalog[K];
+}
+
+function dropInvalidTools(tools: Tool[], warn: (message: string) => void): Tool[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    const check = checkXMcpHeaders(tool.inputSchema);
+    if (!check.valid) {
+      warn(`tool "${tool.name}" left out: invalid x-mcp-header declaration (${check.reason})`);
+      return false;
+    }
+    if (seen.has(tool.name)) {
+      warn(`tool "${tool.name}" is listed twice; the second definition is ignored`);
+      return false;
+    }
+    seen.add(tool.name);
+    return true;
+  });
+}

@@ -1,0 +1,167 @@
+// One live connection to a server: an SDK Client bound to one transport, from discovery / initialize to
+// close. A server that restarts gets a new Session; the McpConnection around it survives.
+
+import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import type { ListKind } from '../../../shared/contract.ts';
+import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
+import { RequestRefusedError } from '../../host/brokers.ts';
+import type { ServerDefinition } from '../config/serverConfig.ts';
+import type { ServerLog } from '../serverLog.ts';
+import type { ConnectionServices } from './McpConnection.ts';
+import type { StdioHooks } from './openTransport.ts';
+
+export interface SessionOptions {
+  services: ConnectionServices;
+  definition: ServerDefinition;
+  log: ServerLog;
+  connectTimeoutMs: number;
+  probeTimeoutMs: number;
+  onClosed(session: Session): void;
+  onListChanged(kind: ListKind): void;
+  onResourceUpdated(uri: string): void;
+}
+
+/** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
+const USER_REJECTED = -1;
+const LOG_LEVELS = new Set<LogLevel>(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+export class Session {
+  readonly client: Client;
+  /** Why the connection ended, in words for the person; set by whoever learns it first. */
+  closedReason: string | undefined;
+  /** A retired session was replaced on purpose (HTTP session expiry); its close is not a crash. */
+  retired = false;
+  private transport: Transport | undefined;
+  private closing: Promise<void> | undefined;
+  private sessionIdAtConnect: string | undefined;
+  private readonly options: SessionOptions;
+
+  private constructor(options: SessionOptions) {
+    this.options = options;
+    this.client = createClient(options);
+  }
+
+  static async open(options: SessionOptions, makeTransport: (hooks: StdioHooks) => Promise<Transport>, prior: PriorDiscovery | undefined): Promise<Session> {
+    const session = new Session(options);
+    const { log } = options;
+    session.transport = await makeTransport({
+      onStderrLine: (line) => log.add('info', 'stderr', line),
+      onNoise: (line) => log.add('warning', 'host', `ignored a line on stdout that is not JSON-RPC: ${line}`),
+      onExit: ({ code, signal }) => {
+        if (session.closing) return;
+        session.closedReason ??= signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`;
+      },
+    });
+    session.client.onclose = () => options.onClosed(session);
+    session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
+    try {
+      await session.client.connect(session.transport, {
+        timeout: options.connectTimeoutMs,
+        ...(prior ? { prior } : {}),
+      });
+    } catch (error) {
+      session.retired = true;
+      await session.close();
+      throw error;
+    }
+    if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
+    return session;
+  }
+
+  get era(): ProtocolEra {
+    return this.client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
+  }
+
+  describe(): Partial<ServerSnapshot> {
+    const info = this.client.getServerVersion();
+    const instructions = this.client.getInstructions();
+    const version = this.client.getNegotiatedProtocolVersion();
+    return {
+      era: this.era,
+      ...(version ? { protocolVersion: version } : {}),
+      ...(info ? { serverInfo: { name: info.name, version: info.version, ...(info.title ? { title: info.title } : {}) } } : {}),
+      ...(instructions ? { instructions } : {}),
+      capabilities: (this.client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    };
+  }
+
+  describeForLog(): string {
+    const info = this.client.getServerVersion();
+    return `${info?.name ?? 'server'} ${info?.version ?? ''} over protocol ${this.client.getNegotiatedProtocolVersion() ?? '?'} (${this.era} era)`.replace(/\s+/g, ' ');
+  }
+
+  /** The era verdict to reuse on the next start, so a restart skips the discovery probe. */
+  priorDiscovery(): PriorDiscovery | undefined {
+    if (this.era === 'legacy') return { kind: 'legacy' };
+    const discover = this.client.getDiscoverResult();
+    return discover ? { kind: 'modern', discover } : undefined;
+  }
+
+  /** Spec 002: HTTP 404 to a request that carried a session id means the server forgot the session. */
+  isSessionExpiry(error: unknown): boolean {
+    return this.sessionIdAtConnect !== undefined && error instanceof SdkHttpError && error.status === 404;
+  }
+
+  retire(): void {
+    this.retired = true;
+  }
+
+  /** Ends the session: DELETE for an HTTP session (spec 002), then the transport's own shutdown. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const transport = this.transport;
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined && !this.retired) {
+        await transport.terminateSession().catch(() => undefined);
+      }
+      await this.client.close().catch(() => undefined);
+    })();
+    return this.closing;
+  }
+}
+
+function createClient(options: SessionOptions): Client {
+  const { services, definition, log } = options;
+  const serverId = definition.id;
+  const client = new Client(services.clientInfo, {
+    capabilities: {
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+    },
+    versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
+    jsonSchemaValidator: services.validator,
+    listChanged: {
+      tools: { autoRefresh: false, debounceMs: 50, onChanged: () => options.onListChanged('tools') },
+      prompts: { autoRefresh: false, debounceMs: 50, onChanged: () => options.onListChanged('prompts') },
+      resources: {
+        autoRefresh: false,
+        debounceMs: 50,
+        onChanged: () => {
+          options.onListChanged('resources');
+          options.onListChanged('resourceTemplates');
+        },
+      },
+    },
+  });
+
+  client.setRequestHandler('roots/list', async () => ({ roots: services.roots.list() }));
+  client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+    try {
+      return await services.sampling.createMessage({ serverId, params: request.params, signal: ctx.mcpReq.signal });
+    } catch (error) {
+      if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
+      throw error;
+    }
+  });
+  client.setRequestHandler('elicitation/create', async (request, ctx) =>
+    services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal }),
+  );
+  client.setNotificationHandler('notifications/message', (notification) => {
+    const { level, logger, data } = notification.params;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    log.add(LOG_LEVELS.has(level as LogLevel) ? (level as LogLevel) : 'info', 'server', logger ? `[${logger}] ${text}` : text);
+  });
+  client.setNotificationHandler('notifications/resources/updated', (notification) => options.onResourceUpdated(notification.params.uri));
+  return client;
+}

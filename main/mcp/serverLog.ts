@@ -1,0 +1,32 @@
+import type { LogLevel, LogLine, LogSource, ServerId } from '../../shared/domain.ts';
+
+const MAX_LINE_CHARS = 8_192;
+
+/**
+ * One server's log: stderr, MCP log notifications and Atrium's own notes about it. Bounded, because a
+ * flooding server must not grow the host's memory; the newest lines win.
+ */
+export class ServerLog {
+  private readonly lines: LogLine[] = [];
+  private readonly serverId: ServerId;
+  private readonly capacity: number;
+  private readonly onLine: (line: LogLine) => void;
+
+  constructor(serverId: ServerId, onLine: (line: LogLine) => void, capacity = 2_000) {
+    this.serverId = serverId;
+    this.onLine = onLine;
+    this.capacity = capacity;
+  }
+
+  add(level: LogLevel, source: LogSource, text: string): void {
+    const clipped = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… (${text.length - MAX_LINE_CHARS} more characters)` : text;
+    const line: LogLine = { serverId: this.serverId, at: Date.now(), level, source, text: clipped };
+    this.lines.push(line);
+    if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);
+    this.onLine(line);
+  }
+
+  recent(limit = this.capacity): LogLine[] {
+    return this.lines.slice(-limit);
+  }
+}

@@ -1,0 +1,139 @@
+// Reads newline-delimited JSON-RPC from a byte stream in linear time. Chunks wait in a list and are joined
+// once per line, so a 50 MB result costs one copy instead of the quadratic re-copy of the SDK's ReadBuffer.
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+// Noise is logged, so a megabyte of garbage on stdout must not become a megabyte log line.
+const MAX_NOISE_PREVIEW_CHARS = 2000;
+
+const NEWLINE = 0x0a;
+
+export type JsonLineReaderHooks = {
+  onMessage(message: JSONRPCMessage): void;
+  /** A line that is not a JSON-RPC object: the server broke the stdio rule, but the connection lives on. */
+  onNoise(line: string): void;
+  /** A line longer than the cap was discarded; reading resumes after its newline. */
+  onOversize(error: MessageTooLargeError): void;
+};
+
+export class MessageTooLargeError extends Error {
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    super(`message from server exceeded ${formatMegabytes(limitBytes)} MB and was discarded`);
+    this.name = 'MessageTooLargeError';
+    this.limitBytes = limitBytes;
+  }
+}
+
+export class JsonLineReader {
+  readonly #hooks: JsonLineReaderHooks;
+  readonly #maxMessageBytes: number;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  // True while skipping the rest of an oversized line, until its newline arrives.
+  #discarding = false;
+
+  constructor(hooks: JsonLineReaderHooks, options: { maxMessageBytes?: number } = {}) {
+    this.#hooks = hooks;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) {
+        this.#keep(chunk.subarray(start));
+        return;
+      }
+      const tail = chunk.subarray(start, newline);
+      start = newline + 1;
+      if (this.#discarding) {
+        this.#discarding = false;
+        continue;
+      }
+      if (this.#pendingBytes + tail.length > this.#maxMessageBytes) {
+        this.#dropPending();
+        this.#hooks.onOversize(new MessageTooLargeError(this.#maxMessageBytes));
+        continue;
+      }
+      const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail], this.#pendingBytes + tail.length);
+      this.#dropPending();
+      this.#handleLine(line);
+    }
+  }
+
+  /** The stream ended: a last line without its newline is still read, since a server may omit the final one. */
+  flush(): void {
+    if (this.#discarding) {
+      this.#discarding = false;
+      return;
+    }
+    if (this.#pending.length === 0) return;
+    const line = Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#dropPending();
+    this.#handleLine(line);
+  }
+
+  #keep(piece: Buffer): void {
+    if (this.#discarding || piece.length === 0) return;
+    if (this.#pendingBytes + piece.length > this.#maxMessageBytes) {
+      this.#dropPending();
+      this.#discarding = true;
+      this.#hooks.onOversize(new MessageTooLargeError(this.#maxMessageBytes));
+      return;
+    }
+    this.#pending.push(piece);
+    this.#pendingBytes += piece.length;
+  }
+
+  #dropPending(): void {
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
+  #handleLine(bytes: Buffer): void {
+    // Decoding whole lines (never single chunks) keeps multi-byte characters split across chunks intact.
+    let text = bytes.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#hooks.onNoise(previewNoise(text));
+      return;
+    }
+    if (isJsonRpcMessage(value)) this.#hooks.onMessage(value);
+    else this.#hooks.onNoise(previewNoise(text));
+  }
+}
+
+/**
+ * A cheap structural check, not a schema validation: it runs once per message on the hot path, and the SDK's
+ * protocol layer validates each method's params and results anyway.
+ */
+export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return false;
+  const id = message.id;
+  const hasId = typeof id === 'string' || typeof id === 'number';
+  if (typeof message.method === 'string') return id === undefined || hasId;
+  if ('result' in message) return hasId;
+  // An error response may carry a null id when the server could not read the request's id.
+  if (typeof message.error === 'object' && message.error !== null) return hasId || id === null || id === undefined;
+  return false;
+}
+
+function previewNoise(text: string): string {
+  if (text.length <= MAX_NOISE_PREVIEW_CHARS) return text;
+  return `${text.slice(0, MAX_NOISE_PREVIEW_CHARS)}… [${text.length - MAX_NOISE_PREVIEW_CHARS} more characters]`;
+}
+
+function formatMegabytes(bytes: number): string {
+  const megabytes = bytes / (1024 * 1024);
+  return Number.isInteger(megabytes) ? String(megabytes) : megabytes.toFixed(1);
+}

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildServerEnvironment, mergePathLists, pickSafeBaseEnvironment } from './serverEnvironment.ts';
+
+const hostEnv = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/home/ada',
+  USER: 'ada',
+  LANG: 'en_GB.UTF-8',
+  LC_ALL: 'en_GB.UTF-8',
+  XDG_CONFIG_HOME: '/home/ada/.config',
+  TMPDIR: '/tmp/ada',
+  ANTHROPIC_API_KEY: 'sk-ant-secret',
+  OPENAI_API_KEY: 'sk-secret',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret',
+  GITHUB_TOKEN: 'ghp_secret',
+  BASH_FUNC_greet: '() { echo hi; }',
+  SHELL: '() { evil; }',
+};
+
+test('a server sees only the safe base of the host environment: no API keys or tokens', () => {
+  assert.deepEqual(pickSafeBaseEnvironment(hostEnv, 'linux'), {
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/ada',
+    USER: 'ada',
+    LANG: 'en_GB.UTF-8',
+    LC_ALL: 'en_GB.UTF-8',
+    XDG_CONFIG_HOME: '/home/ada/.config',
+    TMPDIR: '/tmp/ada',
+  });
+});
+
+test('on Windows the safe names match whatever their case', () => {
+  const env = pickSafeBaseEnvironment({ Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', APPDATA: 'C:\\A', GITHUB_TOKEN: 'x' }, 'win32');
+  assert.deepEqual(env, { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', APPDATA: 'C:\\A' });
+});
+
+test('PATH lists merge in order without duplicates or empty entries', () => {
+  assert.equal(mergePathLists(['/opt/homebrew/bin:/usr/bin:', '/usr/bin:/bin::/opt/homebrew/bin', undefined], ':'), '/opt/homebrew/bin:/usr/bin:/bin');
+});
+
+test("a server's configured env is applied on top, and may set a secret the host env would have withheld", async () => {
+  const env = await buildServerEnvironment({ GITHUB_TOKEN: 'configured', HOME: '/srv' }, hostEnv);
+  assert.equal(env.GITHUB_TOKEN, 'configured');
+  assert.equal(env.HOME, '/srv');
+  assert.equal(env.OPENAI_API_KEY, undefined);
+  assert.ok(env.PATH?.split(':').includes('/usr/bin'));
+});

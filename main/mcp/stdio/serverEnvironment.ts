@@ -1,0 +1,121 @@
+// The environment a stdio server is launched with. A server is third-party code, so it gets a small safe
+// base instead of the host's whole environment (which holds API keys and tokens), plus what its config sets.
+import { execFile } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { basename, delimiter as pathDelimiter } from 'node:path';
+
+const POSIX_KEYS = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TMPDIR', 'TEMP', 'TMP']);
+const POSIX_PREFIXES = ['LC_', 'XDG_'];
+
+// Windows looks environment names up case-insensitively, so these are compared upper-cased.
+const WINDOWS_KEYS = new Set([
+  'APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE',
+  'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP',
+  'USERNAME', 'USERPROFILE', 'WINDIR',
+]);
+
+const LOGIN_SHELL_TIMEOUT_MS = 3000;
+const PATH_START_MARKER = '__ATRIUM_PATH_START__';
+const PATH_END_MARKER = '__ATRIUM_PATH_END__';
+
+let loginShellPath: Promise<string | undefined> | undefined;
+
+/** The host variables a server may see without its config asking for them. */
+export function pickSafeBaseEnvironment(hostEnv: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const [key, value] of Object.entries(hostEnv)) {
+    if (value === undefined) continue;
+    // Bash exports functions as `()…` values; passing them on lets the host's shell setup run inside the server.
+    if (value.startsWith('()')) continue;
+    if (platform === 'win32' ? WINDOWS_KEYS.has(key.toUpperCase()) : isSafePosixKey(key)) base[key] = value;
+  }
+  return base;
+}
+
+function isSafePosixKey(key: string): boolean {
+  return POSIX_KEYS.has(key) || POSIX_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+/** Joins PATH lists in order, keeping the first occurrence of each entry and dropping empty ones. */
+export function mergePathLists(lists: ReadonlyArray<string | undefined>, delimiter: string = pathDelimiter): string {
+  const seen = new Set<string>();
+  for (const list of lists) {
+    for (const entry of list?.split(delimiter) ?? []) {
+      if (entry !== '' && !seen.has(entry)) seen.add(entry);
+    }
+  }
+  return [...seen].join(delimiter);
+}
+
+/**
+ * The PATH the user's login shell sets up. An app started from a GUI launcher inherits a minimal PATH without
+ * the user's nvm, Homebrew or ~/.local/bin, which is where `npx`, `uvx` and friends live. Resolved once per
+ * host run; undefined on Windows (GUI apps there see the full PATH) or when the shell fails or is too slow.
+ */
+export function resolveLoginShellPath(): Promise<string | undefined> {
+  loginShellPath ??= process.platform === 'win32' ? Promise.resolve(undefined) : readLoginShellPath();
+  return loginShellPath;
+}
+
+/** The PATH a server is launched with unless its config sets one; also what a "command not found" message names. */
+export async function resolvedSearchPath(hostEnv: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return mergePathLists([await resolveLoginShellPath(), hostEnv.PATH]);
+}
+
+/** The complete environment for a server: the safe base, the resolved PATH, then the server's configured env on top. */
+export async function buildServerEnvironment(
+  configuredEnv: Readonly<Record<string, string>> = {},
+  hostEnv: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, string>> {
+  const env = pickSafeBaseEnvironment(hostEnv);
+  const path = await resolvedSearchPath(hostEnv);
+  if (path !== '') env[pathKeyOf(env)] = path;
+  return { ...env, ...configuredEnv };
+}
+
+// On Windows the variable is usually spelled `Path`; writing a second `PATH` beside it would be ambiguous.
+function pathKeyOf(env: Record<string, string>): string {
+  return Object.keys(env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
+}
+
+function readLoginShellPath(): Promise<string | undefined> {
+  const shell = process.env.SHELL || safeUserShell();
+  if (!shell) return Promise.resolve(undefined);
+  // fish keeps PATH as a list, and `"$PATH"` would join it with spaces.
+  const pathExpression = basename(shell) === 'fish' ? '(string join : $PATH)' : '"$PATH"';
+  const script = `printf '%s%s%s' '${PATH_START_MARKER}' ${pathExpression} '${PATH_END_MARKER}'`;
+  return new Promise((resolve) => {
+    execFile(
+      shell,
+      ['-ilc', script],
+      {
+        timeout: LOGIN_SHELL_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        encoding: 'utf8',
+        maxBuffer: 1024 * 1024,
+        // Lets a user's rc file skip slow setup (prompts, version managers' auto-update) for this probe.
+        env: { ...process.env, ATRIUM_RESOLVING_ENVIRONMENT: '1' },
+        windowsHide: true,
+      },
+      (_error, stdout) => {
+        // rc files may print banners around our output, and a shell that failed may still have printed it.
+        const start = stdout.indexOf(PATH_START_MARKER);
+        const end = stdout.indexOf(PATH_END_MARKER, start + PATH_START_MARKER.length);
+        if (start === -1 || end === -1) {
+          resolve(undefined);
+          return;
+        }
+        const path = stdout.slice(start + PATH_START_MARKER.length, end);
+        resolve(path === '' ? undefined : path);
+      },
+    ).stdin?.end();
+  });
+}
+
+function safeUserShell(): string | undefined {
+  try {
+    return userInfo().shell ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

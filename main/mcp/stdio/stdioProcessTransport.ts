@@ -1,0 +1,326 @@
+// The SDK Transport for a stdio MCP server: spawns it in its own process group, reads its stdout with the
+// linear JsonLineReader, turns stderr into log lines, and shuts it down in the spec's order so nothing it
+// started outlives it.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { JsonLineReader } from './jsonLineReader.ts';
+
+export type StdioServerLaunch = {
+  command: string;
+  args: readonly string[];
+  /** The complete environment of the child (see buildServerEnvironment); nothing is inherited implicitly. */
+  env: Readonly<Record<string, string>>;
+  cwd?: string;
+  maxMessageBytes?: number;
+  /** How long each shutdown step (stdin closed, then SIGTERM) waits for the server to exit. */
+  closeGraceMs?: number;
+};
+
+export type ProcessExitInfo = { code: number | null; signal: string | null };
+
+export type StdioProcessHooks = {
+  onStderrLine(line: string): void;
+  onNoise(line: string): void;
+  onExit(info: ProcessExitInfo): void;
+};
+
+export type LaunchFailureKind = 'command-not-found' | 'permission-denied' | 'cwd-not-found' | 'spawn-failed';
+
+/** Why a server could not be started, worded for the person who configured it. */
+export class ServerLaunchError extends Error {
+  readonly kind: LaunchFailureKind;
+
+  constructor(kind: LaunchFailureKind, message: string) {
+    super(message);
+    this.name = 'ServerLaunchError';
+    this.kind = kind;
+  }
+}
+
+const DEFAULT_CLOSE_GRACE_MS = 2000;
+const MAX_STDERR_LINE_BYTES = 8 * 1024;
+// After the server exits, how long to wait for its pipes to drain before reporting the close anyway: a
+// process outside its group (a daemon it set loose) may hold stdout open forever.
+const PIPE_DRAIN_AFTER_EXIT_MS = 500;
+
+// Every child still running, so the host's exit can kill their groups even when nobody called close().
+const liveChildren = new Set<ChildProcess>();
+let exitHandlerInstalled = false;
+
+export class StdioProcessTransport implements Transport {
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+
+  // The SDK's version negotiation recognises a stdio transport by these two properties being present.
+  pid: number | undefined = undefined;
+  stderr: Readable | null = null;
+
+  readonly #launch: StdioServerLaunch;
+  readonly #hooks: StdioProcessHooks;
+  readonly #reader: JsonLineReader;
+  #child: ChildProcess | undefined;
+  #exited = false;
+  #finished = false;
+  #closing: Promise<void> | undefined;
+  #drain: Promise<void> | undefined;
+  #corked = false;
+  readonly #whenFinished: Promise<void>;
+  #markFinished: () => void = () => {};
+
+  constructor(launch: StdioServerLaunch, hooks: StdioProcessHooks) {
+    this.#launch = launch;
+    this.#hooks = hooks;
+    this.#reader = new JsonLineReader(
+      {
+        onMessage: (message) => this.onmessage?.(message),
+        onNoise: (line) => hooks.onNoise(line),
+        onOversize: (error) => this.onerror?.(error),
+      },
+      { maxMessageBytes: launch.maxMessageBytes },
+    );
+    this.#whenFinished = new Promise((resolve) => {
+      this.#markFinished = resolve;
+    });
+  }
+
+  /** SIGKILLs the process group of every server still running; for the host's 'exit' handler, so it is synchronous. */
+  static killAllSync(): void {
+    for (const child of liveChildren) killTree(child, 'SIGKILL', { sync: true });
+    liveChildren.clear();
+  }
+
+  start(): Promise<void> {
+    if (this.#child || this.#closing) return Promise.reject(new Error('StdioProcessTransport can only be started once'));
+    installExitHandler();
+    const { command, args, env, cwd } = this.#launch;
+    let child: ChildProcess;
+    try {
+      child = spawn(command, [...args], {
+        env,
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        // Its own process group lets close() signal everything the server started, not just the server.
+        // Windows has no process groups; taskkill /T walks the tree there instead.
+        detached: process.platform !== 'win32',
+      });
+    } catch (error) {
+      return Promise.reject(new ServerLaunchError('spawn-failed', `could not start "${command}": ${describe(error)}`));
+    }
+    this.#child = child;
+    this.stderr = child.stderr;
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => {
+        this.pid = child.pid;
+        liveChildren.add(child);
+        this.#wire(child);
+        resolve();
+      });
+      child.once('error', (error) => {
+        if (this.pid !== undefined) return;
+        this.#exited = true;
+        this.#finish();
+        reject(launchError(error, this.#launch));
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#exited || this.#closing || !stdin.writable) {
+      return Promise.reject(new Error(`cannot send to MCP server "${this.#launch.command}": its process is not running`));
+    }
+    this.#corkUntilTick(stdin);
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // One shared waiter, so a burst of sends does not pile a listener per message onto the stream.
+    this.#drain ??= waitForDrain(stdin).finally(() => {
+      this.#drain = undefined;
+    });
+    return this.#drain;
+  }
+
+  // Messages sent in the same tick (replies to a batch of responses, a burst of pipelined calls) go out in
+  // one writev instead of one syscall each; uncorking on nextTick adds no measurable latency to a lone message.
+  #corkUntilTick(stdin: Writable): void {
+    if (this.#corked) return;
+    this.#corked = true;
+    stdin.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      stdin.uncork();
+    });
+  }
+
+  /** Closes stdin, then SIGTERMs and finally SIGKILLs the process group; resolves once the server has exited. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    const child = this.#child;
+    if (!child || this.pid === undefined) {
+      this.#finish();
+      return;
+    }
+    const grace = this.#launch.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    child.stdin?.end();
+    if (await this.#finishesWithin(grace)) return;
+    killTree(child, 'SIGTERM');
+    if (await this.#finishesWithin(grace)) return;
+    killTree(child, 'SIGKILL');
+    await this.#whenFinished;
+  }
+
+  #finishesWithin(ms: number): Promise<boolean> {
+    if (this.#exited) return this.#whenFinished.then(() => true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.#whenFinished.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  #wire(child: ChildProcess): void {
+    child.stdout?.on('data', (chunk: Buffer) => this.#reader.push(chunk));
+    child.stderr?.on('data', splitLines(MAX_STDERR_LINE_BYTES, (line) => this.#hooks.onStderrLine(line)));
+    // A server that dies mid-write makes stdin fail with EPIPE; the exit is what gets reported, not the pipe.
+    child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.onerror?.(error);
+    });
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    child.on('error', (error) => this.onerror?.(error));
+    child.once('exit', (code, signal) => {
+      this.#exited = true;
+      liveChildren.delete(child);
+      // Whatever the server left running in its group would be orphaned now; nothing can stop it in order.
+      killTree(child, 'SIGKILL');
+      const info: ProcessExitInfo = { code, signal };
+      const drained = setTimeout(() => this.#finish(info), PIPE_DRAIN_AFTER_EXIT_MS);
+      child.once('close', () => {
+        clearTimeout(drained);
+        this.#finish(info);
+      });
+    });
+  }
+
+  #finish(info?: ProcessExitInfo): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    const child = this.#child;
+    if (child) {
+      this.#reader.flush();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+    }
+    if (info) this.#hooks.onExit(info);
+    this.#markFinished();
+    this.onclose?.();
+  }
+}
+
+function installExitHandler(): void {
+  if (exitHandlerInstalled) return;
+  exitHandlerInstalled = true;
+  process.once('exit', () => StdioProcessTransport.killAllSync());
+}
+
+function killTree(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL', options: { sync?: boolean } = {}): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (process.platform === 'win32') {
+    if (signal === 'SIGTERM') {
+      child.kill(signal);
+      return;
+    }
+    const args = ['/pid', String(pid), '/T', '/F'];
+    if (options.sync) spawnSync('taskkill', args, { windowsHide: true, stdio: 'ignore' });
+    else spawn('taskkill', args, { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already empty.
+  }
+}
+
+function waitForDrain(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = (): void => {
+      stream.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      stream.off('drain', onDrain);
+      reject(new Error('the MCP server exited before reading the message'));
+    };
+    stream.once('drain', onDrain);
+    stream.once('close', onClose);
+  });
+}
+
+/** Splits a byte stream into lines, cutting each at maxLineBytes so a runaway writer cannot grow memory. */
+function splitLines(maxLineBytes: number, onLine: (line: string) => void): (chunk: Buffer) => void {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let droppedBytes = 0;
+  const keep = (piece: Buffer): void => {
+    const room = maxLineBytes - pendingBytes;
+    if (piece.length > room) {
+      droppedBytes += piece.length - room;
+      piece = piece.subarray(0, room);
+    }
+    if (piece.length === 0) return;
+    pending.push(piece);
+    pendingBytes += piece.length;
+  };
+  return (chunk) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      keep(chunk.subarray(start, newline));
+      let line = Buffer.concat(pending, pendingBytes).toString('utf8');
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (droppedBytes > 0) line += ` … [truncated ${droppedBytes} bytes]`;
+      pending = [];
+      pendingBytes = 0;
+      droppedBytes = 0;
+      onLine(line);
+      start = newline + 1;
+    }
+    keep(chunk.subarray(start));
+  };
+}
+
+function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): ServerLaunchError {
+  const command = launch.command;
+  // spawn reports a missing working directory as ENOENT on the command, which would send people hunting the wrong thing.
+  if (error.code === 'ENOENT' && launch.cwd !== undefined && !existsSync(launch.cwd)) {
+    return new ServerLaunchError('cwd-not-found', `working directory not found: "${launch.cwd}" (configured for "${command}")`);
+  }
+  if (error.code === 'ENOENT') {
+    const where = /[\\/]/.test(command) ? 'no such file' : `searched PATH: ${pathOf(launch.env) || '(empty)'}`;
+    return new ServerLaunchError('command-not-found', `command not found: "${command}" (${where})`);
+  }
+  if (error.code === 'EACCES') {
+    return new ServerLaunchError('permission-denied', `permission denied: "${command}" cannot be executed (is it marked executable?)`);
+  }
+  return new ServerLaunchError('spawn-failed', `could not start "${command}": ${error.code ?? error.message}`);
+}
+
+function pathOf(env: Readonly<Record<string, string>>): string {
+  const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH');
+  return key === undefined ? '' : (env[key] ?? '');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

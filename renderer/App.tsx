@@ -1,0 +1,31 @@
+import { ServersView } from './features/servers/ServersView.tsx';
+import { useAtriumStore } from './store/useAtriumStore.ts';
+import { Banner } from './ui/Banner.tsx';
+
+const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected' } as const;
+
+export function App() {
+  const link = useAtriumStore((state) => state.link);
+  const loadError = useAtriumStore((state) => state.loadError);
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1 className="brand">Atrium</h1>
+        <span className={`link link-${link}`} role="status" aria-label={`Connection: ${linkText[link]}`}>
+          <span className="badge-dot" aria-hidden="true" />
+          {linkText[link]}
+        </span>
+      </header>
+      {link === 'no-token' ? (
+        <Banner tone="alert">This page needs its access token. Open the exact address Atrium printed when it started.</Banner>
+      ) : null}
+      {link === 'reconnecting' ? (
+        <Banner tone="warning">Lost the connection to Atrium. Retrying… (is Atrium still running?)</Banner>
+      ) : null}
+      {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
+      <main className="content">
+        <ServersView />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useId, useState } from 'react';
+import { canRestart } from '../../../shared/domain.ts';
+import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { ServerCounts } from './ServerCounts.tsx';
+
+interface ServerCardProps {
+  server: ServerSnapshot;
+  selected: boolean;
+  onSelect(): void;
+}
+
+/** One configured server: its state, what it offers, and the controls that change it. */
+export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
+  const api = useAtriumApi();
+  const nameId = useId();
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const { status } = server;
+
+  const act = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setActionError(null);
+    try {
+      await action();
+    } catch (error) {
+      setActionError(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className={`card${selected ? ' card-selected' : ''}`} aria-labelledby={nameId}>
+      <header className="card-head">
+        <h2 className="card-name" id={nameId}>
+          <button type="button" className="card-select" aria-current={selected} onClick={onSelect}>
+            {server.id}
+          </button>
+        </h2>
+        <StatusBadge status={status} />
+      </header>
+      <p className="card-meta">
+        <span className="chip">{server.transport}</span>
+        {server.serverInfo ? (
+          <span>
+            {server.serverInfo.title ?? server.serverInfo.name} {server.serverInfo.version}
+          </span>
+        ) : null}
+        {server.protocolVersion ? <span>MCP {server.protocolVersion}</span> : null}
+      </p>
+      <p className="card-target" title={server.target}>
+        {server.target}
+      </p>
+      <StatusDetail status={status} />
+      <ServerCounts counts={server.counts} />
+      <div className="card-actions">
+        <Switch
+          checked={status.kind !== 'disabled'}
+          label={`${server.id} enabled`}
+          disabled={busy}
+          onChange={(enabled) => act(() => api.setServerEnabled({ serverId: server.id, enabled }))}
+        >
+          Enabled
+        </Switch>
+        {canRestart(status) ? (
+          <button
+            type="button"
+            className="button"
+            aria-label={`Restart ${server.id}`}
+            disabled={busy}
+            onClick={() => act(() => api.restartServer({ serverId: server.id }))}
+          >
+            Restart
+          </button>
+        ) : null}
+      </div>
+      {actionError ? (
+        <p className="card-error" role="alert">
+          {actionError}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+function StatusDetail({ status }: { status: ServerStatus }) {
+  if (status.kind === 'error') return <p className="card-error">{status.message}</p>;
+  if (status.kind === 'restarting') {
+    const at = new Date(status.retryAt).toLocaleTimeString();
+    return (
+      <p className="card-error">
+        {status.lastError} <span className="muted">Retrying at {at}.</span>
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { connectAtrium } from './api/atriumClient.ts';
+import { AtriumApiContext } from './api/useAtriumApi.ts';
+import { bindAtriumStore } from './store/bindAtriumStore.ts';
+import { useAtriumStore } from './store/useAtriumStore.ts';
+
+const connection = connectAtrium();
+bindAtriumStore(connection, useAtriumStore);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <AtriumApiContext.Provider value={connection.api}>
+      <App />
+    </AtriumApiContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,63 @@
+// Bundles the Electron shell: main/electron/main.ts → dist/electron/main.mjs (ES module, every
+// package and Node builtin left as an import) and preload/preload.ts → dist/electron/preload.cjs
+// (one CommonJS file, because a sandboxed preload can require nothing but `electron`).
+// The renderer is built separately (`npm run build:renderer`, into dist/renderer/).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import type { InlineConfig } from 'vite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const electronOutDir = path.join(root, 'dist', 'electron');
+
+/** Our own files (relative or absolute paths) are bundled; every bare specifier stays an import. */
+export function isBareSpecifier(id: string): boolean {
+  return !id.startsWith('.') && !path.isAbsolute(id) && !id.startsWith('\0');
+}
+
+function shared(): InlineConfig {
+  // No config file: vite.config.ts describes the renderer, and none of it applies here.
+  return { configFile: false, envDir: false, root, publicDir: false, logLevel: 'warn', mode: 'production' };
+}
+
+export async function buildElectron(): Promise<void> {
+  await build({
+    ...shared(),
+    build: {
+      ssr: true,
+      outDir: electronOutDir,
+      emptyOutDir: true,
+      target: 'node22',
+      minify: false,
+      sourcemap: true,
+      rolldownOptions: {
+        input: { main: path.join(root, 'main/electron/main.ts') },
+        external: isBareSpecifier,
+        output: { format: 'es', entryFileNames: '[name].mjs' },
+      },
+    },
+  });
+  await build({
+    ...shared(),
+    ssr: { noExternal: true },
+    build: {
+      ssr: true,
+      outDir: electronOutDir,
+      emptyOutDir: false,
+      target: 'es2023',
+      minify: false,
+      sourcemap: false,
+      rolldownOptions: {
+        input: { preload: path.join(root, 'preload/preload.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  await buildElectron();
+  console.log(`Built the Electron shell into ${path.relative(root, electronOutDir)}/ in ${Math.round(performance.now() - started)} ms.`);
+}
