@@ -112,10 +112,55 @@ export async function createRawClientForBench(): Promise<BenchClient> {
   };
 }
 
+/**
+ * Atrium's transport without the SDK Client on top: the same id matching as the raw client, so its gap to raw
+ * is what StdioProcessTransport itself costs, and the rest of (a)'s gap belongs to the protocol layer.
+ */
+export async function createAtriumTransportOnlyForBench(): Promise<BenchClient> {
+  const pending = new Map<number, { resolve(result: { content?: unknown }): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let lastError: string | undefined;
+  const transport = new StdioProcessTransport(
+    { command: process.execPath, args: [serverPath], env: await buildServerEnvironment() },
+    { onStderrLine: () => {}, onNoise: () => {}, onExit: () => {} },
+  );
+  transport.onmessage = (message) => {
+    if (!('id' in message) || typeof message.id !== 'number') return;
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if ('error' in message) waiter.reject(new Error(message.error.message));
+    else if ('result' in message) waiter.resolve(message.result as { content?: unknown });
+  };
+  transport.onerror = (error) => {
+    lastError = error.message;
+  };
+  transport.onclose = () => {
+    for (const waiter of pending.values()) waiter.reject(new Error(lastError ?? 'server exited'));
+    pending.clear();
+  };
+  const request = (method: string, params: Record<string, unknown>): Promise<{ content?: unknown }> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      transport.send({ jsonrpc: '2.0', id, method, params }).catch(reject);
+    });
+  await transport.start();
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo });
+  await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await request('tools/list', {});
+  return {
+    name: 'atrium-transport',
+    call: async (tool, args) => firstTextLength(await request('tools/call', { name: tool, arguments: args })),
+    close: () => transport.close(),
+  };
+}
+
 export const clientFactories = {
   atrium: createAtriumClientForBench,
   sdk: createSdkClientForBench,
   raw: createRawClientForBench,
+  atriumTransport: createAtriumTransportOnlyForBench,
 } as const;
 
 export type ClientName = keyof typeof clientFactories;

@@ -1,21 +1,23 @@
 // Per-call latency and pipelined throughput of `tools/call echo` over stdio, for Atrium's client, the bare
 // SDK client and a raw newline-JSON client. Rounds alternate between the clients so drift (thermal, other
-// load) hits all three alike. Targets: Atrium's p50 ≤ 1.3× raw, throughput ≥ 0.8× raw.
+// load) hits all three alike. (d) is Atrium's transport without the SDK Client, to say where (a)'s cost lies. Targets: Atrium's p50 ≤ 1.3× raw, throughput ≥ 0.8× raw.
 import { clientFactories } from './stdioClients.ts';
 import type { BenchClient, ClientName } from './stdioClients.ts';
 
 const SEQUENTIAL_CALLS = 2000;
-const PIPELINED_CALLS = 4000;
+const PIPELINED_CALLS = 8000;
 const IN_FLIGHT = 32;
-const ROUNDS = 4;
-const WARMUP_CALLS = 300;
+// Many short rounds rather than a few long ones: on a shared machine load comes and goes within seconds,
+// and short alternating rounds spread it over all three clients.
+const ROUNDS = 40;
+const WARMUP_CALLS = 500;
 
 const names = Object.keys(clientFactories) as ClientName[];
 const clients = {} as Record<ClientName, BenchClient>;
 for (const name of names) clients[name] = await clientFactories[name]();
 
 const latencies = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
-const pipelinedMs = Object.fromEntries(names.map((name) => [name, 0])) as Record<ClientName, number>;
+const roundRates = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
 
 async function sequential(client: BenchClient, calls: number, into: number[]): Promise<void> {
   for (let i = 0; i < calls; i++) {
@@ -25,6 +27,7 @@ async function sequential(client: BenchClient, calls: number, into: number[]): P
   }
 }
 
+/** Calls per second with IN_FLIGHT calls outstanding at all times. */
 async function pipelined(client: BenchClient, calls: number): Promise<number> {
   let issued = 0;
   const worker = async (): Promise<void> => {
@@ -35,7 +38,7 @@ async function pipelined(client: BenchClient, calls: number): Promise<number> {
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return performance.now() - started;
+  return (calls / (performance.now() - started)) * 1000;
 }
 
 for (const name of names) {
@@ -47,23 +50,25 @@ for (let round = 0; round < ROUNDS; round++) {
   // Rotate the order each round so no client always runs first or last.
   const order = names.map((_, i) => names[(i + round) % names.length] as ClientName);
   for (const name of order) await sequential(clients[name], SEQUENTIAL_CALLS / ROUNDS, latencies[name]);
-  for (const name of order) pipelinedMs[name] += await pipelined(clients[name], PIPELINED_CALLS / ROUNDS);
+  for (const name of order) roundRates[name].push(await pipelined(clients[name], PIPELINED_CALLS / ROUNDS));
 }
 
 for (const name of names) await clients[name].close();
 
-function percentile(sorted: number[], p: number): number {
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 const stats = Object.fromEntries(
   names.map((name) => {
-    const sorted = [...latencies[name]].sort((a, b) => a - b);
-    return [name, { p50: percentile(sorted, 50), p99: percentile(sorted, 99), callsPerSecond: (PIPELINED_CALLS / pipelinedMs[name]) * 1000 }];
+    const own = latencies[name];
+    return [name, { p50: percentile(own, 50), p99: percentile(own, 99), callsPerSecond: percentile(roundRates[name], 50) }];
   }),
 ) as Record<ClientName, { p50: number; p99: number; callsPerSecond: number }>;
 
 console.log(`stdio round trip: ${SEQUENTIAL_CALLS} sequential calls, ${PIPELINED_CALLS} calls with ${IN_FLIGHT} in flight, ${ROUNDS} interleaved rounds`);
+console.log('throughput is the median over rounds of calls/s');
 console.table(
   Object.fromEntries(
     names.map((name) => [
@@ -74,8 +79,9 @@ console.table(
 );
 
 const raw = stats.raw;
-for (const name of ['atrium', 'sdk'] as const) {
-  const label = name === 'atrium' ? 'a/c' : 'b/c';
+const labels = { atrium: 'a/c', sdk: 'b/c', atriumTransport: 'd/c' } as const;
+for (const name of ['atrium', 'sdk', 'atriumTransport'] as const) {
+  const label = labels[name];
   console.log(
     `${label} (${name}/raw): p50 ${(stats[name].p50 / raw.p50).toFixed(2)}×  p99 ${(stats[name].p99 / raw.p99).toFixed(2)}×  throughput ${(stats[name].callsPerSecond / raw.callsPerSecond).toFixed(2)}×`,
   );

@@ -6,6 +6,9 @@ import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
+// The SDK's stdio transport adds a drain listener per queued write; thousands are queued on purpose.
+process.stdout.setMaxListeners(0);
+
 serveStdio(() => {
   const server = new McpServer({ name: 'flood-server', version: '1.0.0' }, { capabilities: { logging: {} } });
   server.registerTool(

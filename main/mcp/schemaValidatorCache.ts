@@ -3,14 +3,19 @@
 // validator is compiled once per distinct schema text and reused: repeated tools/list of the same
 // tools then costs no memory (SDK v1 grew 55 MB over 1,000 lists by recompiling).
 
+import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 
 const MAX_CACHED = 2_000;
 
+const OLDER_DRAFTS = /json-schema\.org\/draft-0[4-7]\/schema/;
+
 export class CachedSchemaValidator implements jsonSchemaValidator {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  // Servers declare their dialect with `$schema`: 2020-12 (the MCP default) or, often, draft-07.
+  private readonly ajv2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  private readonly ajvDraft07 = new Ajv({ strict: false, allErrors: false, validateFormats: false });
   private readonly compiled = new Map<string, ValidateFunction>();
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
@@ -18,7 +23,7 @@ export class CachedSchemaValidator implements jsonSchemaValidator {
     return (input: unknown) =>
       validate(input)
         ? { valid: true, data: input as T, errorMessage: undefined }
-        : { valid: false, data: undefined, errorMessage: this.ajv.errorsText(validate.errors) };
+        : { valid: false, data: undefined, errorMessage: this.ajv2020.errorsText(validate.errors) };
   }
 
   get size(): number {
@@ -31,13 +36,16 @@ export class CachedSchemaValidator implements jsonSchemaValidator {
     if (hit) return hit;
     if (this.compiled.size >= MAX_CACHED) {
       // Ajv holds every compiled schema internally, so bounding means starting over, not evicting one.
-      this.ajv.removeSchema();
+      this.ajv2020.removeSchema();
+      this.ajvDraft07.removeSchema();
       this.compiled.clear();
     }
     // Compile a copy so a later mutation of the caller's object cannot desynchronise key and validator;
-    // `$id`s are dropped because Ajv refuses a second schema with the same id.
-    const { $id: _id, ...copy } = JSON.parse(key) as Record<string, unknown>;
-    const validate = this.ajv.compile(copy);
+    // `$id`s are dropped because Ajv refuses a second schema with the same id, and `$schema` once it
+    // has chosen the dialect.
+    const { $id: _id, $schema, ...copy } = JSON.parse(key) as Record<string, unknown>;
+    const ajv = typeof $schema === 'string' && OLDER_DRAFTS.test($schema) ? this.ajvDraft07 : this.ajv2020;
+    const validate = ajv.compile(copy);
     this.compiled.set(key, validate);
     return validate;
   }

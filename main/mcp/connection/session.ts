@@ -145,7 +145,11 @@ function createClient(options: SessionOptions): Client {
     },
   });
 
-  client.setRequestHandler('roots/list', async () => ({ roots: services.roots.list() }));
+  client.setRequestHandler('roots/list', async () => {
+    const roots = services.roots.list();
+    log.add('debug', 'host', `the server asked for roots; sent ${roots.length}`);
+    return { roots };
+  });
   client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
     try {
       return await services.sampling.createMessage({ serverId, params: request.params, signal: ctx.mcpReq.signal });

@@ -56,7 +56,7 @@ export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
         {server.target}
       </p>
       <StatusDetail status={status} />
-      <ServerCounts counts={server.counts} />
+      <ServerCounts counts={server.counts} serverId={server.id} />
       <div className="card-actions">
         <Switch
           checked={status.kind !== 'disabled'}

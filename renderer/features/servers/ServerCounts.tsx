@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import type { ServerCounts as Counts } from '../../../shared/domain.ts';
 
 const labels: [keyof Counts, string][] = [
@@ -8,17 +7,15 @@ const labels: [keyof Counts, string][] = [
   ['prompts', 'Prompts'],
 ];
 
-/** What a server offers; each number is named by its term (getByRole('definition', { name: 'Tools' })). */
-export function ServerCounts({ counts }: { counts: Counts }) {
-  const id = useId();
+/** What a server offers, one list item per kind ("Tools 17"), so it reads well and is easy to find. */
+export function ServerCounts({ counts, serverId }: { counts: Counts; serverId: string }) {
   return (
-    <dl className="counts">
+    <ul className="counts" aria-label={`What ${serverId} offers`}>
       {labels.map(([key, label]) => (
-        <div className="count" key={key}>
-          <dt id={`${id}-${key}`}>{label}</dt>
-          <dd aria-labelledby={`${id}-${key}`}>{counts[key]}</dd>
-        </div>
+        <li className="count" key={key}>
+          <span className="count-label">{label}</span> <span className="count-value">{counts[key]}</span>
+        </li>
       ))}
-    </dl>
+    </ul>
   );
 }

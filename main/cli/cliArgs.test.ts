@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { UsageError, parseCli } from './cliArgs.ts';
+
+test('options may come anywhere after the command', () => {
+  const a = parseCli(['call', '--json', 'srv', '--timeout', '500', 'tool', '{"x":1}', '--root', '/a', '--root', '/b']);
+  assert.deepEqual(a.args, ['srv', 'tool', '{"x":1}']);
+  assert.equal(a.json, true);
+  assert.equal(a.timeoutMs, 500);
+  assert.deepEqual(a.roots, ['/a', '/b']);
+});
+
+test('--elicit takes decline, cancel or accept:JSON', () => {
+  assert.deepEqual(parseCli(['tools']).elicit, { action: 'decline' });
+  assert.deepEqual(parseCli(['tools', '--elicit', 'cancel']).elicit, { action: 'cancel' });
+  assert.deepEqual(parseCli(['tools', '--elicit', 'accept:{"name":"Ada"}']).elicit, { action: 'accept', content: { name: 'Ada' } });
+  assert.throws(() => parseCli(['tools', '--elicit', 'accept:{bad']), UsageError);
+  assert.throws(() => parseCli(['tools', '--elicit', 'maybe']), UsageError);
+});
+
+test('wrong commands, arities and timeouts are usage errors with a reason', () => {
+  assert.throws(() => parseCli(['frobnicate']), /unknown command "frobnicate"/);
+  assert.throws(() => parseCli(['call', 'only-server']), /"call" takes <server> <tool>/);
+  assert.throws(() => parseCli(['tools', '--timeout', 'soon']), /--timeout takes a whole number/);
+  assert.throws(() => parseCli(['tools', '--no-such-flag']), UsageError);
+});

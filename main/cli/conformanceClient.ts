@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// The client under test for the official conformance suite (`npm run conformance`): Atrium's own host
+// core, headless, with one remote server at the URL the suite gives. Each scenario is driven the way a
+// person would use Atrium (list the tools, call one, accept a form); every protocol detail on the wire
+// comes from the host core, so the suite measures Atrium's real connection layer.
+//
+// Usage: conformance-client <server-url>, with MCP_CONFORMANCE_SCENARIO (and, for some scenarios,
+// MCP_CONFORMANCE_CONTEXT) set by the suite. Exits 0, or 1 with one line on stderr.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import type { ToolSummary } from '../../shared/domain.ts';
+import { fixedElicitation } from '../host/brokers.ts';
+import type { HostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../host/hostCore.ts';
+import { ServerError } from '../mcp/connection/connectionErrors.ts';
+
+const SERVER_ID = 'conformance';
+const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
+
+/** What the person does with the one configured server; every call goes through the typed API. */
+class Person {
+  private readonly api: AtriumApi;
+  readonly context: Record<string, unknown>;
+
+  constructor(api: AtriumApi, context: Record<string, unknown>) {
+    this.api = api;
+    this.context = context;
+  }
+
+  tools(): Promise<ToolSummary[]> {
+    return this.api.listTools({ serverId: SERVER_ID });
+  }
+
+  async tool(name: string): Promise<ToolSummary> {
+    const tool = (await this.tools()).find((t) => t.name === name);
+    if (!tool) throw new ConformanceFailure(`the server lists no tool named "${name}"`);
+    return tool;
+  }
+
+  async call(tool: string, args: JsonObject = {}): Promise<JsonObject> {
+    return this.api.callTool({ serverId: SERVER_ID, tool, arguments: args });
+  }
+
+  /** A call whose failure is part of the scenario (the server is meant to reject it). */
+  async callExpectingMaybeError(tool: string, args: JsonObject = {}): Promise<void> {
+    await this.call(tool, args).catch((error: unknown) => {
+      if (!(error instanceof ServerError)) throw error;
+    });
+  }
+
+  async readFirstResource(): Promise<void> {
+    const [first] = await this.api.listResources({ serverId: SERVER_ID });
+    if (first) await this.api.readResource({ serverId: SERVER_ID, uri: first.uri });
+  }
+
+  async getFirstPrompt(): Promise<void> {
+    const [first] = await this.api.listPrompts({ serverId: SERVER_ID });
+    if (first) await this.api.getPrompt({ serverId: SERVER_ID, name: first.name, arguments: {} });
+  }
+}
+
+class ConformanceFailure extends Error {}
+
+type ScenarioScript = (person: Person) => Promise<void>;
+
+/** Connecting and listing the tools is all most scenarios need: the host does that when it starts. */
+const justConnect: ScenarioScript = async (person) => {
+  await person.tools();
+};
+
+/** The scenarios a person can act out; an unknown scenario just connects and lists tools. */
+const scripts: Record<string, ScenarioScript> = {
+  initialize: justConnect,
+  'request-metadata': justConnect,
+  'json-schema-ref-no-deref': justConnect,
+  tools_call: async (person) => {
+    if ((await person.tools()).some((t) => t.name === 'add_numbers')) await person.call('add_numbers', { a: 5, b: 3 });
+  },
+  'elicitation-sep1034-client-defaults': async (person) => {
+    await person.call('test_client_elicitation_defaults');
+  },
+  'sse-retry': async (person) => {
+    await person.call('test_reconnection');
+  },
+  'json-schema-2020-12-preservation': async (person) => {
+    // Hands the schema Atrium shows for the tool back to the server, which compares it with what it sent.
+    const focal = await person.tool('json_schema_2020_12_tool');
+    await person.call('json_schema_echo', { schema: focal.inputSchema as JsonObject });
+  },
+  'http-standard-headers': async (person) => {
+    const [first] = await person.tools();
+    if (first) await person.call(first.name);
+    await person.readFirstResource();
+    await person.getFirstPrompt();
+  },
+  'http-custom-headers': async (person) => {
+    for (const call of toolCallsFrom(person.context)) await person.call(call.name, call.arguments);
+  },
+  'http-invalid-tool-headers': async (person) => {
+    for (const tool of await person.tools()) await person.callExpectingMaybeError(tool.name, { region: 'us-west1' });
+  },
+  'sep-2322-client-request-state': async (person) => {
+    await person.call('test_mrtr_echo_state');
+    await person.call('test_mrtr_no_state');
+    await person.call('test_mrtr_unrelated');
+    await person.callExpectingMaybeError('test_mrtr_no_result_type');
+  },
+};
+
+/** Remote servers that need OAuth, and the tool every auth scenario offers. */
+const authScript: ScenarioScript = async (person) => {
+  await person.tools();
+  await person.call('test-tool');
+};
+
+function toolCallsFrom(context: Record<string, unknown>): Array<{ name: string; arguments: JsonObject }> {
+  const calls = context.toolCalls;
+  if (!Array.isArray(calls)) return [];
+  return calls.filter(
+    (c): c is { name: string; arguments: JsonObject } => typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string',
+  );
+}
+
+function parseContext(raw: string | undefined): Record<string, unknown> {
+  if (!raw) return {};
+  const parsed: unknown = JSON.parse(raw);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+}
+
+async function run(url: string, scenario: string, context: Record<string, unknown>): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), 'atrium-conformance-'));
+  let core: HostCore | undefined;
+  try {
+    const configPath = join(home, 'servers.json');
+    await writeFile(configPath, JSON.stringify({ servers: { [SERVER_ID]: { type: 'http', url } } }));
+    core = await startHostCore({
+      home,
+      configPath,
+      // The person accepts every form without typing anything: the form's defaults are the answer.
+      elicitation: fixedElicitation({ action: 'accept', content: {} }),
+      restartPolicy: NO_RESTARTS,
+      keepAliveMs: 0,
+    });
+    for (const problem of core.configProblems) throw new ConformanceFailure(problem.message);
+    const status = (await core.hub.whenSettled()).get(SERVER_ID);
+    if (status?.kind !== 'ready') {
+      throw new ConformanceFailure(status?.kind === 'error' ? status.message : `the server is not ready (${status?.kind ?? 'missing'})`);
+    }
+    const script = scripts[scenario] ?? (scenario.startsWith('auth/') ? authScript : justConnect);
+    await script(new Person(core.api, context));
+  } finally {
+    await core?.shutdown();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+const [url] = process.argv.slice(2);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+if (!url || !scenario) {
+  process.stderr.write('usage: MCP_CONFORMANCE_SCENARIO=<scenario> conformance-client <server-url>\n');
+  process.exit(2);
+}
+try {
+  await run(url, scenario, parseContext(process.env.MCP_CONFORMANCE_CONTEXT));
+  process.exit(0);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`conformance-client: ${scenario}: ${message.split('\n')[0]}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeTarget, parseServersFile, toStoredEntry } from './serverConfig.ts';
+
+test('accepts the Claude Desktop / Cursor shape {"mcpServers": {...}}', () => {
+  const { servers, problems } = parseServersFile(
+    JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server-filesystem', '/tmp'], env: { A: '1' } }, web: { url: 'https://example.com/mcp' } } }),
+    'test',
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(servers[0], { id: 'fs', transport: 'stdio', command: 'npx', args: ['-y', 'server-filesystem', '/tmp'], env: { A: '1' }, disabled: false, requestTimeoutMs: undefined });
+  assert.equal(servers[1]?.transport, 'http');
+});
+
+test('accepts the VS Code shape {"servers": {...}} with type stdio | http | sse', () => {
+  const { servers, problems } = parseServersFile(
+    JSON.stringify({ servers: { a: { type: 'stdio', command: 'x' }, b: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, c: { type: 'sse', url: 'http://127.0.0.1:2/sse' } } }),
+    'test',
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(servers.map((s) => s.transport), ['stdio', 'http', 'sse']);
+});
+
+test('a bad entry is a problem naming the server and the field; the other servers still load', () => {
+  const { servers, problems } = parseServersFile(
+    JSON.stringify({ mcpServers: { good: { command: 'ok' }, bad: { command: 'x', args: 'not-an-array' }, worse: { url: 'ftp://nope' } } }),
+    'test',
+  );
+  assert.deepEqual(servers.map((s) => s.id), ['good']);
+  assert.equal(problems.length, 2);
+  assert.equal(problems[0]?.serverId, 'bad');
+  assert.equal(problems[0]?.field, 'args');
+  assert.match(problems[0]?.message ?? '', /server "bad": "args" must be array/);
+  assert.equal(problems[1]?.field, 'url');
+});
+
+test('an entry with neither command nor url, or both, is rejected with the reason', () => {
+  const { problems } = parseServersFile(JSON.stringify({ mcpServers: { none: { type: 'stdio' }, both: { command: 'x', url: 'http://a' } } }), 'test');
+  assert.match(problems[0]?.message ?? '', /needs "command"/);
+  assert.match(problems[1]?.message ?? '', /both "command" and "url"/);
+});
+
+test('malformed JSON is one file-level problem, never an exception', () => {
+  const { servers, problems } = parseServersFile('{"mcpServers": {', 'servers.json');
+  assert.deepEqual(servers, []);
+  assert.match(problems[0]?.message ?? '', /servers\.json is not valid JSON/);
+});
+
+test('per-server timeout: requestTimeoutMs in ms, or Cline-style timeout in seconds; disabled is kept', () => {
+  const { servers } = parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'x', requestTimeoutMs: 1500, disabled: true }, b: { command: 'y', timeout: 2 } } }), 't');
+  assert.equal(servers[0]?.requestTimeoutMs, 1500);
+  assert.equal(servers[0]?.disabled, true);
+  assert.equal(servers[1]?.requestTimeoutMs, 2000);
+});
+
+test('the stored form round-trips and the target is shown exactly, quoting what a shell would split', () => {
+  const { servers } = parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'node', args: ['my server.js', '--flag'], cwd: '/w' } } }), 't');
+  const server = servers[0];
+  assert.ok(server);
+  assert.deepEqual(parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(server) } }), 't').servers[0], server);
+  assert.equal(describeTarget(server), "node 'my server.js' --flag");
+});
