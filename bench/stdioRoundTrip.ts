@@ -1,6 +1,8 @@
-// Per-call latency and pipelined throughput of `tools/call echo` over stdio, for Atrium's client, the bare
-// SDK client and a raw newline-JSON client. Rounds alternate between the clients so drift (thermal, other
-// load) hits all three alike. (d) is Atrium's transport without the SDK Client, to say where (a)'s cost lies. Targets: Atrium's p50 ≤ 1.3× raw, throughput ≥ 0.8× raw.
+// Per-call latency and pipelined throughput of `tools/call echo` over stdio for (a) Atrium's client, (b) the
+// bare SDK client, (c) a raw newline-JSON client and (d) Atrium's transport without the SDK Client, which
+// says whether (a)'s cost lies in the transport or the protocol layer above it. Rounds alternate between
+// the clients so drift (thermal, other load) hits them all alike. Targets: (a) p50 ≤ 1.3× raw, throughput
+// ≥ 0.8× raw.
 import { clientFactories } from './stdioClients.ts';
 import type { BenchClient, ClientName } from './stdioClients.ts';
 
@@ -8,7 +10,7 @@ const SEQUENTIAL_CALLS = 2000;
 const PIPELINED_CALLS = 8000;
 const IN_FLIGHT = 32;
 // Many short rounds rather than a few long ones: on a shared machine load comes and goes within seconds,
-// and short alternating rounds spread it over all three clients.
+// and short alternating rounds spread it over all the clients.
 const ROUNDS = 40;
 const WARMUP_CALLS = 500;
 

@@ -23,19 +23,25 @@ function countOf(card: Locator, label: 'Tools' | 'Resources' | 'Templates' | 'Pr
   return card.getByRole('list', { name: /offers$/ }).getByRole('listitem').filter({ hasText: label });
 }
 
+// The test code is type-checked without DOM types (tsconfig covers Node code); these describe the
+// little of the DOM the recorder below touches.
+type Observer = new (callback: () => void) => { observe(target: unknown, options: Record<string, boolean>): void };
+type PageGlobals = { MutationObserver: Observer; atriumStatusHistory?: string[] };
+
 /** Records every text the card's status badge shows, so a quick Starting is not missed between polls. */
 async function recordStatuses(card: Locator): Promise<() => Promise<string[]>> {
   await card.evaluate((element) => {
+    const page = globalThis as unknown as PageGlobals;
     const seen: string[] = [];
     const read = () => element.querySelector('[role="status"]')?.textContent ?? '';
     seen.push(read());
-    new MutationObserver(() => {
+    new page.MutationObserver(() => {
       const text = read();
       if (seen.at(-1) !== text) seen.push(text);
     }).observe(element, { subtree: true, childList: true, characterData: true });
-    (element as HTMLElement & { statusHistory?: string[] }).statusHistory = seen;
+    page.atriumStatusHistory = seen;
   });
-  return () => card.evaluate((element) => [...((element as HTMLElement & { statusHistory?: string[] }).statusHistory ?? [])]);
+  return () => card.page().evaluate(() => [...((globalThis as unknown as PageGlobals).atriumStatusHistory ?? [])]);
 }
 
 test('servers view: live status, counts, a broken server, the log, and restart', async ({ page, host }) => {

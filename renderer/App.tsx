@@ -23,7 +23,8 @@ export function App() {
         <Banner tone="warning">Lost the connection to Atrium. Retrying… (is Atrium still running?)</Banner>
       ) : null}
       {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
-      <main className="content">
+      {/* While the link is down the mirror may be stale: dim it rather than show old states as live. */}
+      <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
         <ServersView />
       </main>
     </div>

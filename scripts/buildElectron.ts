@@ -20,12 +20,12 @@ function shared(): InlineConfig {
   return { configFile: false, envDir: false, root, publicDir: false, logLevel: 'warn', mode: 'production' };
 }
 
-export async function buildElectron(): Promise<void> {
+export async function buildElectron(outDir = electronOutDir): Promise<void> {
   await build({
     ...shared(),
     build: {
       ssr: true,
-      outDir: electronOutDir,
+      outDir,
       emptyOutDir: true,
       target: 'node22',
       minify: false,
@@ -42,7 +42,7 @@ export async function buildElectron(): Promise<void> {
     ssr: { noExternal: true },
     build: {
       ssr: true,
-      outDir: electronOutDir,
+      outDir,
       emptyOutDir: false,
       target: 'es2023',
       minify: false,

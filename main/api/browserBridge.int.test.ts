@@ -255,13 +255,19 @@ describe('browser bridge', () => {
     assert.equal(code, 'ECONNREFUSED');
   });
 
-  test('close() ends open connections', async () => {
+  test('close() ends open connections, cutting off clients that do not answer', async () => {
     const second = await startBrowserBridge({ api: fakeApi(), events, staticDir: dir });
     const secondToken = new URL(second.url).hash.replace('#token=', '');
     const client = new Client(`ws://127.0.0.1:${second.port}/ws`, ['atrium', `atrium.${secondToken}`]);
     await client.opened();
+    const deaf = new Client(`ws://127.0.0.1:${second.port}/ws`, ['atrium', `atrium.${secondToken}`]);
+    await deaf.opened();
+    deaf.ws.pause(); // never answers the close handshake
     const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    const started = Date.now();
     await second.close();
+    assert.ok(Date.now() - started < 5_000, 'a silent client does not hold shutdown for ws’s 30 s close timeout');
     assert.equal(await closed, 1001);
+    deaf.ws.terminate();
   });
 });

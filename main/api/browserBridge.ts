@@ -37,6 +37,7 @@ export const bridgePath = '/ws';
 const maxMessageBytes = 64 * 1024 * 1024;
 /** A client that lets this much pile up unread is dropped rather than letting the host's memory grow. */
 const maxBufferedBytes = 128 * 1024 * 1024;
+const closeGraceMs = 1_000;
 
 export async function startBrowserBridge(options: BrowserBridgeOptions): Promise<BrowserBridge> {
   const host = options.host ?? '127.0.0.1';
@@ -111,10 +112,13 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       closing ??= (async () => {
         offEvents();
         for (const ws of wss.clients) ws.close(1001, 'Atrium is shutting down');
-        await new Promise<void>((resolve) => wss.close(() => resolve()));
+        const clientsGone = new Promise<void>((resolve) => wss.close(() => resolve()));
+        // A client that does not answer the close handshake promptly is cut off, not waited for.
+        await Promise.race([clientsGone, new Promise((resolve) => setTimeout(resolve, closeGraceMs).unref())]);
+        for (const ws of wss.clients) ws.terminate();
+        await clientsGone;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        for (const ws of wss.clients) ws.terminate();
         await closed;
       })();
       return closing;

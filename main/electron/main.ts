@@ -17,6 +17,8 @@ const shutdownLimitMs = 15_000;
 
 type QuitState = 'running' | 'shutting-down' | 'done';
 let quitState: QuitState = 'running';
+/** Set as soon as starting begins, so a quit during start-up still stops whatever was started. */
+let hostStarting: Promise<HostCore> | undefined;
 let host: HostCore | undefined;
 let window: BrowserWindow | undefined;
 
@@ -37,11 +39,11 @@ if (!app.requestSingleInstanceLock()) {
     if (host && !window) createWindow(host);
   });
   app.on('before-quit', (event) => {
-    if (quitState === 'done' || !host) return;
+    if (quitState === 'done' || !hostStarting) return;
     event.preventDefault();
     if (quitState === 'shutting-down') return;
     quitState = 'shutting-down';
-    void shutDown(host).finally(() => {
+    void hostStarting.then(shutDown, () => undefined).finally(() => {
       quitState = 'done';
       app.quit();
     });
@@ -53,13 +55,15 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   let core: HostCore;
   try {
-    core = await startHostCore({ home: process.env.ATRIUM_HOME || app.getPath('userData') });
+    hostStarting = startHostCore({ home: process.env.ATRIUM_HOME || app.getPath('userData') });
+    core = await hostStarting;
   } catch (error) {
+    hostStarting = undefined;
     fail(error);
     return;
   }
   host = core;
-  createWindow(core);
+  if (quitState === 'running') createWindow(core);
 }
 
 function createWindow(core: HostCore): void {
@@ -100,9 +104,9 @@ function fail(error: unknown): void {
   console.error(`Atrium could not start: ${message}`);
   dialog.showErrorBox('Atrium could not start', message);
   quitState = 'done';
-  const core = host;
-  host = undefined;
-  void (core ? shutDown(core) : Promise.resolve()).finally(() => app.exit(1));
+  const starting = hostStarting;
+  hostStarting = undefined;
+  void (starting ? starting.then(shutDown, () => undefined) : Promise.resolve()).finally(() => app.exit(1));
 }
 
 function messageOf(error: unknown): string {

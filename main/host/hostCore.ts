@@ -14,6 +14,7 @@ import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { declineElicitation, refuseSampling } from './brokers.ts';
+import { withElicitationDefaults } from './elicitationDefaults.ts';
 import { RootsStore } from './rootsStore.ts';
 
 export interface HostCoreOptions {
@@ -57,7 +58,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
       roots,
       sampling: options.sampling ?? refuseSampling,
-      elicitation: options.elicitation ?? declineElicitation,
+      elicitation: withElicitationDefaults(options.elicitation ?? declineElicitation),
       validator: new CachedSchemaValidator(),
       ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),

@@ -1,9 +1,10 @@
 // Validation of `x-mcp-header` declarations in a tool's inputSchema (spec 003): a value must be
 // non-empty ASCII without space or ':', case-insensitively unique in the schema, and only on a
-// primitive-typed parameter. A tool that breaks a rule is left out of the list with a warning.
+// string, integer or boolean parameter (the 2026-07-28 schema extension leaves out `number`). A tool
+// that breaks a rule is left out of the list with a warning.
 
 const ALLOWED = /^[\x21-\x39\x3b-\x7e]+$/;
-const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
+const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
 
 export type HeaderCheck = { valid: true } | { valid: false; reason: string };
 
@@ -21,7 +22,7 @@ export function checkXMcpHeaders(inputSchema: unknown): HeaderCheck {
     seen.add(key);
     const type = (schema as { type?: unknown }).type;
     if (typeof type !== 'string' || !PRIMITIVES.has(type)) {
-      return { valid: false, reason: `parameter "${param}": x-mcp-header is only allowed on string, number or boolean parameters` };
+      return { valid: false, reason: `parameter "${param}": x-mcp-header is only allowed on string, integer or boolean parameters` };
     }
   }
   return { valid: true };

@@ -3,7 +3,7 @@
 // policy: roots, sampling and elicitation come in through injected services, and everything it learns
 // goes out through hooks. One connection's failure never touches another's.
 
-import { Client } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   CompleteResult,
@@ -27,7 +27,6 @@ import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
 import { emptyCatalog, fetchList, serverOffers } from './serverCatalog.ts';
 import { Session } from './session.ts';
-import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 
 export interface ConnectionServices {
   clientInfo: Implementation;
@@ -88,6 +87,8 @@ export class McpConnection {
   /** Set once an HTTP server turned out to speak only the legacy HTTP+SSE transport. */
   private usesLegacySse = false;
   private readonly settledWaiters = new Set<() => void>();
+  /** The log level asked of the server; sent with each request to a 2026-07-28 server. */
+  private logLevel: LogLevel = 'info';
 
   constructor(definition: ServerDefinition, services: ConnectionServices, hooks: ConnectionHooks) {
     this.id = definition.id;
@@ -115,6 +116,11 @@ export class McpConnection {
       },
       ...(session?.describe() ?? {}),
     };
+  }
+
+  /** The process id of a running stdio server. */
+  get pid(): number | undefined {
+    return this.session?.pid;
   }
 
   get tools(): Catalog['tools'] {
@@ -175,9 +181,9 @@ export class McpConnection {
       throw new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`);
     }
     const timeout = options.timeoutMs ?? this.requestTimeout();
-    return this.withSession(`tool "${name}"`, (session) =>
+    return this.withSession(`tool "${name}"`, options.signal, (session) =>
       session.client.callTool(
-        { name, ...(args ? { arguments: args } : {}) },
+        { name, ...(args ? { arguments: args } : {}), ...session.requestMeta(this.logLevel) },
         {
           timeout,
           // A call that keeps reporting progress is alive: its limit restarts on each report, up to a hard cap.
@@ -192,19 +198,19 @@ export class McpConnection {
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.withSession(`resource "${uri}"`, (session) =>
-      session.client.readResource({ uri }, { timeout: this.requestTimeout(), cacheMode: 'bypass', ...(signal ? { signal } : {}) }),
+    return this.withSession(`resource "${uri}"`, signal, (session) =>
+      session.client.readResource({ uri, ...session.requestMeta(this.logLevel) }, { timeout: this.requestTimeout(), cacheMode: 'bypass', ...(signal ? { signal } : {}) }),
     );
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
-    return this.withSession(`prompt "${name}"`, (session) =>
-      session.client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, { timeout: this.requestTimeout(), ...(signal ? { signal } : {}) }),
+    return this.withSession(`prompt "${name}"`, signal, (session) =>
+      session.client.getPrompt({ name, ...(args ? { arguments: args } : {}), ...session.requestMeta(this.logLevel) }, { timeout: this.requestTimeout(), ...(signal ? { signal } : {}) }),
     );
   }
 
   async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
-    const result = await this.withSession('completion', (session) => {
+    const result = await this.withSession('completion', undefined, (session) => {
       if (!session.client.getServerCapabilities()?.completions) {
         throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer completions`);
       }
@@ -218,25 +224,28 @@ export class McpConnection {
   }
 
   async subscribeResource(uri: string): Promise<void> {
-    await this.withSession(`subscribe to "${uri}"`, (session) => {
+    await this.withSession(`subscribe to "${uri}"`, undefined, async (session) => {
       if (!session.client.getServerCapabilities()?.resources?.subscribe) {
         throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer resource subscriptions`);
       }
-      return session.client.subscribeResource({ uri }, { timeout: this.requestTimeout() });
+      await session.subscribe(uri, this.requestTimeout());
     });
   }
 
   async unsubscribeResource(uri: string): Promise<void> {
-    await this.withSession(`unsubscribe from "${uri}"`, (session) => session.client.unsubscribeResource({ uri }, { timeout: this.requestTimeout() }));
+    await this.withSession(`unsubscribe from "${uri}"`, undefined, (session) => session.unsubscribe(uri, this.requestTimeout()));
   }
 
   async setLogLevel(level: LogLevel): Promise<void> {
-    await this.withSession('set log level', (session) => {
+    await this.withSession('set log level', undefined, async (session) => {
+      // The 2026-07-28 revision has no logging/setLevel: the level travels in each request's _meta.
+      if (session.era === 'modern') return;
       if (!session.client.getServerCapabilities()?.logging) {
         throw new ServerError(this.id, 'protocol', `${this.id}: the server does not offer logging`);
       }
-      return session.client.setLoggingLevel(level as LoggingLevel, { timeout: this.requestTimeout() });
+      await session.client.setLoggingLevel(level as LoggingLevel, { timeout: this.requestTimeout() });
     });
+    this.logLevel = level;
   }
 
   /** Tells the server its roots changed, if it is connected; a server that cannot hear it is skipped. */
@@ -254,7 +263,7 @@ export class McpConnection {
     return this.definition.requestTimeoutMs ?? this.services.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
-  private async withSession<T>(what: string, run: (session: Session) => Promise<T>): Promise<T> {
+  private async withSession<T>(what: string, signal: AbortSignal | undefined, run: (session: Session) => Promise<T>): Promise<T> {
     const session = this.session;
     if (!session || this.status.kind !== 'ready') {
       throw new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`);
@@ -262,6 +271,7 @@ export class McpConnection {
     try {
       return await run(session);
     } catch (error) {
+      if (signal?.aborted) throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: cancelled`, { cause: error });
       // Spec 002: a 404 for a request carrying a session id means the session is gone; start a new
       // one and send the request once more.
       if (session.isSessionExpiry(error) && session === this.session) {
@@ -327,7 +337,7 @@ export class McpConnection {
       definition: this.definition,
       log: this.log,
       connectTimeoutMs: this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      probeTimeoutMs: PROBE_TIMEOUT_MS,
+      probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),
       onListChanged: (kind: ListKind) => void this.refreshList(kind, generation),
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
@@ -339,7 +349,7 @@ export class McpConnection {
       } catch (error) {
         // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
         // such a server is legacy, and gets a fresh process with the plain initialize handshake.
-        if (this.prior || generation !== this.generation || error instanceof ServerError || error instanceof ServerLaunchError) throw error;
+        if (this.prior || generation !== this.generation || !closedDuringConnect(error)) throw error;
         this.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
         this.prior = { kind: 'legacy' };
         const session = await Session.open(options, (hooks) => openStdioTransport(def, hooks, this.services.maxMessageBytes), this.prior);
@@ -469,6 +479,10 @@ export class McpConnection {
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
+}
+
+function closedDuringConnect(error: unknown): boolean {
+  return error instanceof ServerError ? error.kind === 'unavailable' : error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 function describeStatus(status: ServerStatus): string {

@@ -1,13 +1,14 @@
 // One live connection to a server: an SDK Client bound to one transport, from discovery / initialize to
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
-import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { McpSubscription, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
 import type { ListKind } from '../../../shared/contract.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import { RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
+import { ServerError } from './connectionErrors.ts';
 import type { ConnectionServices } from './McpConnection.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -36,6 +37,8 @@ export class Session {
   private closing: Promise<void> | undefined;
   private sessionIdAtConnect: string | undefined;
   private readonly options: SessionOptions;
+  private readonly subscribedUris = new Set<string>();
+  private listenStream: McpSubscription | undefined;
 
   private constructor(options: SessionOptions) {
     this.options = options;
@@ -63,10 +66,18 @@ export class Session {
     } catch (error) {
       session.retired = true;
       await session.close();
+      // A process that exited during the handshake explains the failure better than "connection closed".
+      if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
       throw error;
     }
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
     return session;
+  }
+
+  /** The server's process id, for a stdio server that is running. */
+  get pid(): number | undefined {
+    const pid = (this.transport as { pid?: unknown } | undefined)?.pid;
+    return typeof pid === 'number' ? pid : undefined;
   }
 
   get era(): ProtocolEra {
@@ -96,6 +107,40 @@ export class Session {
     if (this.era === 'legacy') return { kind: 'legacy' };
     const discover = this.client.getDiscoverResult();
     return discover ? { kind: 'modern', discover } : undefined;
+  }
+
+  /** `_meta` for a request: a 2026-07-28 server learns the wanted log level per request. */
+  requestMeta(level: LogLevel): { _meta?: Record<string, unknown> } {
+    return this.era === 'modern' ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : {};
+  }
+
+  /**
+   * Subscribes to a resource's updates: resources/subscribe in the 2025 era; in 2026-07-28 one
+   * subscriptions/listen stream carries every subscribed URI, so it is reopened with the new set.
+   */
+  async subscribe(uri: string, timeoutMs: number): Promise<void> {
+    if (this.era === 'legacy') {
+      await this.client.subscribeResource({ uri }, { timeout: timeoutMs });
+      this.subscribedUris.add(uri);
+      return;
+    }
+    this.subscribedUris.add(uri);
+    await this.reopenListenStream(timeoutMs);
+  }
+
+  async unsubscribe(uri: string, timeoutMs: number): Promise<void> {
+    if (!this.subscribedUris.delete(uri)) return;
+    if (this.era === 'legacy') await this.client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+    else await this.reopenListenStream(timeoutMs);
+  }
+
+  private async reopenListenStream(timeoutMs: number): Promise<void> {
+    const previous = this.listenStream;
+    this.listenStream = undefined;
+    if (this.subscribedUris.size > 0) {
+      this.listenStream = await this.client.listen({ resourceSubscriptions: [...this.subscribedUris] }, { timeout: timeoutMs });
+    }
+    await previous?.close();
   }
 
   /** Spec 002: HTTP 404 to a request that carried a session id means the server forgot the session. */

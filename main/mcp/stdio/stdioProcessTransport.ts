@@ -133,7 +133,8 @@ export class StdioProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#exited || this.#closing || !stdin.writable) {
-      return Promise.reject(new Error(`cannot send to MCP server "${this.#launch.command}": its process is not running`));
+      const why = this.#closing && !this.#exited ? 'the connection is closing' : 'its process is not running';
+      return Promise.reject(new Error(`cannot send to MCP server "${this.#launch.command}": ${why}`));
     }
     this.#corkUntilTick(stdin);
     if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();

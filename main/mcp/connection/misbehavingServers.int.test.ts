@@ -1,0 +1,202 @@
+// Bad input the connection layer must survive, each against a real fixture server process from
+// e2e/servers/: a crash mid-call, a hang, noise on stdout, a notification flood, a 20 MB result, an
+// invalid x-mcp-header tool, list changes with pagination, HTTP session expiry and a legacy SSE server.
+// One server's failure never touches another's.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
+import { isAlive, nextEvent, startTestHost, waitForLog } from '../../../e2e/fixtures/hostHarness.ts';
+import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
+import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
+
+const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
+const fastRestarts = { baseDelayMs: 50, maxDelayMs: 200, maxConsecutiveFailures: 3, healthyAfterMs: 60_000 };
+
+describe('stdio servers that misbehave', () => {
+  let host: TestHost;
+  before(async () => {
+    host = await startTestHost(
+      {
+        crashy: fixtureCommand('crashServer'),
+        hangs: { ...fixtureCommand('hangServer'), requestTimeoutMs: 1_000 },
+        noisy: fixtureCommand('noisyStdoutServer'),
+        flood: fixtureCommand('floodServer'),
+        big: fixtureCommand('bigResultServer'),
+        pages: fixtureCommand('listChangedServer'),
+        healthy: fixtureCommand('echoServer'),
+      },
+      { restartPolicy: fastRestarts, requestTimeoutMs: 30_000 },
+    );
+    await host.core.hub.whenSettled();
+  });
+  after(() => host.close());
+
+  test('every server starts in parallel and becomes ready', async () => {
+    const servers = await host.core.api.listServers({});
+    assert.deepEqual(servers.filter((s) => s.status.kind !== 'ready').map((s) => s.id), []);
+  });
+
+  test('a crash mid-call fails that call at once with the exit code, restarts the server, and leaves the others alone', async () => {
+    const back = nextEvent(host.core, 'serverChanged', (s) => s.id === 'crashy' && s.status.kind === 'ready');
+    await assert.rejects(host.core.api.callTool({ serverId: 'crashy', tool: 'crash' }), /crashy: .*exited with code 3/);
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'healthy', tool: 'echo', arguments: { text: 'still here' } })), 'still here');
+    await back;
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'crashy', tool: 'ok' })), 'ok');
+  });
+
+  test('a hanging call times out with a clear error, and the server hears notifications/cancelled', async () => {
+    const cancelled = waitForLog(host.core, 'hangs', /cancelled/);
+    await assert.rejects(host.core.api.callTool({ serverId: 'hangs', tool: 'hang' }), /hangs: tool "hang": no answer within the time limit \(1000 ms\)/);
+    await cancelled;
+  });
+
+  test('the person can cancel a call; the server gets notifications/cancelled', async () => {
+    const callId = 'cancel-me';
+    const cancelled = waitForLog(host.core, 'hangs', /cancelled \S+/);
+    const call = host.core.api.callTool({ serverId: 'hangs', tool: 'hang', callId });
+    await host.core.api.cancelCall({ callId });
+    await assert.rejects(call, /hangs: tool "hang": cancelled/);
+    await cancelled;
+  });
+
+  test('non-JSON lines on stdout are logged as warnings and the server keeps working', async () => {
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'noisy', tool: 'echo', arguments: { text: 'clean' } })), 'clean');
+    const log = await host.core.api.getServerLog({ serverId: 'noisy' });
+    assert.ok(log.some((line) => line.level === 'warning' && /not JSON-RPC: Starting up/.test(line.text)), 'noise logged');
+  });
+
+  test('a flood of 5,000 log notifications is absorbed: the call returns and the log stays bounded', async () => {
+    const result = await host.core.api.callTool({ serverId: 'flood', tool: 'flood', arguments: { count: 5_000 } });
+    assert.equal(textOf(result), '5000');
+    const log = await host.core.api.getServerLog({ serverId: 'flood' });
+    assert.equal(log.length, 2_000, 'the log keeps the newest 2,000 lines');
+    assert.equal(log.filter((line) => line.source === 'server').length > 1_900, true);
+  });
+
+  test('a 20 MB result arrives whole', async () => {
+    const result = await host.core.api.callTool({ serverId: 'big', tool: 'big', arguments: { mb: 20 } });
+    assert.equal(textOf(result).length, 20 * 1024 * 1024);
+  });
+
+  test('tools/list is followed through every nextCursor, and list_changed refreshes it', async () => {
+    const before = (await host.core.api.listTools({ serverId: 'pages' })).map((t) => t.name);
+    assert.ok(before.length > 2, `all pages listed: ${before.join(', ')}`);
+    const changed = nextEvent(host.core, 'listChanged', (e) => e.serverId === 'pages' && e.list === 'tools');
+    await host.core.api.callTool({ serverId: 'pages', tool: 'add_tool', arguments: { name: 'fresh_tool' } });
+    await changed;
+    const after = (await host.core.api.listTools({ serverId: 'pages' })).map((t) => t.name);
+    assert.deepEqual(after.sort(), [...before, 'fresh_tool'].sort());
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'pages', tool: 'fresh_tool' })), 'I am fresh_tool');
+  });
+
+  test('resource subscriptions deliver updates', async () => {
+    await host.core.api.subscribeResource({ serverId: 'pages', uri: 'fixture://counter' });
+    const updated = nextEvent(host.core, 'resourceUpdated', (e) => e.serverId === 'pages' && e.uri === 'fixture://counter');
+    await host.core.api.callTool({ serverId: 'pages', tool: 'touch_resource' });
+    await updated;
+  });
+
+  test('the server environment is minimal: host secrets do not leak, configured env does', async () => {
+    process.env.ATRIUM_TEST_FAKE_SECRET = 'do-not-leak';
+    try {
+      const leaked = await host.core.api.callTool({ serverId: 'healthy', tool: 'env', arguments: { name: 'ATRIUM_TEST_FAKE_SECRET' } });
+      assert.equal(textOf(leaked), '<unset>');
+    } finally {
+      delete process.env.ATRIUM_TEST_FAKE_SECRET;
+    }
+  });
+});
+
+describe('start-up failures are isolated', () => {
+  test('a server that hangs on initialize or crashes on start goes to error; a slow one does not delay the others', async () => {
+    const host = await startTestHost(
+      {
+        'hangs-at-start': fixtureCommand('hangServer', ['--hang-initialize']),
+        'dies-at-start': fixtureCommand('crashServer', ['--crash-on-start']),
+        slow: fixtureCommand('slowStartServer', ['--delay-ms', '1500']),
+        quick: { ...fixtureCommand('echoServer'), env: { FIXTURE_VAR: 'configured' } },
+      },
+      { restartPolicy: { ...fastRestarts, maxConsecutiveFailures: 1 }, connectTimeoutMs: 3_000 },
+    );
+    try {
+      const quickReady = nextEvent(host.core, 'serverChanged', (s) => s.id === 'quick' && s.status.kind === 'ready');
+      const slowReady = nextEvent(host.core, 'serverChanged', (s) => s.id === 'slow' && s.status.kind === 'ready');
+      const order: string[] = [];
+      await Promise.all([quickReady.then(() => order.push('quick')), slowReady.then(() => order.push('slow'))]);
+      assert.deepEqual(order, ['quick', 'slow']);
+      const statuses = await host.core.hub.whenSettled();
+      assert.equal(statuses.get('hangs-at-start')?.kind, 'error');
+      assert.equal(statuses.get('dies-at-start')?.kind, 'error');
+      const configured = await host.core.api.callTool({ serverId: 'quick', tool: 'env', arguments: { name: 'FIXTURE_VAR' } });
+      assert.equal(textOf(configured), 'configured');
+      const [dies] = await host.core.api.listServers({}).then((list) => list.filter((s) => s.id === 'dies-at-start'));
+      assert.match(dies?.status.kind === 'error' ? dies.status.message : '', /exited with code 1/);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('quitting leaves no server process behind', async () => {
+    const host = await startTestHost({ a: fixtureCommand('echoServer'), b: fixtureCommand('hangServer'), c: fixtureCommand('floodServer') });
+    await host.core.hub.whenSettled();
+    const pids = host.core.hub.list().map((c) => c.pid);
+    assert.ok(pids.every((pid) => typeof pid === 'number' && isAlive(pid)));
+    await host.close();
+    assert.deepEqual(pids.filter((pid) => pid !== undefined && isAlive(pid)), []);
+  });
+});
+
+describe('remote servers', () => {
+  const fixtures: HttpFixtureHandle[] = [];
+  let host: TestHost;
+  let expiry: HttpFixtureHandle;
+  before(async () => {
+    expiry = await startHttpFixture('sessionExpiryServer');
+    const sse = await startHttpFixture('legacySseServer');
+    const headers = await startHttpFixture('invalidHeaderToolServer');
+    fixtures.push(expiry, sse, headers);
+    host = await startTestHost({
+      expiring: { type: 'http', url: expiry.url },
+      // Configured as Streamable HTTP on purpose: the client must fall back to the legacy transport.
+      legacy: { type: 'http', url: sse.url },
+      headers: { type: 'http', url: headers.url },
+    });
+    await host.core.hub.whenSettled();
+  });
+  after(async () => {
+    await host.close();
+    await Promise.all(fixtures.map((f) => f.stop()));
+  });
+
+  test('spec 002: a 404 for an expired session starts a new session and the request succeeds', async () => {
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'expiring', tool: 'ok' })), 'ok');
+    await host.core.api.callTool({ serverId: 'expiring', tool: 'expire_session' });
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'expiring', tool: 'ok' })), 'ok');
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'expiring', tool: 'init_count' })), '2');
+  });
+
+  test('spec 002: a server that refuses Streamable HTTP is reached over the legacy HTTP+SSE transport', async () => {
+    const [legacy] = (await host.core.api.listServers({})).filter((s) => s.id === 'legacy');
+    assert.equal(legacy?.status.kind, 'ready', JSON.stringify(legacy?.status));
+    assert.equal(legacy?.transport, 'sse');
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'legacy', tool: 'echo', arguments: { text: 'old school' } })), 'old school');
+  });
+
+  test('spec 003: a tool with an invalid x-mcp-header is left out with a warning; the valid one mirrors its header', async () => {
+    const tools = (await host.core.api.listTools({ serverId: 'headers' })).map((t) => t.name);
+    assert.deepEqual(tools, ['execute_sql']);
+    const log = await host.core.api.getServerLog({ serverId: 'headers' });
+    assert.ok(log.some((l) => l.level === 'warning' && /bad_header_chars/.test(l.text)), 'warning logged');
+    const result = await host.core.api.callTool({ serverId: 'headers', tool: 'execute_sql', arguments: { region: 'us-west1', query: 'select 1' } });
+    assert.match(textOf(result), /us-west1/);
+  });
+
+  test('quitting ends HTTP sessions with DELETE (spec 002)', async () => {
+    const { core } = host;
+    const sessionId = textOf(await core.api.callTool({ serverId: 'expiring', tool: 'session_id' }));
+    const deleted = expiry.waitForStderr(new RegExp(`session deleted ${sessionId}`));
+    await core.shutdown();
+    await deleted;
+  });
+});

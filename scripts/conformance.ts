@@ -1,0 +1,272 @@
+// `npm run conformance`: the official MCP conformance suite in client mode against Atrium's headless
+// host core (`npm run --silent conformance-client -- <url>`), once per scenario and spec version.
+//
+// The runs come from the suite itself: `conformance list --client` gives each scenario's spec versions,
+// and the suite's requirement sets (its requirements/*.yaml) say which versions are scored. A scenario
+// runs under each scored version it targets; one that targets none of them runs under its own latest
+// version, and an extension under the suite's default. A run passes only with at least one check and
+// no failed check (the suite alone calls a run with zero checks "passed"). Only the required group
+// (neither OAuth nor an extension) decides the exit code; auth/* and extensions are reported.
+//
+// Usage: node scripts/conformance.ts [required] [auth] [extensions]   (no group: all three)
+
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Group = 'required' | 'auth' | 'extensions';
+export const GROUPS: readonly Group[] = ['required', 'auth', 'extensions'];
+
+export interface Scenario {
+  name: string;
+  /** Spec versions the scenario targets, or `extension`, as `conformance list` prints them. */
+  tags: string[];
+}
+
+export interface Run {
+  scenario: string;
+  /** undefined: let the suite pick (extensions are not on the spec timeline). */
+  specVersion: string | undefined;
+  group: Group;
+}
+
+export interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
+
+export type Verdict = { passed: true; checks: number } | { passed: false; reason: string };
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLIENT_COMMAND = 'npm run --silent conformance-client --';
+const PARALLEL_RUNS = 2;
+const REQUIRED_TIMEOUT_MS = 30_000;
+const OTHER_TIMEOUT_MS = 15_000;
+/** The suite ends a run at its own timeout; this only guards against the suite itself hanging. */
+const RUNNER_GRACE_MS = 30_000;
+
+/** Parses `conformance list --client`: lines of the form `  - name [tag,tag]`. */
+export function parseScenarioList(text: string): Scenario[] {
+  const scenarios: Scenario[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*-\s+(\S+)\s+\[([^\]]*)\]\s*$/.exec(line);
+    if (match?.[1] && match[2] !== undefined) scenarios.push({ name: match[1], tags: match[2].split(',').map((t) => t.trim()).filter(Boolean) });
+  }
+  return scenarios;
+}
+
+export function groupOf(scenario: Scenario): Group {
+  if (scenario.name.startsWith('auth/')) return 'auth';
+  return scenario.tags.includes('extension') ? 'extensions' : 'required';
+}
+
+/** One run per scenario and scored spec version it targets (see the header for the fallbacks). */
+export function planRuns(scenarios: readonly Scenario[], scoredVersions: readonly string[]): Run[] {
+  const runs: Run[] = [];
+  for (const scenario of scenarios) {
+    const group = groupOf(scenario);
+    const versions = scenario.tags.filter((tag) => tag !== 'extension');
+    if (versions.length === 0) {
+      runs.push({ scenario: scenario.name, specVersion: undefined, group });
+      continue;
+    }
+    const scored = versions.filter((v) => scoredVersions.includes(v));
+    for (const specVersion of scored.length > 0 ? scored : versions.slice(-1)) runs.push({ scenario: scenario.name, specVersion, group });
+  }
+  return runs.sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group));
+}
+
+/** Passed only with at least one scored check (success or failure) and no failure. */
+export function judge(checks: readonly Check[]): Verdict {
+  const failed = checks.filter((c) => c.status === 'FAILURE');
+  const succeeded = checks.filter((c) => c.status === 'SUCCESS');
+  if (failed.length > 0) {
+    const first = failed[0];
+    const more = failed.length > 1 ? ` (+${failed.length - 1} more)` : '';
+    return { passed: false, reason: `${failed.length} of ${failed.length + succeeded.length} checks failed: ${first?.id}: ${first?.errorMessage ?? 'failed'}${more}` };
+  }
+  if (succeeded.length === 0) {
+    const statuses = [...new Set(checks.map((c) => c.status))].join(', ');
+    return { passed: false, reason: checks.length === 0 ? 'no checks' : `no check passed or failed (only ${statuses})` };
+  }
+  return { passed: true, checks: succeeded.length };
+}
+
+export function label(run: Run): string {
+  return run.specVersion ? `${run.scenario} @ ${run.specVersion}` : run.scenario;
+}
+
+interface Suite {
+  /** argv that starts the suite's CLI with this Node. */
+  command: string[];
+  scoredVersions: string[];
+}
+
+function locateSuite(): Suite {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve('@modelcontextprotocol/conformance/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin: Record<string, string> };
+  const dir = path.dirname(manifestPath);
+  const bin = manifest.bin.conformance;
+  if (!bin) throw new Error('@modelcontextprotocol/conformance has no "conformance" binary');
+  const scoredVersions = readdirSync(path.join(dir, 'requirements'))
+    .filter((file) => /^\d{4}-\d{2}-\d{2}\.yaml$/.test(file))
+    .map((file) => file.slice(0, -'.yaml'.length))
+    .sort();
+  return { command: [process.execPath, path.join(dir, bin)], scoredVersions };
+}
+
+interface Exec {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(argv: readonly string[], limitMs: number): Promise<Exec> {
+  const [command = '', ...args] = argv;
+  return new Promise((resolve) => {
+    // The suite starts the client through a shell; this Node (and its npm) must be the one found first.
+    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` };
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: `${stderr}\n${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Outcome {
+  run: Run;
+  verdict: Verdict;
+  ms: number;
+}
+
+async function execute(suite: Suite, run: Run, outputDir: string): Promise<Outcome> {
+  const started = Date.now();
+  const timeoutMs = run.group === 'required' ? REQUIRED_TIMEOUT_MS : OTHER_TIMEOUT_MS;
+  const argv = [
+    ...suite.command,
+    'client',
+    '--command',
+    CLIENT_COMMAND,
+    '--scenario',
+    run.scenario,
+    ...(run.specVersion ? ['--spec-version', run.specVersion] : []),
+    '--timeout',
+    String(timeoutMs),
+    '--output-dir',
+    outputDir,
+  ];
+  const result = await exec(argv, timeoutMs + RUNNER_GRACE_MS);
+  const files = existsSync(outputDir) ? readdirSync(outputDir, { recursive: true, encoding: 'utf8' }).filter((file) => path.basename(file) === 'checks.json') : [];
+  let verdict: Verdict;
+  if (files.length === 0) {
+    const said = lastLine(`${result.stdout}\n${result.stderr}`, (line) => /SKIPPED|Error|error/.test(line)) ?? `the suite exited with code ${result.code}`;
+    verdict = { passed: false, reason: `no results: ${said}` };
+  } else {
+    const checks = files.flatMap((file) => JSON.parse(readFileSync(path.join(outputDir, file), 'utf8')) as Check[]);
+    verdict = judge(checks);
+    if (!verdict.passed) {
+      const clientSaid = files
+        .map((file) => readOptional(path.join(outputDir, path.dirname(file), 'stderr.txt')))
+        .map((text) => lastLine(text, (line) => line.startsWith('conformance-client:')))
+        .find((line) => line !== undefined);
+      if (clientSaid) verdict = { passed: false, reason: `${verdict.reason}; client: ${clientSaid.replace(/^conformance-client:\s*/, '')}` };
+    }
+  }
+  return { run, verdict, ms: Date.now() - started };
+}
+
+function readOptional(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function lastLine(text: string, wanted: (line: string) => boolean): string | undefined {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(wanted)
+    .at(-1);
+}
+
+async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function formatOutcome({ run, verdict, ms }: Outcome): string {
+  const seconds = `${(ms / 1000).toFixed(1)}s`;
+  const detail = verdict.passed ? `${verdict.checks} checks` : verdict.reason;
+  return `${verdict.passed ? 'PASS' : 'FAIL'}  ${run.group.padEnd(10)} ${label(run).padEnd(50)} ${seconds.padStart(6)}  ${detail}`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const unknown = argv.filter((arg) => !GROUPS.includes(arg as Group));
+  if (unknown.length > 0) {
+    process.stderr.write(`conformance: unknown group ${unknown.join(', ')}; choose from ${GROUPS.join(', ')}\n`);
+    return 2;
+  }
+  const wanted = argv.length > 0 ? (argv as Group[]) : GROUPS;
+  const suite = locateSuite();
+  const listed = await exec([...suite.command, 'list', '--client'], 60_000);
+  const scenarios = parseScenarioList(listed.stdout);
+  if (scenarios.length === 0) {
+    process.stderr.write(`conformance: the suite listed no client scenarios (exit ${listed.code})\n${listed.stderr}`);
+    return 1;
+  }
+  const runs = planRuns(scenarios, suite.scoredVersions).filter((run) => wanted.includes(run.group));
+  const counts = GROUPS.map((g) => `${runs.filter((r) => r.group === g).length} ${g}`).join(', ');
+  process.stdout.write(`conformance: ${runs.length} runs (${counts}); scored spec versions ${suite.scoredVersions.join(', ')}; ${PARALLEL_RUNS} at a time\n`);
+
+  const resultsDir = await mkdtemp(path.join(tmpdir(), 'atrium-conformance-results-'));
+  const outcomes = await inParallel(runs, PARALLEL_RUNS, async (run, index) => {
+    const outcome = await execute(suite, run, path.join(resultsDir, String(index)));
+    process.stdout.write(`${formatOutcome(outcome)}\n`);
+    return outcome;
+  });
+
+  process.stdout.write('\n');
+  for (const group of wanted) {
+    const mine = outcomes.filter((o) => o.run.group === group);
+    const passed = mine.filter((o) => o.verdict.passed).length;
+    const note = group === 'required' ? '' : ' (reported, not required)';
+    process.stdout.write(`${group}: ${passed} of ${mine.length} runs pass${note}\n`);
+    if (group === 'required') for (const o of mine.filter((m) => !m.verdict.passed)) process.stdout.write(`  failed: ${label(o.run)}\n`);
+  }
+  const required = outcomes.filter((o) => o.run.group === 'required');
+  const requiredFailed = required.filter((o) => !o.verdict.passed).length;
+  if (requiredFailed > 0) process.stdout.write(`results kept in ${resultsDir}\n`);
+  else await rm(resultsDir, { recursive: true, force: true });
+  process.stdout.write(`conformance: ${required.length - requiredFailed} passed, ${requiredFailed} failed\n`);
+  return requiredFailed > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}
