@@ -5,6 +5,7 @@ import { formatContent, visible } from './formatOutput.ts';
 test('terminal escapes, bidi overrides, zero-width and tag characters from a server are made visible', () => {
   const hostile = 'ok\u001b[2J\u202Eevil\u200B\u{E0041}';
   const shown = visible(hostile);
+  // eslint-disable-next-line no-control-regex -- the escape character must be gone.
   assert.doesNotMatch(shown, /[\u001b\u202e\u200b]|\u{e0041}/u);
   assert.match(shown, /\\u\{1b\}\[2J\\u\{202e\}evil\\u\{200b\}\\u\{e0041\}/u);
   assert.equal(visible('tab\tand\nnewline stay'), 'tab\tand\nnewline stay');

@@ -6,6 +6,7 @@ import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerSna
 import { statusLabel } from '../../shared/domain.ts';
 
 // C0/C1 controls except tab and newline, bidi controls, zero-width characters and Unicode tags.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are made visible.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
 
 export function visible(text: string): string {

@@ -58,6 +58,7 @@ const entrySchema = {
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateEntry = ajv.compile(entrySchema);
 
+// eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
 const serverIdPattern = /^[^\u0000-\u001f]{1,200}$/;
 
 export function parseServersFile(text: string, source: string): ParsedServers {
