@@ -37,6 +37,7 @@ export interface Run {
 export interface Check {
   id: string;
   status: string;
+  description?: string;
   errorMessage?: string;
 }
 
@@ -88,13 +89,18 @@ export function judge(checks: readonly Check[]): Verdict {
   if (failed.length > 0) {
     const first = failed[0];
     const more = failed.length > 1 ? ` (+${failed.length - 1} more)` : '';
-    return { passed: false, reason: `${failed.length} of ${failed.length + succeeded.length} checks failed: ${first?.id}: ${first?.errorMessage ?? 'failed'}${more}` };
+    const why = first?.errorMessage ?? first?.description ?? 'failed';
+    return { passed: false, reason: `${failed.length} of ${plural(failed.length + succeeded.length, 'check')} failed: ${first?.id}: ${why}${more}` };
   }
   if (succeeded.length === 0) {
     const statuses = [...new Set(checks.map((c) => c.status))].join(', ');
     return { passed: false, reason: checks.length === 0 ? 'no checks' : `no check passed or failed (only ${statuses})` };
   }
   return { passed: true, checks: succeeded.length };
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 export function label(run: Run): string {
@@ -178,17 +184,25 @@ async function execute(suite: Suite, run: Run, outputDir: string): Promise<Outco
     const said = lastLine(`${result.stdout}\n${result.stderr}`, (line) => /SKIPPED|Error|error/.test(line)) ?? `the suite exited with code ${result.code}`;
     verdict = { passed: false, reason: `no results: ${said}` };
   } else {
-    const checks = files.flatMap((file) => JSON.parse(readFileSync(path.join(outputDir, file), 'utf8')) as Check[]);
-    verdict = judge(checks);
-    if (!verdict.passed) {
-      const clientSaid = files
-        .map((file) => readOptional(path.join(outputDir, path.dirname(file), 'stderr.txt')))
-        .map((text) => lastLine(text, (line) => line.startsWith('conformance-client:')))
-        .find((line) => line !== undefined);
-      if (clientSaid) verdict = { passed: false, reason: `${verdict.reason}; client: ${clientSaid.replace(/^conformance-client:\s*/, '')}` };
-    }
+    verdict = judge(files.flatMap((file) => readChecks(path.join(outputDir, file))));
+    // The client's own one-line complaint says why a run failed better than a list of missing checks.
+    const prefix = `conformance-client: ${run.scenario}: `;
+    const clientSaid = files
+      .map((file) => lastLine(readOptional(path.join(outputDir, path.dirname(file), 'stderr.txt')), (line) => line.startsWith(prefix)))
+      .find((line) => line !== undefined);
+    if (!verdict.passed && clientSaid) verdict = { passed: false, reason: `${verdict.reason}; client: ${clientSaid.slice(prefix.length)}` };
   }
   return { run, verdict, ms: Date.now() - started };
+}
+
+function readChecks(file: string): Check[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(parsed) ? (parsed as Check[]) : [];
+  } catch {
+    // An unreadable results file counts as a run without checks, which fails.
+    return [];
+  }
 }
 
 function readOptional(file: string): string {
@@ -222,7 +236,7 @@ async function inParallel<T, R>(items: readonly T[], limit: number, work: (item:
 
 function formatOutcome({ run, verdict, ms }: Outcome): string {
   const seconds = `${(ms / 1000).toFixed(1)}s`;
-  const detail = verdict.passed ? `${verdict.checks} checks` : verdict.reason;
+  const detail = verdict.passed ? plural(verdict.checks, 'check') : verdict.reason;
   return `${verdict.passed ? 'PASS' : 'FAIL'}  ${run.group.padEnd(10)} ${label(run).padEnd(50)} ${seconds.padStart(6)}  ${detail}`;
 }
 

@@ -17,7 +17,7 @@ import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 
-const SERVER_ID = 'conformance';
+const SERVER_ID = 'test-server';
 const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
 
 /** What the person does with the one configured server; every call goes through the typed API. */

@@ -25,7 +25,8 @@ export interface CliIo {
 export class CliFailure extends Error {}
 
 const TARGETED = new Set(['call', 'read', 'prompt']);
-const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
+/** A one-shot run reports a server's failure instead of waiting through restarts. */
+export const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
 
 export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   let invocation: CliInvocation;

@@ -1,6 +1,6 @@
 // Chooses how the renderer reaches the host: the Electron preload's `window.atrium` when present,
 // else the browser bridge's WebSocket on the page's own origin.
-import type { AtriumClientApi } from '../../shared/contract.ts';
+import type { ApiErrorShape, AtriumClientApi, RequestName } from '../../shared/contract.ts';
 import { AtriumRequestError } from './AtriumRequestError.ts';
 import type { AtriumConnection } from './AtriumConnection.ts';
 import { connectBridge } from './bridgeClient.ts';
@@ -35,8 +35,21 @@ function takeToken(): string | null {
   return sessionStorage.getItem(tokenKey);
 }
 
-function alwaysOpen(api: AtriumClientApi): AtriumConnection {
+/**
+ * The Electron preload rejects with a plain `{code, message}` (the context bridge would strip an Error's
+ * code), so its rejections are turned into the same AtriumRequestError the bridge client throws.
+ */
+function alwaysOpen(exposed: AtriumClientApi): AtriumConnection {
+  const send = (method: RequestName, params: unknown) =>
+    (exposed[method] as (p: unknown) => Promise<unknown>)(params).catch((error: unknown) => {
+      throw isErrorShape(error) ? new AtriumRequestError(error) : error;
+    });
+  const api: AtriumClientApi = { ...requestApi(send), on: (event, listener) => exposed.on(event, listener) };
   return { api, status: () => 'open', onStatus: () => () => undefined };
+}
+
+function isErrorShape(value: unknown): value is ApiErrorShape {
+  return typeof value === 'object' && value !== null && typeof (value as ApiErrorShape).message === 'string' && typeof (value as ApiErrorShape).code === 'string';
 }
 
 function neverOpen(): AtriumConnection {
