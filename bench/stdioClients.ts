@@ -7,6 +7,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StdioProcessTransport } from '../main/mcp/stdio/stdioProcessTransport.ts';
 import { buildServerEnvironment } from '../main/mcp/stdio/serverEnvironment.ts';
+import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
+import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
+import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
 
 export type BenchClient = {
   readonly name: string;
@@ -40,19 +43,29 @@ function sdkClientAdapter(name: string, client: Client, lastError: () => string 
   };
 }
 
-/** (a) Atrium. For now the SDK Client over Atrium's StdioProcessTransport; the full connection class replaces it later. */
+/** (a) Atrium: the full McpConnection the host uses (SDK Client, Atrium's transport, its state machine). */
 export async function createAtriumClientForBench(): Promise<BenchClient> {
-  let lastError: string | undefined;
-  const transport = new StdioProcessTransport(
-    { command: process.execPath, args: [serverPath], env: await buildServerEnvironment() },
-    { onStderrLine: () => {}, onNoise: () => {}, onExit: () => {} },
+  const connection = new McpConnection(
+    { id: 'bench', transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false },
+    {
+      clientInfo,
+      roots: { list: () => [] },
+      sampling: refuseSampling,
+      elicitation: declineElicitation,
+      validator: new CachedSchemaValidator(),
+      keepAliveMs: 0,
+      restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
+    },
+    { onChange: () => {}, onLog: () => {}, onListChanged: () => {}, onResourceUpdated: () => {} },
   );
-  const client = new Client(clientInfo);
-  client.onerror = (error) => {
-    lastError = error.message;
+  connection.start();
+  const status = await connection.whenSettled();
+  if (status.kind !== 'ready') throw new Error(`bench server did not start: ${JSON.stringify(status)}`);
+  return {
+    name: 'atrium',
+    call: async (tool, args) => firstTextLength(await connection.callTool(tool, args, { timeoutMs: 120_000 })),
+    close: () => connection.stop(),
   };
-  await client.connect(transport);
-  return sdkClientAdapter('atrium', client, () => lastError);
 }
 
 /** (b) The SDK as shipped: Client + StdioClientTransport, default 10 MiB buffer. */

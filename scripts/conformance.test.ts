@@ -36,7 +36,7 @@ test('a scenario runs once per scored spec version it targets; extensions once a
 test('a run passes only with at least one check and none failed', () => {
   assert.deepEqual(judge([{ id: 'a', status: 'SUCCESS' }, { id: 'b', status: 'INFO' }]), { passed: true, checks: 1 });
   assert.equal(judge([]).passed, false);
-  assert.equal(judge([{ id: 'skill', status: 'SKIPPED' }]).passed, false);
+  assert.deepEqual(judge([{ id: 'skill', status: 'SKIPPED', errorMessage: 'never listed' }]), { passed: false, reason: 'no check passed or failed: skill SKIPPED: never listed' });
   const failed = judge([{ id: 'a', status: 'SUCCESS' }, { id: 'b', status: 'FAILURE', errorMessage: 'no default' }]);
   assert.deepEqual(failed, { passed: false, reason: '1 of 2 checks failed: b: no default' });
 });

@@ -93,8 +93,9 @@ export function judge(checks: readonly Check[]): Verdict {
     return { passed: false, reason: `${failed.length} of ${plural(failed.length + succeeded.length, 'check')} failed: ${first?.id}: ${why}${more}` };
   }
   if (succeeded.length === 0) {
-    const statuses = [...new Set(checks.map((c) => c.status))].join(', ');
-    return { passed: false, reason: checks.length === 0 ? 'no checks' : `no check passed or failed (only ${statuses})` };
+    if (checks.length === 0) return { passed: false, reason: 'no checks' };
+    const first = checks[0];
+    return { passed: false, reason: `no check passed or failed: ${first?.id} ${first?.status}${first?.errorMessage ? `: ${first.errorMessage}` : ''}` };
   }
   return { passed: true, checks: succeeded.length };
 }
