@@ -23,8 +23,9 @@ export async function importServers(sourcePath: string, targetPath: string): Pro
   const taken = new Set([...target.servers.map((s) => s.id), ...Object.keys(serversTableOf(target.raw))]);
   const report: ImportReport = { added: [], unchanged: [], problems: source.problems };
   for (const server of source.servers) {
-    const existing = target.servers.find((s) => s.id === server.id);
-    if (existing && isDeepStrictEqual(existing, server)) {
+    // The same server under any name is already there (an import run twice adds nothing).
+    const existing = merged.find((s) => isDeepStrictEqual({ ...s, id: '' }, { ...server, id: '' }));
+    if (existing) {
       report.unchanged.push(server.id);
       continue;
     }

@@ -337,7 +337,7 @@ export class McpConnection {
       definition: this.definition,
       log: this.log,
       connectTimeoutMs: this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+      probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, (this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 2),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),
       onListChanged: (kind: ListKind) => void this.refreshList(kind, generation),
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),

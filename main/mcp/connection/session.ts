@@ -58,14 +58,22 @@ export class Session {
     });
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
+    // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
+    // both together must still fit in the connect time limit.
+    const deadline = AbortSignal.timeout(options.connectTimeoutMs);
     try {
       await session.client.connect(session.transport, {
         timeout: options.connectTimeoutMs,
+        signal: deadline,
         ...(prior ? { prior } : {}),
       });
     } catch (error) {
       session.retired = true;
       await session.close();
+      if (deadline.aborted && !session.closedReason) {
+        const id = options.definition.id;
+        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)`, { cause: error });
+      }
       // A process that exited during the handshake explains the failure better than "connection closed".
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
       throw error;

@@ -40,7 +40,7 @@ export class ServerLaunchError extends Error {
   }
 }
 
-const DEFAULT_CLOSE_GRACE_MS = 2000;
+const DEFAULT_CLOSE_GRACE_MS = 1_000;
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
 // After the server exits, how long to wait for its pipes to drain before reporting the close anyway: a
 // process outside its group (a daemon it set loose) may hold stdout open forever.

@@ -1,0 +1,163 @@
+// Heap growth over 1,000 re-lists of a server whose 50 tools all have an outputSchema, each followed by a
+// call to one of those tools, so the SDK asks the client's JSON Schema validator for that tool's validator
+// every time. (a) Atrium: McpConnection with the host's CachedSchemaValidator; (b) the bare SDK Client with
+// its default validator, as the reference. Target: no heap growth for (a) (SDK v1 grew 55 MB by recompiling
+// an ajv validator per tool per list).
+//
+// How (a) re-lists: the server's `announce_change` tool sends notifications/tools/list_changed, and the
+// connection answers it as in production (SDK debounce → McpConnection's private refreshList → fetchList →
+// a fresh catalog of fresh tool objects → onListChanged hook). The following callTool hands the fresh tool
+// object to the SDK as `toolDefinition`, which makes the SDK call getValidator on it; a validator that
+// recompiled per schema object would grow here. The SDK debounces list_changed by 50 ms, so 1,000 refreshes
+// on one connection would take 50 s; they are spread over CONNECTIONS connections to the same server
+// program that share one validator, exactly as the hub shares it between servers.
+// (b) re-lists with listTools(), how SDK users re-list; the next callTool then rebuilds the SDK's
+// name → validator index from the new list, which compiles every tool's outputSchema again.
+//
+// Each side runs in its own `node --expose-gc` child process, so one side's garbage cannot land in the
+// other's measurement; the script re-executes itself for that.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
+import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
+import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
+
+const REFRESHES = 1_000;
+const CONNECTIONS = 5;
+const TOOLS = 50;
+const WARMUP_REFRESHES_PER_CONNECTION = 10;
+const TARGET_GROWTH_MB = 1;
+
+const serverPath = fileURLToPath(new URL('./servers/outputSchemaServer.ts', import.meta.url));
+const scriptPath = fileURLToPath(import.meta.url);
+const clientInfo = { name: 'atrium-bench', version: '0.0.0' };
+const MB = 1024 * 1024;
+
+type PartResult = { part: 'atrium' | 'sdk'; beforeMb: number; afterMb: number; growthMb: number; seconds: number; validatorSize?: number };
+
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  // Twice: the first pass can leave objects that only a second pass finds unreachable (weak callbacks).
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / MB;
+}
+
+function assertStructured(result: { structuredContent?: unknown; isError?: boolean }, tool: string): void {
+  if (result.isError || result.structuredContent === undefined) throw new Error(`${tool} returned no structured content`);
+}
+
+async function measureAtrium(): Promise<PartResult> {
+  const validator = new CachedSchemaValidator();
+  const connections = Array.from({ length: CONNECTIONS }, (_, index) => {
+    let listChanged: (() => void) | undefined;
+    const connection = new McpConnection(
+      { id: `heap-${index}`, transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false },
+      {
+        clientInfo,
+        roots: { list: () => [] },
+        sampling: refuseSampling,
+        elicitation: declineElicitation,
+        validator,
+        keepAliveMs: 0,
+        restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
+      },
+      {
+        onChange: () => {},
+        onLog: () => {},
+        onListChanged: (kind) => {
+          if (kind === 'tools') listChanged?.();
+        },
+        onResourceUpdated: () => {},
+      },
+    );
+    /** One re-list through the production path: list_changed from the server, then the connection's refresh. */
+    const relist = async (): Promise<void> => {
+      const refreshed = new Promise<void>((resolve) => (listChanged = resolve));
+      await connection.callTool('announce_change', {});
+      await refreshed;
+    };
+    return { connection, relist };
+  });
+  for (const { connection } of connections) connection.start();
+  for (const { connection } of connections) {
+    const status = await connection.whenSettled();
+    if (status.kind !== 'ready') throw new Error(`bench server did not start: ${JSON.stringify(status)}`);
+    if (connection.tools.length !== TOOLS + 1) throw new Error(`expected ${TOOLS + 1} tools, got ${connection.tools.length}`);
+  }
+
+  const cycle = async (index: number, refreshes: number, offset: number): Promise<void> => {
+    const own = connections[index];
+    if (!own) return;
+    for (let i = 0; i < refreshes; i++) {
+      await own.relist();
+      const tool = `tool_${(offset + i * CONNECTIONS + index) % TOOLS}`;
+      assertStructured(await own.connection.callTool(tool, {}), tool);
+    }
+  };
+  // Warm-up calls every tool at least once, so every schema is compiled before the baseline.
+  for (let t = 0; t < TOOLS; t++) assertStructured(await connections[0]!.connection.callTool(`tool_${t}`, {}), `tool_${t}`);
+  await Promise.all(connections.map((_, index) => cycle(index, WARMUP_REFRESHES_PER_CONNECTION, 0)));
+
+  const beforeMb = heapAfterGc();
+  const started = performance.now();
+  await Promise.all(connections.map((_, index) => cycle(index, REFRESHES / CONNECTIONS, 0)));
+  const seconds = (performance.now() - started) / 1000;
+  const afterMb = heapAfterGc();
+  const validatorSize = validator.size;
+  for (const { connection } of connections) await connection.stop();
+  return { part: 'atrium', beforeMb, afterMb, growthMb: afterMb - beforeMb, seconds, validatorSize };
+}
+
+async function measureSdk(): Promise<PartResult> {
+  const client = new Client(clientInfo);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverPath], stderr: 'ignore' }));
+  const cycle = async (refreshes: number): Promise<void> => {
+    for (let i = 0; i < refreshes; i++) {
+      const { tools } = await client.listTools(undefined, { cacheMode: 'refresh' });
+      if (tools.length !== TOOLS + 1) throw new Error(`expected ${TOOLS + 1} tools, got ${tools.length}`);
+      const tool = `tool_${i % TOOLS}`;
+      assertStructured(await client.callTool({ name: tool, arguments: {} }), tool);
+    }
+  };
+  await cycle(WARMUP_REFRESHES_PER_CONNECTION);
+  const beforeMb = heapAfterGc();
+  const started = performance.now();
+  await cycle(REFRESHES);
+  const seconds = (performance.now() - started) / 1000;
+  const afterMb = heapAfterGc();
+  await client.close();
+  return { part: 'sdk', beforeMb, afterMb, growthMb: afterMb - beforeMb, seconds };
+}
+
+const partIndex = process.argv.indexOf('--part');
+if (partIndex !== -1) {
+  const part = process.argv[partIndex + 1];
+  const result = part === 'atrium' ? await measureAtrium() : await measureSdk();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  const runPart = (part: 'atrium' | 'sdk'): PartResult => {
+    const child = spawnSync(process.execPath, ['--expose-gc', scriptPath, '--part', part], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = child.stdout.trim().split('\n').at(-1);
+    if (child.status !== 0 || !line) throw new Error(`the ${part} part failed (exit ${child.status})`);
+    return JSON.parse(line) as PartResult;
+  };
+  const atrium = runPart('atrium');
+  const sdk = runPart('sdk');
+  console.log(`tools/list heap: ${REFRESHES} re-lists of ${TOOLS} tools with output schemas, each followed by a call to one of them`);
+  console.table(
+    Object.fromEntries(
+      [atrium, sdk].map((r) => [
+        r.part,
+        { 'heap before MB': r.beforeMb.toFixed(1), 'heap after MB': r.afterMb.toFixed(1), 'growth MB': r.growthMb.toFixed(2), seconds: r.seconds.toFixed(1) },
+      ]),
+    ),
+  );
+  console.log(`a (atrium, ${CONNECTIONS} connections sharing one validator): growth ${atrium.growthMb.toFixed(2)} MB; CachedSchemaValidator.size ${atrium.validatorSize} (distinct schemas: ${TOOLS})`);
+  console.log(`b (bare SDK, default validator): growth ${sdk.growthMb.toFixed(2)} MB; a − b ${(atrium.growthMb - sdk.growthMb).toFixed(2)} MB`);
+  const met = atrium.growthMb <= TARGET_GROWTH_MB && atrium.validatorSize === TOOLS;
+  console.log(`target: no heap growth (≤ ${TARGET_GROWTH_MB} MB, one compile per distinct schema) ${met ? 'MET' : 'MISSED'}`);
+}

@@ -1,0 +1,150 @@
+// The CLI as a person runs it: a real `node main/cli/atrium.ts` process against real servers.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { everythingServerPath, makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function atrium(home: string, ...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('atrium CLI', () => {
+  let home: string;
+  before(async () => {
+    home = await makeTempDir('atrium-cli-');
+    await writeFile(
+      join(home, 'servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] },
+          echo: fixtureCommand('echoServer'),
+          crashy: fixtureCommand('crashServer'),
+          hangs: fixtureCommand('hangServer', ['--hang-initialize']),
+          missing: { command: 'atrium-no-such-command' },
+        },
+      }),
+    );
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  test('servers lists every server with its status; broken ones say why', async () => {
+    const { code, stdout } = await atrium(home, 'servers', '--timeout', '3000');
+    assert.equal(code, 0);
+    assert.match(stdout, /everything {2}\[stdio\] {2}Ready/);
+    assert.match(stdout, /missing {2}\[stdio\] {2}Error: .*command not found: "atrium-no-such-command"/);
+    assert.match(stdout, /hangs {2}\[stdio\] {2}Error: .*no answer to discovery or initialize within the time limit/);
+  });
+
+  test('call prints the tool result; --json prints the raw result', async () => {
+    const human = await atrium(home, 'call', 'echo', 'echo', '{"text": "hello cli"}');
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(human.stdout.trim(), 'hello cli');
+    const json = await atrium(home, 'call', '--json', 'echo', 'add', '{"a": 2, "b": 3}');
+    assert.deepEqual(JSON.parse(json.stdout).structuredContent, { sum: 5 });
+  });
+
+  test('--elicit answers a server elicitation; the default declines', async () => {
+    const accepted = await atrium(home, 'call', 'echo', 'ask', '{"message": "name?"}', '--elicit', 'accept:{"name": "Ada"}');
+    assert.match(accepted.stdout, /"action":\s*"accept"/);
+    assert.match(accepted.stdout, /Ada/);
+    const declined = await atrium(home, 'call', 'echo', 'ask', '{"message": "name?"}');
+    assert.match(declined.stdout, /"action":\s*"decline"/);
+  });
+
+  test('--root exposes a folder to servers as a root', async () => {
+    const { stdout } = await atrium(home, 'call', 'echo', 'roots', '--root', home);
+    assert.ok(stdout.includes('file://'), stdout);
+  });
+
+  test('a crash mid-call, a missing command and an unknown server exit non-zero with one line naming the server', async () => {
+    for (const [args, pattern] of [
+      [['call', 'crashy', 'crash'], /^atrium: crashy: tool "crash": the server process exited with code 3$/],
+      [['call', 'missing', 'x'], /^atrium: missing: .*command not found: "atrium-no-such-command"/],
+      [['call', 'nobody', 'x'], /^atrium: there is no server named "nobody"/],
+      [['call', 'hangs', 'x', '--timeout', '1000'], /^atrium: hangs: .*no answer to discovery or initialize within the time limit/],
+    ] as const) {
+      const { code, stderr } = await atrium(home, ...args);
+      assert.notEqual(code, 0, args.join(' '));
+      const lines = stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `one line for ${args.join(' ')}: ${stderr}`);
+      assert.match(lines[0] ?? '', pattern);
+      assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('tools, resources, templates, prompts, read and prompt work against server-everything', async () => {
+    const tools = await atrium(home, 'tools', '--server', 'everything');
+    assert.match(tools.stdout, /everything \/ echo {2}\(model name: everything__echo\)/);
+    const resources = await atrium(home, 'resources', '--server', 'everything', '--json');
+    const [first] = JSON.parse(resources.stdout) as { uri: string }[];
+    assert.ok(first);
+    assert.match((await atrium(home, 'templates', '--server', 'everything')).stdout, /demo:\/\/resource\/dynamic/);
+    assert.match((await atrium(home, 'prompts', '--server', 'everything')).stdout, /args-prompt city \[state\]/);
+    const read = await atrium(home, 'read', 'everything', first.uri);
+    assert.equal(read.code, 0, read.stderr);
+    assert.ok(read.stdout.length > 0);
+    const prompt = await atrium(home, 'prompt', 'everything', 'args-prompt', '{"city": "Porto"}');
+    assert.match(prompt.stdout, /^user: .*Porto/m);
+  });
+
+  test('usage errors print the usage and exit 2', async () => {
+    const { code, stderr } = await atrium(home, 'call', 'only-one-arg');
+    assert.equal(code, 2);
+    assert.match(stderr, /"call" takes <server> <tool>/);
+    assert.match(stderr, /usage: atrium/);
+  });
+});
+
+describe('atrium import', () => {
+  test('adds the servers of Claude Desktop and VS Code configs without losing what is there', async () => {
+    const home = await makeTempDir('atrium-import-');
+    try {
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { fs: { command: 'mine' } }, note: 'keep me' }));
+      const claude = join(home, 'claude_desktop_config.json');
+      await writeFile(claude, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'fs'] }, github: { command: 'gh-mcp', env: { TOKEN: 't' } } } }));
+      const vscode = join(home, 'mcp.json');
+      await writeFile(vscode, JSON.stringify({ servers: { web: { type: 'http', url: 'https://example.com/mcp' }, broken: { type: 'stdio' } } }));
+
+      const first = await atrium(home, 'import', claude);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /added fs as fs-2 \(the name was taken\)/);
+      assert.match(first.stdout, /added github/);
+      const second = await atrium(home, 'import', vscode);
+      assert.match(second.stdout, /added web/);
+      assert.match(second.stderr, /server "broken": a stdio server needs "command"/);
+
+      const stored = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, unknown>; note: string };
+      assert.equal(stored.note, 'keep me');
+      assert.deepEqual(Object.keys(stored.mcpServers).sort(), ['fs', 'fs-2', 'github', 'web']);
+      assert.deepEqual(stored.mcpServers.fs, { command: 'mine', args: [] });
+      const backup = JSON.parse(await readFile(join(home, 'servers.json.bak'), 'utf8')) as { mcpServers: Record<string, unknown> };
+      assert.deepEqual(Object.keys(backup.mcpServers).sort(), ['fs', 'fs-2', 'github'], 'the previous file is kept as .bak');
+
+      const again = await atrium(home, 'import', claude);
+      assert.match(again.stdout, /0 server\(s\) added/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
