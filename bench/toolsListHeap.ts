@@ -24,7 +24,7 @@ import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
 import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
 import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
 
-const REFRESHES = 1_000;
+const REFRESHES = Number(process.env.BENCH_REFRESHES ?? 1_000);
 const CONNECTIONS = 5;
 const TOOLS = 50;
 const WARMUP_REFRESHES_PER_CONNECTION = 10;

@@ -182,7 +182,7 @@ export class McpConnection {
     }
     const timeout = options.timeoutMs ?? this.requestTimeout();
     return this.withSession(`tool "${name}"`, options.signal, (session) =>
-      session.client.callTool(
+      session.callTool(
         { name, ...(args ? { arguments: args } : {}), ...session.requestMeta(this.logLevel) },
         {
           timeout,
@@ -191,9 +191,9 @@ export class McpConnection {
           maxTotalTimeout: Math.max(timeout, this.services.maxCallMs ?? DEFAULT_MAX_CALL_MS),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-          ...(tool ? { toolDefinition: tool } : {}),
         },
-      ) as Promise<CallToolResult>,
+        tool,
+      ),
     );
   }
 

@@ -1,8 +1,9 @@
 // One live connection to a server: an SDK Client bound to one transport, from discovery / initialize to
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
-import { Client, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { McpSubscription, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
+import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import { RequestRefusedError } from '../../host/brokers.ts';
@@ -115,6 +116,19 @@ export class Session {
     if (this.era === 'legacy') return { kind: 'legacy' };
     const discover = this.client.getDiscoverResult();
     return discover ? { kind: 'modern', discover } : undefined;
+  }
+
+  /**
+   * tools/call. On a 2025-era connection the result is checked by a cheap structural check plus the
+   * tool's outputSchema (compiled once); on 2026-07-28 the SDK's callTool also drives input_required
+   * rounds and header mirroring, so it is used as is.
+   */
+  async callTool(params: CallToolRequest['params'], options: RequestOptions, tool: Tool | undefined): Promise<CallToolResult> {
+    if (this.era === 'modern') return (await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: tool } : {}) })) as CallToolResult;
+    const result = await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
+    const problem = checkStructuredContent(result, tool, this.options.services.validator);
+    if (problem) throw new ProtocolError(INVALID_PARAMS, problem);
+    return result;
   }
 
   /** `_meta` for a request: a 2026-07-28 server learns the wanted log level per request. */
