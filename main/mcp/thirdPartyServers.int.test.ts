@@ -70,6 +70,18 @@ describe('server-everything over stdio', () => {
     assert.match(JSON.stringify(result), /declined/i);
   });
 
+  test('resources/subscribe (2025 era) delivers notifications/resources/updated for the subscribed URI', async () => {
+    const [resource] = await host.core.api.listResources({ serverId: 'everything' });
+    assert.ok(resource);
+    await host.core.api.subscribeResource({ serverId: 'everything', uri: resource.uri });
+    const updated = nextEvent(host.core, 'resourceUpdated', (e) => e.serverId === 'everything' && e.uri === resource.uri);
+    // The server sends one update at once for every subscription when its simulated updates start.
+    await host.core.api.callTool({ serverId: 'everything', tool: 'toggle-subscriber-updates', arguments: {} });
+    await updated;
+    await host.core.api.callTool({ serverId: 'everything', tool: 'toggle-subscriber-updates', arguments: {} });
+    await host.core.api.unsubscribeResource({ serverId: 'everything', uri: resource.uri });
+  });
+
   test('roots come from the host roots store', async () => {
     const dir = await makeTempDir();
     try {

@@ -188,8 +188,11 @@ describe('remote servers', () => {
     assert.deepEqual(tools, ['execute_sql']);
     const log = await host.core.api.getServerLog({ serverId: 'headers' });
     assert.ok(log.some((l) => l.level === 'warning' && /bad_header_chars/.test(l.text)), 'warning logged');
-    const result = await host.core.api.callTool({ serverId: 'headers', tool: 'execute_sql', arguments: { region: 'us-west1', query: 'select 1' } });
-    assert.match(textOf(result), /us-west1/);
+    const plain = JSON.parse(textOf(await host.core.api.callTool({ serverId: 'headers', tool: 'execute_sql', arguments: { region: 'us-west1', query: 'select 1' } })));
+    assert.equal(plain.mcpParamRegion, 'us-west1');
+    // Spec 002: a value that is not plain ASCII travels Base64-encoded as =?base64?…?=.
+    const unsafe = JSON.parse(textOf(await host.core.api.callTool({ serverId: 'headers', tool: 'execute_sql', arguments: { region: 'Hello, 世界', query: 'select 1' } })));
+    assert.equal(unsafe.mcpParamRegion, `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`);
   });
 
   test('quitting ends HTTP sessions with DELETE (spec 002)', async () => {
@@ -198,5 +201,51 @@ describe('remote servers', () => {
     const deleted = expiry.waitForStderr(new RegExp(`session deleted ${sessionId}`));
     await core.shutdown();
     await deleted;
+  });
+});
+
+describe('logging and keep-alive', () => {
+  test('log notifications reach the server log, filtered by the level the person set, in both eras', async () => {
+    const host = await startTestHost({ legacy: fixtureCommand('echoServer'), modern: fixtureCommand('echoServer', ['--both-eras']) });
+    try {
+      await host.core.hub.whenSettled();
+      const servers = await host.core.api.listServers({});
+      assert.deepEqual(servers.map((s) => [s.id, s.era]).sort(), [['legacy', 'legacy'], ['modern', 'modern']]);
+      for (const serverId of ['legacy', 'modern']) {
+        const calledEcho = async () => {
+          await host.core.api.callTool({ serverId, tool: 'echo', arguments: { text: 'x' } });
+          return (await host.core.api.getServerLog({ serverId })).filter((l) => l.source === 'server' && /called echo/.test(l.text)).length;
+        };
+        const before = await calledEcho();
+        assert.ok(before >= 1, `${serverId}: info lines arrive by default`);
+        await host.core.api.setServerLogLevel({ serverId, level: 'warning' });
+        assert.equal(await calledEcho(), before, `${serverId}: info is filtered out at warning`);
+        await host.core.api.setServerLogLevel({ serverId, level: 'debug' });
+        assert.equal(await calledEcho(), before + 1, `${serverId}: info is back at debug`);
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('a server that stops answering is found by keep-alive pings and restarted', async () => {
+    const host = await startTestHost({ frozen: fixtureCommand('echoServer') }, { keepAliveMs: 200, restartPolicy: fastRestarts });
+    try {
+      await host.core.hub.whenSettled();
+      const [connection] = host.core.hub.list();
+      const pid = connection?.pid;
+      assert.ok(pid);
+      const restarted = nextEvent(host.core, 'serverChanged', (s) => s.status.kind === 'restarting');
+      const readyAgain = restarted.then(() => nextEvent(host.core, 'serverChanged', (s) => s.status.kind === 'ready'));
+      process.kill(pid, 'SIGSTOP');
+      const status = (await restarted).status;
+      assert.match(status.kind === 'restarting' ? status.lastError : '', /stopped answering keep-alive pings/);
+      await readyAgain;
+      assert.notEqual(connection?.pid, pid, 'a new process serves it');
+      assert.equal(isAlive(pid), false, 'the frozen process was killed');
+      assert.equal(textOf(await host.core.api.callTool({ serverId: 'frozen', tool: 'echo', arguments: { text: 'thawed' } })), 'thawed');
+    } finally {
+      await host.close();
+    }
   });
 });

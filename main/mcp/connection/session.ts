@@ -9,6 +9,7 @@ import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/doma
 import { RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
+import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './connectionErrors.ts';
 import type { ConnectionServices } from './McpConnection.ts';
 import type { StdioHooks } from './openTransport.ts';
@@ -71,6 +72,7 @@ export class Session {
     } catch (error) {
       session.retired = true;
       await session.close();
+      if (error instanceof ServerLaunchError && error.detail) log.add('info', 'host', error.detail);
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
         throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)`, { cause: error });

@@ -251,7 +251,7 @@ test('killAllSync() SIGKILLs every running server, for the host exit handler', a
   assert.deepEqual(server.exits, [{ code: null, signal: 'SIGKILL' }]);
 });
 
-test('a missing command is a clear launch error naming the PATH searched', async () => {
+test('a missing command is a clear one-line launch error; the folders searched are kept for the log', async () => {
   const server = observe({ command: 'atrium-no-such-command-xyz', args: [], env: { PATH: '/nowhere/bin:/also/nowhere' } });
   const failure = await server.transport.start().then(
     () => assert.fail('start() resolved'),
@@ -259,10 +259,11 @@ test('a missing command is a clear launch error naming the PATH searched', async
   );
   assert.ok(failure instanceof ServerLaunchError);
   assert.equal(failure.kind, 'command-not-found');
-  assert.equal(failure.message, 'command not found: "atrium-no-such-command-xyz" (searched PATH: /nowhere/bin:/also/nowhere)');
+  assert.equal(failure.message, 'command not found: "atrium-no-such-command-xyz" (not in any of the 2 folders on PATH)');
+  assert.equal(failure.detail, 'PATH searched for "atrium-no-such-command-xyz": /nowhere/bin:/also/nowhere');
 });
 
-test('a command that is not executable is a clear permission error', { skip: process.platform === 'win32' }, async () => {
+test('a command that is not executable is a clear permission error', { skip: process.platform === 'win32' ? 'Windows has no POSIX execute permission' : false }, async () => {
   const path = join(dir, 'not-executable.sh');
   await writeFile(path, '#!/bin/sh\necho hi\n');
   await chmod(path, 0o644);

@@ -1,6 +1,7 @@
 // The SDK Transport for a stdio MCP server: spawns it in its own process group, reads its stdout with the
 // linear JsonLineReader, turns stderr into log lines, and shuts it down in the spec's order so nothing it
 // started outlives it.
+import { delimiter } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,11 +33,14 @@ export type LaunchFailureKind = 'command-not-found' | 'permission-denied' | 'cwd
 /** Why a server could not be started, worded for the person who configured it. */
 export class ServerLaunchError extends Error {
   readonly kind: LaunchFailureKind;
+  /** Longer background for the server's log (e.g. every folder searched), kept out of the one-line message. */
+  readonly detail: string | undefined;
 
-  constructor(kind: LaunchFailureKind, message: string) {
+  constructor(kind: LaunchFailureKind, message: string, detail?: string) {
     super(message);
     this.name = 'ServerLaunchError';
     this.kind = kind;
+    this.detail = detail;
   }
 }
 
@@ -308,8 +312,13 @@ function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): S
     return new ServerLaunchError('cwd-not-found', `working directory not found: "${launch.cwd}" (configured for "${command}")`);
   }
   if (error.code === 'ENOENT') {
-    const where = /[\\/]/.test(command) ? 'no such file' : `searched PATH: ${pathOf(launch.env) || '(empty)'}`;
-    return new ServerLaunchError('command-not-found', `command not found: "${command}" (${where})`);
+    if (/[\\/]/.test(command)) return new ServerLaunchError('command-not-found', `command not found: "${command}" (no such file)`);
+    const folders = pathOf(launch.env).split(delimiter).filter(Boolean);
+    return new ServerLaunchError(
+      'command-not-found',
+      `command not found: "${command}" (not in any of the ${folders.length} folders on PATH)`,
+      `PATH searched for "${command}": ${folders.join(delimiter) || '(empty)'}`,
+    );
   }
   if (error.code === 'EACCES') {
     return new ServerLaunchError('permission-denied', `permission denied: "${command}" cannot be executed (is it marked executable?)`);
