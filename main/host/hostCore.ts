@@ -32,6 +32,8 @@ export interface HostCoreOptions {
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
   keepAliveMs?: number;
+  /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
+  maxMessageBytes?: number;
 }
 
 export interface HostCore {
@@ -64,6 +66,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
     },
     (event, payload) => events.emit(event, payload),
   );

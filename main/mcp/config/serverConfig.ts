@@ -20,6 +20,8 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** The largest single message Atrium reads from this server; undefined means Atrium's default. */
+  maxMessageBytes?: number;
 }
 
 export interface RemoteServerDefinition extends ServerDefinitionBase {
@@ -51,6 +53,7 @@ const entrySchema = {
     headers: stringMap,
     disabled: { type: 'boolean' },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
+    maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   },
 } as const;
@@ -109,7 +112,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; disabled?: boolean; requestTimeoutMs?: number; timeout?: number;
+    url?: string; headers?: Record<string, string>; disabled?: boolean; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
   };
   const base = {
     id,
@@ -121,7 +124,17 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   if (kind === 'stdio') {
     if (e.command === undefined) return problem('command', 'a stdio server needs "command"');
     if (e.url !== undefined) return problem('url', 'has both "command" and "url"; keep one');
-    return { server: { ...base, transport: 'stdio', command: e.command, args: e.args ?? [], env: e.env ?? {}, ...(e.cwd ? { cwd: e.cwd } : {}) } };
+    return {
+      server: {
+        ...base,
+        transport: 'stdio',
+        command: e.command,
+        args: e.args ?? [],
+        env: e.env ?? {},
+        ...(e.cwd ? { cwd: e.cwd } : {}),
+        ...(e.maxMessageBytes !== undefined ? { maxMessageBytes: e.maxMessageBytes } : {}),
+      },
+    };
   }
   if (e.url === undefined) return problem('url', `a ${kind} server needs "url"`);
   if (e.command !== undefined) return problem('command', 'has both "command" and "url"; keep one');
@@ -174,6 +187,7 @@ export function toStoredEntry(server: ServerDefinition): Record<string, unknown>
       args: server.args,
       ...(Object.keys(server.env).length ? { env: server.env } : {}),
       ...(server.cwd ? { cwd: server.cwd } : {}),
+      ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
       ...common,
     };
   }

@@ -345,14 +345,14 @@ export class McpConnection {
     const def = this.definition;
     if (def.transport === 'stdio') {
       try {
-        return await Session.open(options, (hooks) => openStdioTransport(def, hooks, this.services.maxMessageBytes), this.prior);
+        return await Session.open(options, (hooks) => openStdioTransport(def, hooks, def.maxMessageBytes ?? this.services.maxMessageBytes), this.prior);
       } catch (error) {
         // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
         // such a server is legacy, and gets a fresh process with the plain initialize handshake.
         if (this.prior || generation !== this.generation || !closedDuringConnect(error)) throw error;
         this.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
         this.prior = { kind: 'legacy' };
-        const session = await Session.open(options, (hooks) => openStdioTransport(def, hooks, this.services.maxMessageBytes), this.prior);
+        const session = await Session.open(options, (hooks) => openStdioTransport(def, hooks, def.maxMessageBytes ?? this.services.maxMessageBytes), this.prior);
         return session;
       } finally {
         this.rememberEra();

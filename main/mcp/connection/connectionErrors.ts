@@ -2,6 +2,7 @@
 // and the cause. Front ends print `message` as-is; nothing here is a stack trace.
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
 
 export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'failed';
 
@@ -36,6 +37,9 @@ export function toServerError(serverId: string, error: unknown, context: { close
       default:
         return new ServerError(serverId, 'protocol', `${serverId}: ${what}${error.message}`, { cause: error });
     }
+  }
+  if (error instanceof ProtocolError && error.code === MESSAGE_TOO_LARGE) {
+    return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server's answer was too large: ${error.message}`, { cause: error });
   }
   if (error instanceof ProtocolError) {
     return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server answered with an error: ${error.message}`, { cause: error });

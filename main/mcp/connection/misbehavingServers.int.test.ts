@@ -23,6 +23,7 @@ describe('stdio servers that misbehave', () => {
         noisy: fixtureCommand('noisyStdoutServer'),
         flood: fixtureCommand('floodServer'),
         big: fixtureCommand('bigResultServer'),
+        capped: { ...fixtureCommand('bigResultServer'), maxMessageBytes: 1024 * 1024 },
         pages: fixtureCommand('listChangedServer'),
         healthy: fixtureCommand('echoServer'),
       },
@@ -77,6 +78,15 @@ describe('stdio servers that misbehave', () => {
   test('a 20 MB result arrives whole', async () => {
     const result = await host.core.api.callTool({ serverId: 'big', tool: 'big', arguments: { mb: 20 } });
     assert.equal(textOf(result).length, 20 * 1024 * 1024);
+  });
+
+  test('a result past the configured cap fails that call at once with the reason; the connection keeps working', async () => {
+    await assert.rejects(
+      host.core.api.callTool({ serverId: 'capped', tool: 'big', arguments: { mb: 2 } }),
+      /capped: tool "big": the server's answer was too large: message from server exceeded 1 MB and was discarded/,
+    );
+    const small = await host.core.api.callTool({ serverId: 'capped', tool: 'big', arguments: { mb: 0.5 } });
+    assert.equal(textOf(small).length, 512 * 1024);
   });
 
   test('tools/list is followed through every nextCursor, and list_changed refreshes it', async () => {

@@ -143,3 +143,21 @@ test('reading is linear: a 50 MB line in 64 KB chunks is copied once, not once p
   assert.equal(received, 1);
   assert.equal(copied, totalBytes - 1, 'every byte of the line (less its newline) is copied exactly once');
 });
+
+test('an oversized message names its JSON-RPC id, whether the id comes first or last, so its request can fail at once', () => {
+  const big = 'x'.repeat(4096);
+  for (const [line, id] of [
+    [`{"jsonrpc":"2.0","id":7,"result":{"text":"${big}"}}\n`, 7],
+    [`{"result":{"content":[{"type":"text","text":"${big}","id":1}]},"jsonrpc":"2.0","id":"req-9"}\n`, 'req-9'],
+    [`{"result":{"text":"${big}"}}\n`, undefined],
+  ] as const) {
+    for (const chunkSize of [64, 100_000]) {
+      const errors: MessageTooLargeError[] = [];
+      const reader = new JsonLineReader({ onMessage: () => assert.fail('too large to deliver'), onNoise: () => assert.fail('not noise'), onOversize: (e) => errors.push(e) }, { maxMessageBytes: 1024 });
+      const wire = Buffer.from(line);
+      for (let offset = 0; offset < wire.length; offset += chunkSize) reader.push(wire.subarray(offset, offset + chunkSize));
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0]?.messageId, id, `chunk ${chunkSize}: ${line.slice(0, 40)}`);
+    }
+  }
+});

@@ -19,11 +19,31 @@ export type JsonLineReaderHooks = {
 
 export class MessageTooLargeError extends Error {
   readonly limitBytes: number;
+  /** The JSON-RPC id of the discarded message, when its first or last bytes name one. */
+  readonly messageId: string | number | undefined;
 
-  constructor(limitBytes: number) {
+  constructor(limitBytes: number, messageId?: string | number) {
     super(`message from server exceeded ${formatMegabytes(limitBytes)} MB and was discarded`);
     this.name = 'MessageTooLargeError';
     this.limitBytes = limitBytes;
+    this.messageId = messageId;
+  }
+}
+
+// Only the edges of a discarded line are kept: enough to find a top-level "id", which servers write
+// either first (`{"jsonrpc":"2.0","id":7,...`) or last (`...,"jsonrpc":"2.0","id":7}`).
+const EDGE_BYTES = 256;
+const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
+const ID_AT_END = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
+
+/** The id of a message from its first and last bytes, so the request it answers can fail at once. */
+export function idFromEdges(head: Buffer, tail: Buffer): string | number | undefined {
+  const match = ID_AT_START.exec(head.toString('utf8')) ?? ID_AT_END.exec(tail.toString('utf8').replace(/\r$/, ''));
+  if (!match?.[1]) return undefined;
+  try {
+    return JSON.parse(match[1]) as string | number;
+  } catch {
+    return undefined;
   }
 }
 
@@ -34,6 +54,9 @@ export class JsonLineReader {
   #pendingBytes = 0;
   // True while skipping the rest of an oversized line, until its newline arrives.
   #discarding = false;
+  // The first bytes of the line being discarded, and its most recent bytes.
+  #discardedHead: Buffer = Buffer.alloc(0);
+  #discardedTail: Buffer = Buffer.alloc(0);
 
   constructor(hooks: JsonLineReaderHooks, options: { maxMessageBytes?: number } = {}) {
     this.#hooks = hooks;
@@ -52,11 +75,13 @@ export class JsonLineReader {
       start = newline + 1;
       if (this.#discarding) {
         this.#discarding = false;
+        this.#reportOversize(this.#discardedHead, lastBytes(this.#discardedTail, tail));
         continue;
       }
       if (this.#pendingBytes + tail.length > this.#maxMessageBytes) {
+        const head = this.#pending[0] ?? tail;
         this.#dropPending();
-        this.#hooks.onOversize(new MessageTooLargeError(this.#maxMessageBytes));
+        this.#reportOversize(head.subarray(0, EDGE_BYTES), lastBytes(Buffer.alloc(0), tail));
         continue;
       }
       const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail], this.#pendingBytes + tail.length);
@@ -69,6 +94,7 @@ export class JsonLineReader {
   flush(): void {
     if (this.#discarding) {
       this.#discarding = false;
+      this.#reportOversize(this.#discardedHead, this.#discardedTail);
       return;
     }
     if (this.#pending.length === 0) return;
@@ -78,15 +104,26 @@ export class JsonLineReader {
   }
 
   #keep(piece: Buffer): void {
-    if (this.#discarding || piece.length === 0) return;
+    if (piece.length === 0) return;
+    if (this.#discarding) {
+      this.#discardedTail = lastBytes(this.#discardedTail, piece);
+      return;
+    }
     if (this.#pendingBytes + piece.length > this.#maxMessageBytes) {
+      // Reported when the line ends, once its last bytes (where the id often is) have been seen.
+      this.#discardedHead = Buffer.from((this.#pending[0] ?? piece).subarray(0, EDGE_BYTES));
+      this.#discardedTail = lastBytes(Buffer.alloc(0), piece);
       this.#dropPending();
       this.#discarding = true;
-      this.#hooks.onOversize(new MessageTooLargeError(this.#maxMessageBytes));
       return;
     }
     this.#pending.push(piece);
     this.#pendingBytes += piece.length;
+  }
+
+  #reportOversize(head: Buffer, tail: Buffer): void {
+    this.#discardedHead = this.#discardedTail = Buffer.alloc(0);
+    this.#hooks.onOversize(new MessageTooLargeError(this.#maxMessageBytes, idFromEdges(head, tail)));
   }
 
   #dropPending(): void {
@@ -109,6 +146,13 @@ export class JsonLineReader {
     if (isJsonRpcMessage(value)) this.#hooks.onMessage(value);
     else this.#hooks.onNoise(previewNoise(text));
   }
+}
+
+/** The last EDGE_BYTES of `previous` followed by `next`, copied so the big chunks can be freed. */
+function lastBytes(previous: Buffer, next: Buffer): Buffer {
+  if (next.length >= EDGE_BYTES) return Buffer.from(next.subarray(next.length - EDGE_BYTES));
+  const joined = Buffer.concat([previous, next]);
+  return Buffer.from(joined.subarray(Math.max(0, joined.length - EDGE_BYTES)));
 }
 
 /**

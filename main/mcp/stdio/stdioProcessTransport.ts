@@ -45,6 +45,8 @@ export class ServerLaunchError extends Error {
 }
 
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
+/** JSON-RPC error code (in the implementation-defined server-error range) for a response Atrium discarded as too large. */
+export const MESSAGE_TOO_LARGE = -32099;
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
 // After the server exits, how long to wait for its pipes to drain before reporting the close anyway: a
 // process outside its group (a daemon it set loose) may hold stdout open forever.
@@ -82,7 +84,13 @@ export class StdioProcessTransport implements Transport {
       {
         onMessage: (message) => this.onmessage?.(message),
         onNoise: (line) => hooks.onNoise(line),
-        onOversize: (error) => this.onerror?.(error),
+        onOversize: (error) => {
+          this.onerror?.(error);
+          // The request the discarded message answered fails now, with the reason, instead of timing out.
+          if (error.messageId !== undefined) {
+            this.onmessage?.({ jsonrpc: '2.0', id: error.messageId, error: { code: MESSAGE_TOO_LARGE, message: error.message } });
+          }
+        },
       },
       { maxMessageBytes: launch.maxMessageBytes },
     );
