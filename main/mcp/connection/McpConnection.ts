@@ -360,7 +360,7 @@ export class McpConnection {
     }
     if (!this.usesLegacySse) {
       try {
-        const session = await Session.open(options, async () => openHttpTransport(def), this.prior);
+        const session = await Session.open(options, async () => openHttpTransport(def, (name) => this.catalog.tools.find((t) => t.name === name)), this.prior);
         this.rememberEra(session);
         return session;
       } catch (error) {

@@ -3,7 +3,8 @@
 // Streamable HTTP transport, and the legacy HTTP+SSE transport when the server turns out to be one.
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { FetchLike } from '@modelcontextprotocol/client';
+import type { FetchLike, Tool } from '@modelcontextprotocol/client';
+import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
@@ -22,10 +23,10 @@ export async function openStdioTransport(def: StdioServerDefinition, hooks: Stdi
   );
 }
 
-export function openHttpTransport(def: RemoteServerDefinition, fetchImpl?: FetchLike): StreamableHTTPClientTransport {
+export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    fetch: withMcpRequestHeaders((url, init) => fetch(url, init), toolByName),
   });
 }
 
