@@ -3,30 +3,29 @@
 // policy: roots, sampling and elicitation come in through injected services, and everything it learns
 // goes out through hooks. One connection's failure never touches another's.
 
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   CompleteResult,
   GetPromptResult,
   Implementation,
   LoggingLevel,
-  PriorDiscovery,
   ReadResourceResult,
   jsonSchemaValidator,
 } from '@modelcontextprotocol/client';
 import type { CompletionReference, ListKind } from '../../../shared/contract.ts';
-import type { LogLevel, LogLine, ProgressUpdate, RootEntry, ServerSnapshot, ServerStatus, TransportKind } from '../../../shared/domain.ts';
+import type { LogLevel, LogLine, ProgressUpdate, RootEntry, ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import type { ElicitationBroker, SamplingBroker } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { ServerError, toServerError } from './connectionErrors.ts';
-import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
+import { startKeepAlive } from './keepAlive.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
-import { emptyCatalog, fetchList, serverOffers } from './serverCatalog.ts';
-import { Session } from './session.ts';
+import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.ts';
+import type { Session } from './session.ts';
+import { SessionOpener } from './sessionOpener.ts';
 
 export interface ConnectionServices {
   clientInfo: Implementation;
@@ -81,11 +80,8 @@ export class McpConnection {
   private consecutiveFailures = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private healthyTimer: NodeJS.Timeout | undefined;
-  private keepAliveTimer: NodeJS.Timeout | undefined;
-  /** The era learnt at the first connect, reused by restarts so they skip the discovery probe. */
-  private prior: PriorDiscovery | undefined;
-  /** Set once an HTTP server turned out to speak only the legacy HTTP+SSE transport. */
-  private usesLegacySse = false;
+  private stopKeepAlive: () => void = () => undefined;
+  private readonly opener: SessionOpener;
   private readonly settledWaiters = new Set<() => void>();
   /** The log level asked of the server; sent with each request to a 2026-07-28 server. */
   private logLevel: LogLevel = 'info';
@@ -97,15 +93,15 @@ export class McpConnection {
     this.hooks = hooks;
     this.policy = services.restartPolicy ?? defaultRestartPolicy;
     this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
+    this.opener = new SessionOpener(definition, services.maxMessageBytes, (name) => this.catalog.tools.find((t) => t.name === name));
     this.status = definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' };
   }
 
   get snapshot(): ServerSnapshot {
     const session = this.session;
-    const transport: TransportKind = this.usesLegacySse ? 'sse' : this.definition.transport;
     return {
       id: this.id,
-      transport,
+      transport: this.opener.transport,
       target: describeTarget(this.definition),
       status: this.status,
       counts: {
@@ -311,7 +307,7 @@ export class McpConnection {
         return;
       }
       this.session = session;
-      this.catalog = await this.loadCatalog(session);
+      this.catalog = await fetchCatalog(session.client, { ...this.listOptions(), debug: (text) => this.log.add('debug', 'host', text) });
       if (generation !== this.generation) return;
       this.setStatus({ kind: 'ready', since: Date.now() });
       this.log.add('info', 'host', `ready: ${session.describeForLog()}`);
@@ -331,80 +327,32 @@ export class McpConnection {
     }
   }
 
-  private async connect(generation: number): Promise<Session> {
+  private connect(generation: number): Promise<Session> {
+    const connectTimeoutMs = this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const options = {
       services: this.services,
       definition: this.definition,
       log: this.log,
-      connectTimeoutMs: this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, (this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 2),
+      connectTimeoutMs,
+      probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs / 2),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),
       onListChanged: (kind: ListKind) => void this.refreshList(kind, generation),
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
     };
-    const def = this.definition;
-    if (def.transport === 'stdio') {
-      try {
-        return await Session.open(options, (hooks) => openStdioTransport(def, hooks, def.maxMessageBytes ?? this.services.maxMessageBytes), this.prior);
-      } catch (error) {
-        // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
-        // such a server is legacy, and gets a fresh process with the plain initialize handshake.
-        if (this.prior || generation !== this.generation || !closedDuringConnect(error)) throw error;
-        this.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
-        this.prior = { kind: 'legacy' };
-        const session = await Session.open(options, (hooks) => openStdioTransport(def, hooks, def.maxMessageBytes ?? this.services.maxMessageBytes), this.prior);
-        return session;
-      } finally {
-        this.rememberEra();
-      }
-    }
-    if (!this.usesLegacySse) {
-      try {
-        const session = await Session.open(options, async () => openHttpTransport(def, (name) => this.catalog.tools.find((t) => t.name === name)), this.prior);
-        this.rememberEra(session);
-        return session;
-      } catch (error) {
-        if (def.transport === 'http' && !suggestsLegacySse(error)) throw error;
-        this.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
-      }
-    }
-    const session = await Session.open(options, async () => openSseTransport(def), { kind: 'legacy' });
-    this.usesLegacySse = true;
-    return session;
+    return this.opener.open(options, () => generation === this.generation);
   }
 
-  private rememberEra(session?: Session): void {
-    const learnt = session?.priorDiscovery() ?? this.session?.priorDiscovery();
-    if (learnt) this.prior = learnt;
-  }
-
-  private async loadCatalog(session: Session): Promise<Catalog> {
-    const catalog = emptyCatalog();
-    const capabilities = session.client.getServerCapabilities();
-    const kinds = (['tools', 'resources', 'resourceTemplates', 'prompts'] as const).filter((kind) => serverOffers(capabilities, kind));
-    const lists = await Promise.all(
-      kinds.map((kind) =>
-        fetchList(session.client, kind, { timeoutMs: this.requestTimeout(), warn: (text) => this.log.add('warning', 'host', text) }).catch((error: unknown) => {
-          // resources/templates/list is optional even for servers that offer resources.
-          if (kind === 'resourceTemplates') {
-            this.log.add('debug', 'host', `resources/templates/list failed: ${(error as Error).message}`);
-            return [];
-          }
-          throw error;
-        }),
-      ),
-    );
-    kinds.forEach((kind, index) => ((catalog as unknown as Record<ListKind, unknown>)[kind] = lists[index]));
-    return catalog;
+  private listOptions() {
+    return { timeoutMs: this.requestTimeout(), warn: (text: string) => this.log.add('warning', 'host', text) };
   }
 
   private async refreshList(kind: ListKind, generation: number): Promise<void> {
     const session = this.session;
     if (!session || generation !== this.generation || this.status.kind !== 'ready') return;
     try {
-      const list = await fetchList(session.client, kind, { timeoutMs: this.requestTimeout(), warn: (text) => this.log.add('warning', 'host', text) });
+      const list = await fetchList(session.client, kind, this.listOptions());
       if (generation !== this.generation) return;
-      (this.catalog as unknown as Record<ListKind, unknown>)[kind] = list;
+      setList(this.catalog, kind, list);
       this.log.add('info', 'host', `${kind} changed: now ${list.length}`);
       this.emitChange();
       this.hooks.onListChanged(kind);
@@ -439,31 +387,25 @@ export class McpConnection {
   }
 
   private startKeepAlive(session: Session, generation: number): void {
-    const interval = this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-    if (interval <= 0) return;
-    let misses = 0;
-    this.keepAliveTimer = setInterval(() => {
-      if (generation !== this.generation || session !== this.session) return;
-      session.client.ping({ timeout: Math.min(interval, 10_000) }).then(
-        () => (misses = 0),
-        (error: unknown) => {
-          misses++;
-          this.log.add('warning', 'host', `keep-alive ping failed (${misses}/${KEEP_ALIVE_MISSES_BEFORE_RESTART}): ${(error as Error).message}`);
-          if (misses >= KEEP_ALIVE_MISSES_BEFORE_RESTART && session === this.session) {
-            session.closedReason = 'the server stopped answering keep-alive pings';
-            void session.close();
-          }
-        },
-      );
-    }, interval);
-    this.keepAliveTimer.unref();
+    this.stopKeepAlive = startKeepAlive({
+      intervalMs: this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+      missesAllowed: KEEP_ALIVE_MISSES_BEFORE_RESTART,
+      ping: (timeout) => session.client.ping({ timeout }),
+      onMiss: (misses, error) =>
+        this.log.add('warning', 'host', `keep-alive ping failed (${misses}/${KEEP_ALIVE_MISSES_BEFORE_RESTART}): ${(error as Error).message}`),
+      onHung: () => {
+        if (generation !== this.generation || session !== this.session) return;
+        session.closedReason = 'the server stopped answering keep-alive pings';
+        void session.close();
+      },
+    });
   }
 
   private clearTimers(): void {
     clearTimeout(this.restartTimer);
     clearTimeout(this.healthyTimer);
-    clearInterval(this.keepAliveTimer);
-    this.restartTimer = this.healthyTimer = this.keepAliveTimer = undefined;
+    this.stopKeepAlive();
+    this.restartTimer = this.healthyTimer = undefined;
   }
 
   private isSettled(): boolean {
@@ -479,10 +421,6 @@ export class McpConnection {
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
-}
-
-function closedDuringConnect(error: unknown): boolean {
-  return error instanceof ServerError ? error.kind === 'unavailable' : error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 function describeStatus(status: ServerStatus): string {

@@ -75,3 +75,25 @@ function dropInvalidTools(tools: Tool[], warn: (message: string) => void): Tool[
     return true;
   });
 }
+
+/** Every list the server offers, fetched in parallel. */
+export async function fetchCatalog(client: Client, options: ListOptions & { debug: (message: string) => void }): Promise<Catalog> {
+  const catalog = emptyCatalog();
+  const kinds = (['tools', 'resources', 'resourceTemplates', 'prompts'] as const).filter((kind) => serverOffers(client.getServerCapabilities(), kind));
+  const lists = await Promise.all(
+    kinds.map((kind) =>
+      fetchList(client, kind, options).catch((error: unknown) => {
+        // resources/templates/list is optional even for servers that offer resources.
+        if (kind !== 'resourceTemplates') throw error;
+        options.debug(`resources/templates/list failed: ${(error as Error).message}`);
+        return [];
+      }),
+    ),
+  );
+  kinds.forEach((kind, index) => setList(catalog, kind, lists[index] ?? []));
+  return catalog;
+}
+
+export function setList(catalog: Catalog, kind: ListKind, list: Catalog[ListKind]): void {
+  (catalog as Record<ListKind, Catalog[ListKind]>)[kind] = list;
+}

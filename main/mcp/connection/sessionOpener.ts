@@ -1,0 +1,74 @@
+// Opens a Session for a server definition: picks the transport, falls back where the spec says to, and
+// remembers what it learnt (the protocol era; that an HTTP server only speaks legacy SSE) so restarts
+// go straight to what works.
+
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { PriorDiscovery, Tool } from '@modelcontextprotocol/client';
+import type { TransportKind } from '../../../shared/domain.ts';
+import type { ServerDefinition } from '../config/serverConfig.ts';
+import { ServerError } from './connectionErrors.ts';
+import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
+import type { SessionOptions } from './session.ts';
+import { Session } from './session.ts';
+
+export class SessionOpener {
+  private readonly definition: ServerDefinition;
+  private readonly defaultMaxMessageBytes: number | undefined;
+  private readonly toolByName: (name: string) => Tool | undefined;
+  /** The era learnt at the first connect, reused so a restart skips the discovery probe. */
+  private prior: PriorDiscovery | undefined;
+  /** Set once an HTTP server turned out to speak only the legacy HTTP+SSE transport. */
+  private usesLegacySse = false;
+
+  constructor(definition: ServerDefinition, defaultMaxMessageBytes: number | undefined, toolByName: (name: string) => Tool | undefined) {
+    this.definition = definition;
+    this.defaultMaxMessageBytes = defaultMaxMessageBytes;
+    this.toolByName = toolByName;
+  }
+
+  /** The transport in use, as the person should see it. */
+  get transport(): TransportKind {
+    return this.usesLegacySse ? 'sse' : this.definition.transport;
+  }
+
+  /** `stillWanted` turns false when the connection was stopped or restarted meanwhile: no retry then. */
+  async open(options: SessionOptions, stillWanted: () => boolean): Promise<Session> {
+    const def = this.definition;
+    if (def.transport === 'stdio') {
+      const maxMessageBytes = def.maxMessageBytes ?? this.defaultMaxMessageBytes;
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, maxMessageBytes), this.prior);
+      let session: Session;
+      try {
+        session = await spawn();
+      } catch (error) {
+        // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
+        // such a server is legacy, and gets a fresh process with the plain initialize handshake.
+        if (this.prior || !stillWanted() || !closedDuringConnect(error)) throw error;
+        options.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
+        this.prior = { kind: 'legacy' };
+        session = await spawn();
+      }
+      return this.remember(session);
+    }
+    if (!this.usesLegacySse) {
+      try {
+        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName), this.prior));
+      } catch (error) {
+        if (def.transport === 'http' && !suggestsLegacySse(error)) throw error;
+        options.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
+      }
+    }
+    const session = await Session.open(options, async () => openSseTransport(def), { kind: 'legacy' });
+    this.usesLegacySse = true;
+    return session;
+  }
+
+  private remember(session: Session): Session {
+    this.prior = session.priorDiscovery() ?? this.prior;
+    return session;
+  }
+}
+
+function closedDuringConnect(error: unknown): boolean {
+  return error instanceof ServerError ? error.kind === 'unavailable' : error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+}
