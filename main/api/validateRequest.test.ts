@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { toApiError, validateRequest } from './validateRequest.ts';
 
 function failure(method: unknown, params: unknown) {
@@ -78,4 +79,12 @@ test('toApiError maps aborts and timeouts, and survives odd values', () => {
   assert.equal(toApiError(undefined).message, 'Something went wrong in Atrium.');
   assert.equal(toApiError({}).message, 'Something went wrong in Atrium.');
   assert.equal(toApiError(new Error('x'.repeat(5000))).message.length, 2001);
+});
+
+test('a server error reaches the front end with its kind as the API code and its one-line message', () => {
+  assert.deepEqual(toApiError(new ServerError('fs', 'timeout', 'fs: tool "x": no answer within the time limit (10 ms)')), {
+    code: 'timeout',
+    message: 'fs: tool "x": no answer within the time limit (10 ms)',
+  });
+  assert.equal(toApiError(new ServerError('fs', 'unavailable', 'fs: the server is not ready')).code, 'server_unavailable');
 });

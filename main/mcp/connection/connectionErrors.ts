@@ -2,6 +2,7 @@
 // and the cause. Front ends print `message` as-is; nothing here is a stack trace.
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import type { ApiErrorShape } from '../../../shared/contract.ts';
 import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
 
 export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'failed';
@@ -16,7 +17,21 @@ export class ServerError extends Error {
     this.serverId = serverId;
     this.kind = kind;
   }
+
+  /** The code front ends receive with the message (see toApiError). */
+  get code(): ApiErrorShape['code'] {
+    return apiCodes[this.kind];
+  }
 }
+
+const apiCodes: Record<ServerErrorKind, ApiErrorShape['code']> = {
+  unavailable: 'server_unavailable',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  not_found: 'not_found',
+  protocol: 'failed',
+  failed: 'failed',
+};
 
 /** Turns whatever a request threw into a ServerError naming the server. */
 export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string } = {}): ServerError {
