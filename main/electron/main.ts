@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHostCore } from '../host/hostCore.ts';
 import type { HostCore } from '../host/hostCore.ts';
+import { resolveAtriumHome } from '../store/appHome.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { buildWindowOptions } from './windowOptions.ts';
 
@@ -55,7 +56,8 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   let core: HostCore;
   try {
-    hostStarting = startHostCore({ home: process.env.ATRIUM_HOME || app.getPath('userData') });
+    // The same data folder as the CLI and the browser mode, so all three see the same servers.
+    hostStarting = startHostCore({ home: resolveAtriumHome() });
     core = await hostStarting;
   } catch (error) {
     hostStarting = undefined;
