@@ -1,4 +1,4 @@
-// Runs in the sandboxed, context-isolated preload (bundled to CommonJS by scripts/buildElectron.ts).
+// Runs in the sandboxed, context-isolated preload (bundled to CommonJS by main/electron/buildElectron.ts).
 // The page gets `window.atrium` built from the contract's names and nothing else: no ipcRenderer.
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';

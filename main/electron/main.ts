@@ -1,5 +1,5 @@
 // Electron's main process: one instance, one window, the host core behind it. Bundled by
-// scripts/buildElectron.ts to dist/electron/main.mjs, with preload.cjs beside it and the renderer
+// main/electron/buildElectron.ts to dist/electron/main.mjs, with preload.cjs beside it and the renderer
 // in dist/renderer/.
 import { app, BrowserWindow, dialog, ipcMain } from 'electron';
 import path from 'node:path';

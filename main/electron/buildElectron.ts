@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { InlineConfig } from 'vite';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const electronOutDir = path.join(root, 'dist', 'electron');
 
 /** Our own files (relative or absolute paths) are bundled; every bare specifier stays an import. */

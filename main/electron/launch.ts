@@ -1,4 +1,4 @@
-// `npm start` (through start.mjs, which checks the Node version first): builds the renderer and the
+// `npm start` (through launch.mjs, which checks the Node version first): builds the renderer and the
 // Electron shell, then launches Electron. Electron's binary comes from GitHub and install scripts
 // are off (see .npmrc), so a missing binary is fetched here once; where that cannot work, one line
 // points to the browser mode instead of a stack trace.
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const electronDir = path.join(root, 'node_modules', 'electron');
 const installTimeoutMs = 180_000;
 

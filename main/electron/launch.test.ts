@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { electronCommand, installFailureReason, locateElectron, missingElectronMessage } from './start.ts';
-import type { FileProbe } from './start.ts';
+import { electronCommand, installFailureReason, locateElectron, missingElectronMessage } from './launch.ts';
+import type { FileProbe } from './launch.ts';
 
-// start.mjs is plain JavaScript (it must parse on old Node); a computed specifier keeps TypeScript
+// launch.mjs is plain JavaScript (it must parse on old Node); a computed specifier keeps TypeScript
 // from asking for its types.
-const gate = (await import(new URL('./start.mjs', import.meta.url).href)) as {
+const gate = (await import(new URL('./launch.mjs', import.meta.url).href)) as {
   nodeVersionProblem(version: string, typeStripping: unknown): string | undefined;
 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { judge, label, parseScenarioList, planRuns } from './conformance.ts';
+import { judge, label, parseScenarioList, planRuns } from './conformanceRunner.ts';
 
 const listing = `Client scenarios (test against a client):
   - initialize [2025-06-18,2025-11-25]

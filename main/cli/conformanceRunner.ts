@@ -8,7 +8,7 @@
 // no failed check (the suite alone calls a run with zero checks "passed"). Only the required group
 // (neither OAuth nor an extension) decides the exit code; auth/* and extensions are reported.
 //
-// Usage: node scripts/conformance.ts [required] [auth] [extensions]   (no group: all three)
+// Usage: node main/cli/conformanceRunner.ts [required] [auth] [extensions]   (no group: all three)
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -43,7 +43,7 @@ export interface Check {
 
 export type Verdict = { passed: true; checks: number } | { passed: false; reason: string };
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLIENT_COMMAND = 'npm run --silent conformance-client --';
 const PARALLEL_RUNS = 2;
 const REQUIRED_TIMEOUT_MS = 30_000;

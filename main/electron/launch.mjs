@@ -1,6 +1,6 @@
 // The `npm start` entry. Plain JavaScript on purpose: it must parse on any Node, so that someone on
 // an older Node gets one clear sentence instead of ERR_UNKNOWN_FILE_EXTENSION for a .ts file.
-// Everything else lives in start.ts, which this imports once the Node version is known to be good.
+// Everything else lives in launch.ts, which this imports once the Node version is known to be good.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +29,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(problem);
     process.exit(1);
   }
-  const { main } = await import('./start.ts');
+  const { main } = await import('./launch.ts');
   process.exitCode = await main();
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildElectron, isBareSpecifier } from './buildElectron.ts';
 
-const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+const packageJson = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
 
 function packageOf(specifier: string): string {
   const parts = specifier.split('/');
