@@ -3,9 +3,9 @@
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
-  testDir: 'e2e',
+  testDir: '.',
   testMatch: '**/*.e2e.ts',
-  outputDir: 'e2e/artifacts/results',
+  outputDir: 'artifacts/results',
   workers: 2,
   retries: 0,
   reporter: 'list',
