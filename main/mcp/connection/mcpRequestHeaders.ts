@@ -38,12 +38,19 @@ function paramHeaders(tool: Tool | undefined, args: unknown): Record<string, str
   return headers;
 }
 
+/** A header lookup that does not copy the headers: this runs on every request. */
+function hasHeader(headers: RequestInit['headers'], lowerCaseName: string): boolean {
+  if (headers === undefined) return false;
+  if (headers instanceof Headers) return headers.has(lowerCaseName);
+  const names = Array.isArray(headers) ? headers.map(([name]) => name) : Object.keys(headers);
+  return names.some((name) => name.toLowerCase() === lowerCaseName);
+}
+
 export function withMcpRequestHeaders(fetchImpl: FetchLike, toolByName: (name: string) => Tool | undefined): FetchLike {
   return async (url, init) => {
-    if (init?.method !== 'POST' || typeof init.body !== 'string') return fetchImpl(url, init);
-    const headers = new Headers(init.headers);
     // The SDK already set them on a 2026-07-28 connection; the body is only read when they are missing.
-    if (headers.has('mcp-method')) return fetchImpl(url, init);
+    if (init?.method !== 'POST' || typeof init.body !== 'string' || hasHeader(init.headers, 'mcp-method')) return fetchImpl(url, init);
+    const headers = new Headers(init.headers);
     let body: unknown;
     try {
       body = JSON.parse(init.body);
