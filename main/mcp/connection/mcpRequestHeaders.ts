@@ -43,7 +43,7 @@ function hasHeader(headers: RequestInit['headers'], lowerCaseName: string): bool
   if (headers === undefined) return false;
   if (headers instanceof Headers) return headers.has(lowerCaseName);
   const names = Array.isArray(headers) ? headers.map(([name]) => name) : Object.keys(headers);
-  return names.some((name) => name.toLowerCase() === lowerCaseName);
+  return names.some((name) => name?.toLowerCase() === lowerCaseName);
 }
 
 export function withMcpRequestHeaders(fetchImpl: FetchLike, toolByName: (name: string) => Tool | undefined): FetchLike {
