@@ -10,9 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
-import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
-import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
+import { startBenchConnection } from './benchConnection.ts';
 
 const CALLS = 1_000;
 const ROUNDS = 20;
@@ -46,22 +44,7 @@ function firstText(result: { content?: unknown }): string {
 }
 
 async function atriumClient(url: string): Promise<HttpClient> {
-  const connection = new McpConnection(
-    { id: 'bench-http', transport: 'http', url, headers: {}, disabled: false },
-    {
-      clientInfo,
-      roots: { list: () => [] },
-      sampling: refuseSampling,
-      elicitation: declineElicitation,
-      validator: new CachedSchemaValidator(),
-      keepAliveMs: 0,
-      restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
-    },
-    { onChange: () => {}, onLog: () => {}, onListChanged: () => {}, onResourceUpdated: () => {} },
-  );
-  connection.start();
-  const status = await connection.whenSettled();
-  if (status.kind !== 'ready') throw new Error(`bench server did not start: ${JSON.stringify(status)}`);
+  const connection = await startBenchConnection({ id: 'bench-http', transport: 'http', url, headers: {}, disabled: false });
   return { call: async (text) => firstText(await connection.callTool('echo', { text })), close: () => connection.stop() };
 }
 

@@ -7,9 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StdioProcessTransport } from '../main/mcp/stdio/stdioProcessTransport.ts';
 import { buildServerEnvironment } from '../main/mcp/stdio/serverEnvironment.ts';
-import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
-import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
-import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
+import { startBenchConnection } from './benchConnection.ts';
 
 export type BenchClient = {
   readonly name: string;
@@ -45,22 +43,7 @@ function sdkClientAdapter(name: string, client: Client, lastError: () => string 
 
 /** (a) Atrium: the full McpConnection the host uses (SDK Client, Atrium's transport, its state machine). */
 export async function createAtriumClientForBench(): Promise<BenchClient> {
-  const connection = new McpConnection(
-    { id: 'bench', transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false },
-    {
-      clientInfo,
-      roots: { list: () => [] },
-      sampling: refuseSampling,
-      elicitation: declineElicitation,
-      validator: new CachedSchemaValidator(),
-      keepAliveMs: 0,
-      restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
-    },
-    { onChange: () => {}, onLog: () => {}, onListChanged: () => {}, onResourceUpdated: () => {} },
-  );
-  connection.start();
-  const status = await connection.whenSettled();
-  if (status.kind !== 'ready') throw new Error(`bench server did not start: ${JSON.stringify(status)}`);
+  const connection = await startBenchConnection({ id: 'bench', transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false });
   return {
     name: 'atrium',
     call: async (tool, args) => firstTextLength(await connection.callTool(tool, args, { timeoutMs: 120_000 })),
