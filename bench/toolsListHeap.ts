@@ -21,9 +21,8 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
 import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
-import { declineElicitation, refuseSampling } from '../main/host/brokers.ts';
+import { assertReady, createBenchConnection } from './benchConnection.ts';
 
 const REFRESHES = 1_000;
 // The reference compiles all 50 schemas on every re-list (≈ 50 ms each): 1,000 would take about a minute,
@@ -70,25 +69,9 @@ async function measureAtrium(): Promise<PartResult> {
   const validator = new CachedSchemaValidator();
   const connections = Array.from({ length: CONNECTIONS }, (_, index) => {
     let listChanged: (() => void) | undefined;
-    const connection = new McpConnection(
+    const connection = createBenchConnection(
       { id: `heap-${index}`, transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false },
-      {
-        clientInfo,
-        roots: { list: () => [] },
-        sampling: refuseSampling,
-        elicitation: declineElicitation,
-        validator,
-        keepAliveMs: 0,
-        restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
-      },
-      {
-        onChange: () => {},
-        onLog: () => {},
-        onListChanged: (kind) => {
-          if (kind === 'tools') listChanged?.();
-        },
-        onResourceUpdated: () => {},
-      },
+      { validator, onListChanged: (kind) => kind === 'tools' && listChanged?.() },
     );
     /** One re-list through the production path: list_changed from the server, then the connection's refresh. */
     const relist = async (): Promise<void> => {
@@ -100,8 +83,7 @@ async function measureAtrium(): Promise<PartResult> {
   });
   for (const { connection } of connections) connection.start();
   for (const { connection } of connections) {
-    const status = await connection.whenSettled();
-    if (status.kind !== 'ready') throw new Error(`bench server did not start: ${JSON.stringify(status)}`);
+    await assertReady(connection);
     if (connection.tools.length !== TOOLS + 1) throw new Error(`expected ${TOOLS + 1} tools, got ${connection.tools.length}`);
   }
 
