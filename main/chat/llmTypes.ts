@@ -1,0 +1,86 @@
+// The provider-neutral conversation the agent loop speaks. Each provider (Anthropic Messages, OpenAI
+// Chat Completions, OpenAI-compatible servers) translates to and from its own wire format; nothing
+// outside main/chat/providers/ knows those formats.
+
+export type ChatRole = 'user' | 'assistant';
+
+export type ChatContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean };
+
+/** What a tool result may carry back to a model: text and images (other MCP content is summarised as text). */
+export type ToolResultContent = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: ChatContent[];
+}
+
+/** A tool as a model sees it: its model-facing name and its JSON Schema, kept intact where possible. */
+export interface ModelTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  system?: string;
+  messages: ChatMessage[];
+  tools: ModelTool[];
+  maxTokens: number;
+  /** Aborting stops the stream mid-way; the provider then ends with stopReason 'cancelled'. */
+  signal?: AbortSignal;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'other';
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type ModelStreamEvent =
+  | { type: 'text_delta'; text: string }
+  /** A tool call's arguments as they stream in (for showing progress); `tool_call` follows with the whole call. */
+  | { type: 'tool_call_delta'; id: string; name: string; partialJson: string }
+  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'done'; stopReason: StopReason; usage: TokenUsage }
+  /** Something the provider adapted (e.g. a schema keyword a provider refuses), for the log. */
+  | { type: 'notice'; message: string };
+
+export interface LlmProvider {
+  readonly id: string;
+  readonly kind: ProviderKind;
+  /** The models this provider offers: fetched where the API lists them, else the configured ones. */
+  listModels(): Promise<string[]>;
+  /** Streams one model turn. Errors a person can act on (bad key, unknown model, no network) reject with LlmError. */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible';
+
+export interface ProviderConfig {
+  id: string;
+  kind: ProviderKind;
+  /** For OpenAI-compatible servers (Ollama, llama.cpp, LM Studio, vLLM) and for tests. */
+  baseUrl?: string;
+  /** The name under which the API key is kept in the secrets store; never the key itself. */
+  apiKeySecret?: string;
+  /** Models to offer when the API cannot list them. */
+  models?: string[];
+}
+
+export class LlmError extends Error {
+  readonly providerId: string;
+  readonly status: number | undefined;
+
+  constructor(providerId: string, message: string, options?: { status?: number; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LlmError';
+    this.providerId = providerId;
+    this.status = options?.status;
+  }
+}

@@ -1,0 +1,45 @@
+// Where API keys come from. The Electron shell backs this with safeStorage (a later piece of work); the
+// CLI and tests read an environment variable or a file the person names. A secret's value is only ever
+// handed to the provider that needs it: never logged, never stored in the history, never sent to a server.
+
+import { readFile } from 'node:fs/promises';
+
+export interface SecretSource {
+  /** The secret's value, or undefined when it is not set. */
+  get(name: string): Promise<string | undefined>;
+}
+
+/** Secrets from environment variables: the secret named "anthropic" is read from ATRIUM_SECRET_ANTHROPIC. */
+export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
+  return {
+    get: async (name) => {
+      const value = env[`ATRIUM_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
+      return value === undefined || value === '' ? undefined : value;
+    },
+  };
+}
+
+/** Secrets from a JSON file of {"name": "value"} the person names (e.g. `--secrets ~/.atrium-keys.json`). */
+export function fileSecrets(path: string): SecretSource {
+  let loaded: Promise<Record<string, unknown>> | undefined;
+  return {
+    get: async (name) => {
+      loaded ??= readFile(path, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>);
+      const value = (await loaded)[name];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+  };
+}
+
+/** The first source that has the secret wins. */
+export function chainSecrets(...sources: SecretSource[]): SecretSource {
+  return {
+    get: async (name) => {
+      for (const source of sources) {
+        const value = await source.get(name);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+  };
+}
