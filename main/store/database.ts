@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type * as NodeSqlite from 'node:sqlite';
 import type { DatabaseSync as DatabaseSyncType } from 'node:sqlite';
 
 export type Database = DatabaseSyncType;
@@ -17,14 +18,14 @@ export interface Migration {
 
 // Node 22 prints an ExperimentalWarning when node:sqlite loads; for a person running the CLI that line
 // is noise, so only that one warning is swallowed, while loading the module.
-function loadSqlite(): typeof import('node:sqlite') {
+function loadSqlite(): typeof NodeSqlite {
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     if (String(warning).includes('SQLite is an experimental feature')) return;
     (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   }) as typeof process.emitWarning;
   try {
-    return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
+    return createRequire(import.meta.url)('node:sqlite') as typeof NodeSqlite;
   } finally {
     process.emitWarning = emitWarning;
   }
