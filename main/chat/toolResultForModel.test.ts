@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toolResultForModel } from './toolResultForModel.ts';
+
+test('content with audience ["user"] is shown to the person but not sent to the model', () => {
+  const result = toolResultForModel({
+    content: [
+      { type: 'text', text: 'for both' },
+      { type: 'text', text: 'for the person only', annotations: { audience: ['user'] } },
+      { type: 'text', text: 'for the model', annotations: { audience: ['assistant'] } },
+    ],
+  });
+  assert.deepEqual(result.content.map((c) => (c.type === 'text' ? c.text : '')), ['for both', 'for the model']);
+});
+
+test('every content type becomes something a model can read; images pass through', () => {
+  const { content } = toolResultForModel({
+    content: [
+      { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+      { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' },
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a' },
+      { type: 'resource', resource: { uri: 'file:///b.txt', text: 'inside b' } },
+      { type: 'resource', resource: { uri: 'file:///c.bin', blob: 'AAAA', mimeType: 'application/zip' } },
+    ],
+  });
+  assert.deepEqual(content[0], { type: 'image', mimeType: 'image/png', data: 'AAAA' });
+  assert.match(JSON.stringify(content.slice(1)), /audio audio\/wav.*resource link: file:\/\/\/a\.txt \(a\).*inside b.*binary resource file:\/\/\/c\.bin \(application\/zip\)/);
+});
+
+test('structured content is sent as JSON when there is no other content', () => {
+  assert.deepEqual(toolResultForModel({ content: [], structuredContent: { sum: 3 } }).content, [{ type: 'text', text: '{"sum":3}' }]);
+});
+
+test('a result over the budget drops low-priority blocks first, then cuts, with an explicit marker', () => {
+  const result = toolResultForModel(
+    {
+      content: [
+        { type: 'text', text: 'a'.repeat(60), annotations: { priority: 0.9 } },
+        { type: 'text', text: 'b'.repeat(60), annotations: { priority: 0.1 } },
+        { type: 'text', text: 'c'.repeat(60), annotations: { priority: 0.8 } },
+      ],
+    },
+    100,
+  );
+  assert.equal(result.truncated, true);
+  const texts = result.content.map((c) => (c.type === 'text' ? c.text : ''));
+  assert.deepEqual(texts.slice(0, 2), ['a'.repeat(60), 'c'.repeat(40)], 'b (lowest priority) dropped, c cut to fit, a kept whole');
+  assert.equal(texts[2], "[result truncated by Atrium to fit the model's budget: 1 lower-priority block(s) dropped, one block cut short; the full result is in the conversation]");
+});
+
+test('isError is kept so the model knows the tool failed', () => {
+  assert.equal(toolResultForModel({ content: [{ type: 'text', text: 'no such file' }], isError: true }).isError, true);
+});
