@@ -1,0 +1,133 @@
+// The agent loop's rules with a scripted in-process model, gate and runner; the end-to-end version with
+// real SDK clients, fake LLM HTTP servers and real MCP servers is chatTurn.int.test.ts.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ToolSummary } from '../../shared/domain.ts';
+import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
+import type { GateDecision, ToolCallRecord, TurnEvent, TurnStore } from './agentLoop.ts';
+import { runTurn } from './agentLoop.ts';
+import type { ChatContent, ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts';
+
+type Step = { text?: string; calls?: { name: string; input: Record<string, unknown> }[] };
+
+function scriptedProvider(steps: Step[]): LlmProvider & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    id: 'scripted',
+    kind: 'openai-compatible',
+    requests,
+    listModels: async () => ['m'],
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      requests.push(structuredClone({ ...request, signal: undefined }));
+      const step = steps.shift() ?? { text: 'done' };
+      if (step.text) yield { type: 'text_delta', text: step.text };
+      for (const [i, call] of (step.calls ?? []).entries()) yield { type: 'tool_call', id: `call-${requests.length}-${i}`, name: call.name, input: call.input };
+      yield { type: 'done', stopReason: step.calls?.length ? 'tool_use' : 'end_turn', usage: { inputTokens: 10, outputTokens: 5 } };
+    },
+  };
+}
+
+function memoryStore(): TurnStore & { messages: ChatMessage[]; calls: ToolCallRecord[]; statuses: string[] } {
+  const messages: ChatMessage[] = [];
+  const calls: ToolCallRecord[] = [];
+  const statuses: string[] = [];
+  return {
+    messages,
+    calls,
+    statuses,
+    appendUserMessage: (_c, content) => void messages.push({ role: 'user', content }),
+    loadChatMessages: () => structuredClone(messages),
+    beginAssistantMessage: () => `m${messages.length}`,
+    appendAssistantText: () => undefined,
+    finishAssistantMessage: (_id, content: ChatContent[], outcome) => {
+      messages.push({ role: 'assistant', content });
+      statuses.push(outcome.status);
+    },
+    recordToolCall: (call) => void calls.push(call),
+  };
+}
+
+const addTool: ToolSummary = {
+  serverId: 'calc',
+  name: 'add',
+  modelName: 'calc__add',
+  inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+};
+
+function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecision; visible?: boolean; signal?: AbortSignal } = {}) {
+  const provider = scriptedProvider(steps);
+  const store = memoryStore();
+  const events: TurnEvent[] = [];
+  const served: Record<string, unknown>[] = [];
+  const outcome = runTurn(
+    { conversationId: 'c1', userContent: [{ type: 'text', text: 'add 2 and 3' }], provider, model: 'm', tools: [addTool], signal: options.signal ?? new AbortController().signal },
+    {
+      store,
+      validator: new CachedSchemaValidator(),
+      onEvent: (e) => events.push(e),
+      gate: {
+        visible: () => options.visible ?? true,
+        check: async ({ tool }) => options.gate?.(tool) ?? { allowed: true, decidedBy: 'policy', reason: 'test' },
+      },
+      runner: {
+        call: async (_server, _tool, args) => {
+          served.push(args);
+          return { content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] };
+        },
+      },
+    },
+  );
+  return { outcome, provider, store, events, served };
+}
+
+test('a tool call goes to its server and its result back to the model, until the model answers', async () => {
+  const { outcome, provider, store, served } = run([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'It is 5.' }]);
+  assert.deepEqual((await outcome).stopReason, 'end_turn');
+  assert.deepEqual(served, [{ a: 2, b: 3 }]);
+  assert.deepEqual(provider.requests[0]?.tools.map((t) => t.name), ['calc__add']);
+  const toolResult = provider.requests[1]?.messages.at(-1)?.content[0];
+  assert.deepEqual(toolResult, { type: 'tool_result', toolUseId: 'call-1-0', content: [{ type: 'text', text: '5' }] });
+  assert.equal(store.calls[0]?.status, 'done');
+});
+
+test('arguments that do not match the inputSchema go back to the model as an error; the server never sees them', async () => {
+  const { outcome, provider, served, store } = run([{ calls: [{ name: 'calc__add', input: { a: 'two' } }] }, { text: 'sorry' }]);
+  await outcome;
+  assert.deepEqual(served, []);
+  const result = provider.requests[1]?.messages.at(-1)?.content[0];
+  assert.ok(result?.type === 'tool_result' && result.isError === true);
+  assert.match(JSON.stringify(result), /do not match the tool's input schema/);
+  assert.equal(store.calls[0]?.status, 'invalid');
+});
+
+test('a denied call is not run; the model is told the person did not allow it', async () => {
+  const { outcome, provider, served, store } = run([{ calls: [{ name: 'calc__add', input: { a: 1, b: 1 } }] }, { text: 'ok' }], {
+    gate: () => ({ allowed: false, decidedBy: 'person', reason: 'denied once' }),
+  });
+  await outcome;
+  assert.deepEqual(served, []);
+  assert.match(JSON.stringify(provider.requests[1]?.messages.at(-1)), /did not allow this call \(denied once\)/);
+  assert.equal(store.calls[0]?.decidedBy, 'person');
+});
+
+test('a tool withheld by the gate is not offered to the model', async () => {
+  const { outcome, provider } = run([{ text: 'no tools' }], { visible: false });
+  await outcome;
+  assert.deepEqual(provider.requests[0]?.tools, []);
+});
+
+test('the person\'s message is saved before the model is called', async () => {
+  const { outcome, store, provider } = run([{ text: 'hi' }]);
+  await outcome;
+  assert.deepEqual(provider.requests[0]?.messages[0], { role: 'user', content: [{ type: 'text', text: 'add 2 and 3' }] });
+  assert.deepEqual(store.statuses, ['complete']);
+});
+
+test('a model that never stops calling tools is stopped after maxSteps', async () => {
+  const forever = Array.from({ length: 30 }, () => ({ calls: [{ name: 'calc__add', input: { a: 1, b: 1 } }] }));
+  const { outcome, events } = run(forever);
+  const result = await outcome;
+  assert.equal(result.steps, 25);
+  assert.ok(events.some((e) => e.type === 'notice' && /stopped after 25 model turns/.test(e.message)));
+});

@@ -1,0 +1,209 @@
+// One turn of a conversation: the person's message goes to the model with the tools of every ready
+// server; each tool call the model makes is validated against the tool's inputSchema, passed through the
+// consent gate, run on its server, and its result goes back to the model, until the model answers
+// without calling a tool. Everything is saved as it happens, the person's message first.
+
+import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { ToolSummary } from '../../shared/domain.ts';
+import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
+import { toolResultForModel } from './toolResultForModel.ts';
+
+/** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
+export interface TurnStore {
+  appendUserMessage(conversationId: string, content: ChatContent[]): void;
+  loadChatMessages(conversationId: string): ChatMessage[];
+  beginAssistantMessage(conversationId: string): string;
+  appendAssistantText(messageId: string, delta: string): void;
+  finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
+  recordToolCall(call: ToolCallRecord): void;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  conversationId: string;
+  serverId: string;
+  tool: string;
+  modelName: string;
+  arguments: Record<string, unknown>;
+  status: 'done' | 'error' | 'denied' | 'invalid' | 'cancelled';
+  decidedBy?: string;
+  decision?: string;
+  result?: Record<string, unknown>;
+  error?: string;
+  startedAt: number;
+  durationMs: number;
+}
+
+export interface GateDecision {
+  allowed: boolean;
+  decidedBy: 'person' | 'policy' | 'grant' | 'mode';
+  reason: string;
+}
+
+/** The consent layer: which tools the model may see, and whether one call may run (it may ask the person). */
+export interface ToolGate {
+  visible(tool: ToolSummary, conversationId: string): boolean;
+  check(call: { tool: ToolSummary; arguments: Record<string, unknown>; conversationId: string; signal: AbortSignal }): Promise<GateDecision>;
+}
+
+export interface ToolRunner {
+  call(serverId: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<Record<string, unknown>>;
+}
+
+export type TurnEvent =
+  | { type: 'assistant_started'; messageId: string }
+  | { type: 'text'; messageId: string; delta: string }
+  | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
+  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'tool_result'; callId: string; status: ToolCallRecord['status']; summary: string }
+  | { type: 'notice'; message: string }
+  | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
+
+export interface TurnInput {
+  conversationId: string;
+  userContent: ChatContent[];
+  provider: LlmProvider;
+  model: string;
+  system?: string;
+  maxTokens?: number;
+  tools: ToolSummary[];
+  signal: AbortSignal;
+}
+
+export interface TurnDeps {
+  store: TurnStore;
+  gate: ToolGate;
+  runner: ToolRunner;
+  validator: jsonSchemaValidator;
+  onEvent(event: TurnEvent): void;
+  /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
+  maxSteps?: number;
+  resultBudgetChars?: number;
+}
+
+export interface TurnOutcome {
+  stopReason: StopReason;
+  usage: TokenUsage;
+  steps: number;
+}
+
+const DEFAULT_MAX_STEPS = 25;
+
+export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+  const { store, onEvent } = deps;
+  // Committed before the model is called: a crash after this point never loses what the person wrote.
+  store.appendUserMessage(input.conversationId, input.userContent);
+  const tools = [...input.tools].filter((tool) => deps.gate.visible(tool, input.conversationId)).sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
+  const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
+  const modelTools: ModelTool[] = tools.map((tool) => ({
+    name: tool.modelName,
+    ...(tool.description ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+  }));
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+
+  for (let step = 1; step <= maxSteps; step++) {
+    const messageId = store.beginAssistantMessage(input.conversationId);
+    onEvent({ type: 'assistant_started', messageId });
+    const content: ChatContent[] = [];
+    let text = '';
+    let stopReason: StopReason = 'other';
+    try {
+      for await (const event of input.provider.stream({
+        model: input.model,
+        messages: store.loadChatMessages(input.conversationId),
+        tools: modelTools,
+        maxTokens: input.maxTokens ?? 4096,
+        signal: input.signal,
+        ...(input.system ? { system: input.system } : {}),
+      })) {
+        if (event.type === 'text_delta') {
+          text += event.text;
+          store.appendAssistantText(messageId, event.text);
+          onEvent({ type: 'text', messageId, delta: event.text });
+        } else if (event.type === 'tool_call') {
+          if (text) content.push({ type: 'text', text });
+          text = '';
+          content.push({ type: 'tool_use', id: event.id, name: event.name, input: event.input });
+        } else if (event.type === 'done') {
+          stopReason = event.stopReason;
+          usage.inputTokens += event.usage.inputTokens;
+          usage.outputTokens += event.usage.outputTokens;
+        } else if (event.type === 'notice') {
+          onEvent({ type: 'notice', message: event.message });
+        }
+      }
+    } catch (error) {
+      if (text) content.push({ type: 'text', text });
+      store.finishAssistantMessage(messageId, content, { status: 'error', usage, error: (error as Error).message });
+      throw error;
+    }
+    if (text) content.push({ type: 'text', text });
+    const calls = content.filter((c): c is Extract<ChatContent, { type: 'tool_use' }> => c.type === 'tool_use');
+    const cancelled = stopReason === 'cancelled' || input.signal.aborted;
+    store.finishAssistantMessage(messageId, content, { status: cancelled ? 'incomplete' : 'complete', usage });
+    if (cancelled || calls.length === 0) {
+      onEvent({ type: 'done', stopReason: cancelled ? 'cancelled' : stopReason, usage });
+      return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
+    }
+    const results: ChatContent[] = [];
+    for (const call of calls) results.push(await runToolCall(call, byModelName, input, deps));
+    store.appendUserMessage(input.conversationId, results);
+    if (input.signal.aborted) {
+      onEvent({ type: 'done', stopReason: 'cancelled', usage });
+      return { stopReason: 'cancelled', usage, steps: step };
+    }
+  }
+  onEvent({ type: 'notice', message: `stopped after ${maxSteps} model turns in a row that called tools` });
+  onEvent({ type: 'done', stopReason: 'other', usage });
+  return { stopReason: 'other', usage, steps: maxSteps };
+}
+
+async function runToolCall(
+  call: { id: string; name: string; input: Record<string, unknown> },
+  byModelName: Map<string, ToolSummary>,
+  input: TurnInput,
+  deps: TurnDeps,
+): Promise<ChatContent> {
+  const startedAt = Date.now();
+  const tool = byModelName.get(call.name);
+  const base = { id: call.id, conversationId: input.conversationId, modelName: call.name, arguments: call.input, startedAt };
+  const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'durationMs' | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
+    deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, durationMs: Date.now() - startedAt, ...record });
+    deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });
+    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], isError };
+  };
+  if (!tool) return finish({ status: 'invalid', error: 'unknown tool' }, `There is no tool named "${call.name}".`, true);
+
+  // A mismatch goes back to the model as an error it can fix; the server never sees it.
+  const check = deps.validator.getValidator(tool.inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(call.input);
+  if (!check.valid) {
+    return finish({ status: 'invalid', error: check.errorMessage }, `The arguments do not match the tool's input schema: ${check.errorMessage}. Fix them and call the tool again.`, true);
+  }
+
+  deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'awaiting_approval' });
+  const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal: input.signal });
+  const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? 'allow' : 'deny' };
+  if (!decision.allowed) {
+    return finish({ ...decided, status: 'denied' }, `The person did not allow this call (${decision.reason}).`, true);
+  }
+
+  deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });
+  try {
+    const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
+      signal: input.signal,
+      onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
+    });
+    const forModel = toolResultForModel(result, deps.resultBudgetChars);
+    deps.store.recordToolCall({ ...base, ...decided, serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', result, durationMs: Date.now() - startedAt });
+    const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
+    deps.onEvent({ type: 'tool_result', callId: call.id, status: result.isError === true ? 'error' : 'done', summary: summary.slice(0, 500) });
+    return { type: 'tool_result', toolUseId: call.id, content: forModel.content, ...(forModel.isError ? { isError: true } : {}) };
+  } catch (error) {
+    // A protocol or transport failure: the person sees the error; the model gets a summary it can act on.
+    const message = (error as Error).message;
+    const cancelled = input.signal.aborted;
+    return finish({ ...decided, status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
+  }
+}

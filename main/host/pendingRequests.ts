@@ -1,0 +1,96 @@
+// A request from a server (or from the agent loop) to the person becomes a pending record with an id,
+// settled by one `respond(id, outcome)`. It is withdrawn when its server disconnects or its caller gives
+// up (the signal), and the waiting side is told why. Front ends list the open ones and settle them:
+// the CLI from flags or the terminal, the renderer's dialogs later.
+
+import { randomUUID } from 'node:crypto';
+
+export type PendingKind = 'tool_approval' | 'sampling' | 'elicitation';
+
+export interface PendingRecord<P = unknown> {
+  id: string;
+  kind: PendingKind;
+  serverId: string;
+  conversationId?: string;
+  payload: P;
+  createdAt: number;
+}
+
+export class PendingWithdrawnError extends Error {}
+
+export interface PendingListener {
+  opened(record: PendingRecord): void;
+  closed(record: PendingRecord, how: 'settled' | 'withdrawn', reason?: string): void;
+}
+
+interface Waiter {
+  record: PendingRecord;
+  resolve(outcome: unknown): void;
+  reject(error: Error): void;
+}
+
+export class PendingRequests {
+  private readonly open = new Map<string, Waiter>();
+  private readonly listener: PendingListener;
+
+  constructor(listener: PendingListener) {
+    this.listener = listener;
+  }
+
+  /** Opens a record and resolves with the outcome the person gives (or rejects when it is withdrawn). */
+  request<P, O>(kind: PendingKind, serverId: string, payload: P, options: { conversationId?: string; signal?: AbortSignal } = {}): Promise<O> {
+    const record: PendingRecord = {
+      id: randomUUID(),
+      kind,
+      serverId,
+      payload,
+      createdAt: Date.now(),
+      ...(options.conversationId ? { conversationId: options.conversationId } : {}),
+    };
+    return new Promise<O>((resolve, reject) => {
+      const onAbort = () => this.withdraw(record.id, 'the request was cancelled');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => options.signal?.removeEventListener('abort', onAbort);
+      this.open.set(record.id, {
+        record,
+        resolve: (outcome) => {
+          cleanup();
+          resolve(outcome as O);
+        },
+        reject: (error) => {
+          cleanup();
+          reject(error);
+        },
+      });
+      this.listener.opened(record);
+      if (options.signal?.aborted) onAbort();
+    });
+  }
+
+  list(): PendingRecord[] {
+    return [...this.open.values()].map((waiter) => waiter.record);
+  }
+
+  /** Settles a record; false when it is no longer open (already settled or withdrawn). */
+  respond(id: string, outcome: unknown): boolean {
+    const waiter = this.open.get(id);
+    if (!waiter) return false;
+    this.open.delete(id);
+    this.listener.closed(waiter.record, 'settled');
+    waiter.resolve(outcome);
+    return true;
+  }
+
+  withdraw(id: string, reason: string): void {
+    const waiter = this.open.get(id);
+    if (!waiter) return;
+    this.open.delete(id);
+    this.listener.closed(waiter.record, 'withdrawn', reason);
+    waiter.reject(new PendingWithdrawnError(reason));
+  }
+
+  /** A server that disconnects takes its open requests with it. */
+  withdrawForServer(serverId: string, reason: string): void {
+    for (const waiter of [...this.open.values()]) if (waiter.record.serverId === serverId) this.withdraw(waiter.record.id, reason);
+  }
+}
