@@ -61,6 +61,8 @@ export interface ServerSnapshot {
   /** The command line or URL, exactly as it will be run or contacted. */
   target: string;
   status: ServerStatus;
+  /** The person trusts this server's tool annotations. */
+  trusted: boolean;
   counts: ServerCounts;
   era?: ProtocolEra;
   protocolVersion?: string;

@@ -18,6 +18,7 @@ const snapshot: ServerSnapshot = {
   transport: 'stdio',
   target: 'node everything.js stdio',
   status: { kind: 'ready', since: 1 },
+  trusted: false,
   counts: { tools: 3, resources: 2, resourceTemplates: 1, prompts: 1 },
 };
 

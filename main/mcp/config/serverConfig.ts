@@ -10,6 +10,8 @@ import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/dom
 interface ServerDefinitionBase {
   id: ServerId;
   disabled: boolean;
+  /** The person trusts this server's tool annotations (read-only, destructive, …); untrusted ones always ask. */
+  trusted?: boolean;
   /** Per-request timeout; undefined means Atrium's default. */
   requestTimeoutMs?: number;
 }
@@ -52,6 +54,7 @@ const entrySchema = {
     url: { type: 'string', minLength: 1 },
     headers: stringMap,
     disabled: { type: 'boolean' },
+    trusted: { type: 'boolean' },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
     maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
@@ -112,11 +115,12 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; disabled?: boolean; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
+    url?: string; headers?: Record<string, string>; disabled?: boolean; trusted?: boolean; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
   };
   const base = {
     id,
     disabled: e.disabled ?? false,
+    ...(e.trusted ? { trusted: true } : {}),
     // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
   };
@@ -179,6 +183,7 @@ function describe(error: ErrorObject | undefined): string {
 export function toStoredEntry(server: ServerDefinition): Record<string, unknown> {
   const common = {
     ...(server.disabled ? { disabled: true } : {}),
+    ...(server.trusted ? { trusted: true } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
   };
   if (server.transport === 'stdio') {

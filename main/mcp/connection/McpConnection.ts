@@ -104,6 +104,7 @@ export class McpConnection {
       transport: this.opener.transport,
       target: describeTarget(this.definition),
       status: this.status,
+      trusted: this.definition.trusted === true,
       counts: {
         tools: this.catalog.tools.length,
         resources: this.catalog.resources.length,

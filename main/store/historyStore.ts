@@ -1,0 +1,617 @@
+// Conversations, their messages, tool calls and the server requests a person settled, in Atrium's SQLite
+// file. Every public write is one transaction that has committed when the method returns, except streamed
+// assistant text: deltas are buffered in memory and written by `flush()`, which runs on its own at most every
+// `flushIntervalMs` or as soon as `flushChars` characters are waiting (see appendAssistantText). A kill can
+// therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
+
+import { randomUUID } from 'node:crypto';
+import type { ChatContent, ChatMessage, ChatRole, TokenUsage } from '../chat/llmTypes.ts';
+import { transaction } from './database.ts';
+import type { Database, Migration } from './database.ts';
+
+export const historyMigrations: Migration[] = [
+  {
+    id: 'history-1',
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        provider_id TEXT,
+        model TEXT
+      );
+      CREATE INDEX conversations_by_update ON conversations (updated_at DESC);
+      CREATE TABLE messages (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+        content TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('complete', 'streaming', 'incomplete', 'error')),
+        error TEXT,
+        usage TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (conversation_id, seq)
+      );
+      CREATE INDEX messages_streaming ON messages (status) WHERE status = 'streaming';
+      CREATE TABLE tool_calls (
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        model_name TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        decision TEXT CHECK (decision IN ('allow', 'deny')),
+        decided_by TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'error', 'denied', 'cancelled')),
+        result TEXT,
+        is_error INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER,
+        duration_ms INTEGER,
+        PRIMARY KEY (conversation_id, id)
+      );
+      CREATE INDEX tool_calls_by_message ON tool_calls (message_id);
+      CREATE TABLE pending_requests (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT REFERENCES conversations (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('sampling', 'elicitation', 'tool_approval')),
+        payload TEXT NOT NULL,
+        outcome TEXT,
+        status TEXT NOT NULL CHECK (status IN ('open', 'settled', 'withdrawn')),
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER
+      );
+      CREATE INDEX pending_requests_open ON pending_requests (server_id) WHERE status = 'open';
+      CREATE INDEX pending_requests_by_conversation ON pending_requests (conversation_id);
+    `,
+  },
+];
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  providerId?: string;
+  model?: string;
+}
+
+/** 'streaming' while a reply arrives; 'incomplete' when it was cut short (cancelled, or the process died). */
+export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
+
+export interface StoredMessage extends ChatMessage {
+  id: string;
+  conversationId: string;
+  seq: number;
+  status: MessageStatus;
+  error?: string;
+  usage?: TokenUsage;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type ToolCallStatus = 'pending' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
+export type ToolDecision = 'allow' | 'deny';
+
+export interface ToolCallRecord {
+  /** The model's tool_use id; unique within its conversation. */
+  id: string;
+  conversationId: string;
+  messageId: string;
+  serverId: string;
+  tool: string;
+  /** The name the model saw (prefixed, shortened), which may differ from the server's tool name. */
+  modelName: string;
+  arguments: Record<string, unknown>;
+  decision?: ToolDecision;
+  /** Who decided: e.g. "person", "policy:always", "policy:session". */
+  decidedBy?: string;
+  status: ToolCallStatus;
+  result?: unknown;
+  isError: boolean;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  durationMs?: number;
+}
+
+export interface ToolCallUpdate {
+  decision?: ToolDecision;
+  decidedBy?: string;
+  status?: ToolCallStatus;
+  result?: unknown;
+  isError?: boolean;
+}
+
+export type PendingRequestKind = 'sampling' | 'elicitation' | 'tool_approval';
+export type PendingRequestStatus = 'open' | 'settled' | 'withdrawn';
+
+export interface PendingRequestRecord {
+  id: string;
+  conversationId?: string;
+  serverId: string;
+  kind: PendingRequestKind;
+  payload: unknown;
+  outcome?: unknown;
+  status: PendingRequestStatus;
+  createdAt: number;
+  settledAt?: number;
+}
+
+export interface HistoryStoreOptions {
+  /** Streamed text waits in memory at most this long before it is written (default 200 ms). */
+  flushIntervalMs?: number;
+  /** …or until this many characters wait, whichever comes first (default 2,048). */
+  flushChars?: number;
+  now?: () => number;
+  newId?: () => string;
+  /** A timer-driven flush has no caller to throw to; its failure is reported here (default: a process warning). */
+  onFlushError?: (error: unknown) => void;
+}
+
+const TERMINAL_TOOL_STATUSES: ReadonlySet<ToolCallStatus> = new Set(['done', 'error', 'denied', 'cancelled']);
+
+/** An assistant message being streamed by this store: its whole content, and how much of it is unsaved. */
+interface Stream {
+  conversationId: string;
+  content: ChatContent[];
+  dirty: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+function text(row: Row, key: string): string {
+  const value = row[key];
+  if (typeof value !== 'string') throw new Error(`history: column ${key} is not text`);
+  return value;
+}
+
+function int(row: Row, key: string): number {
+  const value = row[key];
+  if (typeof value !== 'number') throw new Error(`history: column ${key} is not a number`);
+  return value;
+}
+
+function optText(row: Row, key: string): string | undefined {
+  const value = row[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function optInt(row: Row, key: string): number | undefined {
+  const value = row[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function optJson(row: Row, key: string): unknown {
+  const value = row[key];
+  return typeof value === 'string' ? (JSON.parse(value) as unknown) : undefined;
+}
+
+function toConversation(row: Row): Conversation {
+  const conversation: Conversation = { id: text(row, 'id'), title: text(row, 'title'), createdAt: int(row, 'created_at'), updatedAt: int(row, 'updated_at') };
+  const providerId = optText(row, 'provider_id');
+  const model = optText(row, 'model');
+  if (providerId !== undefined) conversation.providerId = providerId;
+  if (model !== undefined) conversation.model = model;
+  return conversation;
+}
+
+function toMessage(row: Row): StoredMessage {
+  const message: StoredMessage = {
+    id: text(row, 'id'),
+    conversationId: text(row, 'conversation_id'),
+    seq: int(row, 'seq'),
+    role: text(row, 'role') as ChatRole,
+    content: JSON.parse(text(row, 'content')) as ChatContent[],
+    status: text(row, 'status') as MessageStatus,
+    createdAt: int(row, 'created_at'),
+    updatedAt: int(row, 'updated_at'),
+  };
+  const error = optText(row, 'error');
+  const usage = optJson(row, 'usage') as TokenUsage | undefined;
+  if (error !== undefined) message.error = error;
+  if (usage !== undefined) message.usage = usage;
+  return message;
+}
+
+function toToolCall(row: Row): ToolCallRecord {
+  const call: ToolCallRecord = {
+    id: text(row, 'id'),
+    conversationId: text(row, 'conversation_id'),
+    messageId: text(row, 'message_id'),
+    serverId: text(row, 'server_id'),
+    tool: text(row, 'tool'),
+    modelName: text(row, 'model_name'),
+    arguments: JSON.parse(text(row, 'arguments')) as Record<string, unknown>,
+    status: text(row, 'status') as ToolCallStatus,
+    isError: int(row, 'is_error') !== 0,
+    createdAt: int(row, 'created_at'),
+  };
+  const decision = optText(row, 'decision') as ToolDecision | undefined;
+  const decidedBy = optText(row, 'decided_by');
+  const result = optJson(row, 'result');
+  const startedAt = optInt(row, 'started_at');
+  const finishedAt = optInt(row, 'finished_at');
+  const durationMs = optInt(row, 'duration_ms');
+  if (decision !== undefined) call.decision = decision;
+  if (decidedBy !== undefined) call.decidedBy = decidedBy;
+  if (result !== undefined) call.result = result;
+  if (startedAt !== undefined) call.startedAt = startedAt;
+  if (finishedAt !== undefined) call.finishedAt = finishedAt;
+  if (durationMs !== undefined) call.durationMs = durationMs;
+  return call;
+}
+
+function toPendingRequest(row: Row): PendingRequestRecord {
+  const request: PendingRequestRecord = {
+    id: text(row, 'id'),
+    serverId: text(row, 'server_id'),
+    kind: text(row, 'kind') as PendingRequestKind,
+    payload: optJson(row, 'payload'),
+    status: text(row, 'status') as PendingRequestStatus,
+    createdAt: int(row, 'created_at'),
+  };
+  const conversationId = optText(row, 'conversation_id');
+  const outcome = optJson(row, 'outcome');
+  const settledAt = optInt(row, 'settled_at');
+  if (conversationId !== undefined) request.conversationId = conversationId;
+  if (outcome !== undefined) request.outcome = outcome;
+  if (settledAt !== undefined) request.settledAt = settledAt;
+  return request;
+}
+
+/** LIKE pattern for a literal substring: %, _ and the escape character itself match only themselves. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function appendText(content: ChatContent[], delta: string): void {
+  const last = content[content.length - 1];
+  if (last?.type === 'text') last.text += delta;
+  else content.push({ type: 'text', text: delta });
+}
+
+// Prepared once per store: every call reuses them.
+function prepareStatements(db: Database) {
+  return {
+    insertConversation: db.prepare('INSERT INTO conversations (id, title, created_at, updated_at, provider_id, model) VALUES (?, ?, ?, ?, ?, ?)'),
+    getConversation: db.prepare('SELECT * FROM conversations WHERE id = ?'),
+    listConversations: db.prepare('SELECT * FROM conversations ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
+    // Titles and the text blocks of messages; image data and tool payloads are not searched.
+    searchConversations: db.prepare(`
+      SELECT * FROM conversations AS c
+      WHERE c.title LIKE :pattern ESCAPE '\\'
+         OR EXISTS (SELECT 1 FROM messages AS m, json_each(m.content) AS block
+                    WHERE m.conversation_id = c.id AND block.value ->> 'type' = 'text'
+                      AND block.value ->> 'text' LIKE :pattern ESCAPE '\\')
+      ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit`),
+    renameConversation: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
+    touchConversation: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
+    deleteConversation: db.prepare('DELETE FROM conversations WHERE id = ?'),
+    insertMessage: db.prepare(`
+      INSERT INTO messages (id, conversation_id, seq, role, content, status, created_at, updated_at)
+      SELECT :id, :conversationId, COALESCE(MAX(seq), 0) + 1, :role, :content, :status, :now, :now
+      FROM messages WHERE conversation_id = :conversationId`),
+    getMessage: db.prepare('SELECT * FROM messages WHERE id = ?'),
+    loadMessages: db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq'),
+    saveContent: db.prepare('UPDATE messages SET content = ?, updated_at = ? WHERE id = ?'),
+    finishMessage: db.prepare('UPDATE messages SET content = COALESCE(?, content), status = ?, usage = ?, error = ?, updated_at = ? WHERE id = ?'),
+    markInterrupted: db.prepare("UPDATE messages SET status = 'incomplete', updated_at = ? WHERE status = 'streaming'"),
+    insertToolCall: db.prepare(`
+      INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    getToolCall: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? AND id = ?'),
+    // NULL keeps a column as it is; started_at is set the first time the call runs, finished_at and the
+    // duration when it reaches a final status.
+    updateToolCall: db.prepare(`
+      UPDATE tool_calls SET
+        decision = COALESCE(:decision, decision),
+        decided_by = COALESCE(:decidedBy, decided_by),
+        status = COALESCE(:status, status),
+        result = COALESCE(:result, result),
+        is_error = COALESCE(:isError, is_error),
+        started_at = CASE WHEN :status = 'running' AND started_at IS NULL THEN :now ELSE started_at END,
+        finished_at = CASE WHEN :terminal THEN :now ELSE finished_at END,
+        duration_ms = CASE WHEN :terminal AND started_at IS NOT NULL THEN :now - started_at ELSE duration_ms END
+      WHERE conversation_id = :conversationId AND id = :id`),
+    listToolCalls: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? ORDER BY created_at, rowid'),
+    cancelInterruptedToolCalls: db.prepare(`
+      UPDATE tool_calls SET status = 'cancelled', finished_at = ?,
+        duration_ms = CASE WHEN started_at IS NOT NULL THEN ? - started_at END
+      WHERE status IN ('pending', 'running')`),
+    insertRequest: db.prepare(`
+      INSERT INTO pending_requests (id, conversation_id, server_id, kind, payload, status, created_at)
+      VALUES (?, ?, ?, ?, ?, 'open', ?)`),
+    getRequest: db.prepare('SELECT * FROM pending_requests WHERE id = ?'),
+    listOpenRequests: db.prepare("SELECT * FROM pending_requests WHERE status = 'open' ORDER BY created_at, rowid"),
+    settleRequest: db.prepare("UPDATE pending_requests SET status = 'settled', outcome = ?, settled_at = ? WHERE id = ? AND status = 'open'"),
+    withdrawServerRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE server_id = ? AND status = 'open'"),
+    withdrawAllRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE status = 'open'"),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+export class HistoryStore {
+  private readonly db: Database;
+  private readonly flushIntervalMs: number;
+  private readonly flushChars: number;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly onFlushError: (error: unknown) => void;
+  private readonly streams = new Map<string, Stream>();
+  private pendingChars = 0;
+  private lastFlushAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sql: Statements;
+
+  /** `db` must have been opened with `historyMigrations` among its migrations. */
+  constructor(db: Database, options: HistoryStoreOptions = {}) {
+    this.db = db;
+    this.flushIntervalMs = options.flushIntervalMs ?? 200;
+    this.flushChars = options.flushChars ?? 2048;
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? randomUUID;
+    this.onFlushError = options.onFlushError ?? ((error) => process.emitWarning(`history: could not save streamed text: ${String(error)}`));
+    this.sql = prepareStatements(db);
+  }
+
+  // ── conversations ──────────────────────────────────────────────────────────────────────────────────
+
+  createConversation(options: { title?: string; providerId?: string; model?: string } = {}): Conversation {
+    const now = this.now();
+    const conversation: Conversation = { id: this.newId(), title: options.title ?? '', createdAt: now, updatedAt: now };
+    if (options.providerId !== undefined) conversation.providerId = options.providerId;
+    if (options.model !== undefined) conversation.model = options.model;
+    this.sql.insertConversation.run(conversation.id, conversation.title, now, now, options.providerId ?? null, options.model ?? null);
+    return conversation;
+  }
+
+  /** Most recently active first. `search` matches the title or the text of any message, as a plain substring. */
+  listConversations(options: { search?: string; limit?: number } = {}): Conversation[] {
+    const limit = options.limit ?? -1;
+    const search = options.search?.trim() ?? '';
+    const rows = search === '' ? this.sql.listConversations.all(limit) : this.sql.searchConversations.all({ pattern: likePattern(search), limit });
+    return rows.map((row) => toConversation(row));
+  }
+
+  getConversation(id: string): Conversation | undefined {
+    const row = this.sql.getConversation.get(id);
+    return row === undefined ? undefined : toConversation(row);
+  }
+
+  renameConversation(id: string, title: string): boolean {
+    return Number(this.sql.renameConversation.run(title, this.now(), id).changes) > 0;
+  }
+
+  /** Removes the conversation with its messages, tool calls and requests. */
+  deleteConversation(id: string): boolean {
+    for (const [messageId, stream] of this.streams) if (stream.conversationId === id) this.streams.delete(messageId);
+    return Number(this.sql.deleteConversation.run(id).changes) > 0;
+  }
+
+  // ── messages ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** Committed when it returns: the person's words survive whatever happens to the LLM call that follows. */
+  appendUserMessage(conversationId: string, content: ChatContent[]): StoredMessage {
+    return this.insertMessage(conversationId, 'user', content, 'complete');
+  }
+
+  /** A reply about to stream: committed as 'streaming' so a crash leaves a visible, incomplete turn. */
+  beginAssistantMessage(conversationId: string): string {
+    const message = this.insertMessage(conversationId, 'assistant', [], 'streaming');
+    this.streams.set(message.id, { conversationId, content: [], dirty: false });
+    return message.id;
+  }
+
+  /**
+   * Adds streamed text to the reply (to its last text block, or a new one). The text is buffered and
+   * written by `flush()`, which runs here when `flushChars` characters wait or `flushIntervalMs` passed
+   * since the last flush, and otherwise from a timer at that deadline: so a reply is saved while it streams,
+   * a quick stream costs a few transactions rather than one per token, and a stalled stream is still saved.
+   */
+  appendAssistantText(messageId: string, delta: string): void {
+    if (delta === '') return;
+    const stream = this.streamOf(messageId);
+    appendText(stream.content, delta);
+    stream.dirty = true;
+    this.pendingChars += delta.length;
+    if (this.pendingChars >= this.flushChars || this.now() - this.lastFlushAt >= this.flushIntervalMs) this.flush();
+    else this.timer ??= setTimeout(() => this.flushFromTimer(), Math.max(0, this.lastFlushAt + this.flushIntervalMs - this.now())).unref();
+  }
+
+  /** Replaces the reply's whole content (e.g. with its tool calls once they are known); committed at once. */
+  setAssistantContent(messageId: string, content: ChatContent[]): void {
+    const stream = this.streamOf(messageId);
+    stream.content = structuredClone(content);
+    stream.dirty = false;
+    this.sql.saveContent.run(JSON.stringify(stream.content), this.now(), messageId);
+  }
+
+  /** Writes every buffered delta, all replies in one transaction. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.lastFlushAt = this.now();
+    const dirty = [...this.streams].filter(([, stream]) => stream.dirty);
+    this.pendingChars = 0;
+    if (dirty.length === 0) return;
+    transaction(this.db, () => {
+      for (const [messageId, stream] of dirty) this.sql.saveContent.run(JSON.stringify(stream.content), this.lastFlushAt, messageId);
+    });
+    for (const [, stream] of dirty) stream.dirty = false;
+  }
+
+  /** Ends a reply: its buffered text, status, usage and error are committed together. */
+  finishAssistantMessage(messageId: string, end: { status: Exclude<MessageStatus, 'streaming'>; usage?: TokenUsage; error?: string }): void {
+    const stream = this.streams.get(messageId);
+    const now = this.now();
+    const content = stream?.dirty === true ? JSON.stringify(stream.content) : null;
+    transaction(this.db, () => {
+      const changed = this.sql.finishMessage.run(content, end.status, end.usage === undefined ? null : JSON.stringify(end.usage), end.error ?? null, now, messageId);
+      if (Number(changed.changes) === 0) throw new Error(`history: no message ${messageId}`);
+      if (stream !== undefined) this.sql.touchConversation.run(now, stream.conversationId);
+    });
+    this.streams.delete(messageId);
+  }
+
+  /** At startup: replies that were streaming when the process died become 'incomplete'. Returns how many. */
+  markInterruptedMessages(): number {
+    this.flush();
+    const live = [...this.streams.keys()];
+    if (live.length > 0) throw new Error('history: markInterruptedMessages is for startup, while no reply streams');
+    return Number(this.sql.markInterrupted.run(this.now()).changes);
+  }
+
+  /** The conversation's messages in order; a reply streaming in this store shows its latest text. */
+  loadMessages(conversationId: string): StoredMessage[] {
+    const messages = this.sql.loadMessages.all(conversationId).map((row) => toMessage(row));
+    if (this.streams.size > 0) {
+      for (const message of messages) {
+        const stream = this.streams.get(message.id);
+        if (stream !== undefined) message.content = structuredClone(stream.content);
+      }
+    }
+    return messages;
+  }
+
+  getMessage(messageId: string): StoredMessage | undefined {
+    const row = this.sql.getMessage.get(messageId);
+    return row === undefined ? undefined : toMessage(row);
+  }
+
+  private insertMessage(conversationId: string, role: ChatRole, content: ChatContent[], status: MessageStatus): StoredMessage {
+    const id = this.newId();
+    const now = this.now();
+    const json = JSON.stringify(content);
+    // IMMEDIATE, so that the next seq is read and taken under the same write lock.
+    return transaction(this.db, () => {
+      if (Number(this.sql.touchConversation.run(now, conversationId).changes) === 0) throw new Error(`history: no conversation ${conversationId}`);
+      this.sql.insertMessage.run({ id, conversationId, role, content: json, status, now });
+      const row = this.sql.getMessage.get(id);
+      if (row === undefined) throw new Error(`history: message ${id} was not saved`);
+      return { ...toMessage(row), content: structuredClone(content) };
+    });
+  }
+
+  private streamOf(messageId: string): Stream {
+    let stream = this.streams.get(messageId);
+    if (stream === undefined) {
+      // A reply begun by another store instance (or before a restart) can be continued while it is 'streaming'.
+      const message = this.getMessage(messageId);
+      if (message === undefined || message.role !== 'assistant' || message.status !== 'streaming') throw new Error(`history: message ${messageId} is not a streaming reply`);
+      stream = { conversationId: message.conversationId, content: message.content, dirty: false };
+      this.streams.set(messageId, stream);
+    }
+    return stream;
+  }
+
+  private flushFromTimer(): void {
+    this.timer = undefined;
+    try {
+      this.flush();
+    } catch (error) {
+      this.onFlushError(error);
+    }
+  }
+
+  // ── tool calls ─────────────────────────────────────────────────────────────────────────────────────
+
+  recordToolCall(call: {
+    conversationId: string;
+    messageId: string;
+    id: string;
+    serverId: string;
+    tool: string;
+    modelName: string;
+    arguments: Record<string, unknown>;
+    status?: ToolCallStatus;
+    decision?: ToolDecision;
+    decidedBy?: string;
+  }): ToolCallRecord {
+    const now = this.now();
+    this.sql.insertToolCall.run(call.conversationId, call.id, call.messageId, call.serverId, call.tool, call.modelName, JSON.stringify(call.arguments), call.decision ?? null, call.decidedBy ?? null, call.status ?? 'pending', now);
+    return this.requireToolCall(call.conversationId, call.id);
+  }
+
+  /** Changes what is given; 'running' stamps the start, a final status the finish and the duration. */
+  updateToolCall(conversationId: string, id: string, update: ToolCallUpdate): ToolCallRecord {
+    const result = this.sql.updateToolCall.run({
+      conversationId,
+      id,
+      now: this.now(),
+      decision: update.decision ?? null,
+      decidedBy: update.decidedBy ?? null,
+      status: update.status ?? null,
+      result: update.result === undefined ? null : JSON.stringify(update.result),
+      isError: update.isError === undefined ? null : update.isError ? 1 : 0,
+      terminal: update.status !== undefined && TERMINAL_TOOL_STATUSES.has(update.status) ? 1 : 0,
+    });
+    if (Number(result.changes) === 0) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);
+    return this.requireToolCall(conversationId, id);
+  }
+
+  listToolCalls(conversationId: string): ToolCallRecord[] {
+    return this.sql.listToolCalls.all(conversationId).map((row) => toToolCall(row));
+  }
+
+  private requireToolCall(conversationId: string, id: string): ToolCallRecord {
+    const row = this.sql.getToolCall.get(conversationId, id);
+    if (row === undefined) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);
+    return toToolCall(row);
+  }
+
+  // ── requests from servers to the person ────────────────────────────────────────────────────────────
+
+  recordPendingRequest(request: { id?: string; conversationId?: string; serverId: string; kind: PendingRequestKind; payload: unknown }): PendingRequestRecord {
+    const id = request.id ?? this.newId();
+    this.sql.insertRequest.run(id, request.conversationId ?? null, request.serverId, request.kind, JSON.stringify(request.payload ?? null), this.now());
+    return this.requirePendingRequest(id);
+  }
+
+  /** Records the person's answer; false when the request was already settled or withdrawn. */
+  settlePendingRequest(id: string, outcome: unknown): boolean {
+    return Number(this.sql.settleRequest.run(JSON.stringify(outcome ?? null), this.now(), id).changes) > 0;
+  }
+
+  /** The server went away: its open requests can no longer be answered. Returns how many were open. */
+  withdrawOpenRequests(serverId: string): number {
+    return Number(this.sql.withdrawServerRequests.run(this.now(), serverId).changes) > 0 ? Number(this.db.prepare('SELECT changes() AS n').get()?.n ?? 0) : 0;
+  }
+
+  /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */
+  closeInterruptedWork(): { toolCalls: number; requests: number } {
+    const now = this.now();
+    return transaction(this.db, () => ({
+      toolCalls: Number(this.sql.cancelInterruptedToolCalls.run(now, now).changes),
+      requests: Number(this.sql.withdrawAllRequests.run(now).changes),
+    }));
+  }
+
+  getPendingRequest(id: string): PendingRequestRecord | undefined {
+    const row = this.sql.getRequest.get(id);
+    return row === undefined ? undefined : toPendingRequest(row);
+  }
+
+  listOpenRequests(): PendingRequestRecord[] {
+    return this.sql.listOpenRequests.all().map((row) => toPendingRequest(row));
+  }
+
+  private requirePendingRequest(id: string): PendingRequestRecord {
+    const request = this.getPendingRequest(id);
+    if (request === undefined) throw new Error(`history: request ${id} was not saved`);
+    return request;
+  }
+
+  /** Writes what is buffered and stops the flush timer; the database stays open (its owner closes it). */
+  close(): void {
+    this.flush();
+    this.streams.clear();
+  }
+}
