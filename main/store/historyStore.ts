@@ -463,9 +463,7 @@ export class HistoryStore {
 
   /** At startup: replies that were streaming when the process died become 'incomplete'. Returns how many. */
   markInterruptedMessages(): number {
-    this.flush();
-    const live = [...this.streams.keys()];
-    if (live.length > 0) throw new Error('history: markInterruptedMessages is for startup, while no reply streams');
+    if (this.streams.size > 0) throw new Error('history: markInterruptedMessages is for startup, while no reply streams');
     return Number(this.sql.markInterrupted.run(this.now()).changes);
   }
 
@@ -491,13 +489,13 @@ export class HistoryStore {
     const now = this.now();
     const json = JSON.stringify(content);
     // IMMEDIATE, so that the next seq is read and taken under the same write lock.
-    return transaction(this.db, () => {
+    const seq = transaction(this.db, () => {
       if (Number(this.sql.touchConversation.run(now, conversationId).changes) === 0) throw new Error(`history: no conversation ${conversationId}`);
-      this.sql.insertMessage.run({ id, conversationId, role, content: json, status, now });
-      const row = this.sql.getMessage.get(id);
+      const row = this.sql.insertMessage.get({ id, conversationId, role, content: json, status, now });
       if (row === undefined) throw new Error(`history: message ${id} was not saved`);
-      return { ...toMessage(row), content: structuredClone(content) };
+      return int(row, 'seq');
     });
+    return { id, conversationId, seq, role, content: structuredClone(content), status, createdAt: now, updatedAt: now };
   }
 
   private streamOf(messageId: string): Stream {
@@ -582,7 +580,7 @@ export class HistoryStore {
 
   /** The server went away: its open requests can no longer be answered. Returns how many were open. */
   withdrawOpenRequests(serverId: string): number {
-    return Number(this.sql.withdrawServerRequests.run(this.now(), serverId).changes) > 0 ? Number(this.db.prepare('SELECT changes() AS n').get()?.n ?? 0) : 0;
+    return Number(this.sql.withdrawServerRequests.run(this.now(), serverId).changes);
   }
 
   /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */

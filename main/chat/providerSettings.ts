@@ -1,0 +1,100 @@
+// The LLM providers a person configured, in `providers.json` beside `servers.json`:
+//   { "providers": [ { "id": "claude", "kind": "anthropic", "apiKeySecret": "anthropic", "models": [...] },
+//                    { "id": "local", "kind": "openai-compatible", "baseUrl": "http://127.0.0.1:11434/v1" } ],
+//     "default": { "provider": "claude", "model": "claude-sonnet-4-5" } }
+// Keys are never in this file: `apiKeySecret` names the secret that holds one.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
+
+export interface ProviderSettings {
+  providers: ProviderConfig[];
+  default?: { provider: string; model: string };
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'kind'],
+        properties: {
+          id: { type: 'string', minLength: 1, maxLength: 100 },
+          kind: { enum: ['anthropic', 'openai', 'openai-compatible'] },
+          baseUrl: { type: 'string', pattern: '^https?://' },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100 },
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+        },
+        additionalProperties: false,
+      },
+    },
+    default: {
+      type: 'object',
+      required: ['provider', 'model'],
+      properties: { provider: { type: 'string' }, model: { type: 'string' } },
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+
+export class ProviderSettingsError extends Error {}
+
+export const PROVIDERS_FILE_NAME = 'providers.json';
+
+export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
+  const path = join(home, PROVIDERS_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { providers: [] };
+    throw new ProviderSettingsError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ProviderSettingsError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!validate(json)) {
+    const first = validate.errors?.[0];
+    throw new ProviderSettingsError(`${path}: ${first?.instancePath || '(file)'} ${first?.message ?? 'is invalid'}`);
+  }
+  return json as ProviderSettings;
+}
+
+export interface ProviderChoice {
+  /** A configured provider id, or a kind (anthropic | openai | openai-compatible) for one made from flags. */
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible'];
+
+/** Which provider and model a turn uses: the flags, else the conversation's, else the settings' default. */
+export function chooseProvider(settings: ProviderSettings, choice: ProviderChoice): { config: ProviderConfig; model: string } {
+  const wanted = choice.provider ?? settings.default?.provider ?? settings.providers[0]?.id;
+  if (wanted === undefined) {
+    throw new ProviderSettingsError('no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible --model M');
+  }
+  const configured = settings.providers.find((p) => p.id === wanted);
+  const config: ProviderConfig | undefined = configured
+    ? { ...configured, ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}) }
+    : (KINDS as readonly string[]).includes(wanted)
+      ? { id: wanted, kind: wanted as ProviderKind, apiKeySecret: wanted, ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}) }
+      : undefined;
+  if (!config) throw new ProviderSettingsError(`there is no provider "${wanted}" in providers.json (configured: ${settings.providers.map((p) => p.id).join(', ') || 'none'})`);
+  if (config.kind === 'openai-compatible' && !config.baseUrl) {
+    throw new ProviderSettingsError(`provider "${config.id}" is OpenAI-compatible and needs a base URL (--base-url http://127.0.0.1:11434/v1 for Ollama)`);
+  }
+  const model = choice.model ?? (settings.default?.provider === config.id ? settings.default.model : undefined) ?? config.models?.[0];
+  if (!model) throw new ProviderSettingsError(`no model chosen for provider "${config.id}": pass --model, or set "default" or "models" in providers.json`);
+  return { config, model };
+}

@@ -1,0 +1,87 @@
+// The default answer for a tool call nobody has answered yet, from the tool's annotations (spec 000
+// §2.4.5.2): read-only → allow; idempotent and not destructive → allow and record; destructive → ask;
+// destructive and open-world → ask with an elevated warning. Annotations are hints a server writes about
+// itself, so they are believed only for servers the person marked trusted (spec 003: "clients MUST
+// consider tool annotations to be untrusted unless they come from trusted servers").
+
+import type { ToolAnnotationsView } from '../../../shared/domain.ts';
+
+export type DecisionKind = 'allow' | 'ask' | 'deny';
+
+export interface PolicyDecision {
+  kind: DecisionKind;
+  /** Show the call to the person as it happens, not only in the audit log (which has every call). */
+  record: boolean;
+  /** When asking: warn that the tool may make irreversible changes outside the person's machine. */
+  elevated: boolean;
+  /** A sentence for the person saying why. */
+  reason: string;
+}
+
+export interface EffectiveHints {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+/** The spec's defaults for missing hints; every one of them is the cautious choice. */
+export const SPEC_DEFAULT_HINTS: Readonly<EffectiveHints> = Object.freeze({
+  readOnly: false,
+  destructive: true,
+  idempotent: false,
+  openWorld: true,
+});
+
+/**
+ * The hints with the spec's defaults filled in. destructiveHint and idempotentHint mean something only
+ * when readOnlyHint is false: a tool that changes nothing destroys nothing and can be repeated.
+ */
+export function effectiveHints(annotations: ToolAnnotationsView | undefined): EffectiveHints {
+  const readOnly = annotations?.readOnlyHint ?? SPEC_DEFAULT_HINTS.readOnly;
+  const openWorld = annotations?.openWorldHint ?? SPEC_DEFAULT_HINTS.openWorld;
+  if (readOnly) return { readOnly, destructive: false, idempotent: true, openWorld };
+  return {
+    readOnly,
+    destructive: annotations?.destructiveHint ?? SPEC_DEFAULT_HINTS.destructive,
+    idempotent: annotations?.idempotentHint ?? SPEC_DEFAULT_HINTS.idempotent,
+    openWorld,
+  };
+}
+
+/** The hints Atrium acts on: a server's own, when it is trusted; the spec's cautious defaults otherwise. */
+export function believedHints(annotations: ToolAnnotationsView | undefined, serverTrusted: boolean): EffectiveHints {
+  return serverTrusted ? effectiveHints(annotations) : { ...SPEC_DEFAULT_HINTS };
+}
+
+export function defaultDecision(tool: { annotations?: ToolAnnotationsView }, serverTrusted: boolean): PolicyDecision {
+  if (!serverTrusted) {
+    // Not believing the annotations means assuming the defaults, which are the worst case: the tool may
+    // destroy things and reach outside the machine. So every tool of an untrusted server asks, elevated.
+    return {
+      kind: 'ask',
+      record: true,
+      elevated: true,
+      reason: 'annotations of an untrusted server are not believed, so this tool may change or delete things anywhere',
+    };
+  }
+  const hints = effectiveHints(tool.annotations);
+  const missing = tool.annotations === undefined ? ' (it declares no annotations, so the spec assumes the worst)' : '';
+  if (hints.readOnly) {
+    // Open-world tools get "enhanced monitoring" (spec 000 §2.4.9): a web search is shown as it runs.
+    return hints.openWorld
+      ? { kind: 'allow', record: true, elevated: false, reason: 'read-only tool of a trusted server that reaches outside your machine' }
+      : { kind: 'allow', record: false, elevated: false, reason: 'read-only tool of a trusted server' };
+  }
+  if (hints.destructive) {
+    return hints.openWorld
+      ? { kind: 'ask', record: true, elevated: true, reason: `destructive tool of a trusted server that reaches outside your machine${missing}` }
+      : { kind: 'ask', record: true, elevated: false, reason: 'destructive tool of a trusted server' };
+  }
+  if (hints.idempotent) {
+    return { kind: 'allow', record: true, elevated: false, reason: 'idempotent, non-destructive tool of a trusted server' };
+  }
+  // Changes state, not destructively, but repeating it adds more (e.g. sends another message): the spec's
+  // table has no row for it, and an unset answer means ask.
+  return { kind: 'ask', record: true, elevated: false, reason: 'tool of a trusted server that changes things and is not idempotent' };
+}
