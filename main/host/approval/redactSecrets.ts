@@ -35,7 +35,8 @@ export function isSecretKey(key: string): boolean {
 // Credentials recognised by their shape, wherever they appear in a string. Each match becomes REDACTED.
 const SECRET_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g,
-  /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi,
+  // A bearer token, not the word "Bearer" in prose: long, or with a digit in it.
+  /\bBearer\s+(?:[A-Za-z0-9\-._~+/]{16,}|(?=[A-Za-z0-9\-._~+/]*\d)[A-Za-z0-9\-._~+/]{8,})=*/gi,
   /\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWT: base64url of '{"' twice
   /\bsk-[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic (sk-ant-…), DeepSeek …
   /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe
@@ -48,8 +49,9 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bnpm_[A-Za-z0-9]{36}\b/g,
 ];
 
-// `password=…`, `"api_key": "…"`, `token: …` inside free text (command lines, connection strings, code).
-const ASSIGNMENT = /(\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?token|client[_-]?secret)\b["']?\s*[=:]\s*["']?)([^\s"'&;,]+)/gi;
+// `--password=…`, `"api_key": "…"`, `GITHUB_TOKEN=…` inside free text (command lines, connection
+// strings, code): a name ending in a secret word, then = or :, then the value.
+const ASSIGNMENT = /((?<![A-Za-z0-9_-])[A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key)(?![A-Za-z0-9])["']?\s*[=:]\s*["']?)([^\s"'&;,]+)/gi;
 // The password in `scheme://user:password@host`.
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)([^\s/?#@]+)@/gi;
 
