@@ -297,7 +297,8 @@ function prepareStatements(db: Database) {
     insertMessage: db.prepare(`
       INSERT INTO messages (id, conversation_id, seq, role, content, status, created_at, updated_at)
       SELECT :id, :conversationId, COALESCE(MAX(seq), 0) + 1, :role, :content, :status, :now, :now
-      FROM messages WHERE conversation_id = :conversationId`),
+      FROM messages WHERE conversation_id = :conversationId
+      RETURNING seq`),
     getMessage: db.prepare('SELECT * FROM messages WHERE id = ?'),
     loadMessages: db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq'),
     saveContent: db.prepare('UPDATE messages SET content = ?, updated_at = ? WHERE id = ?'),

@@ -52,6 +52,10 @@ export const auditMigrations: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
       CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
         BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+      -- INSERT OR REPLACE deletes the old row without firing DELETE triggers (recursive_triggers is off).
+      CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+        WHEN EXISTS (SELECT 1 FROM audit_log WHERE seq = NEW.seq)
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     `,
   },
 ];

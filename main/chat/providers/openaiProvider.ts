@@ -1,0 +1,391 @@
+// OpenAI Chat Completions behind the provider-neutral LlmProvider, for OpenAI itself and for any server
+// that speaks the same wire format by base URL (Ollama, llama.cpp, LM Studio, vLLM). ChatMessages become
+// chat messages (tool results as `role: "tool"` messages), ModelTools become function tools whose
+// parameters are the MCP schema as it came, and one streamed turn becomes ModelStreamEvents.
+
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+  ChatCompletionToolMessageParam,
+} from 'openai/resources/chat/completions';
+import type { SecretSource } from '../../store/secrets.ts';
+import { LlmError } from '../llmTypes.ts';
+import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, ProviderKind, StopReason, TokenUsage } from '../llmTypes.ts';
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */
+export const NO_KEY_PLACEHOLDER = 'not-needed';
+/** The image types OpenAI documents for vision input; other servers get whatever they are given. */
+const OPENAI_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+type OpenAiKind = Exclude<ProviderKind, 'anthropic'>;
+
+export interface OpenAiProviderOptions {
+  /** Retries of a request that failed before any output (429, 5xx, network); the SDK's default is 2. */
+  maxRetries?: number;
+}
+
+export function createOpenAiProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiProviderOptions = {}): LlmProvider {
+  if (config.kind === 'anthropic') throw new Error(`provider ${config.id} is an Anthropic provider, not an OpenAI one`);
+  const kind: OpenAiKind = config.kind;
+  // An explicit default, so that OPENAI_BASE_URL in the environment cannot send the key elsewhere.
+  const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
+  let cached: { key: string; client: OpenAI } | undefined;
+
+  /** Reads the key on every turn, so a key the person changes applies without a restart. */
+  async function client(): Promise<{ key: string; client: OpenAI }> {
+    const stored = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
+    if (stored === undefined && kind === 'openai') throw new LlmError(config.id, missingKeyMessage(config));
+    const key = stored ?? NO_KEY_PLACEHOLDER;
+    if (cached?.key !== key) {
+      cached = {
+        key,
+        client: new OpenAI({
+          apiKey: key,
+          baseURL,
+          // Nothing ambient: no organisation, project or admin key from OPENAI_* variables rides along.
+          organization: null,
+          project: null,
+          adminAPIKey: null,
+          // The SDK retries only before any output arrives and honours retry-after; aborting stops it.
+          maxRetries: options.maxRetries ?? 2,
+          // Failures come back as LlmError values; the SDK's own console lines would reach no log a person reads.
+          logLevel: 'off',
+        }),
+      };
+    }
+    return cached;
+  }
+
+  return {
+    id: config.id,
+    kind,
+
+    async listModels() {
+      try {
+        const { client: openai } = await client();
+        const ids: string[] = [];
+        for await (const model of openai.models.list()) ids.push(model.id);
+        if (ids.length > 0) return ids;
+      } catch (error) {
+        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config, baseURL, error, cached?.key);
+      }
+      return config.models ?? [];
+    },
+
+    stream(request) {
+      return streamTurn(config, kind, baseURL, client, request);
+    },
+  };
+}
+
+async function* streamTurn(
+  config: ProviderConfig,
+  kind: OpenAiKind,
+  baseURL: string,
+  client: () => Promise<{ key: string; client: OpenAI }>,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamEvent> {
+  const { key, client: openai } = await client();
+  const notices: string[] = [];
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: request.model,
+    messages: toOpenAiMessages(request, kind, notices),
+    stream: true,
+    stream_options: { include_usage: true },
+    // OpenAI's newer models refuse `max_tokens`; many compatible servers know only `max_tokens`.
+    ...(kind === 'openai' ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+    // Never strict mode: it rejects keywords MCP schemas use ($ref siblings, unevaluatedProperties, …).
+    ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => toOpenAiTool(tool, kind, notices)) } : {}),
+  };
+  for (const message of notices) yield { type: 'notice', message };
+
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
+  const signal = request.signal;
+  if (signal?.aborted) {
+    yield cancelled();
+    return;
+  }
+
+  let chunks: AsyncIterable<ChatCompletionChunk>;
+  try {
+    chunks = await openai.chat.completions.create(params, signal ? { signal } : {});
+  } catch (error) {
+    if (signal?.aborted) {
+      yield cancelled();
+      return;
+    }
+    throw toLlmError(config, baseURL, error, key, request.model);
+  }
+
+  const calls = new Map<number, { id: string; name: string; args: string }>();
+  let finishReason: ChatCompletionChunk.Choice['finish_reason'] | undefined;
+  let refused = false;
+  try {
+    for await (const chunk of chunks) {
+      if (chunk.usage) {
+        usage.inputTokens = chunk.usage.prompt_tokens;
+        usage.outputTokens = chunk.usage.completion_tokens;
+      }
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      if (delta.content) yield { type: 'text_delta', text: delta.content };
+      if (delta.refusal) {
+        refused = true;
+        yield { type: 'text_delta', text: delta.refusal };
+      }
+      for (const [position, part] of (delta.tool_calls ?? []).entries()) {
+        // Some compatible servers leave out `index` when each call arrives whole.
+        const index = typeof part.index === 'number' ? part.index : position;
+        let call = calls.get(index);
+        if (!call) {
+          // Some compatible servers leave out ids; the agent loop needs one to pair the result.
+          call = { id: part.id || `call_${index}_${Math.random().toString(36).slice(2, 10)}`, name: '', args: '' };
+          calls.set(index, call);
+        }
+        // The name comes once; servers that repeat it in every piece must not have it doubled.
+        if (part.function?.name && call.name === '') call.name = part.function.name;
+        const piece = part.function?.arguments;
+        if (piece) {
+          call.args += piece;
+          yield { type: 'tool_call_delta', id: call.id, name: call.name, partialJson: piece };
+        }
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (error) {
+    if (signal?.aborted) {
+      yield cancelled();
+      return;
+    }
+    if (error instanceof APIError) throw toLlmError(config, baseURL, error, key, request.model);
+    // fetch's body reader fails with a bare TypeError ("terminated") when the server drops the connection.
+    throw new LlmError(config.id, `${label(config)}: the reply from ${baseURL} broke off (${scrub(error instanceof Error ? error.message : String(error), key)}).`);
+  }
+  // The SDK ends the iteration quietly when the request is aborted.
+  if (signal?.aborted) {
+    yield cancelled();
+    return;
+  }
+  if (finishReason === undefined) throw new LlmError(config.id, `${label(config)}: the connection to ${baseURL} closed before the reply was complete.`);
+
+  for (const index of [...calls.keys()].sort((a, b) => a - b)) {
+    const call = calls.get(index);
+    if (call) yield { type: 'tool_call', id: call.id, name: call.name, input: toolInput(config, request.model, call) };
+  }
+  let stopReason = mapFinishReason(finishReason);
+  // Some compatible servers say "stop" after tool calls; the loop must still run the tools.
+  if (calls.size > 0 && stopReason === 'end_turn') stopReason = 'tool_use';
+  if (refused) stopReason = 'refusal';
+  yield { type: 'done', stopReason, usage: { ...usage } };
+}
+
+/** Empty arguments mean a call without arguments; anything else must parse to an object. */
+function toolInput(config: ProviderConfig, model: string, call: { name: string; args: string }): Record<string, unknown> {
+  if (call.args.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.args);
+  } catch {
+    parsed = undefined;
+  }
+  // Running a tool with arguments the model did not send would show the person a call nobody asked for.
+  if (!isRecord(parsed)) {
+    throw new LlmError(config.id, `${label(config)}: model "${model}" called tool "${call.name}" with arguments that are not a JSON object (${truncate(call.args, 200)}); the call was not made.`);
+  }
+  return parsed;
+}
+
+function mapFinishReason(reason: ChatCompletionChunk.Choice['finish_reason']): StopReason {
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'other';
+  }
+}
+
+// ---- ChatMessage → Chat Completions ----
+
+export function toOpenAiMessages(request: Pick<ModelRequest, 'system' | 'messages'>, kind: OpenAiKind, notices: string[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  if (request.system) out.push({ role: 'system', content: request.system });
+  for (const message of request.messages) {
+    if (message.role === 'assistant') out.push(toAssistantMessage(message, notices));
+    else out.push(...toUserMessages(message, kind, notices));
+  }
+  return out;
+}
+
+function toAssistantMessage(message: ChatMessage, notices: string[]): ChatCompletionAssistantMessageParam {
+  const text = message.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('');
+  const toolCalls = message.content.flatMap((c) =>
+    c.type === 'tool_use' ? [{ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } }] : [],
+  );
+  if (message.content.some((c) => c.type === 'image')) notices.push('Chat Completions takes no images in assistant messages; an assistant image was left out.');
+  return { role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+}
+
+/**
+ * A user turn becomes its tool results first (each a `role: "tool"` message, which must follow the
+ * assistant's tool calls directly), then one user message with the rest. Tool messages carry only text,
+ * so images a tool returned travel in that user message, each introduced by the call it came from.
+ */
+function toUserMessages(message: ChatMessage, kind: OpenAiKind, notices: string[]): ChatCompletionMessageParam[] {
+  const toolMessages: ChatCompletionToolMessageParam[] = [];
+  const resultImages: ChatCompletionContentPart[] = [];
+  const own: ChatCompletionContentPart[] = [];
+  for (const content of message.content) {
+    switch (content.type) {
+      case 'text':
+        if (content.text !== '') own.push({ type: 'text', text: content.text });
+        break;
+      case 'image':
+        own.push(toImagePart(content, kind, notices));
+        break;
+      case 'tool_result': {
+        const texts = content.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+        const images = content.content.flatMap((part) => (part.type === 'image' ? [part] : []));
+        if (images.length > 0) {
+          texts.push(`[${images.length === 1 ? 'The image' : `The ${images.length} images`} this tool returned follow in the next user message.]`);
+          resultImages.push({ type: 'text', text: `Image${images.length === 1 ? '' : 's'} returned by tool call ${content.toolUseId}:` });
+          resultImages.push(...images.map((image) => toImagePart(image, kind, notices)));
+          notices.push(`Tool call ${content.toolUseId} returned ${images.length} image(s); Chat Completions tool messages take only text, so they were sent in a user message after the tool results.`);
+        }
+        // Chat Completions has no error flag on tool messages; the model learns it from the text.
+        const body = texts.join('\n');
+        toolMessages.push({ role: 'tool', tool_call_id: content.toolUseId, content: content.isError ? `[The tool reported an error]\n${body}` : body });
+        break;
+      }
+      case 'tool_use':
+        notices.push(`A user message held a tool call (${content.name}); Chat Completions has no place for it, so it was left out.`);
+        break;
+    }
+  }
+  const parts = [...resultImages, ...own];
+  if (parts.length === 0) return toolMessages;
+  // A lone text goes as a plain string, which every compatible server understands.
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return [...toolMessages, { role: 'user', content: only?.type === 'text' ? only.text : parts }];
+}
+
+function toImagePart(image: { mimeType: string; data: string }, kind: OpenAiKind, notices: string[]): ChatCompletionContentPart {
+  if (kind === 'openai' && !OPENAI_IMAGE_TYPES.has(image.mimeType)) {
+    notices.push(`OpenAI accepts only JPEG, PNG, GIF and WebP images; an ${image.mimeType} image was replaced by a note saying so.`);
+    return { type: 'text', text: `[An image of type ${image.mimeType} was left out: this model accepts only JPEG, PNG, GIF and WebP.]` };
+  }
+  return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
+/**
+ * The schema goes as it came ($ref, $defs, 2020-12 keywords), never in strict mode. Function parameters
+ * must be an object schema: a missing top-level `type` becomes "object", and for OpenAI itself, which
+ * refuses an object schema without `properties`, an empty `properties` is added. Each change is a notice.
+ */
+export function toOpenAiTool(tool: ModelTool, kind: OpenAiKind, notices: string[]): ChatCompletionFunctionTool {
+  let schema = tool.inputSchema;
+  if (schema.type === undefined) {
+    schema = { type: 'object', ...schema };
+    notices.push(`Tool "${tool.name}": its input schema has no top-level "type"; added "type": "object", which function parameters require.`);
+  } else if (schema.type !== 'object') {
+    notices.push(`Tool "${tool.name}": its input schema's top-level type is ${JSON.stringify(schema.type)}, not "object"; the server will likely refuse it. Sent unchanged.`);
+  }
+  if (kind === 'openai' && schema.type === 'object' && schema.properties === undefined) {
+    schema = { ...schema, properties: {} };
+    notices.push(`Tool "${tool.name}": its input schema has no "properties"; added an empty one, which OpenAI requires of an object schema.`);
+  }
+  return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: schema } };
+}
+
+// ---- errors a person can act on ----
+
+function label(config: ProviderConfig): string {
+  return `${config.kind === 'openai' ? 'OpenAI' : 'OpenAI-compatible'} provider "${config.id}"`;
+}
+
+function missingKeyMessage(config: ProviderConfig): string {
+  return config.apiKeySecret === undefined
+    ? `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`
+    : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ATRIUM_SECRET_${config.apiKeySecret.toUpperCase().replace(/[^A-Z0-9]/g, '_')}).`;
+}
+
+/** A sentence a person understands; the key is scrubbed from anything the server echoed, and no SDK error (which may quote it) is kept as the cause. */
+export function toLlmError(config: ProviderConfig, baseURL: string, error: unknown, key: string | undefined, model?: string): LlmError {
+  const who = label(config);
+  if (error instanceof APIConnectionTimeoutError) {
+    return new LlmError(config.id, `${who}: timed out waiting for ${baseURL}.`);
+  }
+  if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? error.cause : undefined;
+    const code = networkCode(cause);
+    const hint = config.kind === 'openai-compatible' ? ' Is the server running?' : ' Check the address and your network.';
+    return new LlmError(config.id, `${who}: cannot reach ${baseURL}${code ? ` (${code})` : ''}.${hint}`, cause ? { cause } : undefined);
+  }
+  if (error instanceof APIError) {
+    const body = error.error as { message?: unknown } | undefined;
+    const detail = scrub(typeof body?.message === 'string' ? body.message : error.message, key);
+    const status = error.status as number | undefined;
+    const says = detail ? `: ${detail}` : '.';
+    const known = (message: string) => new LlmError(config.id, `${who}${message}`, status === undefined ? undefined : { status });
+    switch (status) {
+      case undefined:
+        return known(`: the reply stream failed${says}`);
+      case 401:
+        return known(
+          config.apiKeySecret === undefined && key === NO_KEY_PLACEHOLDER
+            ? ` wants an API key (HTTP 401)${says} Name the secret that holds it in the provider's "apiKeySecret".`
+            : ` rejected the API key (HTTP 401)${says} Check the key stored as "${config.apiKeySecret ?? '?'}".`,
+        );
+      case 403:
+        return known(`: the API key is not allowed to do this (HTTP 403)${says}`);
+      case 404:
+        return known(
+          ` does not know ${model ? `model "${model}"` : 'this request'} (HTTP 404)${says}` +
+            (config.kind === 'openai-compatible' ? ` Does the base URL ${baseURL} end with the API path (often /v1)?` : ''),
+        );
+      case 429:
+        return known(` is rate-limiting requests or the quota is spent (HTTP 429)${says}`);
+      default:
+        return known(status >= 500 ? ` had a server error (HTTP ${status})${says}` : ` refused the request (HTTP ${status})${says}`);
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new LlmError(config.id, `${who}: ${scrub(message, key)}`);
+}
+
+function networkCode(cause: Error | undefined): string | undefined {
+  for (let e: unknown = cause; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED') return 'connection refused';
+    if (code === 'ENOTFOUND') return 'host not found';
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function scrub(text: string, key: string | undefined): string {
+  const clean = key && key !== NO_KEY_PLACEHOLDER && key.length >= 4 ? text.split(key).join('***') : text;
+  return truncate(clean.trim(), 300);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
