@@ -489,13 +489,20 @@ export class HistoryStore {
     const id = this.newId();
     const now = this.now();
     const json = JSON.stringify(content);
-    // IMMEDIATE, so that the next seq is read and taken under the same write lock.
-    const seq = transaction(this.db, () => {
-      if (Number(this.sql.touchConversation.run(now, conversationId).changes) === 0) throw new Error(`history: no conversation ${conversationId}`);
+    const insert = () => {
       const row = this.sql.insertMessage.get({ id, conversationId, role, content: json, status, now });
       if (row === undefined) throw new Error(`history: message ${id} was not saved`);
       return int(row, 'seq');
-    });
+    };
+    // One INSERT takes the write lock before it reads MAX(seq), so it is atomic alone; a person's message
+    // also makes its conversation the most recent, in the same transaction.
+    const seq =
+      role === 'assistant'
+        ? insert()
+        : transaction(this.db, () => {
+            if (Number(this.sql.touchConversation.run(now, conversationId).changes) === 0) throw new Error(`history: no conversation ${conversationId}`);
+            return insert();
+          });
     return { id, conversationId, seq, role, content: structuredClone(content), status, createdAt: now, updatedAt: now };
   }
 

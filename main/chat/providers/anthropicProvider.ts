@@ -289,7 +289,7 @@ export function toLlmError(config: ProviderConfig, baseURL: string, error: unkno
   if (error instanceof APIError) {
     const detail = scrub(error.apiMessage ?? error.message, key);
     const status = error.status as number | undefined;
-    const says = detail ? `: ${detail}` : '.';
+    const says = detail ? `: ${detail}${/[.!?]$/.test(detail) ? '' : '.'}` : '.';
     const known = (message: string) => new LlmError(config.id, `${who}${message}`, status === undefined ? undefined : { status });
     switch (status) {
       case undefined:
@@ -312,14 +312,17 @@ export function toLlmError(config: ProviderConfig, baseURL: string, error: unkno
   return new LlmError(config.id, `${who}: ${scrub(message, key)}`);
 }
 
+/** The innermost reason fetch gives (its outer error only says "fetch failed"). */
 function networkCode(cause: Error | undefined): string | undefined {
+  let innermost: Error | undefined;
   for (let e: unknown = cause; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (code === 'ENOTFOUND') return 'host not found';
     if (typeof code === 'string') return code;
+    innermost = e;
   }
-  return undefined;
+  return innermost && innermost !== cause ? innermost.message : undefined;
 }
 
 function scrub(text: string, key: string | undefined): string {

@@ -1,0 +1,93 @@
+// The consent layer in front of every tool call: the grant ledger and the annotation policy decide, and
+// when they say "ask", the person is asked through a pending tool-approval record that a front end settles
+// (the CLI on its terminal, the renderer's dialog later). Their answer can become a grant (this
+// conversation, or always; per tool or per server). Every decision goes into the audit log.
+
+import type { ToolSummary } from '../../shared/domain.ts';
+import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
+import type { AuditLog } from './approval/auditLog.ts';
+import type { ApprovalMode, GrantLedger, GrantScope } from './approval/grantLedger.ts';
+import type { PendingRequests } from './pendingRequests.ts';
+
+/** What the person is shown when asked. Server-provided text in it is untrusted. */
+export interface ToolApprovalPayload {
+  tool: ToolSummary;
+  arguments: Record<string, unknown>;
+  /** Whether the server's annotations were believed (only for servers the person trusts). */
+  annotationsTrusted: boolean;
+  elevated: boolean;
+  reason: string;
+}
+
+/** The person's answer. */
+export interface ToolApprovalAnswer {
+  effect: 'allow' | 'deny';
+  scope: 'once' | Exclude<GrantScope, 'once'>;
+  /** The grant covers this tool, or every tool the server lists now. */
+  target: 'tool' | 'server';
+}
+
+export interface ConsentGateDeps {
+  ledger: GrantLedger;
+  audit: AuditLog;
+  pending: PendingRequests;
+  isTrusted(serverId: string): boolean;
+  /** The server's current tools, for a server-wide grant. */
+  toolsOf(serverId: string): ToolSummary[];
+  mode: ApprovalMode;
+}
+
+export function createConsentGate(deps: ConsentGateDeps): ToolGate {
+  return {
+    visible: (tool, conversationId) => !deps.ledger.isWithheld(tool, conversationId),
+    check: async ({ tool, arguments: args, conversationId, signal }): Promise<GateDecision> => {
+      const serverTrusted = deps.isTrusted(tool.serverId);
+      const decision = deps.ledger.decide({ tool, serverTrusted, conversationId, mode: deps.mode });
+      if (decision.kind !== 'ask') {
+        if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
+        const allowed = decision.kind === 'allow';
+        record(deps, tool, args, conversationId, allowed, decision.by, decision.reason);
+        return { allowed, decidedBy: decision.by, reason: decision.reason };
+      }
+      let answer: ToolApprovalAnswer;
+      try {
+        answer = await deps.pending.request<ToolApprovalPayload, ToolApprovalAnswer>(
+          'tool_approval',
+          tool.serverId,
+          { tool, arguments: args, annotationsTrusted: serverTrusted, elevated: decision.elevated, reason: decision.reason },
+          { conversationId, signal },
+        );
+      } catch (error) {
+        const reason = `not approved: ${(error as Error).message}`;
+        record(deps, tool, args, conversationId, false, 'person', reason);
+        return { allowed: false, decidedBy: 'person', reason };
+      }
+      if (answer.scope !== 'once') {
+        deps.ledger.grant({
+          scope: answer.scope,
+          effect: answer.effect,
+          subject: answer.target === 'server' ? { serverId: tool.serverId, tools: deps.toolsOf(tool.serverId) } : { tool },
+          ...(answer.scope === 'conversation' ? { conversationId } : {}),
+        });
+      }
+      const allowed = answer.effect === 'allow';
+      const reason = `${allowed ? 'allowed' : 'denied'} by the person (${answer.scope === 'once' ? 'once' : `${answer.scope}, for this ${answer.target}`})`;
+      record(deps, tool, args, conversationId, allowed, 'person', reason);
+      return { allowed, decidedBy: 'person', reason };
+    },
+  };
+}
+
+function record(deps: ConsentGateDeps, tool: ToolSummary, args: Record<string, unknown>, conversationId: string, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {
+  deps.audit.append({
+    at: Date.now(),
+    serverId: tool.serverId,
+    tool: tool.name,
+    arguments: args,
+    decision: allowed ? 'allow' : 'deny',
+    decidedBy: by,
+    outcome: allowed ? 'allowed' : 'denied',
+    conversationId,
+    detail: reason,
+  });
+}
