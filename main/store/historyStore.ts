@@ -157,11 +157,11 @@ export interface HistoryStoreOptions {
 
 const TERMINAL_TOOL_STATUSES: ReadonlySet<ToolCallStatus> = new Set(['done', 'error', 'denied', 'cancelled']);
 
-/** An assistant message being streamed by this store: its whole content, and how much of it is unsaved. */
+/** An assistant message being streamed by this store: its whole content, and how many characters are unsaved. */
 interface Stream {
   conversationId: string;
   content: ChatContent[];
-  dirty: boolean;
+  pending: number;
 }
 
 type Row = Record<string, unknown>;
@@ -393,7 +393,11 @@ export class HistoryStore {
 
   /** Removes the conversation with its messages, tool calls and requests. */
   deleteConversation(id: string): boolean {
-    for (const [messageId, stream] of this.streams) if (stream.conversationId === id) this.streams.delete(messageId);
+    for (const [messageId, stream] of this.streams) {
+      if (stream.conversationId !== id) continue;
+      this.pendingChars -= stream.pending;
+      this.streams.delete(messageId);
+    }
     return Number(this.sql.deleteConversation.run(id).changes) > 0;
   }
 
@@ -407,7 +411,7 @@ export class HistoryStore {
   /** A reply about to stream: committed as 'streaming' so a crash leaves a visible, incomplete turn. */
   beginAssistantMessage(conversationId: string): string {
     const message = this.insertMessage(conversationId, 'assistant', [], 'streaming');
-    this.streams.set(message.id, { conversationId, content: [], dirty: false });
+    this.streams.set(message.id, { conversationId, content: [], pending: 0 });
     return message.id;
   }
 
@@ -421,7 +425,7 @@ export class HistoryStore {
     if (delta === '') return;
     const stream = this.streamOf(messageId);
     appendText(stream.content, delta);
-    stream.dirty = true;
+    stream.pending += delta.length;
     this.pendingChars += delta.length;
     if (this.pendingChars >= this.flushChars || this.now() - this.lastFlushAt >= this.flushIntervalMs) this.flush();
     else this.timer ??= setTimeout(() => this.flushFromTimer(), Math.max(0, this.lastFlushAt + this.flushIntervalMs - this.now())).unref();
@@ -431,7 +435,8 @@ export class HistoryStore {
   setAssistantContent(messageId: string, content: ChatContent[]): void {
     const stream = this.streamOf(messageId);
     stream.content = structuredClone(content);
-    stream.dirty = false;
+    this.pendingChars -= stream.pending;
+    stream.pending = 0;
     this.sql.saveContent.run(JSON.stringify(stream.content), this.now(), messageId);
   }
 
@@ -440,25 +445,24 @@ export class HistoryStore {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.lastFlushAt = this.now();
-    const dirty = [...this.streams].filter(([, stream]) => stream.dirty);
-    this.pendingChars = 0;
-    if (dirty.length === 0) return;
-    transaction(this.db, () => {
+    const dirty = [...this.streams].filter(([, stream]) => stream.pending > 0);
+    const save = () => {
       for (const [messageId, stream] of dirty) this.sql.saveContent.run(JSON.stringify(stream.content), this.lastFlushAt, messageId);
-    });
-    for (const [, stream] of dirty) stream.dirty = false;
+    };
+    // One reply (the usual case) is one statement, a transaction by itself; several share one.
+    if (dirty.length === 1) save();
+    else if (dirty.length > 1) transaction(this.db, save);
+    for (const [, stream] of dirty) stream.pending = 0;
+    this.pendingChars = 0;
   }
 
-  /** Ends a reply: its buffered text, status, usage and error are committed together. */
+  /** Ends a reply: its buffered text, status, usage and error are committed together, in one statement. */
   finishAssistantMessage(messageId: string, end: { status: Exclude<MessageStatus, 'streaming'>; usage?: TokenUsage; error?: string }): void {
     const stream = this.streams.get(messageId);
-    const now = this.now();
-    const content = stream?.dirty === true ? JSON.stringify(stream.content) : null;
-    transaction(this.db, () => {
-      const changed = this.sql.finishMessage.run(content, end.status, end.usage === undefined ? null : JSON.stringify(end.usage), end.error ?? null, now, messageId);
-      if (Number(changed.changes) === 0) throw new Error(`history: no message ${messageId}`);
-      if (stream !== undefined) this.sql.touchConversation.run(now, stream.conversationId);
-    });
+    const content = stream !== undefined && stream.pending > 0 ? JSON.stringify(stream.content) : null;
+    const changed = this.sql.finishMessage.run(content, end.status, end.usage === undefined ? null : JSON.stringify(end.usage), end.error ?? null, this.now(), messageId);
+    if (Number(changed.changes) === 0) throw new Error(`history: no message ${messageId}`);
+    if (stream !== undefined) this.pendingChars -= stream.pending;
     this.streams.delete(messageId);
   }
 
@@ -512,7 +516,7 @@ export class HistoryStore {
       // A reply begun by another store instance (or before a restart) can be continued while it is 'streaming'.
       const message = this.getMessage(messageId);
       if (message === undefined || message.role !== 'assistant' || message.status !== 'streaming') throw new Error(`history: message ${messageId} is not a streaming reply`);
-      stream = { conversationId: message.conversationId, content: message.content, dirty: false };
+      stream = { conversationId: message.conversationId, content: message.content, pending: 0 };
       this.streams.set(messageId, stream);
     }
     return stream;

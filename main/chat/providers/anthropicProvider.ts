@@ -80,6 +80,14 @@ async function* streamTurn(
   client: () => Promise<{ key: string; client: Anthropic }>,
   request: ModelRequest,
 ): AsyncGenerator<ModelStreamEvent> {
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
+  const signal = request.signal;
+  // A turn cancelled before it starts ends as cancelled, even without a key.
+  if (signal?.aborted) {
+    yield cancelled();
+    return;
+  }
   const { key, client: anthropic } = await client();
   const notices: string[] = [];
   const params: MessageCreateParamsStreaming = {
@@ -92,13 +100,6 @@ async function* streamTurn(
   };
   for (const message of notices) yield { type: 'notice', message };
 
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
-  const signal = request.signal;
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
-  }
 
   let events: AsyncIterable<RawMessageStreamEvent>;
   try {

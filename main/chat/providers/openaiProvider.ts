@@ -91,6 +91,14 @@ async function* streamTurn(
   client: () => Promise<{ key: string; client: OpenAI }>,
   request: ModelRequest,
 ): AsyncGenerator<ModelStreamEvent> {
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
+  const signal = request.signal;
+  // A turn cancelled before it starts ends as cancelled, even without a key.
+  if (signal?.aborted) {
+    yield cancelled();
+    return;
+  }
   const { key, client: openai } = await client();
   const notices: string[] = [];
   const params: ChatCompletionCreateParamsStreaming = {
@@ -105,13 +113,6 @@ async function* streamTurn(
   };
   for (const message of notices) yield { type: 'notice', message };
 
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
-  const signal = request.signal;
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
-  }
 
   let chunks: AsyncIterable<ChatCompletionChunk>;
   try {
@@ -261,7 +262,7 @@ function toUserMessages(message: ChatMessage, kind: OpenAiKind, notices: string[
         const texts = content.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
         const images = content.content.flatMap((part) => (part.type === 'image' ? [part] : []));
         if (images.length > 0) {
-          texts.push(`[${images.length === 1 ? 'The image' : `The ${images.length} images`} this tool returned follow in the next user message.]`);
+          texts.push(`[${images.length === 1 ? 'The image this tool returned follows' : `The ${images.length} images this tool returned follow`} in the next user message.]`);
           resultImages.push({ type: 'text', text: `Image${images.length === 1 ? '' : 's'} returned by tool call ${content.toolUseId}:` });
           resultImages.push(...images.map((image) => toImagePart(image, kind, notices)));
           notices.push(`Tool call ${content.toolUseId} returned ${images.length} image(s); Chat Completions tool messages take only text, so they were sent in a user message after the tool results.`);
