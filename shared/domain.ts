@@ -156,3 +156,35 @@ export interface ConfigProblem {
   field: string;
   message: string;
 }
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'other';
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancelled';
+
+/** What happens during one turn of a conversation, as it happens. */
+export type ChatTurnEvent =
+  | { type: 'assistant_started'; messageId: string }
+  | { type: 'text'; messageId: string; delta: string }
+  | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
+  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
+  | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }
+  | { type: 'notice'; message: string }
+  | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
+
+export type PendingKind = 'tool_approval' | 'sampling' | 'elicitation';
+
+/** A request waiting for the person: a tool approval, a server's sampling or elicitation request. */
+export interface PendingRequestView {
+  id: string;
+  kind: PendingKind;
+  serverId: string;
+  conversationId?: string;
+  /** What to show; server-provided text in it is untrusted. */
+  payload: unknown;
+  createdAt: number;
+}

@@ -4,7 +4,7 @@
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ToolSummary } from '../../shared/domain.ts';
+import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 
@@ -21,11 +21,13 @@ export interface TurnStore {
 export interface ToolCallRecord {
   id: string;
   conversationId: string;
+  /** The assistant message whose tool_use this call answers. */
+  messageId: string;
   serverId: string;
   tool: string;
   modelName: string;
   arguments: Record<string, unknown>;
-  status: 'done' | 'error' | 'denied' | 'invalid' | 'cancelled';
+  status: ToolCallOutcome;
   decidedBy?: string;
   decision?: string;
   result?: Record<string, unknown>;
@@ -50,14 +52,7 @@ export interface ToolRunner {
   call(serverId: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<Record<string, unknown>>;
 }
 
-export type TurnEvent =
-  | { type: 'assistant_started'; messageId: string }
-  | { type: 'text'; messageId: string; delta: string }
-  | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
-  | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
-  | { type: 'tool_result'; callId: string; status: ToolCallRecord['status']; summary: string }
-  | { type: 'notice'; message: string }
-  | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
+export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
@@ -148,7 +143,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
     }
     const results: ChatContent[] = [];
-    for (const call of calls) results.push(await runToolCall(call, byModelName, input, deps));
+    for (const call of calls) results.push(await runToolCall(call, messageId, byModelName, input, deps));
     store.appendUserMessage(input.conversationId, results);
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });
@@ -162,13 +157,14 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
 async function runToolCall(
   call: { id: string; name: string; input: Record<string, unknown> },
+  messageId: string,
   byModelName: Map<string, ToolSummary>,
   input: TurnInput,
   deps: TurnDeps,
 ): Promise<ChatContent> {
   const startedAt = Date.now();
   const tool = byModelName.get(call.name);
-  const base = { id: call.id, conversationId: input.conversationId, modelName: call.name, arguments: call.input, startedAt };
+  const base = { id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, startedAt };
   const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'durationMs' | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
     deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, durationMs: Date.now() - startedAt, ...record });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });

@@ -2,6 +2,10 @@
 // Chat Completions, OpenAI-compatible servers) translates to and from its own wire format; nothing
 // outside main/chat/providers/ knows those formats.
 
+import type { StopReason, TokenUsage } from '../../shared/domain.ts';
+
+export type { StopReason, TokenUsage };
+
 export type ChatRole = 'user' | 'assistant';
 
 export type ChatContent =
@@ -35,12 +39,6 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'other';
-
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
 
 export type ModelStreamEvent =
   | { type: 'text_delta'; text: string }

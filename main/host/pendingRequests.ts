@@ -4,16 +4,12 @@
 // the CLI from flags or the terminal, the renderer's dialogs later.
 
 import { randomUUID } from 'node:crypto';
+import type { PendingKind, PendingRequestView } from '../../shared/domain.ts';
 
-export type PendingKind = 'tool_approval' | 'sampling' | 'elicitation';
+export type { PendingKind };
 
-export interface PendingRecord<P = unknown> {
-  id: string;
-  kind: PendingKind;
-  serverId: string;
-  conversationId?: string;
+export interface PendingRecord<P = unknown> extends PendingRequestView {
   payload: P;
-  createdAt: number;
 }
 
 export class PendingWithdrawnError extends Error {}

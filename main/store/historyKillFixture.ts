@@ -12,7 +12,8 @@ const user = store.appendUserMessage(id, [{ type: 'text', text: 'please stream' 
 process.stdout.write(`acked ${user.id}\n`);
 const replyId = store.beginAssistantMessage(id);
 process.stdout.write(`begun ${replyId}\n`);
-for (let n = 1; ; n++) {
+// Bounded, so an orphan (its test died before killing it) ends by itself.
+for (let n = 1; n <= 5_000; n++) {
   store.appendAssistantText(replyId, `<${n}>${'x'.repeat(500)}`);
   store.flush();
   process.stdout.write(`flushed ${n}\n`);

@@ -305,3 +305,27 @@ test('migrations run once: reopening a file keeps its data', () => {
   const again = new HistoryStore(open(path));
   assert.equal(again.getConversation(id)?.title, 'kept');
 });
+
+test('a reply is finished once; a finished reply takes no more text', () => {
+  const { store } = memoryStore();
+  const { id } = store.createConversation();
+  const replyId = store.beginAssistantMessage(id);
+  store.finishAssistantMessage(replyId, { status: 'incomplete' });
+  assert.throws(() => store.finishAssistantMessage(replyId, { status: 'complete' }), /not a streaming reply/);
+  assert.throws(() => store.setAssistantContent(replyId, say('late')), /not a streaming reply/);
+  assert.equal(store.getMessage(replyId)?.status, 'incomplete');
+  const user = store.appendUserMessage(id, say('hi'));
+  assert.throws(() => store.finishAssistantMessage(user.id, { status: 'error' }), /not a streaming reply/);
+});
+
+test('finishing with the final content replaces the buffered text in the same statement', () => {
+  const { store } = memoryStore({ flushIntervalMs: 60_000 });
+  const { id } = store.createConversation();
+  const replyId = store.beginAssistantMessage(id);
+  store.appendAssistantText(replyId, 'Checking');
+  store.appendAssistantText(replyId, ' now');
+  const final: ChatContent[] = [{ type: 'text', text: 'Checking now' }, { type: 'tool_use', id: 'toolu_9', name: 'x', input: {} }];
+  store.finishAssistantMessage(replyId, { status: 'complete', content: final });
+  assert.deepEqual(store.getMessage(replyId)?.content, final);
+  assert.deepEqual(store.loadMessages(id)[0]?.content, final);
+});

@@ -302,7 +302,7 @@ function prepareStatements(db: Database) {
     getMessage: db.prepare('SELECT * FROM messages WHERE id = ?'),
     loadMessages: db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq'),
     saveContent: db.prepare('UPDATE messages SET content = ?, updated_at = ? WHERE id = ?'),
-    finishMessage: db.prepare('UPDATE messages SET content = COALESCE(?, content), status = ?, usage = ?, error = ?, updated_at = ? WHERE id = ?'),
+    finishMessage: db.prepare("UPDATE messages SET content = COALESCE(?, content), status = ?, usage = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'streaming'"),
     markInterrupted: db.prepare("UPDATE messages SET status = 'incomplete', updated_at = ? WHERE status = 'streaming'"),
     insertToolCall: db.prepare(`
       INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, created_at)
@@ -374,7 +374,10 @@ export class HistoryStore {
     return conversation;
   }
 
-  /** Most recently active first. `search` matches the title or the text of any message, as a plain substring. */
+  /**
+   * Most recently active first: a conversation's updated_at moves when a person writes in it or renames it.
+   * `search` matches the title or the text blocks of any message as a plain, ASCII-case-insensitive substring.
+   */
   listConversations(options: { search?: string; limit?: number } = {}): Conversation[] {
     const limit = options.limit ?? -1;
     const search = options.search?.trim() ?? '';
@@ -418,8 +421,9 @@ export class HistoryStore {
   /**
    * Adds streamed text to the reply (to its last text block, or a new one). The text is buffered and
    * written by `flush()`, which runs here when `flushChars` characters wait or `flushIntervalMs` passed
-   * since the last flush, and otherwise from a timer at that deadline: so a reply is saved while it streams,
-   * a quick stream costs a few transactions rather than one per token, and a stalled stream is still saved.
+   * since the last flush (so the first delta after a quiet spell is written at once), and otherwise from a
+   * timer at that deadline: a reply is saved while it streams, losing at most the last window to a kill; a
+   * fast stream costs a few transactions a second rather than one per token; a stalled stream is still saved.
    */
   appendAssistantText(messageId: string, delta: string): void {
     if (delta === '') return;
@@ -456,12 +460,15 @@ export class HistoryStore {
     this.pendingChars = 0;
   }
 
-  /** Ends a reply: its buffered text, status, usage and error are committed together, in one statement. */
-  finishAssistantMessage(messageId: string, end: { status: Exclude<MessageStatus, 'streaming'>; usage?: TokenUsage; error?: string }): void {
+  /**
+   * Ends a reply: its status, usage, error and content (the given `content`, else its buffered text) are
+   * committed together, in one statement.
+   */
+  finishAssistantMessage(messageId: string, end: { status: Exclude<MessageStatus, 'streaming'>; content?: ChatContent[]; usage?: TokenUsage; error?: string }): void {
     const stream = this.streams.get(messageId);
-    const content = stream !== undefined && stream.pending > 0 ? JSON.stringify(stream.content) : null;
+    const content = end.content !== undefined ? JSON.stringify(end.content) : stream !== undefined && stream.pending > 0 ? JSON.stringify(stream.content) : null;
     const changed = this.sql.finishMessage.run(content, end.status, end.usage === undefined ? null : JSON.stringify(end.usage), end.error ?? null, this.now(), messageId);
-    if (Number(changed.changes) === 0) throw new Error(`history: no message ${messageId}`);
+    if (Number(changed.changes) === 0) throw new Error(`history: message ${messageId} is not a streaming reply`);
     if (stream !== undefined) this.pendingChars -= stream.pending;
     this.streams.delete(messageId);
   }

@@ -1,0 +1,143 @@
+// Conversations as the front ends use them: send a message (creating the conversation when needed),
+// cancel a turn, list and export history. A turn runs the agent loop with the tools of every ready
+// server, the consent gate, and the history store; its events go out on the host's event bus.
+
+import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { ToolSummary } from '../../shared/domain.ts';
+import type { HistoryStore, ToolCallStatus } from '../store/historyStore.ts';
+import type { SecretSource } from '../store/secrets.ts';
+import type { ToolCallRecord, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import { runTurn } from './agentLoop.ts';
+import type { ChatContent, LlmProvider, ProviderConfig } from './llmTypes.ts';
+import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
+import { chooseProvider } from './providerSettings.ts';
+import { createProvider } from './providers/createProvider.ts';
+import { transcriptForModel } from './transcript.ts';
+
+export interface ChatServiceDeps {
+  history: HistoryStore;
+  gate: ToolGate;
+  runner: ToolRunner;
+  validator: jsonSchemaValidator;
+  secrets: SecretSource;
+  settings: () => ProviderSettings;
+  /** The tools of every ready server, in a stable order. */
+  tools: () => ToolSummary[];
+  onEvent(conversationId: string, event: TurnEvent): void;
+  /** Tests and the CLI may supply providers directly; otherwise they are made from the settings. */
+  makeProvider?: (config: ProviderConfig) => LlmProvider;
+}
+
+export interface SendRequest extends ProviderChoice {
+  conversationId?: string;
+  content: ChatContent[];
+  system?: string;
+}
+
+export class ChatService {
+  private readonly deps: ChatServiceDeps;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(deps: ChatServiceDeps) {
+    this.deps = deps;
+  }
+
+  async send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+    const { history } = this.deps;
+    const existing = request.conversationId ? history.getConversation(request.conversationId) : undefined;
+    if (request.conversationId && !existing) throw new Error(`there is no conversation "${request.conversationId}"`);
+    // A conversation keeps its provider and model unless the person picks others for this message.
+    const choice: ProviderChoice = {
+      ...(existing?.providerId ? { provider: existing.providerId } : {}),
+      ...(existing?.model && (!request.provider || request.provider === existing.providerId) ? { model: existing.model } : {}),
+      ...dropUndefined(request),
+    };
+    const { config, model } = chooseProvider(this.deps.settings(), choice);
+    const provider = (this.deps.makeProvider ?? ((c) => createProvider(c, this.deps.secrets)))(config);
+    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
+    if (this.running.has(conversation.id)) throw new Error('this conversation already has a turn running; cancel it first');
+    const controller = new AbortController();
+    this.running.set(conversation.id, controller);
+    try {
+      const outcome = await runTurn(
+        {
+          conversationId: conversation.id,
+          userContent: request.content,
+          provider,
+          model,
+          tools: this.deps.tools(),
+          signal: controller.signal,
+          ...(request.system ? { system: request.system } : {}),
+        },
+        {
+          store: historyTurnStore(history),
+          gate: this.deps.gate,
+          runner: this.deps.runner,
+          validator: this.deps.validator,
+          onEvent: (event) => this.deps.onEvent(conversation.id, event),
+        },
+      );
+      return { conversationId: conversation.id, outcome };
+    } finally {
+      this.running.delete(conversation.id);
+    }
+  }
+
+  /** Stops the running turn of a conversation: the stream ends, a running tool call is cancelled. */
+  cancel(conversationId: string): boolean {
+    const controller = this.running.get(conversationId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+}
+
+/** The history store as the agent loop writes to it. */
+export function historyTurnStore(history: HistoryStore): TurnStore {
+  return {
+    appendUserMessage: (conversationId, content) => void history.appendUserMessage(conversationId, content),
+    loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
+    beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
+    appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    finishAssistantMessage: (messageId, content, outcome) => {
+      history.setAssistantContent(messageId, content);
+      history.finishAssistantMessage(messageId, {
+        status: outcome.status,
+        ...(outcome.usage ? { usage: outcome.usage } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
+    },
+    recordToolCall: (call: ToolCallRecord) => {
+      history.recordToolCall({
+        conversationId: call.conversationId,
+        messageId: call.messageId,
+        id: call.id,
+        serverId: call.serverId,
+        tool: call.tool,
+        modelName: call.modelName,
+        arguments: call.arguments,
+        ...(call.decision ? { decision: call.decision as 'allow' | 'deny' } : {}),
+        ...(call.decidedBy ? { decidedBy: call.decidedBy } : {}),
+      });
+      const status: ToolCallStatus = call.status === 'invalid' ? 'error' : call.status;
+      history.updateToolCall(call.conversationId, call.id, {
+        status,
+        isError: call.status !== 'done',
+        ...(call.result !== undefined ? { result: call.result } : call.error ? { result: { error: call.error } } : {}),
+      });
+    },
+  };
+}
+
+function titleFrom(content: ChatContent[]): string {
+  const text = content.find((c) => c.type === 'text');
+  const line = text?.type === 'text' ? text.text.replace(/\s+/g, ' ').trim() : '';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+}
+
+function dropUndefined(choice: ProviderChoice): ProviderChoice {
+  return {
+    ...(choice.provider !== undefined ? { provider: choice.provider } : {}),
+    ...(choice.model !== undefined ? { model: choice.model } : {}),
+    ...(choice.baseUrl !== undefined ? { baseUrl: choice.baseUrl } : {}),
+  };
+}
