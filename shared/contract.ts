@@ -5,7 +5,9 @@
 // surface from `requestNames` / `eventNames`; no channel string exists anywhere else.
 
 import type {
+  ChatTurnEvent,
   ConfigProblem,
+  PendingRequestView,
   LogLevel,
   LogLine,
   ProgressUpdate,
@@ -65,6 +67,35 @@ export interface AtriumRequests {
   >;
   listRoots: Req<Record<string, never>, RootEntry[]>;
   setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+  listConversations: Req<{ search?: string; limit?: number }, ConversationSummary[]>;
+  getConversation: Req<{ conversationId: string }, ConversationDetail>;
+  renameConversation: Req<{ conversationId: string; title: string }, null>;
+  deleteConversation: Req<{ conversationId: string }, null>;
+  exportConversation: Req<{ conversationId: string; format: 'markdown' | 'json' }, string>;
+  /** Sends the person's message and resolves when the turn ends; its progress arrives as chatEvent. */
+  sendMessage: Req<{ conversationId?: string; text: string; provider?: string; model?: string }, { conversationId: string; stopReason: string }>;
+  cancelTurn: Req<{ conversationId: string }, null>;
+  listPending: Req<Record<string, never>, PendingRequestView[]>;
+  respondPending: Req<{ id: string; outcome: JsonObject }, null>;
+  listGrants: Req<{ serverId?: string }, JsonObject[]>;
+  revokeGrant: Req<{ id: string }, null>;
+  listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  providerId?: string;
+  model?: string;
+}
+
+/** A conversation with its messages and tool calls, as saved; server-provided text in it is untrusted. */
+export interface ConversationDetail {
+  conversation: ConversationSummary;
+  messages: JsonObject[];
+  toolCalls: JsonObject[];
 }
 
 export interface AtriumEvents {
@@ -76,6 +107,9 @@ export interface AtriumEvents {
   resourceUpdated: { serverId: ServerId; uri: string };
   rootsChanged: RootEntry[];
   configProblems: ConfigProblem[];
+  chatEvent: { conversationId: string; event: ChatTurnEvent };
+  pendingOpened: PendingRequestView;
+  pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
 }
 
 export type RequestName = keyof AtriumRequests;
@@ -103,6 +137,8 @@ const serverAndUri = {
   required: ['serverId', 'uri'],
   properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
 } as const;
+const conversationId = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const conversationOnly = { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } } as const;
 const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 1_000_000 } } as const;
 const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -180,6 +216,51 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
       context: stringMap,
     },
   },
+  listConversations: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { search: { type: 'string', maxLength: 1000 }, limit: { type: 'integer', minimum: 1, maximum: 10_000 } },
+  },
+  getConversation: conversationOnly,
+  renameConversation: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'title'],
+    properties: { conversationId, title: { type: 'string', minLength: 1, maxLength: 500 } },
+  },
+  deleteConversation: conversationOnly,
+  exportConversation: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'format'],
+    properties: { conversationId, format: { enum: ['markdown', 'json'] } },
+  },
+  sendMessage: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text'],
+    properties: {
+      conversationId,
+      text: { type: 'string', minLength: 1, maxLength: 1_000_000 },
+      provider: { type: 'string', minLength: 1, maxLength: 100 },
+      model: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  cancelTurn: conversationOnly,
+  listPending: noParams,
+  respondPending: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'outcome'],
+    properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, outcome: { type: 'object' } },
+  },
+  listGrants: serverFilter,
+  revokeGrant: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
+  listAudit: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { serverId, limit: { type: 'integer', minimum: 1, maximum: 10_000 } },
+  },
   listRoots: noParams,
   setRoots: {
     type: 'object',
@@ -213,6 +294,9 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   resourceUpdated: true,
   rootsChanged: true,
   configProblems: true,
+  chatEvent: true,
+  pendingOpened: true,
+  pendingClosed: true,
 };
 export const eventNames = Object.keys(eventNameSet) as EventName[];
 

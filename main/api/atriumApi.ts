@@ -10,6 +10,8 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import type { ConversationHost } from '../host/conversationHost.ts';
+import { createConversationApi } from './conversationApi.ts';
 import type { EventBus } from './eventBus.ts';
 
 export interface ApiDeps {
@@ -17,9 +19,10 @@ export interface ApiDeps {
   registry: ServerRegistry;
   roots: RootsStore;
   events: EventBus;
+  conversations: ConversationHost;
 }
 
-export function createAtriumApi({ hub, registry, roots, events }: ApiDeps): AtriumApi {
+export function createAtriumApi({ hub, registry, roots, events, conversations }: ApiDeps): AtriumApi {
   const callsInFlight = new Map<string, AbortController>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
@@ -98,6 +101,7 @@ export function createAtriumApi({ hub, registry, roots, events }: ApiDeps): Atri
     },
     listRoots: async () => roots.list(),
     setRoots: async ({ roots: entries }) => roots.set(entries),
+    ...createConversationApi(conversations),
   } satisfies AtriumApi;
   return api;
 }

@@ -99,9 +99,9 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
     finishAssistantMessage: (messageId, content, outcome) => {
-      history.setAssistantContent(messageId, content);
       history.finishAssistantMessage(messageId, {
         status: outcome.status,
+        content,
         ...(outcome.usage ? { usage: outcome.usage } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
       });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { ConfigProblem } from '../../shared/domain.ts';
-import { createAtriumApi } from '../api/atriumApi.ts';
+import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { McpHub } from '../mcp/McpHub.ts';
@@ -13,9 +13,18 @@ import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
-import { declineElicitation, refuseSampling } from './brokers.ts';
+import { declineElicitation } from './brokers.ts';
 import { withElicitationDefaults } from './elicitationDefaults.ts';
 import { RootsStore } from './rootsStore.ts';
+import type { ApprovalMode } from './approval/grantLedger.ts';
+import type { ConversationHost } from './conversationHost.ts';
+import { openConversationHost } from './conversationHost.ts';
+import type { SamplingPolicy } from './samplingBroker.ts';
+import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
+import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
+import { loadProviderSettings } from '../chat/providerSettings.ts';
+import { environmentSecrets } from '../store/secrets.ts';
+import type { SecretSource } from '../store/secrets.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -34,6 +43,17 @@ export interface HostCoreOptions {
   keepAliveMs?: number;
   /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
   maxMessageBytes?: number;
+  /** How tool calls are decided: 'ask' (the policy and the person), 'readonly', 'all', 'none'. */
+  approvalMode?: ApprovalMode;
+  /** Whether servers' sampling requests are answered (default: refused). Ignored when `sampling` is given. */
+  samplingPolicy?: SamplingPolicy;
+  samplingChoice?: ProviderChoice;
+  secrets?: SecretSource;
+  /** LLM providers; read from the home's providers.json when not given. */
+  providerSettings?: ProviderSettings;
+  makeProvider?: (config: ProviderConfig) => LlmProvider;
+  /** ':memory:' keeps conversations in memory only (the conformance client); the home's atrium.db otherwise. */
+  databasePath?: string;
 }
 
 export interface HostCore {
@@ -42,6 +62,7 @@ export interface HostCore {
   readonly hub: McpHub;
   readonly configProblems: ConfigProblem[];
   readonly configPath: string;
+  readonly conversations: ConversationHost;
   /** Stops every server (no child process left behind) and ends remote sessions. */
   shutdown(): Promise<void>;
 }
@@ -53,15 +74,44 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const roots = new RootsStore();
   if (options.roots?.length) await roots.set(options.roots.map((path) => ({ uri: path })));
 
+  const validator = new CachedSchemaValidator();
+  // The conversation side reaches servers only through these functions; the hub exists once they run.
+  const late: { hub?: McpHub } = {};
+  const conversations = openConversationHost({
+    home: options.home,
+    ...(options.databasePath ? { databasePath: options.databasePath } : {}),
+    approvalMode: options.approvalMode ?? 'ask',
+    samplingPolicy: options.samplingPolicy ?? 'deny',
+    ...(options.samplingChoice ? { samplingChoice: options.samplingChoice } : {}),
+    secrets: options.secrets ?? environmentSecrets(),
+    settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
+    validator,
+    ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
+    tools: () => (late.hub ? readyTools(late.hub) : []),
+    servers: () => late.hub?.snapshots() ?? [],
+    runner: {
+      call: async (serverId, tool, args, { signal, onProgress }) =>
+        (await (late.hub as McpHub).callTool(serverId, tool, args, { signal, onProgress })) as unknown as Record<string, unknown>,
+    },
+    pendingListener: {
+      opened: (record) => events.emit('pendingOpened', record),
+      closed: (record, how, reason) => events.emit('pendingClosed', { id: record.id, how, ...(reason ? { reason } : {}) }),
+    },
+    onTurnEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
+    log: (serverId, text) => {
+      if (late.hub?.has(serverId)) late.hub.get(serverId).log.add('info', 'host', text);
+    },
+  });
+
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
       roots,
-      sampling: options.sampling ?? refuseSampling,
+      sampling: options.sampling ?? conversations.sampling,
       elicitation: withElicitationDefaults(options.elicitation ?? declineElicitation),
-      validator: new CachedSchemaValidator(),
+      validator,
       ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
@@ -70,6 +120,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     },
     (event, payload) => events.emit(event, payload),
   );
+  late.hub = hub;
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();
@@ -79,11 +130,22 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ hub, registry, roots, events }),
+    api: createAtriumApi({ hub, registry, roots, events, conversations }),
     events,
     hub,
     configProblems: registry.problems,
     configPath,
-    shutdown: () => (stopping ??= hub.stopAll()),
+    conversations,
+    shutdown: () =>
+      (stopping ??= (async () => {
+        for (const record of conversations.pending.list()) conversations.pending.withdraw(record.id, 'Atrium is quitting');
+        await hub.stopAll();
+        conversations.close();
+      })()),
   };
+}
+
+/** The tools of every ready server, in the stable order the model sees them. */
+function readyTools(hub: McpHub) {
+  return toolSummaries(hub.list().filter((c) => c.snapshot.status.kind === 'ready'));
 }

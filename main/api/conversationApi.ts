@@ -1,0 +1,93 @@
+// The conversation half of the typed contract: history, sending and cancelling turns, pending requests,
+// the grant ledger and the audit log.
+
+import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/contract.ts';
+import type { ConversationHost } from '../host/conversationHost.ts';
+import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
+import type { Conversation } from '../store/historyStore.ts';
+
+type ConversationRequests = Pick<
+  AtriumApi,
+  | 'listConversations'
+  | 'getConversation'
+  | 'renameConversation'
+  | 'deleteConversation'
+  | 'exportConversation'
+  | 'sendMessage'
+  | 'cancelTurn'
+  | 'listPending'
+  | 'respondPending'
+  | 'listGrants'
+  | 'revokeGrant'
+  | 'listAudit'
+>;
+
+export class NotFoundError extends Error {
+  readonly code = 'not_found';
+}
+
+export function createConversationApi({ history, chat, pending, ledger, audit }: ConversationHost): ConversationRequests {
+  const conversation = (id: string): Conversation => {
+    const found = history.getConversation(id);
+    if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
+    return found;
+  };
+  return {
+    listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map(summary),
+    getConversation: async ({ conversationId }) => ({
+      conversation: summary(conversation(conversationId)),
+      messages: history.loadMessages(conversationId) as unknown as JsonObject[],
+      toolCalls: history.listToolCalls(conversationId) as unknown as JsonObject[],
+    }),
+    renameConversation: async ({ conversationId, title }) => {
+      if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);
+      return null;
+    },
+    deleteConversation: async ({ conversationId }) => {
+      chat.cancel(conversationId);
+      ledger.forgetConversation(conversationId);
+      if (!history.deleteConversation(conversationId)) throw new NotFoundError(`there is no conversation "${conversationId}"`);
+      return null;
+    },
+    exportConversation: async ({ conversationId, format }) => {
+      const found = conversation(conversationId);
+      const args = [found, history.loadMessages(conversationId), history.listToolCalls(conversationId)] as const;
+      return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
+    },
+    sendMessage: async ({ conversationId, text, provider, model }) => {
+      const { conversationId: id, outcome } = await chat.send({
+        content: [{ type: 'text', text }],
+        ...(conversationId ? { conversationId } : {}),
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
+      });
+      return { conversationId: id, stopReason: outcome.stopReason };
+    },
+    cancelTurn: async ({ conversationId }) => {
+      chat.cancel(conversationId);
+      return null;
+    },
+    listPending: async () => pending.list(),
+    respondPending: async ({ id, outcome }) => {
+      if (!pending.respond(id, outcome)) throw new NotFoundError('that request is no longer waiting (it was answered or withdrawn)');
+      return null;
+    },
+    listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}) as unknown as JsonObject[],
+    revokeGrant: async ({ id }) => {
+      if (!ledger.revoke(id)) throw new NotFoundError(`there is no grant "${id}"`);
+      return null;
+    },
+    listAudit: async ({ limit, serverId }) => audit.list({ limit: limit ?? 100, ...(serverId ? { serverId } : {}) }) as unknown as JsonObject[],
+  };
+}
+
+function summary(c: Conversation): ConversationSummary {
+  return {
+    id: c.id,
+    title: c.title,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    ...(c.providerId ? { providerId: c.providerId } : {}),
+    ...(c.model ? { model: c.model } : {}),
+  };
+}
