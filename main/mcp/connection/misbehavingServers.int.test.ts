@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
-import { isAlive, nextEvent, startTestHost, waitForLog } from '../../../e2e/fixtures/hostHarness.ts';
+import { isAlive, nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
 
@@ -47,15 +47,17 @@ describe('stdio servers that misbehave', () => {
   });
 
   test('a hanging call times out with a clear error, and the server hears notifications/cancelled', async () => {
-    const cancelled = waitForLog(host.core, 'hangs', /cancelled/);
+    const cancelled = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /cancelled/.test(l.text));
     await assert.rejects(host.core.api.callTool({ serverId: 'hangs', tool: 'hang' }), /hangs: tool "hang": no answer within the time limit \(1000 ms\)/);
     await cancelled;
   });
 
   test('the person can cancel a call; the server gets notifications/cancelled', async () => {
     const callId = 'cancel-me';
-    const cancelled = waitForLog(host.core, 'hangs', /cancelled \S+/);
+    const received = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /hang called/.test(l.text));
     const call = host.core.api.callTool({ serverId: 'hangs', tool: 'hang', callId });
+    await received;
+    const cancelled = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /cancelled \S+/.test(l.text));
     await host.core.api.cancelCall({ callId });
     await assert.rejects(call, /hangs: tool "hang": cancelled/);
     await cancelled;

@@ -1,0 +1,163 @@
+// Conversations end to end: the real @anthropic-ai/sdk and openai clients against scripted fake LLM
+// servers, real MCP servers as child processes, the host core's consent gate, and the SQLite history.
+
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { PendingRequestView } from '../../shared/domain.ts';
+import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeOpenAi } from '../../e2e/fixtures/llm/fakeOpenAiServer.ts';
+import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, nextEvent, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import type { ApprovalMode } from '../host/approval/grantLedger.ts';
+import type { SamplingPolicy } from '../host/samplingBroker.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function chatHost(
+  kind: 'anthropic' | 'openai',
+  script: FakeTurn[],
+  servers: Record<string, unknown>,
+  options: { approvalMode?: ApprovalMode; samplingPolicy?: SamplingPolicy } = {},
+): Promise<{ host: TestHost; llm: FakeLlmServer }> {
+  const llm = kind === 'anthropic' ? await startFakeAnthropic(script) : await startFakeOpenAi(script);
+  const host = await startTestHost(servers, {
+    approvalMode: options.approvalMode ?? 'ask',
+    samplingPolicy: options.samplingPolicy ?? 'deny',
+    providerSettings: { providers: [{ id: 'fake', kind, baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
+    secrets: { get: async () => 'sk-test-key-not-real' },
+  });
+  await host.core.hub.whenSettled();
+  cleanups.push(async () => {
+    await host.close();
+    await llm.close();
+  });
+  return { host, llm };
+}
+
+/** Answers every tool approval the person is asked for, and records what was asked. */
+function answerApprovals(host: TestHost, effect: 'allow' | 'deny'): PendingRequestView[] {
+  const asked: PendingRequestView[] = [];
+  host.core.events.on('pendingOpened', (record) => {
+    asked.push(record);
+    void host.core.api.respondPending({ id: record.id, outcome: { effect, scope: 'once', target: 'tool' } });
+  });
+  return asked;
+}
+
+const bodyOf = (llm: FakeLlmServer, index: number) => JSON.stringify(llm.requests.filter((r) => r.method === 'POST')[index]?.body ?? null);
+
+describe('conversations with tools', () => {
+  test('multi-step tool use across two servers (Anthropic): each result goes back to the model, and the history keeps it all', async () => {
+    const { host, llm } = await chatHost(
+      'anthropic',
+      [
+        { toolCalls: [{ name: 'echo__echo', input: { text: 'first step' } }] },
+        { toolCalls: [{ name: 'everything__get-sum', input: { a: 20, b: 22 } }] },
+        { text: 'The sum is 42.' },
+      ],
+      { echo: fixtureCommand('echoServer'), everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] } },
+      { approvalMode: 'all' },
+    );
+    const reply = await host.core.api.sendMessage({ text: 'echo, then add 20 and 22' });
+    assert.equal(reply.stopReason, 'end_turn');
+    assert.match(bodyOf(llm, 1), /first step/);
+    assert.match(bodyOf(llm, 2), /42/);
+    const tools = JSON.parse(bodyOf(llm, 0)).tools.map((t: { name: string }) => t.name);
+    assert.ok(tools.includes('echo__echo') && tools.includes('everything__get-sum'), tools.join(', '));
+    const { messages, toolCalls } = await host.core.api.getConversation({ conversationId: reply.conversationId });
+    assert.deepEqual(toolCalls.map((c) => [c.serverId, c.tool, c.status]), [['echo', 'echo', 'done'], ['everything', 'get-sum', 'done']]);
+    assert.match(JSON.stringify(messages.at(-1)), /The sum is 42\./);
+    assert.equal(messages.at(-1)?.status, 'complete');
+    const markdown = await host.core.api.exportConversation({ conversationId: reply.conversationId, format: 'markdown' });
+    assert.match(markdown, /get-sum/);
+  });
+
+  test('a destructive tool is asked for and denied (OpenAI): it never runs, and the model is told', async () => {
+    const { host, llm } = await chatHost(
+      'openai',
+      [{ toolCalls: [{ name: 'files__crash', input: {} }] }, { text: 'Understood, I will not.' }],
+      { files: { ...fixtureCommand('crashServer'), trusted: true } },
+    );
+    const asked = answerApprovals(host, 'deny');
+    const reply = await host.core.api.sendMessage({ text: 'crash the server' });
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]?.kind, 'tool_approval');
+    assert.match(bodyOf(llm, 1), /did not allow this call/);
+    const [server] = await host.core.api.listServers({});
+    assert.equal(server?.status.kind, 'ready', 'the crash tool never ran');
+    const audit = await host.core.api.listAudit({ limit: 10 });
+    assert.deepEqual(audit.map((a) => [a.tool, a.decision, a.decidedBy]), [['crash', 'deny', 'person']]);
+    assert.equal(reply.stopReason, 'end_turn');
+  });
+
+  test("a trusted read-only tool runs without asking; an untrusted server's read-only claim is not believed", async () => {
+    const { host } = await chatHost(
+      'anthropic',
+      [
+        { toolCalls: [{ name: 'trusted__add', input: { a: 1, b: 2 } }] },
+        { text: 'ok' },
+        { toolCalls: [{ name: 'untrusted__add', input: { a: 1, b: 2 } }] },
+        { text: 'ok' },
+      ],
+      { trusted: { ...fixtureCommand('echoServer'), trusted: true }, untrusted: fixtureCommand('echoServer') },
+    );
+    const asked = answerApprovals(host, 'allow');
+    await host.core.api.sendMessage({ text: 'add with the trusted one' });
+    assert.equal(asked.length, 0, 'no question for a read-only tool of a trusted server');
+    await host.core.api.sendMessage({ text: 'add with the untrusted one' });
+    assert.deepEqual(asked.map((a) => a.serverId), ['untrusted']);
+  });
+
+  test('a server sampling request is answered with the configured model when approved', async () => {
+    const { host, llm } = await chatHost(
+      'anthropic',
+      [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'sampled reply text' }, { text: 'done' }],
+      { echo: fixtureCommand('echoServer') },
+      { approvalMode: 'all', samplingPolicy: 'approve' },
+    );
+    await host.core.api.sendMessage({ text: 'use sampling' });
+    assert.match(bodyOf(llm, 1), /say hi/, 'the server\'s sampling request reached the model');
+    assert.match(bodyOf(llm, 2), /sampled reply text/, 'the sampled text went back through the tool result');
+  });
+
+  test('a sampling request is refused by default', async () => {
+    const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all' });
+    await host.core.api.sendMessage({ text: 'use sampling' });
+    assert.match(bodyOf(llm, 1), /declined/);
+  });
+});
+
+describe('cancelling', () => {
+  test('cancel mid-stream: the turn ends as cancelled, the partial reply is kept and marked incomplete', async () => {
+    const { host } = await chatHost('openai', [{ hang: true, text: 'I was saying' }], {});
+    const firstText = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'text');
+    const sending = host.core.api.sendMessage({ text: 'talk forever' });
+    const { conversationId } = await firstText;
+    await host.core.api.cancelTurn({ conversationId });
+    assert.equal((await sending).stopReason, 'cancelled');
+    const { messages } = await host.core.api.getConversation({ conversationId });
+    assert.equal(messages.at(-1)?.status, 'incomplete');
+    assert.match(JSON.stringify(messages.at(-1)), /I was saying/);
+    assert.equal(messages[0]?.role, 'user');
+  });
+
+  test('cancel mid-tool: the server gets notifications/cancelled and the turn ends', async () => {
+    const { host } = await chatHost('anthropic', [{ toolCalls: [{ name: 'slow__hang', input: {} }] }, { text: 'unused' }], { slow: fixtureCommand('hangServer') }, { approvalMode: 'all' });
+    const running = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'tool_call' && e.event.status === 'running');
+    const sending = host.core.api.sendMessage({ text: 'run the slow tool' });
+    const { conversationId } = await running;
+    // Cancelled only once the server has the call: a call cancelled before it was sent needs no notice.
+    await waitForLog(host.core, 'slow', /hang called/);
+    const heard = waitForLog(host.core, 'slow', /cancelled/);
+    await host.core.api.cancelTurn({ conversationId });
+    assert.equal((await sending).stopReason, 'cancelled');
+    await heard;
+    const { toolCalls } = await host.core.api.getConversation({ conversationId });
+    assert.equal(toolCalls[0]?.status, 'cancelled');
+  });
+});
