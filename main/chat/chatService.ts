@@ -14,6 +14,9 @@ import { chooseProvider } from './providerSettings.ts';
 import { createProvider } from './providers/createProvider.ts';
 import { transcriptForModel } from './transcript.ts';
 
+/** A request about a conversation that cannot be met as asked; the message is for the person. */
+export class ConversationError extends Error {}
+
 export interface ChatServiceDeps {
   history: HistoryStore;
   gate: ToolGate;
@@ -45,7 +48,7 @@ export class ChatService {
   async send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
     const { history } = this.deps;
     const existing = request.conversationId ? history.getConversation(request.conversationId) : undefined;
-    if (request.conversationId && !existing) throw new Error(`there is no conversation "${request.conversationId}"`);
+    if (request.conversationId && !existing) throw new ConversationError(`there is no conversation "${request.conversationId}"`);
     // A conversation keeps its provider and model unless the person picks others for this message.
     const choice: ProviderChoice = {
       ...(existing?.providerId ? { provider: existing.providerId } : {}),
@@ -55,7 +58,7 @@ export class ChatService {
     const { config, model } = chooseProvider(this.deps.settings(), choice);
     const provider = (this.deps.makeProvider ?? ((c) => createProvider(c, this.deps.secrets)))(config);
     const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
-    if (this.running.has(conversation.id)) throw new Error('this conversation already has a turn running; cancel it first');
+    if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
     try {

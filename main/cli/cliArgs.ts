@@ -1,9 +1,11 @@
 // The command line: `atrium <command> [arguments] [options]`, options anywhere after the command.
 
 import { parseArgs } from 'node:util';
+import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { ElicitationAnswer } from '../host/brokers.ts';
+import type { SamplingPolicy } from '../host/samplingBroker.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -15,6 +17,14 @@ export interface CliInvocation {
   roots: string[];
   elicit: ElicitationAnswer;
   server?: string;
+  conversation?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  approve: ApprovalMode;
+  sampling: SamplingPolicy;
+  secretsFile?: string;
+  format: 'markdown' | 'json';
 }
 
 export class UsageError extends Error {}
@@ -29,6 +39,8 @@ commands:
   read <server> <uri>              read a resource
   prompt <server> <name> [json]    get a prompt with arguments
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
+  chat <message>                   send a message; the reply and tool calls stream to stdout
+  history [export <id>]            list conversations, or export one (--format markdown|json)
 
 options:
   --config FILE      use this servers file instead of the stored one
@@ -36,7 +48,14 @@ options:
   --timeout MS       per-request and start-up time limit
   --root DIR         expose DIR to servers as a root (repeatable)
   --elicit decline|cancel|accept:JSON   how to answer a server's elicitation (default: decline)
-  --server S         only this server (tools, resources, templates, prompts)`;
+  --server S         only this server (tools, resources, templates, prompts)
+
+chat options:
+  --conversation ID  continue a conversation
+  --provider P --model M --base-url U   the LLM (a providers.json id, or anthropic|openai|openai-compatible)
+  --approve ask|readonly|all|none        tool calls: ask on the terminal (default), allow read-only ones, allow all, deny all
+  --sampling deny|approve                servers' sampling requests (default: deny)
+  --secrets FILE     a JSON file of {"secret name": "value"} (API keys); else ATRIUM_SECRET_<NAME>, ANTHROPIC_API_KEY, OPENAI_API_KEY`;
 
 export function parseCli(argv: readonly string[]): CliInvocation {
   let parsed;
@@ -52,6 +71,14 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         root: { type: 'string', multiple: true, default: [] },
         elicit: { type: 'string', default: 'decline' },
         server: { type: 'string' },
+        conversation: { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        approve: { type: 'string', default: 'ask' },
+        sampling: { type: 'string', default: 'deny' },
+        secrets: { type: 'string' },
+        format: { type: 'string', default: 'markdown' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -70,12 +97,25 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     json: values.json,
     roots: values.root,
     elicit: parseElicit(values.elicit),
+    approve: oneOf(values.approve, ['ask', 'readonly', 'all', 'none'] as const, '--approve'),
+    sampling: oneOf(values.sampling, ['deny', 'approve'] as const, '--sampling'),
+    format: oneOf(values.format, ['markdown', 'json'] as const, '--format'),
+    ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
+    ...(values.provider !== undefined ? { provider: values.provider } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+    ...(values.secrets !== undefined ? { secretsFile: values.secrets } : {}),
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(values.server !== undefined ? { server: values.server } : {}),
   };
   checkArity(invocation);
   return invocation;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} takes ${allowed.join(', ')}, not "${value}"`);
 }
 
 export function parseElicit(value: string): ElicitationAnswer {
@@ -108,6 +148,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   read: [2, 2, '<server> <uri>'],
   prompt: [2, 3, '<server> <name> [json-args]'],
   import: [1, 1, '<file>'],
+  chat: [1, 1, '<message>'],
+  history: [0, 2, '[export <conversation id>]'],
 };
 
 function checkArity({ command, args }: CliInvocation): void {

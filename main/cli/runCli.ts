@@ -14,11 +14,19 @@ import { resolveAtriumHome } from '../store/appHome.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
+import { runChat, runHistory } from './chatCommand.ts';
+import { ConversationError } from '../chat/chatService.ts';
+import { LlmError } from '../chat/llmTypes.ts';
+import { ProviderSettingsError } from '../chat/providerSettings.ts';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Writes without a newline (a streamed reply). */
+  write(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Asks a question on the terminal; absent when standard input is not a terminal. */
+  ask?(question: string): Promise<string>;
 }
 
 /** A failure the person caused or can fix; printed as one line. */
@@ -42,6 +50,17 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
   const home = resolveAtriumHome(io.env);
   if (invocation.command === 'import') return runImport(invocation, home, io);
+  if (invocation.command === 'chat' || invocation.command === 'history') {
+    try {
+      return invocation.command === 'chat' ? await runChat(invocation, home, io, signal) : await runHistory(invocation, home, io);
+    } catch (error) {
+      if (isExpectedFailure(error)) {
+        io.err(`atrium: ${(error as Error).message}`);
+        return 1;
+      }
+      throw error;
+    }
+  }
 
   const serverScope = TARGETED.has(invocation.command) ? invocation.args[0] : invocation.server;
   let core: HostCore | undefined;
@@ -65,8 +84,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
     return await Promise.race([runCommand(invocation, started, io), aborted]);
   } catch (error) {
-    if (error instanceof CliFailure || error instanceof ServerError) {
-      io.err(`atrium: ${error.message}`);
+    if (isExpectedFailure(error)) {
+      io.err(`atrium: ${(error as Error).message}`);
       return 1;
     }
     if (error instanceof UsageError) {
@@ -158,6 +177,18 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
     io.out(`${report.added.length} server(s) added to ${target}`);
   }
   return report.added.length === 0 && report.problems.length > 0 ? 1 : 0;
+}
+
+/** Failures a person can meet and fix: printed as one line, never as a stack trace. */
+function isExpectedFailure(error: unknown): boolean {
+  return (
+    error instanceof CliFailure ||
+    error instanceof ServerError ||
+    error instanceof LlmError ||
+    error instanceof ProviderSettingsError ||
+    error instanceof ConversationError ||
+    (error as { code?: unknown } | undefined)?.code === 'not_found'
+  );
 }
 
 function isUsable(status: ServerStatus): boolean {

@@ -43,3 +43,15 @@ export function chainSecrets(...sources: SecretSource[]): SecretSource {
     },
   };
 }
+
+/** The provider SDKs' usual variables, for people who already have them set: ANTHROPIC_API_KEY, OPENAI_API_KEY. */
+export function conventionalKeySecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
+  const variables: Record<string, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
+  return {
+    get: async (name) => {
+      const variable = variables[name];
+      const value = variable ? env[variable] : undefined;
+      return value === undefined || value === '' ? undefined : value;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// `atrium chat` and `atrium history` as a person runs them: real processes, the real provider SDKs
+// against a scripted fake LLM server, real MCP servers, and the SQLite file on disk.
+
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
+const key = 'sk-ant-test-key-never-logged';
+
+async function atrium(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: key } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('atrium chat', () => {
+  let home: string;
+  let llm: FakeLlmServer;
+  const script: FakeTurn[] = [];
+  before(async () => {
+    home = await makeTempDir('atrium-chat-');
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { ...fixtureCommand('echoServer'), trusted: true } } }));
+    llm = await startFakeAnthropic(script);
+  });
+  after(async () => {
+    await llm.close();
+    await rm(home, { recursive: true, force: true });
+  });
+  const flags = () => ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url];
+
+  test('the reply streams to stdout with the tool call it made; the key is sent to the provider and nowhere else', async () => {
+    script.push({ toolCalls: [{ name: 'echo__add', input: { a: 2, b: 3 } }] }, { text: 'Two and three make five.' });
+    const { code, stdout, stderr } = await atrium(home, ['chat', 'add 2 and 3', ...flags()]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /\[tool echo\/add \{"a":2,"b":3\}\]\n\[→ done: 5\]\nTwo and three make five\./);
+    assert.match(stderr, /atrium: conversation [0-9a-f-]{36} \(20 tokens in, 10 out\)/);
+    const sent = Object.values(llm.requests.filter((r) => r.method === 'POST').at(-1)?.headers ?? {});
+    assert.ok(sent.some((value) => value.includes(key)), 'the key went to the provider in a header');
+    assert.doesNotMatch(stdout + stderr, new RegExp(key));
+  });
+
+  test('without a terminal, a call that needs approval is denied and the person is told how to decide up front', async () => {
+    script.push({ toolCalls: [{ name: 'echo__env', input: { name: 'HOME' } }] }, { text: 'I could not.' });
+    const { code, stdout, stderr } = await atrium(home, ['chat', 'read HOME', ...flags()]);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /echo\/env needs your approval, but there is no terminal to ask on; it was denied \(use --approve/);
+    assert.match(stdout, /\[→ denied/);
+  });
+
+  test('--approve none denies every call; history lists the conversations and exports one', async () => {
+    script.push({ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 1 } }] }, { text: 'Denied, fine.' });
+    const chat = await atrium(home, ['chat', 'add 1 and 1', '--approve', 'none', ...flags()]);
+    assert.match(chat.stdout, /\[→ denied/);
+    const id = /conversation ([0-9a-f-]{36})/.exec(chat.stderr)?.[1] ?? '';
+    const list = await atrium(home, ['history']);
+    assert.equal(list.stdout.trim().split('\n').length, 3);
+    const exported = await atrium(home, ['history', 'export', id]);
+    assert.match(exported.stdout, /add 1 and 1/);
+    assert.match(exported.stdout, /Denied, fine\./);
+    const json = JSON.parse((await atrium(home, ['history', 'export', id, '--format', 'json'])).stdout) as { toolCalls: { status: string }[] };
+    assert.equal(json.toolCalls[0]?.status, 'denied');
+  });
+
+  test('--conversation continues a conversation: the model sees the earlier turns', async () => {
+    script.push({ text: 'First answer.' });
+    const first = await atrium(home, ['chat', 'remember the word teal', ...flags()]);
+    const id = /conversation ([0-9a-f-]{36})/.exec(first.stderr)?.[1] ?? '';
+    script.push({ text: 'You said teal.' });
+    const second = await atrium(home, ['chat', 'what word?', '--conversation', id, ...flags()]);
+    assert.match(second.stdout, /You said teal\./);
+    assert.match(JSON.stringify(llm.requests.at(-1)?.body), /remember the word teal.*First answer\..*what word\?/);
+  });
+
+  test('a provider that is not configured is one clear line, before any server starts', async () => {
+    const { code, stderr } = await atrium(home, ['chat', 'hi']);
+    assert.equal(code, 1);
+    assert.match(stderr, /^atrium: no LLM provider is configured/m);
+  });
+});
+
+describe('kill -9 during a streamed reply', () => {
+  test('the file stays intact and the message the person sent is there; the cut reply is marked incomplete', async () => {
+    const home = await makeTempDir('atrium-kill-');
+    const llm = await startFakeAnthropic([{ hang: true, text: 'Partial reply that never ends' }]);
+    try {
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: {} }));
+      const child = spawn(process.execPath, [cli, 'chat', 'please write a long essay', '--provider', 'anthropic', '--model', 'm', '--base-url', llm.url], {
+        env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: key },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // Killed as soon as the streamed text reaches the terminal.
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Partial') && resolve());
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+
+      const require = createRequire(import.meta.url);
+      const { DatabaseSync } = require('node:sqlite') as typeof import('node:sqlite');
+      const db = new DatabaseSync(join(home, 'atrium.db'));
+      assert.deepEqual({ ...db.prepare('PRAGMA integrity_check').get() }, { integrity_check: 'ok' });
+      const messages = db.prepare('SELECT role, content, status FROM messages ORDER BY seq').all() as { role: string; content: string; status: string }[];
+      db.close();
+      assert.equal(messages[0]?.role, 'user');
+      assert.match(messages[0]?.content ?? '', /please write a long essay/);
+      assert.equal(messages[1]?.status, 'streaming');
+
+      const history = await atrium(home, ['history', '--json']);
+      const [conversation] = JSON.parse(history.stdout) as { id: string }[];
+      const exported = JSON.parse((await atrium(home, ['history', 'export', conversation?.id ?? '', '--format', 'json'])).stdout) as { messages: { status: string }[] };
+      assert.equal(exported.messages[1]?.status, 'incomplete', 'the next start marks the cut reply incomplete');
+    } finally {
+      await llm.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
