@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { openDatabase } from '../store/database.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
 const run = promisify(execFile);
@@ -111,9 +111,7 @@ describe('kill -9 during a streamed reply', () => {
       child.kill('SIGKILL');
       await exited;
 
-      const require = createRequire(import.meta.url);
-      const { DatabaseSync } = require('node:sqlite') as typeof import('node:sqlite');
-      const db = new DatabaseSync(join(home, 'atrium.db'));
+      const db = openDatabase(join(home, 'atrium.db'), []);
       assert.deepEqual({ ...db.prepare('PRAGMA integrity_check').get() }, { integrity_check: 'ok' });
       const messages = db.prepare('SELECT role, content, status FROM messages ORDER BY seq').all() as { role: string; content: string; status: string }[];
       db.close();
