@@ -16,6 +16,7 @@ import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { declineElicitation } from './brokers.ts';
 import { withElicitationDefaults } from './elicitationDefaults.ts';
 import { RootsStore } from './rootsStore.ts';
+import { createResilientRunner } from './resilientRunner.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
 import type { ConversationHost } from './conversationHost.ts';
 import { openConversationHost } from './conversationHost.ts';
@@ -89,10 +90,14 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
     tools: () => (late.hub ? readyTools(late.hub) : []),
     servers: () => late.hub?.snapshots() ?? [],
-    runner: {
-      call: async (serverId, tool, args, { signal, onProgress }) =>
-        (await (late.hub as McpHub).callTool(serverId, tool, args, { signal, onProgress })) as unknown as Record<string, unknown>,
-    },
+    runner: createResilientRunner(
+      {
+        call: async (serverId, tool, args, { signal, onProgress }) =>
+          (await (late.hub as McpHub).callTool(serverId, tool, args, { signal, onProgress })) as unknown as Record<string, unknown>,
+      },
+      // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe.
+      { isIdempotent: (serverId, tool) => (late.hub ? isTrustedIdempotent(late.hub, serverId, tool) : false) },
+    ),
     pendingListener: {
       opened: (record) => events.emit('pendingOpened', record),
       closed: (record, how, reason) => events.emit('pendingClosed', { id: record.id, how, ...(reason ? { reason } : {}) }),
@@ -148,4 +153,12 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 /** The tools of every ready server, in the stable order the model sees them. */
 function readyTools(hub: McpHub) {
   return toolSummaries(hub.list().filter((c) => c.snapshot.status.kind === 'ready'));
+}
+
+function isTrustedIdempotent(hub: McpHub, serverId: string, tool: string): boolean {
+  if (!hub.has(serverId)) return false;
+  const connection = hub.get(serverId);
+  if (connection.definition.trusted !== true) return false;
+  const annotations = connection.tools.find((t) => t.name === tool)?.annotations;
+  return annotations?.idempotentHint === true || annotations?.readOnlyHint === true;
 }
