@@ -52,6 +52,8 @@ export interface AtriumRequests {
   getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
   setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
   listTools: Req<ServerFilter, ToolSummary[]>;
+  /** Turns one tool (or, without `tool`, all of a server's tools) on or off for the model. */
+  setToolEnabled: Req<{ serverId: ServerId; tool?: string; enabled: boolean }, null>;
   listResources: Req<ServerFilter, ResourceSummary[]>;
   listResourceTemplates: Req<ServerFilter, ResourceTemplateSummary[]>;
   listPrompts: Req<ServerFilter, PromptSummary[]>;
@@ -166,6 +168,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     properties: { serverId, level: { enum: logLevels } },
   },
   listTools: serverFilter,
+  setToolEnabled: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'enabled'],
+    properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 }, enabled: { type: 'boolean' } },
+  },
   listResources: serverFilter,
   listResourceTemplates: serverFilter,
   listPrompts: serverFilter,

@@ -102,6 +102,8 @@ export interface ToolSummary {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotationsView;
+  /** Off when the person turned this tool (or its server's tools) off for the model. */
+  enabled: boolean;
 }
 
 export interface ResourceSummary {

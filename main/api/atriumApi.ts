@@ -10,6 +10,7 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { createConversationApi } from './conversationApi.ts';
 import type { EventBus } from './eventBus.ts';
@@ -46,7 +47,14 @@ export function createAtriumApi({ hub, registry, roots, events, conversations }:
       await hub.get(serverId).setLogLevel(level);
       return null;
     },
-    listTools: async ({ serverId }) => toolSummaries(hub.list()).filter((t) => serverId === undefined || t.serverId === serverId),
+    listTools: async ({ serverId }) => toolSummaries(hub.list(), registry).filter((t) => serverId === undefined || t.serverId === serverId),
+    setToolEnabled: async ({ serverId, tool, enabled }) => {
+      const definition = registry.get(serverId);
+      if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
+      await registry.update(withToolEnabled(definition, tool, enabled));
+      events.emit('listChanged', { serverId, list: 'tools' });
+      return null;
+    },
     listResources: async ({ serverId }) =>
       pick(serverId).flatMap((c) =>
         c.resources.map((r): ResourceSummary => ({ serverId: c.id, uri: r.uri, name: r.name, ...optional(r, ['title', 'description', 'mimeType', 'size']) })),
@@ -107,7 +115,7 @@ export function createAtriumApi({ hub, registry, roots, events, conversations }:
 }
 
 /** Every tool of every server with its model-facing name; the order is stable (server, then tool). */
-export function toolSummaries(connections: readonly McpConnection[]): ToolSummary[] {
+export function toolSummaries(connections: readonly McpConnection[], registry?: Pick<ServerRegistry, 'get'>): ToolSummary[] {
   const ordered = [...connections].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const table = buildToolNameTable(ordered.flatMap((c) => c.tools.map((t) => ({ serverId: c.id, tool: t.name }))));
   return ordered.flatMap((c) =>
@@ -120,6 +128,8 @@ export function toolSummaries(connections: readonly McpConnection[]): ToolSummar
         inputSchema: t.inputSchema as Record<string, unknown>,
         ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
         ...(t.annotations ? { annotations: { ...t.annotations } } : {}),
+        // The registry holds the person's latest choice; the connection's definition is from its start.
+        enabled: isToolEnabled(registry?.get(c.id) ?? c.definition, t.name),
       }),
     ),
   );

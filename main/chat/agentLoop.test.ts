@@ -53,6 +53,7 @@ const addTool: ToolSummary = {
   name: 'add',
   modelName: 'calc__add',
   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  enabled: true,
 };
 
 function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecision; visible?: boolean; signal?: AbortSignal } = {}) {

@@ -2,6 +2,8 @@
 // servers, real MCP servers as child processes, the host core's consent gate, and the SQLite history.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { PendingRequestView } from '../../shared/domain.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
@@ -129,6 +131,22 @@ describe('conversations with tools', () => {
     const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all' });
     await host.core.api.sendMessage({ text: 'use sampling' });
     assert.match(bodyOf(llm, 1), /declined/);
+  });
+});
+
+describe('tools the person turned off', () => {
+  test('a tool turned off is not offered to the model; turning a whole server off hides all its tools; the choice is saved', async () => {
+    const { host, llm } = await chatHost('anthropic', [{ text: 'one' }, { text: 'two' }], { echo: fixtureCommand('echoServer') });
+    await host.core.api.setToolEnabled({ serverId: 'echo', tool: 'env', enabled: false });
+    await host.core.api.sendMessage({ text: 'hi' });
+    const offered = (index: number) => (JSON.parse(bodyOf(llm, index)).tools ?? []).map((t: { name: string }) => t.name) as string[];
+    assert.ok(offered(0).includes('echo__echo') && !offered(0).includes('echo__env'), offered(0).join(', '));
+    assert.equal((await host.core.api.listTools({ serverId: 'echo' })).find((t) => t.name === 'env')?.enabled, false);
+    await host.core.api.setToolEnabled({ serverId: 'echo', enabled: false });
+    await host.core.api.sendMessage({ text: 'again' });
+    assert.deepEqual(offered(1), []);
+    const saved = JSON.parse(await readFile(join(host.home, 'servers.json'), 'utf8')) as { mcpServers: { echo: { disabledTools: unknown } } };
+    assert.equal(saved.mcpServers.echo.disabledTools, 'all');
   });
 });
 

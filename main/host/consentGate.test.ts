@@ -9,8 +9,8 @@ import type { ToolApprovalAnswer } from './consentGate.ts';
 import { createConsentGate } from './consentGate.ts';
 import { PendingRequests } from './pendingRequests.ts';
 
-const readOnly: ToolSummary = { serverId: 'docs', name: 'search', modelName: 'docs__search', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
-const destructive: ToolSummary = { serverId: 'fs', name: 'delete', modelName: 'fs__delete', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } };
+const readOnly: ToolSummary = { serverId: 'docs', name: 'search', modelName: 'docs__search', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, enabled: true };
+const destructive: ToolSummary = { serverId: 'fs', name: 'delete', modelName: 'fs__delete', inputSchema: { type: 'object' }, annotations: { destructiveHint: true }, enabled: true };
 
 function setup(options: { trusted?: string[]; mode?: ApprovalMode; answer?: ToolApprovalAnswer } = {}) {
   const db = openDatabase(':memory:', [...grantMigrations, ...auditMigrations]);

@@ -77,7 +77,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   const validator = new CachedSchemaValidator();
   // The conversation side reaches servers only through these functions; the hub exists once they run.
-  const late: { hub?: McpHub } = {};
+  const late: { hub?: McpHub; registry?: ServerRegistry } = {};
   const conversations = openConversationHost({
     home: options.home,
     ...(options.databasePath ? { databasePath: options.databasePath } : {}),
@@ -88,7 +88,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
     validator,
     ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
-    tools: () => (late.hub ? readyTools(late.hub) : []),
+    tools: () => (late.hub && late.registry ? readyTools(late.hub, late.registry) : []),
     servers: () => late.hub?.snapshots() ?? [],
     runner: createResilientRunner(
       {
@@ -110,6 +110,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
+  late.registry = registry;
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
@@ -150,9 +151,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   };
 }
 
-/** The tools of every ready server, in the stable order the model sees them. */
-function readyTools(hub: McpHub) {
-  return toolSummaries(hub.list().filter((c) => c.snapshot.status.kind === 'ready'));
+/** The tools of every ready server that the person left on, in the stable order the model sees them. */
+function readyTools(hub: McpHub, registry: ServerRegistry) {
+  return toolSummaries(hub.list().filter((c) => c.snapshot.status.kind === 'ready'), registry).filter((t) => t.enabled);
 }
 
 function isTrustedIdempotent(hub: McpHub, serverId: string, tool: string): boolean {

@@ -15,6 +15,7 @@ function tool(name: string, overrides: Partial<ToolSummary> = {}): ToolSummary {
     description: `does ${name}`,
     inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
     annotations: { destructiveHint: true, openWorldHint: false },
+    enabled: true,
     ...overrides,
   };
 }

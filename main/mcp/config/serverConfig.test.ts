@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeTarget, parseServersFile, toStoredEntry } from './serverConfig.ts';
+import { describeTarget, isToolEnabled, parseServersFile, toStoredEntry, withToolEnabled } from './serverConfig.ts';
 
 test('accepts the Claude Desktop / Cursor shape {"mcpServers": {...}}', () => {
   const { servers, problems } = parseServersFile(
@@ -59,4 +59,16 @@ test('the stored form round-trips and the target is shown exactly, quoting what 
   assert.ok(server);
   assert.deepEqual(parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(server) } }), 't').servers[0], server);
   assert.equal(describeTarget(server), "node 'my server.js' --flag");
+});
+
+test('tools can be turned off for the model one by one or all at once, and back on; the choice is stored', () => {
+  const server = parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'x' } } }), 't').servers[0];
+  assert.ok(server);
+  const oneOff = withToolEnabled(server, 'delete', false);
+  assert.deepEqual([isToolEnabled(oneOff, 'delete'), isToolEnabled(oneOff, 'read')], [false, true]);
+  const allOff = withToolEnabled(oneOff, undefined, false);
+  assert.deepEqual([isToolEnabled(allOff, 'delete'), isToolEnabled(allOff, 'read')], [false, false]);
+  const backOn = withToolEnabled(withToolEnabled(allOff, undefined, true), 'delete', true);
+  assert.equal(backOn.disabledTools, undefined);
+  assert.deepEqual(parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(oneOff) } }), 't').servers[0]?.disabledTools, ['delete']);
 });

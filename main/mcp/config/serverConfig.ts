@@ -12,6 +12,8 @@ interface ServerDefinitionBase {
   disabled: boolean;
   /** The person trusts this server's tool annotations (read-only, destructive, …); untrusted ones always ask. */
   trusted?: boolean;
+  /** Tools the person turned off for the model (the server keeps running): some by name, or all of them. */
+  disabledTools?: string[] | 'all';
   /** Per-request timeout; undefined means Atrium's default. */
   requestTimeoutMs?: number;
 }
@@ -55,6 +57,7 @@ const entrySchema = {
     headers: stringMap,
     disabled: { type: 'boolean' },
     trusted: { type: 'boolean' },
+    disabledTools: { oneOf: [{ const: 'all' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
     maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
@@ -115,12 +118,13 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; disabled?: boolean; trusted?: boolean; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
+    url?: string; headers?: Record<string, string>; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
   };
   const base = {
     id,
     disabled: e.disabled ?? false,
     ...(e.trusted ? { trusted: true } : {}),
+    ...(e.disabledTools !== undefined && e.disabledTools.length !== 0 ? { disabledTools: e.disabledTools } : {}),
     // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
   };
@@ -184,6 +188,7 @@ export function toStoredEntry(server: ServerDefinition): Record<string, unknown>
   const common = {
     ...(server.disabled ? { disabled: true } : {}),
     ...(server.trusted ? { trusted: true } : {}),
+    ...(server.disabledTools !== undefined ? { disabledTools: server.disabledTools } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
   };
   if (server.transport === 'stdio') {
@@ -212,4 +217,26 @@ export function describeTarget(server: ServerDefinition): string {
 
 function quoteForDisplay(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Whether the person left this tool on for the model. */
+export function isToolEnabled(server: Pick<ServerDefinitionBase, 'disabledTools'> | undefined, tool: string): boolean {
+  const off = server?.disabledTools;
+  return off === undefined || (off !== 'all' && !off.includes(tool));
+}
+
+/** The server's definition with one tool (or, without a tool, all of them) turned on or off. */
+export function withToolEnabled<T extends ServerDefinition>(server: T, tool: string | undefined, enabled: boolean): T {
+  const { disabledTools: _previous, ...rest } = server;
+  let off: string[] | 'all' | undefined;
+  if (tool === undefined) off = enabled ? undefined : 'all';
+  else if (server.disabledTools === 'all') off = enabled ? [] : 'all';
+  else {
+    const current = new Set(server.disabledTools ?? []);
+    if (enabled) current.delete(tool);
+    else current.add(tool);
+    off = [...current];
+  }
+  if (off === 'all' || (off && off.length > 0)) return { ...rest, disabledTools: off } as T;
+  return rest as T;
 }
