@@ -3,55 +3,28 @@
 // the provider makes of the stream on ours.
 
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
-import type { FakeLlmServer, FakeTurn, RecordedRequest } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import type { FakeLlmServer, RecordedRequest } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
+import type { ChatMessage, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createAnthropicProvider } from './anthropicProvider.ts';
 import type { AnthropicProviderOptions } from './anthropicProvider.ts';
+import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
 
 const KEY = 'sk-ant-test-7f3a9c2e5b1d4086';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-const fakes: FakeLlmServer[] = [];
-after(() => Promise.all(fakes.map((fake) => fake.close())));
-
-async function fake(script: FakeTurn[], options?: { models?: string[] }): Promise<FakeLlmServer> {
-  const server = await startFakeAnthropic(script, options);
-  fakes.push(server);
-  return server;
-}
-
-function secrets(values: Record<string, string>): SecretSource {
-  return { get: async (name) => values[name] };
-}
+const fake = fakeStarter(startFakeAnthropic);
 
 function provider(url: string, config: Partial<ProviderConfig> = {}, options: AnthropicProviderOptions = { maxRetries: 0 }) {
   return createAnthropicProvider({ id: 'claude', kind: 'anthropic', baseUrl: url, apiKeySecret: 'anthropic', ...config }, secrets({ anthropic: KEY }), options);
 }
 
-function turn(messages: ChatMessage[], extra: Partial<ModelRequest> = {}): ModelRequest {
-  return { model: 'claude-fake-1', messages, tools: [], maxTokens: 1024, ...extra };
-}
+const turn = turnFor('claude-fake-1');
 
-const userSays = (text: string): ChatMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-const ofType = <T extends ModelStreamEvent['type']>(events: ModelStreamEvent[], type: T) =>
-  events.filter((e): e is Extract<ModelStreamEvent, { type: T }> => e.type === type);
-
-function messagesRequests(server: FakeLlmServer): RecordedRequest[] {
-  return server.requests.filter((r) => r.path.startsWith('/v1/messages'));
-}
+const messagesRequests = (server: FakeLlmServer): RecordedRequest[] => requestsTo(server, '/v1/messages');
 
 interface SentBody {
   model: string;
@@ -176,16 +149,7 @@ describe('Anthropic provider over the Messages API', () => {
 
   test('aborting mid-stream ends the turn promptly with done "cancelled" instead of an error', async () => {
     const server = await fake([{ hang: true, text: 'Thinking about' }]);
-    const controller = new AbortController();
-    const events: ModelStreamEvent[] = [];
-    let abortedAt = 0;
-    for await (const event of provider(server.url).stream(turn([userSays('think hard')], { signal: controller.signal }))) {
-      events.push(event);
-      if (event.type === 'text_delta' && abortedAt === 0) {
-        abortedAt = performance.now();
-        controller.abort();
-      }
-    }
+    const { events, abortedAt } = await collectAbortingAtFirstText((signal) => provider(server.url).stream(turn([userSays('think hard')], { signal })));
     assert.ok(performance.now() - abortedAt < 1000, 'ended within a second of the abort');
     assert.deepEqual(ofType(events, 'text_delta'), [{ type: 'text_delta', text: 'Thinking about' }]);
     assert.deepEqual(events.at(-1), { type: 'done', stopReason: 'cancelled', usage: { inputTokens: 10, outputTokens: 1 } });
@@ -283,12 +247,3 @@ describe('Anthropic provider over the Messages API', () => {
     await assert.rejects(client.messages.create({ model: 'claude-fake-1', max_tokens: 10, messages: [{ role: 'user', content: 'again' }] }), /script has no turn left for request 2/);
   });
 });
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 1;
-}

@@ -16,6 +16,8 @@ import type {
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
+import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The only image types the Messages API accepts; anything else is refused with a 400. */
@@ -63,7 +65,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
         for await (const model of anthropic.models.list({ limit: 100 })) ids.push(model.id);
         if (ids.length > 0) return ids;
       } catch (error) {
-        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config, baseURL, error, cached?.key);
+        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config.id, error, errorContext(config, baseURL, cached?.key));
       }
       return config.models ?? [];
     },
@@ -89,6 +91,7 @@ async function* streamTurn(
     return;
   }
   const { key, client: anthropic } = await client();
+  const errors = errorContext(config, baseURL, key, request.model);
   const notices: string[] = [];
   const params: MessageCreateParamsStreaming = {
     model: request.model,
@@ -109,7 +112,7 @@ async function* streamTurn(
       yield cancelled();
       return;
     }
-    throw toLlmError(config, baseURL, error, key, request.model);
+    throw toLlmError(config.id, error, errors);
   }
 
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: unknown }>();
@@ -148,7 +151,7 @@ async function* streamTurn(
           const block = toolBlocks.get(event.index);
           if (block) {
             toolBlocks.delete(event.index);
-            yield { type: 'tool_call', id: block.id, name: block.name, input: toolInput(config, request.model, block) };
+            yield { type: 'tool_call', id: block.id, name: block.name, input: toolInput(config.id, errors, block) };
           }
           break;
         }
@@ -171,33 +174,20 @@ async function* streamTurn(
       yield cancelled();
       return;
     }
-    if (error instanceof LlmError) throw error;
-    if (error instanceof APIError) throw toLlmError(config, baseURL, error, key, request.model);
-    // fetch's body reader fails with a bare TypeError ("terminated") when the server drops the connection.
-    throw new LlmError(config.id, `${label(config)}: the reply from ${baseURL} broke off (${scrub(error instanceof Error ? error.message : String(error), key)}).`);
+    throw streamFailure(config.id, error, errors);
   }
   // The SDK ends the iteration quietly when the request is aborted.
   if (signal?.aborted) {
     yield cancelled();
     return;
   }
-  if (!finished) throw new LlmError(config.id, `${label(config)}: the connection to ${baseURL} closed before the reply was complete.`);
+  if (!finished) throw streamCutShort(config.id, errors);
   yield { type: 'done', stopReason, usage: { ...usage } };
 }
 
-function toolInput(config: ProviderConfig, model: string, block: { name: string; json: string; startInput: unknown }): Record<string, unknown> {
+function toolInput(providerId: string, errors: ProviderNaming, block: { name: string; json: string; startInput: unknown }): Record<string, unknown> {
   if (block.json === '') return isRecord(block.startInput) ? block.startInput : {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(block.json);
-  } catch {
-    parsed = undefined;
-  }
-  // Running a tool with arguments the model did not send would show the person a call nobody asked for.
-  if (!isRecord(parsed)) {
-    throw new LlmError(config.id, `${label(config)}: model "${model}" called tool "${block.name}" with arguments that are not a JSON object (${truncate(block.json, 200)}); the call was not made.`);
-  }
-  return parsed;
+  return toolArguments(providerId, errors, block.name, block.json);
 }
 
 function mapStopReason(reason: AnthropicStopReason): StopReason {
@@ -266,75 +256,17 @@ export function toAnthropicTool(tool: ModelTool, notices: string[]): Tool {
 
 // ---- errors a person can act on ----
 
-function label(config: ProviderConfig): string {
-  return `Anthropic provider "${config.id}"`;
-}
-
-function missingKeyMessage(config: ProviderConfig): string {
-  return config.apiKeySecret === undefined
-    ? `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`
-    : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ATRIUM_SECRET_${config.apiKeySecret.toUpperCase().replace(/[^A-Z0-9]/g, '_')}).`;
-}
-
-/** A sentence a person understands; the key is scrubbed from anything the server echoed, and no SDK error (which may quote it) is kept as the cause. */
-export function toLlmError(config: ProviderConfig, baseURL: string, error: unknown, key: string | undefined, model?: string): LlmError {
-  const who = label(config);
-  if (error instanceof APIConnectionTimeoutError) {
-    return new LlmError(config.id, `${who}: timed out waiting for ${baseURL}.`);
-  }
-  if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? error.cause : undefined;
-    const code = networkCode(cause);
-    return new LlmError(config.id, `${who}: cannot reach ${baseURL}${code ? ` (${code})` : ''}. Check the address and your network.`, cause ? { cause } : undefined);
-  }
-  if (error instanceof APIError) {
-    const detail = scrub(error.apiMessage ?? error.message, key);
-    const status = error.status as number | undefined;
-    const says = detail ? `: ${detail}${/[.!?]$/.test(detail) ? '' : '.'}` : '.';
-    const known = (message: string) => new LlmError(config.id, `${who}${message}`, status === undefined ? undefined : { status });
-    switch (status) {
-      case undefined:
-        return known(`: the reply stream failed${says}`);
-      case 401:
-        return known(` rejected the API key (HTTP 401)${says} Check the key stored as "${config.apiKeySecret ?? '?'}".`);
-      case 403:
-        return known(`: the API key is not allowed to do this (HTTP 403)${says}`);
-      case 404:
-        return known(` does not know ${model ? `model "${model}"` : 'this request'} (HTTP 404)${says}`);
-      case 429:
-        return known(` is rate-limiting requests (HTTP 429)${says}`);
-      case 529:
-        return known(` is overloaded (HTTP 529)${says} Try again shortly.`);
-      default:
-        return known(status >= 500 ? ` had a server error (HTTP ${status})${says}` : ` refused the request (HTTP ${status})${says}`);
-    }
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new LlmError(config.id, `${who}: ${scrub(message, key)}`);
-}
-
-/** The innermost reason fetch gives (its outer error only says "fetch failed"). */
-function networkCode(cause: Error | undefined): string | undefined {
-  let innermost: Error | undefined;
-  for (let e: unknown = cause; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ENOTFOUND') return 'host not found';
-    if (typeof code === 'string') return code;
-    innermost = e;
-  }
-  return innermost && innermost !== cause ? innermost.message : undefined;
-}
-
-function scrub(text: string, key: string | undefined): string {
-  const clean = key && key.length >= 4 ? text.split(key).join('***') : text;
-  return truncate(clean.trim(), 300);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function errorContext(config: ProviderConfig, baseURL: string, key: string | undefined, model?: string): ProviderErrorContext<APIError> {
+  return {
+    label: `Anthropic provider "${config.id}"`,
+    baseURL,
+    key,
+    apiKeySecret: config.apiKeySecret,
+    model,
+    sdk: { APIError, APIConnectionError, APIConnectionTimeoutError },
+    serverMessage: (error) => error.apiMessage,
+    unreachableHint: 'Check the address and your network.',
+    // 529 is Anthropic's own status for an API too busy to answer.
+    statusWording: { 529: (says) => ` is overloaded (HTTP 529)${says} Try again shortly.` },
+  };
 }

@@ -16,6 +16,8 @@ import type {
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, ProviderKind, StopReason, TokenUsage } from '../llmTypes.ts';
+import { missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
+import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */
@@ -73,7 +75,7 @@ export function createOpenAiProvider(config: ProviderConfig, secrets: SecretSour
         for await (const model of openai.models.list()) ids.push(model.id);
         if (ids.length > 0) return ids;
       } catch (error) {
-        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config, baseURL, error, cached?.key);
+        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config.id, error, errorContext(config, baseURL, cached?.key));
       }
       return config.models ?? [];
     },
@@ -100,6 +102,7 @@ async function* streamTurn(
     return;
   }
   const { key, client: openai } = await client();
+  const errors = errorContext(config, baseURL, key, request.model);
   const notices: string[] = [];
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
@@ -122,7 +125,7 @@ async function* streamTurn(
       yield cancelled();
       return;
     }
-    throw toLlmError(config, baseURL, error, key, request.model);
+    throw toLlmError(config.id, error, errors);
   }
 
   const calls = new Map<number, { id: string; name: string; args: string }>();
@@ -166,20 +169,18 @@ async function* streamTurn(
       yield cancelled();
       return;
     }
-    if (error instanceof APIError) throw toLlmError(config, baseURL, error, key, request.model);
-    // fetch's body reader fails with a bare TypeError ("terminated") when the server drops the connection.
-    throw new LlmError(config.id, `${label(config)}: the reply from ${baseURL} broke off (${scrub(error instanceof Error ? error.message : String(error), key)}).`);
+    throw streamFailure(config.id, error, errors);
   }
   // The SDK ends the iteration quietly when the request is aborted.
   if (signal?.aborted) {
     yield cancelled();
     return;
   }
-  if (finishReason === undefined) throw new LlmError(config.id, `${label(config)}: the connection to ${baseURL} closed before the reply was complete.`);
+  if (finishReason === undefined) throw streamCutShort(config.id, errors);
 
   for (const index of [...calls.keys()].sort((a, b) => a - b)) {
     const call = calls.get(index);
-    if (call) yield { type: 'tool_call', id: call.id, name: call.name, input: toolInput(config, request.model, call) };
+    if (call) yield { type: 'tool_call', id: call.id, name: call.name, input: toolInput(config.id, errors, call) };
   }
   let stopReason = mapFinishReason(finishReason);
   // Some compatible servers say "stop" after tool calls; the loop must still run the tools.
@@ -189,19 +190,9 @@ async function* streamTurn(
 }
 
 /** Empty arguments mean a call without arguments; anything else must parse to an object. */
-function toolInput(config: ProviderConfig, model: string, call: { name: string; args: string }): Record<string, unknown> {
+function toolInput(providerId: string, errors: ProviderNaming, call: { name: string; args: string }): Record<string, unknown> {
   if (call.args.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(call.args);
-  } catch {
-    parsed = undefined;
-  }
-  // Running a tool with arguments the model did not send would show the person a call nobody asked for.
-  if (!isRecord(parsed)) {
-    throw new LlmError(config.id, `${label(config)}: model "${model}" called tool "${call.name}" with arguments that are not a JSON object (${truncate(call.args, 200)}); the call was not made.`);
-  }
-  return parsed;
+  return toolArguments(providerId, errors, call.name, call.args);
 }
 
 function mapFinishReason(reason: ChatCompletionChunk.Choice['finish_reason']): StopReason {
@@ -314,82 +305,24 @@ export function toOpenAiTool(tool: ModelTool, kind: OpenAiKind, notices: string[
 
 // ---- errors a person can act on ----
 
-function label(config: ProviderConfig): string {
-  return `${config.kind === 'openai' ? 'OpenAI' : 'OpenAI-compatible'} provider "${config.id}"`;
-}
-
-function missingKeyMessage(config: ProviderConfig): string {
-  return config.apiKeySecret === undefined
-    ? `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`
-    : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ATRIUM_SECRET_${config.apiKeySecret.toUpperCase().replace(/[^A-Z0-9]/g, '_')}).`;
-}
-
-/** A sentence a person understands; the key is scrubbed from anything the server echoed, and no SDK error (which may quote it) is kept as the cause. */
-export function toLlmError(config: ProviderConfig, baseURL: string, error: unknown, key: string | undefined, model?: string): LlmError {
-  const who = label(config);
-  if (error instanceof APIConnectionTimeoutError) {
-    return new LlmError(config.id, `${who}: timed out waiting for ${baseURL}.`);
-  }
-  if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? error.cause : undefined;
-    const code = networkCode(cause);
-    const hint = config.kind === 'openai-compatible' ? ' Is the server running?' : ' Check the address and your network.';
-    return new LlmError(config.id, `${who}: cannot reach ${baseURL}${code ? ` (${code})` : ''}.${hint}`, cause ? { cause } : undefined);
-  }
-  if (error instanceof APIError) {
-    const body = error.error as { message?: unknown } | undefined;
-    const detail = scrub(typeof body?.message === 'string' ? body.message : error.message, key);
-    const status = error.status as number | undefined;
-    const says = detail ? `: ${detail}${/[.!?]$/.test(detail) ? '' : '.'}` : '.';
-    const known = (message: string) => new LlmError(config.id, `${who}${message}`, status === undefined ? undefined : { status });
-    switch (status) {
-      case undefined:
-        return known(`: the reply stream failed${says}`);
-      case 401:
-        return known(
-          config.apiKeySecret === undefined && key === NO_KEY_PLACEHOLDER
-            ? ` wants an API key (HTTP 401)${says} Name the secret that holds it in the provider's "apiKeySecret".`
-            : ` rejected the API key (HTTP 401)${says} Check the key stored as "${config.apiKeySecret ?? '?'}".`,
-        );
-      case 403:
-        return known(`: the API key is not allowed to do this (HTTP 403)${says}`);
-      case 404:
-        return known(
-          ` does not know ${model ? `model "${model}"` : 'this request'} (HTTP 404)${says}` +
-            (config.kind === 'openai-compatible' ? ` Does the base URL ${baseURL} end with the API path (often /v1)?` : ''),
-        );
-      case 429:
-        return known(` is rate-limiting requests or the quota is spent (HTTP 429)${says}`);
-      default:
-        return known(status >= 500 ? ` had a server error (HTTP ${status})${says}` : ` refused the request (HTTP ${status})${says}`);
-    }
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new LlmError(config.id, `${who}: ${scrub(message, key)}`);
-}
-
-/** The innermost reason fetch gives (its outer error only says "fetch failed"). */
-function networkCode(cause: Error | undefined): string | undefined {
-  let innermost: Error | undefined;
-  for (let e: unknown = cause; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ENOTFOUND') return 'host not found';
-    if (typeof code === 'string') return code;
-    innermost = e;
-  }
-  return innermost && innermost !== cause ? innermost.message : undefined;
-}
-
-function scrub(text: string, key: string | undefined): string {
-  const clean = key && key !== NO_KEY_PLACEHOLDER && key.length >= 4 ? text.split(key).join('***') : text;
-  return truncate(clean.trim(), 300);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function errorContext(config: ProviderConfig, baseURL: string, key: string | undefined, model?: string): ProviderErrorContext<APIError> {
+  const compatible = config.kind === 'openai-compatible';
+  const keyless = key === NO_KEY_PLACEHOLDER;
+  return {
+    label: `${config.kind === 'openai' ? 'OpenAI' : 'OpenAI-compatible'} provider "${config.id}"`,
+    baseURL,
+    // The placeholder is no secret, and scrubbing it would mangle messages that happen to contain it.
+    key: keyless ? undefined : key,
+    apiKeySecret: config.apiKeySecret,
+    model,
+    sdk: { APIError, APIConnectionError, APIConnectionTimeoutError },
+    serverMessage: (error) => {
+      const body = error.error as { message?: unknown } | undefined;
+      return typeof body?.message === 'string' ? body.message : undefined;
+    },
+    unreachableHint: compatible ? 'Is the server running?' : 'Check the address and your network.',
+    keyless: config.apiKeySecret === undefined && keyless,
+    notFoundHint: compatible ? ` Does the base URL ${baseURL} end with the API path (often /v1)?` : '',
+    statusWording: { 429: (says) => ` is rate-limiting requests or the quota is spent (HTTP 429)${says}` },
+  };
 }
