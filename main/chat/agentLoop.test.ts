@@ -132,3 +132,31 @@ test('a model that never stops calling tools is stopped after maxSteps', async (
   assert.equal(result.steps, 25);
   assert.ok(events.some((e) => e.type === 'notice' && /stopped after 25 model turns/.test(e.message)));
 });
+
+test('past the threshold the model gets a search tool, and what it finds becomes callable (100 tools)', async () => {
+  const many: ToolSummary[] = Array.from({ length: 100 }, (_, i) => ({
+    serverId: i < 50 ? 'a' : 'b',
+    name: `tool_${i}`,
+    modelName: `${i < 50 ? 'a' : 'b'}__tool_${i}`,
+    description: i === 77 ? 'Converts currencies' : `Does thing number ${i}`,
+    inputSchema: { type: 'object' },
+    enabled: true,
+  }));
+  const provider = scriptedProvider([{ calls: [{ name: 'atrium_search_tools', input: { query: 'currency converts' } }] }, { calls: [{ name: 'b__tool_77', input: {} }] }, { text: 'done' }]);
+  const served: string[] = [];
+  const events: TurnEvent[] = [];
+  await runTurn(
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'convert 5 EUR' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
+    {
+      store: memoryStore(),
+      validator: new CachedSchemaValidator(),
+      onEvent: (e) => events.push(e),
+      gate: { visible: () => true, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+      runner: { call: async (server, tool) => (served.push(`${server}/${tool}`), { content: [{ type: 'text', text: 'ok' }] }) },
+    },
+  );
+  assert.deepEqual(provider.requests[0]?.tools.map((t) => t.name), ['atrium_search_tools']);
+  assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['atrium_search_tools', 'b__tool_77']);
+  assert.deepEqual(served, ['b/tool_77']);
+  assert.ok(events.some((e) => e.type === 'notice' && /loaded tools for "currency converts": b\/tool_77/.test(e.message)), 'the person sees what was loaded');
+});

@@ -7,6 +7,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
+import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
 export interface TurnStore {
@@ -74,6 +75,8 @@ export interface TurnDeps {
   /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
   maxSteps?: number;
   resultBudgetChars?: number;
+  /** More tools than this, and the model gets the search tool instead of all of them (default 64). */
+  toolThreshold?: number;
 }
 
 export interface TurnOutcome {
@@ -90,11 +93,18 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   store.appendUserMessage(input.conversationId, input.userContent);
   const tools = [...input.tools].filter((tool) => deps.gate.visible(tool, input.conversationId)).sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
-  const modelTools: ModelTool[] = tools.map((tool) => ({
-    name: tool.modelName,
-    ...(tool.description ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema,
-  }));
+  // Past the threshold the model starts with the search tool only and loads what it finds.
+  const searching = tools.length > (deps.toolThreshold ?? DEFAULT_TOOL_THRESHOLD);
+  const loaded = new Set<string>(searching ? [] : tools.map((t) => t.modelName));
+  const modelTools = (): ModelTool[] => [
+    ...(searching ? [searchToolDefinition] : []),
+    ...tools.filter((tool) => loaded.has(tool.modelName)).map((tool) => ({
+      name: tool.modelName,
+      ...(tool.description ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+    })),
+  ];
+  if (searching) onEvent({ type: 'notice', message: `${tools.length} tools are available; the model gets a search tool and loads what it needs` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
 
@@ -108,7 +118,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       for await (const event of input.provider.stream({
         model: input.model,
         messages: store.loadChatMessages(input.conversationId),
-        tools: modelTools,
+        tools: modelTools(),
         maxTokens: input.maxTokens ?? 4096,
         signal: input.signal,
         ...(input.system ? { system: input.system } : {}),
@@ -143,7 +153,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
     }
     const results: ChatContent[] = [];
-    for (const call of calls) results.push(await runToolCall(call, messageId, byModelName, input, deps));
+    for (const call of calls) {
+      if (searching && call.name === SEARCH_TOOL_NAME) {
+        results.push(loadTools(call, tools, loaded, onEvent));
+        continue;
+      }
+      results.push(await runToolCall(call, messageId, byModelName, input, deps));
+    }
     store.appendUserMessage(input.conversationId, results);
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });
@@ -153,6 +169,15 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   onEvent({ type: 'notice', message: `stopped after ${maxSteps} model turns in a row that called tools` });
   onEvent({ type: 'done', stopReason: 'other', usage });
   return { stopReason: 'other', usage, steps: maxSteps };
+}
+
+function loadTools(call: { id: string; input: Record<string, unknown> }, tools: readonly ToolSummary[], loaded: Set<string>, onEvent: (event: TurnEvent) => void): ChatContent {
+  const query = typeof call.input.query === 'string' ? call.input.query : '';
+  const limit = typeof call.input.limit === 'number' ? call.input.limit : undefined;
+  const found = searchTools(tools, query, limit);
+  for (const tool of found) loaded.add(tool.modelName);
+  onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map((t) => `${t.serverId}/${t.name}`).join(', ')}` : `no tools found for "${query}"` });
+  return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }] };
 }
 
 async function runToolCall(

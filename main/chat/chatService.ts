@@ -78,6 +78,7 @@ export class ChatService {
           runner: this.deps.runner,
           validator: this.deps.validator,
           onEvent: (event) => this.deps.onEvent(conversation.id, event),
+          ...(this.deps.settings().toolThreshold ? { toolThreshold: this.deps.settings().toolThreshold } : {}),
         },
       );
       return { conversationId: conversation.id, outcome };

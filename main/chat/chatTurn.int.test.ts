@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import type { PendingRequestView } from '../../shared/domain.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
@@ -131,6 +132,25 @@ describe('conversations with tools', () => {
     const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all' });
     await host.core.api.sendMessage({ text: 'use sampling' });
     assert.match(bodyOf(llm, 1), /declined/);
+  });
+});
+
+describe('many tools', () => {
+  test('with 100 tools the model gets the search tool, loads what it needs, and calls it (real servers)', async () => {
+    const fiftyTools = { command: process.execPath, args: [fileURLToPath(new URL('../../bench/servers/outputSchemaServer.ts', import.meta.url))] };
+    const { host, llm } = await chatHost(
+      'anthropic',
+      [{ toolCalls: [{ name: 'atrium_search_tools', input: { query: 'tool_42', limit: 2 } }] }, { toolCalls: [{ name: 'second__tool_42', input: {} }] }, { text: 'done' }],
+      { first: fiftyTools, second: fiftyTools },
+      { approvalMode: 'all' },
+    );
+    assert.ok((await host.core.api.listTools({})).length > 100);
+    const { conversationId } = await host.core.api.sendMessage({ text: 'use tool 42' });
+    const offered = (index: number) => (JSON.parse(bodyOf(llm, index)).tools as { name: string }[]).map((t) => t.name);
+    assert.deepEqual(offered(0), ['atrium_search_tools']);
+    assert.deepEqual(offered(1), ['atrium_search_tools', 'first__tool_42', 'second__tool_42']);
+    const { toolCalls } = await host.core.api.getConversation({ conversationId });
+    assert.deepEqual(toolCalls.map((c) => [c.serverId, c.tool, c.status]), [['second', 'tool_42', 'done']]);
   });
 });
 

@@ -12,6 +12,8 @@ import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
 export interface ProviderSettings {
   providers: ProviderConfig[];
   default?: { provider: string; model: string };
+  /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
+  toolThreshold?: number;
 }
 
 const schema = {
@@ -32,6 +34,7 @@ const schema = {
         additionalProperties: false,
       },
     },
+    toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
     default: {
       type: 'object',
       required: ['provider', 'model'],
