@@ -89,8 +89,10 @@ export function createAtriumApi({ hub, registry, roots, events, conversations }:
         callsInFlight.delete(callId);
       }
     },
+    // A direct call from the person, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {
       callsInFlight.get(callId)?.abort(new Error('cancelled by the person'));
+      conversations.chat.cancelToolCall(callId);
       return null;
     },
     readResource: async ({ serverId, uri }) => (await hub.get(serverId).readResource(uri)) as unknown as JsonObject,

@@ -77,6 +77,8 @@ export interface TurnDeps {
   resultBudgetChars?: number;
   /** More tools than this, and the model gets the search tool instead of all of them (default 64). */
   toolThreshold?: number;
+  /** Told of each running call's controller, so the person can cancel that one call; returns its cleanup. */
+  registerCall?(callId: string, controller: AbortController): () => void;
 }
 
 export interface TurnOutcome {
@@ -203,8 +205,31 @@ async function runToolCall(
     return finish({ status: 'invalid', error: check.errorMessage }, `The arguments do not match the tool's input schema: ${check.errorMessage}. Fix them and call the tool again.`, true);
   }
 
+  // One call can be cancelled on its own (the turn goes on), and cancelling the turn cancels it too.
+  const callAbort = new AbortController();
+  const onTurnAbort = () => callAbort.abort();
+  input.signal.addEventListener('abort', onTurnAbort, { once: true });
+  const unregister = deps.registerCall?.(call.id, callAbort) ?? (() => undefined);
+  try {
+    return await approveAndRun(call, tool, base, finish, callAbort.signal, input, deps, startedAt);
+  } finally {
+    input.signal.removeEventListener('abort', onTurnAbort);
+    unregister();
+  }
+}
+
+async function approveAndRun(
+  call: { id: string; input: Record<string, unknown> },
+  tool: ToolSummary,
+  base: Omit<ToolCallRecord, 'serverId' | 'tool' | 'status' | 'durationMs'>,
+  finish: (record: Pick<ToolCallRecord, 'status'> & Partial<ToolCallRecord>, text: string, isError: boolean) => ChatContent,
+  signal: AbortSignal,
+  input: TurnInput,
+  deps: TurnDeps,
+  startedAt: number,
+): Promise<ChatContent> {
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'awaiting_approval' });
-  const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal: input.signal });
+  const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal });
   const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? 'allow' : 'deny' };
   if (!decision.allowed) {
     return finish({ ...decided, status: 'denied' }, `The person did not allow this call (${decision.reason}).`, true);
@@ -213,7 +238,7 @@ async function runToolCall(
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });
   try {
     const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
-      signal: input.signal,
+      signal,
       onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
     });
     const forModel = toolResultForModel(result, deps.resultBudgetChars);
@@ -224,7 +249,7 @@ async function runToolCall(
   } catch (error) {
     // A protocol or transport failure: the person sees the error; the model gets a summary it can act on.
     const message = (error as Error).message;
-    const cancelled = input.signal.aborted;
+    const cancelled = signal.aborted;
     return finish({ ...decided, status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
   }
 }

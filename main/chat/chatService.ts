@@ -40,6 +40,7 @@ export interface SendRequest extends ProviderChoice {
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
+  private readonly calls = new Map<string, AbortController>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -78,6 +79,10 @@ export class ChatService {
           runner: this.deps.runner,
           validator: this.deps.validator,
           onEvent: (event) => this.deps.onEvent(conversation.id, event),
+          registerCall: (callId, callController) => {
+            this.calls.set(callId, callController);
+            return () => this.calls.delete(callId);
+          },
           ...(this.deps.settings().toolThreshold ? { toolThreshold: this.deps.settings().toolThreshold } : {}),
         },
       );
@@ -85,6 +90,13 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
     }
+  }
+
+  /** Cancels one running tool call; the model is told and the turn goes on. */
+  cancelToolCall(callId: string): boolean {
+    const controller = this.calls.get(callId);
+    controller?.abort();
+    return controller !== undefined;
   }
 
   /** Stops the running turn of a conversation: the stream ends, a running tool call is cancelled. */

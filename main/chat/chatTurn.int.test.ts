@@ -171,6 +171,19 @@ describe('tools the person turned off', () => {
 });
 
 describe('cancelling', () => {
+  test('cancel one tool call: the server hears notifications/cancelled, the model is told, and the turn goes on', async () => {
+    const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'slow__hang', input: {} }] }, { text: 'Fine, skipped it.' }], { slow: fixtureCommand('hangServer') }, { approvalMode: 'all' });
+    const running = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'tool_call' && e.event.status === 'running');
+    const sending = host.core.api.sendMessage({ text: 'run the slow tool' });
+    const { event } = await running;
+    await waitForLog(host.core, 'slow', /hang called/);
+    const heard = waitForLog(host.core, 'slow', /cancelled/);
+    await host.core.api.cancelCall({ callId: event.type === 'tool_call' ? event.callId : '' });
+    assert.equal((await sending).stopReason, 'end_turn');
+    await heard;
+    assert.match(bodyOf(llm, 1), /The person cancelled this call\./);
+  });
+
   test('cancel mid-stream: the turn ends as cancelled, the partial reply is kept and marked incomplete', async () => {
     const { host } = await chatHost('openai', [{ hang: true, text: 'I was saying' }], {});
     const firstText = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'text');
