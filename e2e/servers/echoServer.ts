@@ -25,6 +25,18 @@ const ASK_SCHEMA = {
   required: ['name'],
 };
 
+/** A form whose first field asks for what the specification forbids a form to ask for. */
+const SECRET_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    apiKey: { type: 'string' as const, title: 'API key' },
+    retries: { type: 'integer' as const, minimum: 0, maximum: 5, default: 3 },
+  },
+  required: ['apiKey', 'retries'],
+};
+
+const SIGN_IN_URL = 'https://xn--exmple-cua.com/sign-in?session=42';
+
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
@@ -114,18 +126,24 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
   server.registerTool(
     'ask',
     {
-      description: 'Sends a form elicitation (name, confirm); returns {action, content} as JSON.',
-      inputSchema: z.object({ message: z.string().default('What is your name?') }),
+      description:
+        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), or a sign-in page (form "url").',
+      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'url']).default('name') }),
     },
-    async ({ message }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    async ({ message, form }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       await logCall(ctx, 'ask');
       if (era === 'legacy') {
-        const { action, content } = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: ASK_SCHEMA });
+        const { action, content } =
+          form === 'url'
+            ? await ctx.mcpReq.elicitInput({ mode: 'url', message, url: SIGN_IN_URL, elicitationId: 'sign-in-42' })
+            : await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
         return text(JSON.stringify({ action, content }));
       }
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'ask');
       if (answer.kind !== 'elicit') {
-        return inputRequired({ inputRequests: { ask: inputRequired.elicit({ message, requestedSchema: ASK_SCHEMA }) } });
+        const request =
+          form === 'url' ? inputRequired.elicitUrl({ message, url: SIGN_IN_URL }) : inputRequired.elicit({ message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
+        return inputRequired({ inputRequests: { ask: request } });
       }
       return text(JSON.stringify({ action: answer.action, content: answer.content }));
     },

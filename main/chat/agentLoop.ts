@@ -50,7 +50,17 @@ export interface ToolGate {
 }
 
 export interface ToolRunner {
-  call(serverId: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<Record<string, unknown>>;
+  call(
+    serverId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: {
+      signal: AbortSignal;
+      onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
+      /** The conversation the call serves: requests the server makes meanwhile are shown there. */
+      conversationId?: string;
+    },
+  ): Promise<Record<string, unknown>>;
 }
 
 export type TurnEvent = ChatTurnEvent;
@@ -239,6 +249,7 @@ async function approveAndRun(
   try {
     const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
       signal,
+      conversationId: input.conversationId,
       onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
     });
     const forModel = toolResultForModel(result, deps.resultBudgetChars);

@@ -14,7 +14,7 @@ import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { everythingServerPath, nextEvent, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
-import type { SamplingPolicy } from '../host/samplingBroker.ts';
+import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -116,16 +116,53 @@ describe('conversations with tools', () => {
     assert.deepEqual(asked.map((a) => a.serverId), ['untrusted']);
   });
 
-  test('a server sampling request is answered with the configured model when approved', async () => {
+  test("a trusted server's sampling request runs without asking under the approve policy", async () => {
     const { host, llm } = await chatHost(
       'anthropic',
+      [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'sampled reply text' }, { text: 'done' }],
+      { echo: { ...fixtureCommand('echoServer'), trusted: true } },
+      { approvalMode: 'all', samplingPolicy: 'approve' },
+    );
+    const asked = answerApprovals(host, 'allow');
+    await host.core.api.sendMessage({ text: 'use sampling' });
+    assert.equal(asked.length, 0);
+    assert.match(bodyOf(llm, 1), /say hi/, 'the server\'s sampling request reached the model');
+    assert.match(bodyOf(llm, 2), /sampled reply text/, 'the sampled text went back through the tool result');
+  });
+
+  test('the person approves a sampling request with an edit, reviews the reply, and the history keeps both decisions', async () => {
+    const { host, llm } = await chatHost(
+      'openai',
       [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'sampled reply text' }, { text: 'done' }],
       { echo: fixtureCommand('echoServer') },
       { approvalMode: 'all', samplingPolicy: 'approve' },
     );
+    const seen: PendingRequestView[] = [];
+    host.core.events.on('pendingOpened', (record) => {
+      seen.push(record);
+      const stage = (record.payload as { stage: string }).stage;
+      const outcome = stage === 'request' ? { action: 'approve', messages: [{ role: 'user', text: 'say hello politely' }] } : { action: 'send', text: 'reviewed reply' };
+      void host.core.api.respondPending({ id: record.id, outcome });
+    });
+    const { conversationId } = await host.core.api.sendMessage({ text: 'use sampling' });
+    assert.deepEqual(seen.map((r) => [r.kind, (r.payload as { stage: string }).stage, r.serverId, r.conversationId]), [
+      ['sampling', 'request', 'echo', conversationId],
+      ['sampling', 'result', 'echo', conversationId],
+    ]);
+    assert.match(bodyOf(llm, 1), /say hello politely/, 'the edited message reached the model');
+    assert.doesNotMatch(bodyOf(llm, 1), /say hi/);
+    assert.match(bodyOf(llm, 2), /reviewed reply/, 'the reviewed text, not the raw one, went back to the server');
+    assert.doesNotMatch(bodyOf(llm, 2), /sampled reply text/);
+    const stored = seen.map((r) => host.core.conversations.history.getPendingRequest(r.id));
+    assert.deepEqual(stored.map((r) => [r?.status, r?.conversationId]), [['settled', conversationId], ['settled', conversationId]]);
+  });
+
+  test('a sampling request the person rejects runs no model, and the server is told', async () => {
+    const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all', samplingPolicy: 'ask' });
+    host.core.events.on('pendingOpened', (record) => void host.core.api.respondPending({ id: record.id, outcome: { action: 'reject' } }));
     await host.core.api.sendMessage({ text: 'use sampling' });
-    assert.match(bodyOf(llm, 1), /say hi/, 'the server\'s sampling request reached the model');
-    assert.match(bodyOf(llm, 2), /sampled reply text/, 'the sampled text went back through the tool result');
+    assert.equal(llm.requests.filter((r) => r.method === 'POST').length, 2, 'only the two turns of the conversation, no sampling call');
+    assert.match(bodyOf(llm, 1), /rejected by the person/);
   });
 
   test('a sampling request is refused by default', async () => {

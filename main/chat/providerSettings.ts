@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import type { ModelTraits } from '../host/sampling/modelChoice.ts';
 import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
 
 export interface ProviderSettings {
@@ -14,6 +15,8 @@ export interface ProviderSettings {
   default?: { provider: string; model: string };
   /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
   toolThreshold?: number;
+  /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
+  modelTraits?: Record<string, Partial<ModelTraits>>;
 }
 
 const schema = {
@@ -35,6 +38,14 @@ const schema = {
       },
     },
     toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+    modelTraits: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { cost: { type: 'number', minimum: 0, maximum: 1 }, speed: { type: 'number', minimum: 0, maximum: 1 }, intelligence: { type: 'number', minimum: 0, maximum: 1 } },
+        additionalProperties: false,
+      },
+    },
     default: {
       type: 'object',
       required: ['provider', 'model'],

@@ -1,14 +1,13 @@
 // `atrium chat` and `atrium history`: a conversation turn from the terminal. The reply streams to
-// stdout as it arrives, tool calls are shown as they start and end, and with `--approve ask` every call
-// that needs consent is asked on the terminal (without a terminal, it is denied and the person told how
-// to decide up front).
+// stdout as it arrives, tool calls are shown as they start and end, and every pending request (a tool
+// call under `--approve ask`, a sampling request under `--sampling ask|approve`, an elicitation under
+// `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
 import { createInterface } from 'node:readline/promises';
-import type { PendingRequestView } from '../../shared/domain.ts';
-import type { ToolApprovalAnswer, ToolApprovalPayload } from '../host/consentGate.ts';
 import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { fixedElicitation } from '../host/brokers.ts';
+import { terminalConsent } from './terminalConsent.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
@@ -39,7 +38,8 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     providerSettings: settings,
     ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
     roots: invocation.roots,
-    elicitation: fixedElicitation(invocation.elicit),
+    ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
+    openUrl: (url: string) => io.out(`\nOpen this address in your browser: ${visible(url)}`),
     approvalMode: invocation.approve,
     samplingPolicy: invocation.sampling,
     samplingChoice: choice,
@@ -98,42 +98,9 @@ function showTurn(core: HostCore, io: ChatIo): () => void {
           break;
       }
     }),
-    core.events.on('pendingOpened', (record) => void settle(core, io, record)),
+    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io)),
   ];
   return () => offs.forEach((off) => off());
-}
-
-async function settle(core: HostCore, io: ChatIo, record: PendingRequestView): Promise<void> {
-  if (record.kind !== 'tool_approval') return;
-  const { tool, arguments: args, elevated, annotationsTrusted, reason } = record.payload as ToolApprovalPayload;
-  const name = `${visible(tool.serverId)}/${visible(tool.name)}`;
-  let answer: ToolApprovalAnswer = { effect: 'deny', scope: 'once', target: 'tool' };
-  if (!io.ask) {
-    io.err(`atrium: ${name} needs your approval, but there is no terminal to ask on; it was denied (use --approve readonly|all|none to decide up front)`);
-  } else {
-    io.out(`\n${elevated ? '⚠ ' : ''}${name} wants to run with ${visible(JSON.stringify(args))}`);
-    io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
-    const reply = (await io.ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim();
-    answer = answerFrom(reply);
-  }
-  // The request may have been withdrawn meanwhile (the turn was cancelled); then there is nothing to settle.
-  await core.api.respondPending({ id: record.id, outcome: { ...answer } }).catch(() => undefined);
-}
-
-export function answerFrom(reply: string): ToolApprovalAnswer {
-  switch (reply) {
-    case 'y':
-    case 'Y':
-      return { effect: 'allow', scope: 'once', target: 'tool' };
-    case 'c':
-      return { effect: 'allow', scope: 'conversation', target: 'tool' };
-    case 'a':
-      return { effect: 'allow', scope: 'always', target: 'tool' };
-    case 'N':
-      return { effect: 'deny', scope: 'always', target: 'tool' };
-    default:
-      return { effect: 'deny', scope: 'once', target: 'tool' };
-  }
 }
 
 /** A terminal question, when standard input is a terminal. */

@@ -10,8 +10,9 @@ test('options may come anywhere after the command', () => {
   assert.deepEqual(a.roots, ['/a', '/b']);
 });
 
-test('--elicit takes decline, cancel or accept:JSON', () => {
+test('--elicit takes ask, decline, cancel or accept:JSON', () => {
   assert.deepEqual(parseCli(['tools']).elicit, { action: 'decline' });
+  assert.equal(parseCli(['tools', '--elicit', 'ask']).elicit, 'ask');
   assert.deepEqual(parseCli(['tools', '--elicit', 'cancel']).elicit, { action: 'cancel' });
   assert.deepEqual(parseCli(['tools', '--elicit', 'accept:{"name":"Ada"}']).elicit, { action: 'accept', content: { name: 'Ada' } });
   assert.throws(() => parseCli(['tools', '--elicit', 'accept:{bad']), UsageError);
@@ -23,4 +24,10 @@ test('wrong commands, arities and timeouts are usage errors with a reason', () =
   assert.throws(() => parseCli(['call', 'only-server']), /"call" takes <server> <tool>/);
   assert.throws(() => parseCli(['tools', '--timeout', 'soon']), /--timeout takes a whole number/);
   assert.throws(() => parseCli(['tools', '--no-such-flag']), UsageError);
+});
+
+test('--sampling takes deny, ask or approve; deny is the default', () => {
+  assert.equal(parseCli(['chat', 'hi']).sampling, 'deny');
+  assert.equal(parseCli(['chat', 'hi', '--sampling', 'ask']).sampling, 'ask');
+  assert.throws(() => parseCli(['chat', 'hi', '--sampling', 'always']), /--sampling takes deny, ask, approve/);
 });

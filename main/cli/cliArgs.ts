@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { ElicitationAnswer } from '../host/brokers.ts';
-import type { SamplingPolicy } from '../host/samplingBroker.ts';
+import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 
 export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history'] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -15,7 +15,8 @@ export interface CliInvocation {
   json: boolean;
   timeoutMs?: number;
   roots: string[];
-  elicit: ElicitationAnswer;
+  /** A fixed answer to every elicitation, or 'ask' on the terminal. */
+  elicit: ElicitationAnswer | 'ask';
   server?: string;
   conversation?: string;
   provider?: string;
@@ -47,14 +48,14 @@ options:
   --json             machine-readable output
   --timeout MS       per-request and start-up time limit
   --root DIR         expose DIR to servers as a root (repeatable)
-  --elicit decline|cancel|accept:JSON   how to answer a server's elicitation (default: decline)
+  --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
   --server S         only this server (tools, resources, templates, prompts)
 
 chat options:
   --conversation ID  continue a conversation
   --provider P --model M --base-url U   the LLM (a providers.json id, or anthropic|openai|openai-compatible)
   --approve ask|readonly|all|none        tool calls: ask on the terminal (default), allow read-only ones, allow all, deny all
-  --sampling deny|approve                servers' sampling requests (default: deny)
+  --sampling deny|ask|approve            servers' sampling requests: refuse (default), ask on the terminal, or run a trusted server's without asking (others are asked)
   --secrets FILE     a JSON file of {"secret name": "value"} (API keys); else ATRIUM_SECRET_<NAME>, ANTHROPIC_API_KEY, OPENAI_API_KEY`;
 
 export function parseCli(argv: readonly string[]): CliInvocation {
@@ -98,7 +99,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     roots: values.root,
     elicit: parseElicit(values.elicit),
     approve: oneOf(values.approve, ['ask', 'readonly', 'all', 'none'] as const, '--approve'),
-    sampling: oneOf(values.sampling, ['deny', 'approve'] as const, '--sampling'),
+    sampling: oneOf(values.sampling, ['deny', 'ask', 'approve'] as const, '--sampling'),
     format: oneOf(values.format, ['markdown', 'json'] as const, '--format'),
     ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
     ...(values.provider !== undefined ? { provider: values.provider } : {}),
@@ -118,13 +119,14 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
   throw new UsageError(`${flag} takes ${allowed.join(', ')}, not "${value}"`);
 }
 
-export function parseElicit(value: string): ElicitationAnswer {
+export function parseElicit(value: string): ElicitationAnswer | 'ask' {
+  if (value === 'ask') return 'ask';
   if (value === 'decline' || value === 'cancel') return { action: value };
   if (value.startsWith('accept:')) {
     const content = parseJsonObject(value.slice('accept:'.length), '--elicit accept:');
     return { action: 'accept', content };
   }
-  throw new UsageError(`--elicit takes decline, cancel or accept:JSON, not "${value}"`);
+  throw new UsageError(`--elicit takes ask, decline, cancel or accept:JSON, not "${value}"`);
 }
 
 export function parseJsonObject(text: string, what: string): Record<string, unknown> {

@@ -15,6 +15,7 @@ import type { CliInvocation } from './cliArgs.ts';
 import { USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
+import { terminalConsent } from './terminalConsent.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ProviderSettingsError } from '../chat/providerSettings.ts';
@@ -70,13 +71,15 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
       roots: invocation.roots,
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
-      elicitation: fixedElicitation(invocation.elicit),
+      ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
+      openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
       restartPolicy: NO_RESTARTS,
       keepAliveMs: 0,
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
+    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io));
     for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
     if (serverScope !== undefined && !core.hub.has(serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);

@@ -26,6 +26,9 @@ export interface ElicitationBroker {
 /** Thrown by a broker when the person (or policy) refuses; becomes a JSON-RPC error to the server. */
 export class RequestRefusedError extends Error {}
 
+/** Thrown by a broker when the server's request itself is malformed; becomes an InvalidParams error. */
+export class InvalidServerRequestError extends Error {}
+
 export const refuseSampling: SamplingBroker = {
   createMessage: async ({ serverId }) => {
     throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: no one approved it`);

@@ -7,7 +7,10 @@ import type { ToolSummary } from '../../shared/domain.ts';
 import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
 import type { AuditLog } from './approval/auditLog.ts';
 import type { ApprovalMode, GrantLedger, GrantScope } from './approval/grantLedger.ts';
+import { outcomeChecker, toolApprovalOutcomeSchema } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
+
+const checkApproval = outcomeChecker(toolApprovalOutcomeSchema, 'tool approval');
 
 /** What the person is shown when asked. Server-provided text in it is untrusted. */
 export interface ToolApprovalPayload {
@@ -55,7 +58,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
           'tool_approval',
           tool.serverId,
           { tool, arguments: args, annotationsTrusted: serverTrusted, elevated: decision.elevated, reason: decision.reason },
-          { conversationId, signal },
+          { conversationId, signal, check: checkApproval },
         );
       } catch (error) {
         const reason = `not approved: ${(error as Error).message}`;

@@ -18,13 +18,15 @@ import type { SecretSource } from '../store/secrets.ts';
 import { AuditLog, auditMigrations } from './approval/auditLog.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
 import { GrantLedger, grantMigrations } from './approval/grantLedger.ts';
-import type { SamplingBroker } from './brokers.ts';
-import { RequestRefusedError } from './brokers.ts';
+import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { createConsentGate } from './consentGate.ts';
 import type { PendingListener } from './pendingRequests.ts';
 import { PendingRequests } from './pendingRequests.ts';
-import type { SamplingPolicy } from './samplingBroker.ts';
-import { createSamplingBroker } from './samplingBroker.ts';
+import { createPersonElicitation } from './elicitation/personElicitation.ts';
+import type { SamplingModels, SamplingPolicy } from './sampling/samplingBroker.ts';
+import { createSamplingBroker } from './sampling/samplingBroker.ts';
+import { conversationContext } from './sampling/samplingContext.ts';
+import { ServerActivity } from './serverActivity.ts';
 
 export const DATABASE_FILE_NAME = 'atrium.db';
 
@@ -46,6 +48,8 @@ export interface ConversationHostOptions {
   pendingListener: PendingListener;
   onTurnEvent(conversationId: string, event: TurnEvent): void;
   log(serverId: string, text: string): void;
+  /** Opens a URL the person agreed to open from a server's URL elicitation. */
+  openUrl(url: string, serverId: string): void;
 }
 
 export interface ConversationHost {
@@ -55,8 +59,10 @@ export interface ConversationHost {
   audit: AuditLog;
   pending: PendingRequests;
   chat: ChatService;
-  /** Answers servers' sampling requests under the chosen policy. */
+  /** Answers servers' sampling requests under the chosen policy, asking the person through pending records. */
   sampling: SamplingBroker;
+  /** Puts servers' elicitations to the person through pending records. */
+  elicitation: ElicitationBroker;
   close(): void;
 }
 
@@ -69,8 +75,9 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   history.closeInterruptedWork();
   const ledger = new GrantLedger(db);
   const audit = new AuditLog(db);
-  const pending = new PendingRequests(options.pendingListener);
+  const pending = new PendingRequests(journaled(history, options.pendingListener));
   const makeProvider = options.makeProvider ?? ((config: ProviderConfig) => createProvider(config, options.secrets));
+  const activity = new ServerActivity();
   const trusted = (serverId: string) => options.servers().some((s) => s.id === serverId && s.trusted);
   const gate = createConsentGate({
     ledger,
@@ -83,7 +90,7 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   const chat = new ChatService({
     history,
     gate,
-    runner: options.runner,
+    runner: activity.track(options.runner),
     validator: options.validator,
     secrets: options.secrets,
     settings: () => options.settings,
@@ -98,7 +105,16 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
     audit,
     pending,
     chat,
-    sampling: samplingBroker(options, makeProvider),
+    sampling: createSamplingBroker({
+      policy: options.samplingPolicy,
+      pending,
+      models: samplingModels(options, makeProvider),
+      isTrusted: trusted,
+      conversationFor: (serverId) => activity.conversationFor(serverId),
+      context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
+      onChoice: (serverId, model, why) => options.log(serverId, `sampling with ${model}: ${why}`),
+    }),
+    elicitation: createPersonElicitation({ pending, conversationFor: (serverId) => activity.conversationFor(serverId), openUrl: options.openUrl }),
     close: () => {
       history.close();
       db.close();
@@ -106,22 +122,29 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   };
 }
 
-/** The sampling broker is made on the first request, so a host without any provider still starts. */
-function samplingBroker(options: ConversationHostOptions, makeProvider: (config: ProviderConfig) => LlmProvider): SamplingBroker {
-  let broker: SamplingBroker | undefined;
+/** Every pending request and its outcome is kept in the history, beside the conversation it belongs to. */
+function journaled(history: HistoryStore, listener: PendingListener): PendingListener {
   return {
-    createMessage: async (request) => {
-      if (options.samplingPolicy !== 'approve') throw new RequestRefusedError(`Sampling request from "${request.serverId}" was declined`);
-      if (!broker) {
-        const { config, model } = chooseProvider(options.settings, options.samplingChoice ?? {});
-        broker = createSamplingBroker({
-          policy: 'approve',
-          provider: makeProvider(config),
-          defaultModel: model,
-          onChoice: (serverId, chosen, why) => options.log(serverId, `sampling with ${config.id}/${chosen}: ${why}`),
-        });
-      }
-      return broker.createMessage(request);
+    opened: (record) => {
+      history.recordPendingRequest({ id: record.id, serverId: record.serverId, kind: record.kind, payload: record.payload, ...(record.conversationId ? { conversationId: record.conversationId } : {}) });
+      listener.opened(record);
     },
+    closed: (record, how, reason, outcome) => {
+      if (how === 'settled') history.settlePendingRequest(record.id, outcome);
+      else history.withdrawPendingRequest(record.id, reason ?? 'withdrawn');
+      listener.closed(record, how, reason, outcome);
+    },
+  };
+}
+
+/** Sampling uses the provider and model of the CLI's flags, else the settings' default, made on first use. */
+function samplingModels(options: ConversationHostOptions, makeProvider: (config: ProviderConfig) => LlmProvider): () => SamplingModels {
+  let models: SamplingModels | undefined;
+  return () => {
+    if (!models) {
+      const { config, model } = chooseProvider(options.settings, options.samplingChoice ?? {});
+      models = { provider: makeProvider(config), defaultModel: model, ...(options.settings.modelTraits ? { traits: options.settings.modelTraits } : {}) };
+    }
+    return models;
   };
 }

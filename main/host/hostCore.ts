@@ -13,14 +13,13 @@ import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
-import { declineElicitation } from './brokers.ts';
-import { withElicitationDefaults } from './elicitationDefaults.ts';
+import { checkedElicitation } from './elicitation/checkedElicitation.ts';
 import { RootsStore } from './rootsStore.ts';
 import { createResilientRunner } from './resilientRunner.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
 import type { ConversationHost } from './conversationHost.ts';
 import { openConversationHost } from './conversationHost.ts';
-import type { SamplingPolicy } from './samplingBroker.ts';
+import type { SamplingPolicy } from './sampling/samplingBroker.ts';
 import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
 import { loadProviderSettings } from '../chat/providerSettings.ts';
@@ -37,7 +36,10 @@ export interface HostCoreOptions {
   /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
   onlyServers?: readonly string[];
   sampling?: SamplingBroker;
+  /** A fixed way to answer elicitations (the CLI's --elicit); the person is asked through pending requests otherwise. */
   elicitation?: ElicitationBroker;
+  /** Opens a URL the person agreed to open from a server's URL elicitation; by default it is written to the server's log. */
+  openUrl?(url: string, serverId: string): void;
   restartPolicy?: RestartPolicy;
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -46,7 +48,7 @@ export interface HostCoreOptions {
   maxMessageBytes?: number;
   /** How tool calls are decided: 'ask' (the policy and the person), 'readonly', 'all', 'none'. */
   approvalMode?: ApprovalMode;
-  /** Whether servers' sampling requests are answered (default: refused). Ignored when `sampling` is given. */
+  /** Servers' sampling requests: 'deny' (default), 'ask' the person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given. */
   samplingPolicy?: SamplingPolicy;
   samplingChoice?: ProviderChoice;
   secrets?: SecretSource;
@@ -106,6 +108,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     log: (serverId, text) => {
       if (late.hub?.has(serverId)) late.hub.get(serverId).log.add('info', 'host', text);
     },
+    openUrl:
+      options.openUrl ??
+      ((url, serverId) => {
+        if (late.hub?.has(serverId)) late.hub.get(serverId).log.add('notice', 'host', `the person agreed to open ${url}`);
+      }),
   });
 
   const configPath = options.configPath ?? serversFilePath(options.home);
@@ -116,7 +123,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
       roots,
       sampling: options.sampling ?? conversations.sampling,
-      elicitation: withElicitationDefaults(options.elicitation ?? declineElicitation),
+      elicitation: options.elicitation ? checkedElicitation(options.elicitation) : conversations.elicitation,
       validator,
       ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),

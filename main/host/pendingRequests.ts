@@ -14,13 +14,30 @@ export interface PendingRecord<P = unknown> extends PendingRequestView {
 
 export class PendingWithdrawnError extends Error {}
 
+/** The answer does not fit the request (a malformed approval, a form answer that breaks its schema). */
+export class InvalidOutcomeError extends Error {
+  readonly code = 'invalid_params';
+}
+
 export interface PendingListener {
   opened(record: PendingRecord): void;
-  closed(record: PendingRecord, how: 'settled' | 'withdrawn', reason?: string): void;
+  /** `outcome` is the answer as it may be kept (secrets already masked); absent when withdrawn. */
+  closed(record: PendingRecord, how: 'settled' | 'withdrawn', reason?: string, outcome?: unknown): void;
+}
+
+export interface PendingOptions<O> {
+  conversationId?: string;
+  signal?: AbortSignal;
+  /** Why an answer is unacceptable, or undefined when it is fine; a refused answer leaves the request open. */
+  check?(outcome: unknown): string | undefined;
+  /** The answer as history and listeners may keep it: secret fields masked. */
+  redact?(outcome: O): unknown;
 }
 
 interface Waiter {
   record: PendingRecord;
+  check?(outcome: unknown): string | undefined;
+  redact?(outcome: unknown): unknown;
   resolve(outcome: unknown): void;
   reject(error: Error): void;
 }
@@ -34,7 +51,7 @@ export class PendingRequests {
   }
 
   /** Opens a record and resolves with the outcome the person gives (or rejects when it is withdrawn). */
-  request<P, O>(kind: PendingKind, serverId: string, payload: P, options: { conversationId?: string; signal?: AbortSignal } = {}): Promise<O> {
+  request<P, O>(kind: PendingKind, serverId: string, payload: P, options: PendingOptions<O> = {}): Promise<O> {
     const record: PendingRecord = {
       id: randomUUID(),
       kind,
@@ -49,6 +66,8 @@ export class PendingRequests {
       const cleanup = () => options.signal?.removeEventListener('abort', onAbort);
       this.open.set(record.id, {
         record,
+        ...(options.check ? { check: options.check } : {}),
+        ...(options.redact ? { redact: options.redact as (outcome: unknown) => unknown } : {}),
         resolve: (outcome) => {
           cleanup();
           resolve(outcome as O);
@@ -67,12 +86,17 @@ export class PendingRequests {
     return [...this.open.values()].map((waiter) => waiter.record);
   }
 
-  /** Settles a record; false when it is no longer open (already settled or withdrawn). */
+  /**
+   * Settles a record; false when it is no longer open (already settled or withdrawn). An answer the
+   * request cannot take throws InvalidOutcomeError and the record stays open for a better one.
+   */
   respond(id: string, outcome: unknown): boolean {
     const waiter = this.open.get(id);
     if (!waiter) return false;
+    const problem = waiter.check?.(outcome);
+    if (problem !== undefined) throw new InvalidOutcomeError(problem);
     this.open.delete(id);
-    this.listener.closed(waiter.record, 'settled');
+    this.listener.closed(waiter.record, 'settled', undefined, waiter.redact ? waiter.redact(outcome) : outcome);
     waiter.resolve(outcome);
     return true;
   }

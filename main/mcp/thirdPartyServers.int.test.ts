@@ -6,7 +6,7 @@ import { mkdir, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { fixedElicitation } from '../host/brokers.ts';
+import type { ElicitationFormPayload } from '../host/elicitation/personElicitation.ts';
 import type { RunningServer, TestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { everythingServerPath, filesystemServerPath, makeTempDir, nextEvent, startEverythingHttp, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 
@@ -15,10 +15,7 @@ const textOf = (result: Record<string, unknown>) => ((result.content as { type: 
 describe('server-everything over stdio', () => {
   let host: TestHost;
   before(async () => {
-    host = await startTestHost(
-      { everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] } },
-      { elicitation: fixedElicitation({ action: 'accept', content: { color: 'red', number: 7, pets: 'cats' } }) },
-    );
+    host = await startTestHost({ everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] } });
     await host.core.hub.whenSettled();
   });
   after(() => host.close());
@@ -60,9 +57,18 @@ describe('server-everything over stdio', () => {
     assert.ok(seen.every((value, i) => value <= 3 && (i === 0 || value > (seen[i - 1] ?? 0))), JSON.stringify(seen));
   });
 
-  test('an elicitation request is answered by the host broker', async () => {
-    const result = await host.core.api.callTool({ serverId: 'everything', tool: 'trigger-elicitation-request', arguments: {} });
-    assert.match(textOf(result), /accept/i);
+  test("its elicitation form (every field kind the specification allows) is shown to the person, and their answer reaches it", async () => {
+    const asked = nextEvent(host.core, 'pendingOpened');
+    const call = host.core.api.callTool({ serverId: 'everything', tool: 'trigger-elicitation-request', arguments: {} });
+    const record = await asked;
+    const { fields } = record.payload as ElicitationFormPayload;
+    assert.deepEqual(new Set(fields.map((f) => f.kind)), new Set(['text', 'boolean', 'integer', 'number', 'choice', 'choices']));
+    await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', email: 'not an email' } } }), /email must match format/);
+    await host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', integer: 7, untitledMultipleSelectEnum: ['Piano'] } } });
+    const text = textOf(await call);
+    assert.match(text, /accept/i);
+    assert.match(text, /Ada/);
+    assert.match(text, /ada@example\.com/);
   });
 
   test('a sampling request is refused by default, and the server is told so', async () => {

@@ -332,6 +332,7 @@ function prepareStatements(db: Database) {
     getRequest: db.prepare('SELECT * FROM pending_requests WHERE id = ?'),
     listOpenRequests: db.prepare("SELECT * FROM pending_requests WHERE status = 'open' ORDER BY created_at, rowid"),
     settleRequest: db.prepare("UPDATE pending_requests SET status = 'settled', outcome = ?, settled_at = ? WHERE id = ? AND status = 'open'"),
+    withdrawRequest: db.prepare("UPDATE pending_requests SET status = 'withdrawn', outcome = ?, settled_at = ? WHERE id = ? AND status = 'open'"),
     withdrawServerRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE server_id = ? AND status = 'open'"),
     withdrawAllRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE status = 'open'"),
   };
@@ -595,6 +596,11 @@ export class HistoryStore {
   /** Records the person's answer; false when the request was already settled or withdrawn. */
   settlePendingRequest(id: string, outcome: unknown): boolean {
     return Number(this.sql.settleRequest.run(JSON.stringify(outcome ?? null), this.now(), id).changes) > 0;
+  }
+
+  /** The request was withdrawn (its server left, its caller gave up); `reason` is kept as its outcome. */
+  withdrawPendingRequest(id: string, reason: string): boolean {
+    return Number(this.sql.withdrawRequest.run(JSON.stringify({ withdrawn: reason }), this.now(), id).changes) > 0;
   }
 
   /** The server went away: its open requests can no longer be answered. Returns how many were open. */

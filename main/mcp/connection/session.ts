@@ -6,7 +6,7 @@ import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, 
 import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
-import { RequestRefusedError } from '../../host/brokers.ts';
+import { InvalidServerRequestError, RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
@@ -223,13 +223,20 @@ function createClient(options: SessionOptions): Client {
     try {
       return await services.sampling.createMessage({ serverId, params: request.params, signal: ctx.mcpReq.signal });
     } catch (error) {
+      if (error instanceof InvalidServerRequestError) throw new ProtocolError(INVALID_PARAMS, error.message);
       if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
       throw error;
     }
   });
-  client.setRequestHandler('elicitation/create', async (request, ctx) =>
-    services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal }),
-  );
+  client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    try {
+      return await services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal });
+    } catch (error) {
+      if (error instanceof InvalidServerRequestError) throw new ProtocolError(INVALID_PARAMS, error.message);
+      if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
+      throw error;
+    }
+  });
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);

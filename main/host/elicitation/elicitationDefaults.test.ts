@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ElicitationParams } from './brokers.ts';
-import { fixedElicitation } from './brokers.ts';
-import { applyElicitationDefaults, withElicitationDefaults } from './elicitationDefaults.ts';
+import type { ElicitationParams } from '../brokers.ts';
+import { fixedElicitation } from '../brokers.ts';
+import { checkedElicitation, UnfitAnswerError } from './checkedElicitation.ts';
+import { applyElicitationDefaults } from './elicitationDefaults.ts';
 
 const form: ElicitationParams = {
   message: 'Who are you?',
@@ -41,8 +42,9 @@ test('a URL-mode elicitation has no form and is passed through', () => {
   assert.deepEqual(applyElicitationDefaults(params, { action: 'accept' }), { action: 'accept' });
 });
 
-test('the wrapper applies defaults to whatever the wrapped broker answered', async () => {
-  const broker = withElicitationDefaults(fixedElicitation({ action: 'accept', content: {} }));
-  const result = await broker.elicit({ serverId: 's', params: form, signal: new AbortController().signal });
-  assert.equal(result.content?.status, 'active');
+test("a fixed answer is held to the form: defaults fill it, and one that does not fit is not sent", async () => {
+  const accepted = await checkedElicitation(fixedElicitation({ action: 'accept', content: {} })).elicit({ serverId: 's', params: form, signal: new AbortController().signal });
+  assert.equal(accepted.content?.['status'], 'active');
+  const unfit = checkedElicitation(fixedElicitation({ action: 'accept', content: { status: 42 } }));
+  await assert.rejects(unfit.elicit({ serverId: 's', params: form, signal: new AbortController().signal }), UnfitAnswerError);
 });

@@ -1,0 +1,71 @@
+// `--elicit ask` as a person at a terminal uses it: runCli in-process with a scripted terminal, against
+// the real echo server. The questions, the warnings and what reached the server are all checked.
+
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { runCli } from './runCli.ts';
+
+describe('answering on the terminal', () => {
+  let home: string;
+  before(async () => {
+    home = await makeTempDir('atrium-terminal-');
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  /** Runs the CLI with a terminal that gives `replies` in order; returns what was asked and printed. */
+  async function withTerminal(args: string[], replies: string[] | undefined) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const asked: string[] = [];
+    const code = await runCli(args, {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+      write: (text) => out.push(text),
+      env: { ...process.env, ATRIUM_HOME: home },
+      ...(replies
+        ? {
+            ask: async (question: string) => {
+              asked.push(question);
+              const reply = replies.shift();
+              if (reply === undefined) throw new Error(`no scripted reply for ${question}`);
+              return reply;
+            },
+          }
+        : {}),
+    });
+    return { code, out: out.join('\n'), err: err.join('\n'), asked };
+  }
+
+  test('a form is filled in field by field; an answer that does not fit is explained and asked again', async () => {
+    const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"message": "Who are you?"}', '--elicit', 'ask'], ['y', '', 'n', 'Ada', 'y']);
+    assert.equal(code, 0, err);
+    assert.match(out, /echo asks: Who are you\?/);
+    assert.deepEqual(asked.slice(1, 3), ['  Name*: ', '  Confirm [y/n]: ']);
+    assert.match(err, /required property 'name'/, 'the first, empty answer was refused with the reason');
+    assert.match(out, /"action":\s*"accept"/);
+    assert.match(out, /"name":\s*"Ada"/);
+    assert.match(out, /"confirm":\s*true/);
+  });
+
+  test('a form asking for a key carries a warning; a URL shows its real domain and is only printed after consent', async () => {
+    const secret = await withTerminal(['call', 'echo', 'ask', '{"form": "secret"}', '--elicit', 'ask'], ['d']);
+    assert.match(secret.out, /seems to ask for a password or key/);
+    assert.match(secret.out, /"action":\s*"decline"/);
+    const url = await withTerminal(['call', 'echo', 'ask', '{"form": "url", "message": "Sign in"}', '--elicit', 'ask'], ['y']);
+    assert.match(url.out, /domain: {2}xn--exmple-cua\.com {3}← where it really goes/);
+    assert.match(url.out, /Open this address in your browser: https:\/\/xn--exmple-cua\.com\/sign-in\?session=42/);
+    const declined = await withTerminal(['call', 'echo', 'ask', '{"form": "url"}', '--elicit', 'ask'], ['n']);
+    assert.doesNotMatch(declined.out, /Open this address/);
+  });
+
+  test('without a terminal the elicitation is declined and the person is told how to answer up front', async () => {
+    const { out, err } = await withTerminal(['call', 'echo', 'ask', '{}', '--elicit', 'ask'], undefined);
+    assert.match(err, /echo asked for your input, but there is no terminal to ask on; it was declined \(use --elicit/);
+    assert.match(out, /"action":\s*"decline"/);
+  });
+});

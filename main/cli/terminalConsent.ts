@@ -1,0 +1,157 @@
+// The CLI's stand-in for the consent dialogs: each pending request (a tool approval, a server's
+// elicitation or sampling request) is put to the person on the terminal, one at a time, and settled
+// through the same typed API the renderer uses. Without a terminal the safe answer is given (deny,
+// decline, reject) and the person is told how to decide up front. Everything a server sent is shown
+// through `visible`, so it cannot rewrite the terminal.
+
+import type { PendingRequestView } from '../../shared/domain.ts';
+import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import type { ToolApprovalAnswer, ToolApprovalPayload } from '../host/consentGate.ts';
+import type { FormField } from '../host/elicitation/elicitationForm.ts';
+import type { ElicitationPayload } from '../host/elicitation/personElicitation.ts';
+import type { SamplingRequestPayload, SamplingResultPayload } from '../host/sampling/samplingBroker.ts';
+import { visible } from './formatOutput.ts';
+
+export interface ConsentIo {
+  out(text: string): void;
+  err(text: string): void;
+  ask?(question: string): Promise<string>;
+}
+
+type Respond = AtriumApi['respondPending'];
+
+/** Settles pending requests one after another: two questions never interleave on the terminal. */
+export function terminalConsent(respond: Respond, io: ConsentIo): (record: PendingRequestView) => void {
+  let queue = Promise.resolve();
+  return (record) => {
+    queue = queue.then(() => settle(respond, io, record)).catch((error: Error) => io.err(`atrium: ${error.message}`));
+  };
+}
+
+async function settle(respond: Respond, io: ConsentIo, record: PendingRequestView): Promise<void> {
+  const server = visible(record.serverId);
+  if (record.kind === 'tool_approval') return settleApproval(respond, io, record, record.payload as ToolApprovalPayload);
+  if (record.kind === 'elicitation') {
+    const payload = record.payload as ElicitationPayload;
+    if (!io.ask) {
+      io.err(`atrium: ${server} asked for your input, but there is no terminal to ask on; it was declined (use --elicit to answer up front)`);
+      return send(respond, record, { action: 'decline' });
+    }
+    return payload.mode === 'url' ? settleUrl(respond, io, io.ask, record, payload) : settleForm(respond, io, io.ask, record, payload);
+  }
+  const payload = record.payload as SamplingRequestPayload | SamplingResultPayload;
+  if (!io.ask) {
+    io.err(`atrium: ${server} asked to use your model, but there is no terminal to ask on; it was rejected`);
+    return send(respond, record, { action: 'reject' });
+  }
+  return payload.stage === 'request' ? settleSampling(respond, io, io.ask, record, payload) : settleSampledReply(respond, io, io.ask, record, payload);
+}
+
+/** Settles; a record withdrawn meanwhile (the turn was cancelled) has nothing left to settle. */
+async function send(respond: Respond, record: PendingRequestView, outcome: JsonObject): Promise<void> {
+  await respond({ id: record.id, outcome }).catch(() => undefined);
+}
+
+async function settleApproval(respond: Respond, io: ConsentIo, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
+  const { tool, arguments: args, elevated, annotationsTrusted, reason } = payload;
+  const name = `${visible(tool.serverId)}/${visible(tool.name)}`;
+  let answer: ToolApprovalAnswer = { effect: 'deny', scope: 'once', target: 'tool' };
+  if (!io.ask) {
+    io.err(`atrium: ${name} needs your approval, but there is no terminal to ask on; it was denied (use --approve readonly|all|none to decide up front)`);
+  } else {
+    io.out(`\n${elevated ? '⚠ ' : ''}${name} wants to run with ${visible(JSON.stringify(args))}`);
+    io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
+    answer = answerFrom((await io.ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
+  }
+  await send(respond, record, { ...answer });
+}
+
+export function answerFrom(reply: string): ToolApprovalAnswer {
+  switch (reply) {
+    case 'y':
+    case 'Y':
+      return { effect: 'allow', scope: 'once', target: 'tool' };
+    case 'c':
+      return { effect: 'allow', scope: 'conversation', target: 'tool' };
+    case 'a':
+      return { effect: 'allow', scope: 'always', target: 'tool' };
+    case 'N':
+      return { effect: 'deny', scope: 'always', target: 'tool' };
+    default:
+      return { effect: 'deny', scope: 'once', target: 'tool' };
+  }
+}
+
+type Ask = (question: string) => Promise<string>;
+
+async function settleUrl(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: Extract<ElicitationPayload, { mode: 'url' }>): Promise<void> {
+  io.out(`\n${visible(record.serverId)} asks you to open a web page: ${visible(payload.message)}`);
+  io.out(`  address: ${visible(payload.url)}`);
+  io.out(`  domain:  ${visible(payload.domain)}   ← where it really goes`);
+  const reply = (await ask('  Open it? [y] yes, [n] decline, [c] cancel: ')).trim();
+  await send(respond, record, { action: reply === 'y' || reply === 'Y' ? 'accept' : reply === 'c' ? 'cancel' : 'decline' });
+}
+
+async function settleForm(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: Extract<ElicitationPayload, { mode: 'form' }>): Promise<void> {
+  io.out(`\n${visible(record.serverId)} asks: ${visible(payload.message)}`);
+  if (payload.asksForSecrets) io.out('  ⚠ this form seems to ask for a password or key; servers must not ask for secrets this way');
+  const reply = (await ask('  Answer? [y] fill in, [d] decline, [c] cancel: ')).trim();
+  if (reply !== 'y' && reply !== 'Y') return send(respond, record, { action: reply === 'c' ? 'cancel' : 'decline' });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const content: JsonObject = {};
+    for (const field of payload.fields) {
+      const value = parseField(field, (await ask(fieldQuestion(field))).trim());
+      if (value !== undefined) content[field.name] = value;
+    }
+    try {
+      await respond({ id: record.id, outcome: { action: 'accept', content } });
+      return;
+    } catch (error) {
+      io.err(`atrium: ${(error as Error).message}`);
+    }
+  }
+  io.err('atrium: the form was declined after three answers that did not fit it');
+  await send(respond, record, { action: 'decline' });
+}
+
+function fieldQuestion(field: FormField): string {
+  const label = visible(field.title ?? field.name);
+  const options = field.options ? ` (${field.options.map((o) => `${visible(o.value)}${o.label !== o.value ? `=${visible(o.label)}` : ''}`).join(', ')}${field.kind === 'choices' ? '; comma-separated' : ''})` : '';
+  const hint = field.kind === 'boolean' ? ' [y/n]' : '';
+  const fallback = field.default !== undefined ? ` [default ${visible(JSON.stringify(field.default))}]` : '';
+  return `  ${field.secretLooking ? '⚠ ' : ''}${label}${field.required ? '*' : ''}${options}${hint}${fallback}: `;
+}
+
+/** The typed value of a terminal answer; undefined leaves the field out (its default, if any, applies). */
+function parseField(field: FormField, text: string): JsonObject[string] | undefined {
+  if (text === '') return undefined;
+  switch (field.kind) {
+    case 'boolean':
+      return /^(y|yes|true)$/i.test(text);
+    case 'number':
+    case 'integer':
+      return Number(text);
+    case 'choices':
+      return text.split(',').map((s) => s.trim()).filter(Boolean);
+    default:
+      return text;
+  }
+}
+
+async function settleSampling(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: SamplingRequestPayload): Promise<void> {
+  io.out(`\n${visible(record.serverId)} asks to use your model ${visible(payload.model)} (${visible(payload.why)}), up to ${payload.maxTokens} tokens`);
+  if (payload.systemPrompt) io.out(`  system: ${visible(payload.systemPrompt)}`);
+  for (const message of payload.messages) io.out(`  ${message.role}: ${visible(message.text)}${message.attachments.length ? ` [${message.attachments.map(visible).join(', ')}]` : ''}`);
+  const wantsContext = payload.includeContext !== 'none' && payload.contextAvailable;
+  if (wantsContext) io.out(`  it also asks for context from ${payload.includeContext === 'thisServer' ? "this server's tool results" : 'the whole conversation'}`);
+  const reply = (await ask(`  Run it? [y] yes${wantsContext ? ', [s] yes and share the context' : ''}, [n] reject: `)).trim();
+  if (reply === 'y' || reply === 'Y') return send(respond, record, { action: 'approve' });
+  if (reply === 's' && wantsContext) return send(respond, record, { action: 'approve', shareContext: true });
+  await send(respond, record, { action: 'reject' });
+}
+
+async function settleSampledReply(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: SamplingResultPayload): Promise<void> {
+  io.out(`\n${visible(payload.model)} replied for ${visible(record.serverId)}:\n  ${visible(payload.text)}`);
+  const reply = (await ask('  Send this reply to the server? [y] yes, [n] withhold: ')).trim();
+  await send(respond, record, { action: reply === 'y' || reply === 'Y' ? 'send' : 'reject' });
+}

@@ -1,0 +1,109 @@
+// A server's elicitation put to the person as a pending request. Form mode: the form is checked (flat
+// primitives only), shown as fields with secret-looking ones flagged, and the answer is checked against
+// the form before it goes back; an answer that does not fit is refused and the request stays open.
+// URL mode: the person sees the whole URL and its domain; Atrium never fetches it, and opens it only
+// once the person accepts. Both eras' requests (elicitation/create and input_required) arrive here.
+
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitationBroker, ElicitationParams } from '../brokers.ts';
+import { RequestRefusedError } from '../brokers.ts';
+import { applyElicitationDefaults } from './elicitationDefaults.ts';
+import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
+import type { PendingRequests } from '../pendingRequests.ts';
+import { RateLimiter } from '../rateLimiter.ts';
+import type { FormField } from './elicitationForm.ts';
+import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
+
+/** What a form elicitation shows. `message` and every field's text come from the server: untrusted. */
+export interface ElicitationFormPayload {
+  mode: 'form';
+  message: string;
+  fields: FormField[];
+  requestedSchema: object;
+  /** Some field seems to ask for a credential, which the specification forbids in a form. */
+  asksForSecrets: boolean;
+}
+
+/** What a URL elicitation shows: the full address and, apart, the domain it really goes to. */
+export interface ElicitationUrlPayload {
+  mode: 'url';
+  message: string;
+  url: string;
+  domain: string;
+  elicitationId?: string;
+}
+
+export type ElicitationPayload = ElicitationFormPayload | ElicitationUrlPayload;
+
+export interface PersonElicitationDeps {
+  pending: PendingRequests;
+  /** The conversation whose tool call the server is serving, so the request is shown in it. */
+  conversationFor(serverId: string): string | undefined;
+  /** Opens an accepted URL for the person (the system browser in Electron, the terminal's text in the CLI). */
+  openUrl(url: string, serverId: string): void;
+  /** Requests per server per minute before the server is refused, so it cannot flood the person. */
+  perMinuteLimit?: number;
+}
+
+const checkShape = outcomeChecker(elicitationOutcomeSchema, 'elicitation');
+
+export function createPersonElicitation(deps: PersonElicitationDeps): ElicitationBroker {
+  const limiter = new RateLimiter(deps.perMinuteLimit ?? 20, 60_000);
+  return {
+    elicit: async ({ serverId, params, signal }) => {
+      if (!limiter.take(serverId)) throw new RequestRefusedError(`Atrium refused the request: more than ${limiter.limit} elicitations from "${serverId}" in a minute`);
+      const conversationId = deps.conversationFor(serverId);
+      const common = { signal, ...(conversationId ? { conversationId } : {}) };
+      if ('url' in params && params.mode === 'url') {
+        const payload = urlPayload(params);
+        const answer = await deps.pending.request<ElicitationUrlPayload, ElicitResult>('elicitation', serverId, payload, {
+          ...common,
+          check: (outcome) => checkShape(outcome) ?? ((outcome as ElicitResult).action === 'accept' && (outcome as ElicitResult).content ? 'a URL elicitation is accepted without content' : undefined),
+        });
+        if (answer.action === 'accept') deps.openUrl(payload.url, serverId);
+        return { action: answer.action };
+      }
+      const formParams = params as Extract<ElicitationParams, { requestedSchema: unknown }>;
+      const fields = readForm(formParams.requestedSchema);
+      const payload: ElicitationFormPayload = {
+        mode: 'form',
+        message: formParams.message,
+        fields,
+        requestedSchema: formParams.requestedSchema,
+        asksForSecrets: fields.some((f) => f.secretLooking),
+      };
+      const answer = await deps.pending.request<ElicitationFormPayload, ElicitResult>('elicitation', serverId, payload, {
+        ...common,
+        check: (outcome) => {
+          const shape = checkShape(outcome);
+          if (shape !== undefined) return shape;
+          const result = outcome as ElicitResult;
+          if (result.action !== 'accept') return undefined;
+          // Untouched fields take their defaults, so a form accepted as shown is valid when its defaults are.
+          return checkAnswer(formParams.requestedSchema, applyElicitationDefaults(formParams, { action: 'accept', content: result.content ?? {} }).content);
+        },
+        redact: (result) => (result.action === 'accept' ? { ...result, content: maskSecrets(fields, result.content ?? {}) } : result),
+      });
+      return answer.action === 'accept' ? applyElicitationDefaults(formParams, { action: 'accept', content: answer.content ?? {} }) : { action: answer.action };
+    },
+  };
+}
+
+function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): ElicitationUrlPayload {
+  let parsed: URL;
+  try {
+    parsed = new URL(params.url);
+  } catch {
+    throw new InvalidFormError(`the server asked to open "${params.url.slice(0, 200)}", which is not a URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InvalidFormError(`Atrium opens only http(s) addresses, not ${parsed.protocol} ones`);
+  if (parsed.username || parsed.password) throw new InvalidFormError('Atrium does not open an address with credentials in it');
+  return {
+    mode: 'url',
+    message: params.message,
+    url: parsed.href,
+    // The hostname as URL parses it is punycode, so a look-alike Unicode domain shows as what it is.
+    domain: parsed.hostname,
+    ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
+  };
+}

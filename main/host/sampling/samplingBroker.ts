@@ -1,0 +1,164 @@
+// A server's sampling request (sampling/createMessage, or a 2026-07-28 input_required sampling request)
+// answered with one of the person's models, under the person's control:
+//   1. the request becomes a pending record showing the server, its messages, system prompt, model
+//      preferences and the model Atrium chose; the person approves (editing any of it) or rejects;
+//   2. the model runs;
+//   3. the reply becomes a second pending record; the person sends it (edited or not) or withholds it.
+// Policy 'deny' refuses everything (the default). Policy 'approve' skips both questions, but only for
+// servers the person marked trusted; any other server is still asked. includeContext is honoured only
+// when the person explicitly agrees in step 1, never under the auto-approve policy.
+
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
+import type { ChatContent, ChatMessage, LlmProvider } from '../../chat/llmTypes.ts';
+import type { SamplingBroker, SamplingParams } from '../brokers.ts';
+import { RequestRefusedError } from '../brokers.ts';
+import { outcomeChecker, samplingRequestOutcomeSchema, samplingResultOutcomeSchema } from '../pendingOutcomes.ts';
+import type { PendingRequests } from '../pendingRequests.ts';
+import { RateLimiter } from '../rateLimiter.ts';
+import type { ModelTraits } from './modelChoice.ts';
+import { chooseModel } from './modelChoice.ts';
+import type { ContextScope } from './samplingContext.ts';
+
+export type SamplingPolicy = 'deny' | 'ask' | 'approve';
+
+/** The model sampling uses, made when the first request comes so a host without providers still starts. */
+export interface SamplingModels {
+  provider: LlmProvider;
+  defaultModel: string;
+  traits?: Readonly<Record<string, Partial<ModelTraits>>>;
+}
+
+/** Step 1's record. Everything but `model`, `why`, `models` and `contextAvailable` comes from the server: untrusted. */
+export interface SamplingRequestPayload {
+  stage: 'request';
+  messages: { role: 'user' | 'assistant'; text: string; attachments: string[] }[];
+  systemPrompt?: string;
+  maxTokens: number;
+  modelPreferences?: SamplingParams['modelPreferences'];
+  includeContext: 'none' | ContextScope;
+  /** Whether there is a conversation to draw that context from (a tool call of this server is running). */
+  contextAvailable: boolean;
+  provider: string;
+  model: string;
+  why: string;
+  models: string[];
+}
+
+export type SamplingRequestAnswer =
+  | { action: 'reject' }
+  | { action: 'approve'; messages?: { role: 'user' | 'assistant'; text: string }[]; systemPrompt?: string; maxTokens?: number; model?: string; shareContext?: boolean };
+
+/** Step 3's record: the reply the server would get. */
+export interface SamplingResultPayload {
+  stage: 'result';
+  model: string;
+  text: string;
+  stopReason: string;
+}
+
+export type SamplingResultAnswer = { action: 'reject' } | { action: 'send'; text?: string };
+
+export interface SamplingBrokerDeps {
+  policy: SamplingPolicy;
+  pending: PendingRequests;
+  models(): SamplingModels;
+  isTrusted(serverId: string): boolean;
+  conversationFor(serverId: string): string | undefined;
+  /** The conversation's context in the scope the server asked for. */
+  context(conversationId: string, serverId: string, scope: ContextScope): string;
+  /** Told which model was chosen and why, for the server's log. */
+  onChoice?(serverId: string, model: string, why: string): void;
+  /** Requests per server per minute; past it the server is refused (a server must not run up the bill). */
+  perMinuteLimit?: number;
+}
+
+const checkRequestAnswer = outcomeChecker(samplingRequestOutcomeSchema, 'sampling approval');
+const checkResultAnswer = outcomeChecker(samplingResultOutcomeSchema, 'sampling review');
+
+export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
+  const limiter = new RateLimiter(deps.perMinuteLimit ?? 10, 60_000);
+  return {
+    createMessage: async ({ serverId, params, signal }) => {
+      if (deps.policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
+      if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
+      const { provider, defaultModel, traits } = deps.models();
+      const models = await provider.listModels().catch(() => [] as string[]);
+      const choice = chooseModel(params.modelPreferences, models, defaultModel, traits);
+      const conversationId = deps.conversationFor(serverId);
+      const includeContext = params.includeContext ?? 'none';
+      const asked = !(deps.policy === 'approve' && deps.isTrusted(serverId));
+      const options = { signal, ...(conversationId ? { conversationId } : {}) };
+
+      let messages = params.messages.map(toChatMessage);
+      let system = params.systemPrompt;
+      let maxTokens = params.maxTokens;
+      let model = choice.model;
+      let why = choice.why;
+      if (asked) {
+        const payload: SamplingRequestPayload = {
+          stage: 'request',
+          messages: params.messages.map(shownMessage),
+          ...(params.systemPrompt !== undefined ? { systemPrompt: params.systemPrompt } : {}),
+          maxTokens: params.maxTokens,
+          ...(params.modelPreferences ? { modelPreferences: params.modelPreferences } : {}),
+          includeContext,
+          contextAvailable: conversationId !== undefined,
+          provider: provider.id,
+          model,
+          why,
+          models,
+        };
+        const answer = await deps.pending.request<SamplingRequestPayload, SamplingRequestAnswer>('sampling', serverId, payload, { ...options, check: checkRequestAnswer });
+        if (answer.action === 'reject') throw new RequestRefusedError(`Sampling request from "${serverId}" was rejected by the person`);
+        if (answer.messages) messages = answer.messages.map((m) => ({ role: m.role, content: [{ type: 'text', text: m.text }] }));
+        if (answer.systemPrompt !== undefined) system = answer.systemPrompt;
+        if (answer.maxTokens !== undefined) maxTokens = answer.maxTokens;
+        if (answer.model !== undefined && answer.model !== model) {
+          model = answer.model;
+          why = 'chosen by the person';
+        }
+        if (answer.shareContext === true && includeContext !== 'none' && conversationId !== undefined) {
+          const context = deps.context(conversationId, serverId, includeContext);
+          if (context) system = [system, `Context from the conversation (shared by the person):\n${context}`].filter(Boolean).join('\n\n');
+        }
+      }
+      deps.onChoice?.(serverId, model, why);
+
+      let text = '';
+      let stopReason = 'endTurn';
+      for await (const event of provider.stream({ model, messages, tools: [], maxTokens, signal, ...(system ? { system } : {}) })) {
+        if (event.type === 'text_delta') text += event.text;
+        if (event.type === 'done') stopReason = event.stopReason === 'max_tokens' ? 'maxTokens' : event.stopReason === 'end_turn' ? 'endTurn' : event.stopReason;
+      }
+
+      if (asked) {
+        const review = await deps.pending.request<SamplingResultPayload, SamplingResultAnswer>('sampling', serverId, { stage: 'result', model, text, stopReason }, { ...options, check: checkResultAnswer });
+        if (review.action === 'reject') throw new RequestRefusedError(`The sampled reply for "${serverId}" was withheld by the person`);
+        if (review.text !== undefined) text = review.text;
+      }
+      return { role: 'assistant', content: { type: 'text', text }, model, stopReason } as CreateMessageResult;
+    },
+  };
+}
+
+function blocksOf(message: SamplingParams['messages'][number]): { type: string; text?: string; data?: string; mimeType?: string }[] {
+  return (Array.isArray(message.content) ? message.content : [message.content]) as { type: string; text?: string; data?: string; mimeType?: string }[];
+}
+
+function toChatMessage(message: SamplingParams['messages'][number]): ChatMessage {
+  const content: ChatContent[] = blocksOf(message).map((b): ChatContent => {
+    if (b.type === 'text') return { type: 'text', text: b.text ?? '' };
+    if (b.type === 'image' && b.data && b.mimeType) return { type: 'image', mimeType: b.mimeType, data: b.data };
+    return { type: 'text', text: `[${b.type} content]` };
+  });
+  return { role: message.role, content };
+}
+
+function shownMessage(message: SamplingParams['messages'][number]): SamplingRequestPayload['messages'][number] {
+  const blocks = blocksOf(message);
+  return {
+    role: message.role,
+    text: blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n'),
+    attachments: blocks.filter((b) => b.type !== 'text').map((b) => (b.mimeType ? `${b.type} ${b.mimeType}` : b.type)),
+  };
+}
