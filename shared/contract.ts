@@ -18,6 +18,7 @@ import type {
   ServerId,
   ServerSnapshot,
   ToolSummary,
+  WorkspaceView,
 } from './domain.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
@@ -67,8 +68,17 @@ export interface AtriumRequests {
     { serverId: ServerId; ref: CompletionReference; argument: { name: string; value: string }; context?: Record<string, string> },
     CompletionAnswer
   >;
+  /** The roots servers see now: the active workspace's (and any given for this run only). */
   listRoots: Req<Record<string, never>, RootEntry[]>;
+  /** Replaces the active workspace's roots. */
   setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+  listWorkspaces: Req<Record<string, never>, WorkspaceView[]>;
+  createWorkspace: Req<{ name: string; roots?: RootEntry[] }, WorkspaceView>;
+  setWorkspaceRoots: Req<{ workspaceId: string; roots: RootEntry[] }, WorkspaceView>;
+  /** Makes the workspace active: its roots go to every server that asked for roots. */
+  activateWorkspace: Req<{ workspaceId: string }, WorkspaceView>;
+  renameWorkspace: Req<{ workspaceId: string; name: string }, WorkspaceView>;
+  deleteWorkspace: Req<{ workspaceId: string }, null>;
   listConversations: Req<{ search?: string; limit?: number }, ConversationSummary[]>;
   getConversation: Req<{ conversationId: string }, ConversationDetail>;
   renameConversation: Req<{ conversationId: string; title: string }, null>;
@@ -108,6 +118,7 @@ export interface AtriumEvents {
   progress: ProgressUpdate;
   resourceUpdated: { serverId: ServerId; uri: string };
   rootsChanged: RootEntry[];
+  workspacesChanged: WorkspaceView[];
   configProblems: ConfigProblem[];
   chatEvent: { conversationId: string; event: ChatTurnEvent };
   pendingOpened: PendingRequestView;
@@ -140,6 +151,18 @@ const serverAndUri = {
   properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
 } as const;
 const conversationId = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const workspaceId = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const workspaceName = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const rootList = {
+  type: 'array',
+  maxItems: 256,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['uri'],
+    properties: { uri: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', maxLength: 256 } },
+  },
+} as const;
 const conversationOnly = { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } } as const;
 const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 1_000_000 } } as const;
 const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -270,23 +293,13 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     properties: { serverId, limit: { type: 'integer', minimum: 1, maximum: 10_000 } },
   },
   listRoots: noParams,
-  setRoots: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['roots'],
-    properties: {
-      roots: {
-        type: 'array',
-        maxItems: 256,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['uri'],
-          properties: { uri: { type: 'string', minLength: 1, maxLength: 4096 }, name: { type: 'string', maxLength: 256 } },
-        },
-      },
-    },
-  },
+  setRoots: { type: 'object', additionalProperties: false, required: ['roots'], properties: { roots: rootList } },
+  listWorkspaces: noParams,
+  createWorkspace: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: workspaceName, roots: rootList } },
+  setWorkspaceRoots: { type: 'object', additionalProperties: false, required: ['workspaceId', 'roots'], properties: { workspaceId, roots: rootList } },
+  activateWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId'], properties: { workspaceId } },
+  renameWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId', 'name'], properties: { workspaceId, name: workspaceName } },
+  deleteWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId'], properties: { workspaceId } },
 };
 
 export const requestNames = Object.keys(requestParamSchemas) as RequestName[];
@@ -301,6 +314,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   progress: true,
   resourceUpdated: true,
   rootsChanged: true,
+  workspacesChanged: true,
   configProblems: true,
   chatEvent: true,
   pendingOpened: true,

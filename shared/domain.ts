@@ -144,6 +144,16 @@ export interface RootEntry {
   name?: string;
 }
 
+/** A workspace and its roots; the active one's roots are what servers see. */
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  roots: RootEntry[];
+  active: boolean;
+  /** Stored roots of the active workspace whose folders no longer exist: left out until they return. */
+  missingRoots?: string[];
+}
+
 export interface ProgressUpdate {
   serverId: ServerId;
   callId: string;

@@ -12,18 +12,21 @@ import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
+import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi } from './conversationApi.ts';
+import { createWorkspaceApi } from './workspaceApi.ts';
 import type { EventBus } from './eventBus.ts';
 
 export interface ApiDeps {
   hub: McpHub;
   registry: ServerRegistry;
   roots: RootsStore;
+  workspaces: Workspaces;
   events: EventBus;
   conversations: ConversationHost;
 }
 
-export function createAtriumApi({ hub, registry, roots, events, conversations }: ApiDeps): AtriumApi {
+export function createAtriumApi({ hub, registry, roots, workspaces, events, conversations }: ApiDeps): AtriumApi {
   const callsInFlight = new Map<string, AbortController>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
@@ -109,8 +112,7 @@ export function createAtriumApi({ hub, registry, roots, events, conversations }:
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
     },
-    listRoots: async () => roots.list(),
-    setRoots: async ({ roots: entries }) => roots.set(entries),
+    ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations),
   } satisfies AtriumApi;
   return api;

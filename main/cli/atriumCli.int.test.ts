@@ -72,6 +72,27 @@ describe('atrium CLI', () => {
     assert.match(declined.stdout, /"action":\s*"decline"/);
   });
 
+  test('workspaces keep their roots between runs; the active one is what servers see', async () => {
+    const project = await makeTempDir('atrium-cli-project-');
+    try {
+      const set = await atrium(home, 'workspaces', 'set', 'project', project);
+      assert.equal(set.code, 0, set.stderr);
+      assert.match(set.stdout, /^\* Default\n {4}\(no roots\)\n {2}project\n {4}file:\/\//m);
+      assert.doesNotMatch((await atrium(home, 'call', 'echo', 'roots')).stdout, /atrium-cli-project-/, 'not active yet');
+      assert.equal((await atrium(home, 'workspaces', 'use', 'project')).code, 0);
+      assert.match((await atrium(home, 'call', 'echo', 'roots')).stdout, /atrium-cli-project-/);
+      const unknown = await atrium(home, 'workspaces', 'use', 'nope');
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /there is no workspace called "nope"/);
+      const missing = await atrium(home, 'call', 'echo', 'roots', '--root', join(project, 'missing'));
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /^atrium: root ".*missing" does not exist$/m);
+    } finally {
+      await atrium(home, 'workspaces', 'use', 'Default');
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
   test('--root exposes a folder to servers as a root', async () => {
     const { stdout } = await atrium(home, 'call', 'echo', 'roots', '--root', home);
     assert.ok(stdout.includes('file://'), stdout);

@@ -38,6 +38,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     providerSettings: settings,
     ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
     roots: invocation.roots,
+    ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
     ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
     openUrl: (url: string) => io.out(`\nOpen this address in your browser: ${visible(url)}`),
     approvalMode: invocation.approve,

@@ -5,7 +5,7 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { ElicitationAnswer } from '../host/brokers.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history', 'workspaces'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -15,6 +15,7 @@ export interface CliInvocation {
   json: boolean;
   timeoutMs?: number;
   roots: string[];
+  workspace?: string;
   /** A fixed answer to every elicitation, or 'ask' on the terminal. */
   elicit: ElicitationAnswer | 'ask';
   server?: string;
@@ -42,12 +43,17 @@ commands:
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
   chat <message>                   send a message; the reply and tool calls stream to stdout
   history [export <id>]            list conversations, or export one (--format markdown|json)
+  workspaces                       list workspaces and their roots
+  workspaces set <name> <dir>...   make or update a workspace with these folders as its roots
+  workspaces use <name>            make a workspace the active one (its roots go to servers)
+  workspaces remove <name>         delete a workspace that is not active
 
 options:
   --config FILE      use this servers file instead of the stored one
   --json             machine-readable output
   --timeout MS       per-request and start-up time limit
-  --root DIR         expose DIR to servers as a root (repeatable)
+  --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
+  --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
   --server S         only this server (tools, resources, templates, prompts)
 
@@ -70,6 +76,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         json: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         root: { type: 'string', multiple: true, default: [] },
+        workspace: { type: 'string' },
         elicit: { type: 'string', default: 'decline' },
         server: { type: 'string' },
         conversation: { type: 'string' },
@@ -101,6 +108,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     approve: oneOf(values.approve, ['ask', 'readonly', 'all', 'none'] as const, '--approve'),
     sampling: oneOf(values.sampling, ['deny', 'ask', 'approve'] as const, '--sampling'),
     format: oneOf(values.format, ['markdown', 'json'] as const, '--format'),
+    ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
     ...(values.provider !== undefined ? { provider: values.provider } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
@@ -152,6 +160,7 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   import: [1, 1, '<file>'],
   chat: [1, 1, '<message>'],
   history: [0, 2, '[export <conversation id>]'],
+  workspaces: [0, 257, '[set <name> <dir>... | use <name> | remove <name>]'],
 };
 
 function checkArity({ command, args }: CliInvocation): void {

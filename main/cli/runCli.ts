@@ -16,6 +16,8 @@ import { USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
+import { runWorkspaces } from './workspaceCommand.ts';
+import { WorkspaceError } from '../host/workspaces.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ProviderSettingsError } from '../chat/providerSettings.ts';
@@ -51,13 +53,18 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
   const home = resolveAtriumHome(io.env);
   if (invocation.command === 'import') return runImport(invocation, home, io);
-  if (invocation.command === 'chat' || invocation.command === 'history') {
+  if (invocation.command === 'chat' || invocation.command === 'history' || invocation.command === 'workspaces') {
     try {
+      if (invocation.command === 'workspaces') return await runWorkspaces(invocation, home, io);
       return invocation.command === 'chat' ? await runChat(invocation, home, io, signal) : await runHistory(invocation, home, io);
     } catch (error) {
       if (isExpectedFailure(error)) {
         io.err(`atrium: ${(error as Error).message}`);
         return 1;
+      }
+      if (error instanceof UsageError) {
+        io.err(`atrium: ${error.message}`);
+        return 2;
       }
       throw error;
     }
@@ -70,6 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       home,
       ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
       roots: invocation.roots,
+      ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
       ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
@@ -190,6 +198,7 @@ function isExpectedFailure(error: unknown): boolean {
     error instanceof LlmError ||
     error instanceof ProviderSettingsError ||
     error instanceof ConversationError ||
+    error instanceof WorkspaceError ||
     (error as { code?: unknown } | undefined)?.code === 'not_found'
   );
 }

@@ -14,6 +14,7 @@ import { createProvider } from '../chat/providers/createProvider.ts';
 import type { Database } from '../store/database.ts';
 import { openDatabase } from '../store/database.ts';
 import { HistoryStore, historyMigrations } from '../store/historyStore.ts';
+import { workspaceMigrations } from '../store/workspaceStore.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import { AuditLog, auditMigrations } from './approval/auditLog.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
@@ -67,7 +68,7 @@ export interface ConversationHost {
 }
 
 export function openConversationHost(options: ConversationHostOptions): ConversationHost {
-  const db = openDatabase(options.databasePath ?? join(options.home, DATABASE_FILE_NAME), [...historyMigrations, ...grantMigrations, ...auditMigrations]);
+  const db = openDatabase(options.databasePath ?? join(options.home, DATABASE_FILE_NAME), [...historyMigrations, ...grantMigrations, ...auditMigrations, ...workspaceMigrations]);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
   // requests that were waiting then are over.

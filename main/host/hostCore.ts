@@ -15,6 +15,8 @@ import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { checkedElicitation } from './elicitation/checkedElicitation.ts';
 import { RootsStore } from './rootsStore.ts';
+import { Workspaces } from './workspaces.ts';
+import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { createResilientRunner } from './resilientRunner.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
 import type { ConversationHost } from './conversationHost.ts';
@@ -31,7 +33,9 @@ export interface HostCoreOptions {
   home: string;
   /** A servers file to use instead of the stored one; it is read, never written. */
   configPath?: string;
-  /** Folders exposed to servers as roots. */
+  /** The workspace whose roots servers see (made if new); the last active one otherwise. */
+  workspace?: string;
+  /** Folders exposed to servers for this run only, beside the workspace's roots (the CLI's --root). */
   roots?: string[];
   /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
   onlyServers?: readonly string[];
@@ -75,7 +79,6 @@ export const ATRIUM_VERSION: string = (JSON.parse(readFileSync(new URL('../../pa
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
   const events = new EventBus();
   const roots = new RootsStore();
-  if (options.roots?.length) await roots.set(options.roots.map((path) => ({ uri: path })));
 
   const validator = new CachedSchemaValidator();
   // The conversation side reaches servers only through these functions; the hub exists once they run.
@@ -115,6 +118,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       }),
   });
 
+  const workspaces = new Workspaces(new WorkspaceStore(conversations.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
+  await workspaces.start(options.workspace);
+
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   late.registry = registry;
@@ -143,7 +149,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ hub, registry, roots, events, conversations }),
+    api: createAtriumApi({ hub, registry, roots, workspaces, events, conversations }),
     events,
     hub,
     configProblems: registry.problems,

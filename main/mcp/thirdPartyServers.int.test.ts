@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { ElicitationFormPayload } from '../host/elicitation/personElicitation.ts';
 import type { RunningServer, TestHost } from '../../e2e/fixtures/hostHarness.ts';
-import { everythingServerPath, filesystemServerPath, makeTempDir, nextEvent, startEverythingHttp, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, filesystemServerPath, makeTempDir, nextEvent, startEverythingHttp, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
@@ -133,9 +133,11 @@ describe('server-filesystem with roots', () => {
     first = await realpath(await makeTempDir('atrium-root-a-'));
     second = await realpath(await makeTempDir('atrium-root-b-'));
     await mkdir(join(first, 'inside-a'));
-    host = await startTestHost({ fs: { command: process.execPath, args: [filesystemServerPath()] } }, { roots: [first] });
+    host = await startTestHost({ fs: { command: process.execPath, args: [filesystemServerPath()] } });
     await host.core.hub.whenSettled();
-    await waitForLog(host.core, 'fs', /Updated allowed directories/i);
+    const updated = nextEvent(host.core, 'log', (line) => line.serverId === 'fs' && /Updated allowed directories/i.test(line.text));
+    await host.core.api.setRoots({ roots: [{ uri: first }] });
+    await updated;
   });
   after(async () => {
     await host.close();

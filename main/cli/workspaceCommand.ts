@@ -1,0 +1,58 @@
+// `atrium workspaces`: the person's workspaces and their roots, kept in the home's database. No server
+// is started: this only reads and writes the stored workspaces.
+
+import type { WorkspaceView } from '../../shared/domain.ts';
+import { startHostCore } from '../host/hostCore.ts';
+import type { CliInvocation } from './cliArgs.ts';
+import { UsageError } from './cliArgs.ts';
+import { visible } from './formatOutput.ts';
+
+export interface WorkspaceIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export async function runWorkspaces(invocation: CliInvocation, home: string, io: WorkspaceIo): Promise<number> {
+  const core = await startHostCore({ home, onlyServers: [], keepAliveMs: 0 });
+  try {
+    const { api } = core;
+    const [action, name, ...dirs] = invocation.args;
+    const byName = async (wanted: string | undefined) => {
+      const found = (await api.listWorkspaces({})).find((w) => w.name === wanted);
+      if (!found) throw new UsageError(`there is no workspace called "${wanted ?? ''}"`);
+      return found;
+    };
+    const roots = dirs.map((dir) => ({ uri: dir }));
+    switch (action) {
+      case undefined:
+        break;
+      case 'set': {
+        if (name === undefined) throw new UsageError('"workspaces set" takes <name> <dir>...');
+        const existing = (await api.listWorkspaces({})).find((w) => w.name === name);
+        if (existing) await api.setWorkspaceRoots({ workspaceId: existing.id, roots });
+        else await api.createWorkspace({ name, roots });
+        break;
+      }
+      case 'use':
+        await api.activateWorkspace({ workspaceId: (await byName(name)).id });
+        break;
+      case 'remove':
+        await api.deleteWorkspace({ workspaceId: (await byName(name)).id });
+        break;
+      default:
+        throw new UsageError(`"workspaces" takes set, use or remove, not "${action}"`);
+    }
+    const all = await api.listWorkspaces({});
+    io.out(invocation.json ? JSON.stringify(all, null, 2) : all.map(describe).join('\n'));
+    return 0;
+  } finally {
+    await core.shutdown();
+  }
+}
+
+function describe(workspace: WorkspaceView): string {
+  const lines = [`${workspace.active ? '* ' : '  '}${visible(workspace.name)}`];
+  for (const root of workspace.roots) lines.push(`    ${visible(root.uri)}${workspace.missingRoots?.includes(root.uri) ? '  (missing)' : ''}`);
+  if (workspace.roots.length === 0) lines.push('    (no roots)');
+  return lines.join('\n');
+}
