@@ -182,6 +182,8 @@ export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancell
 export type ChatTurnEvent =
   | { type: 'assistant_started'; messageId: string }
   | { type: 'text'; messageId: string; delta: string }
+  /** An image the model produced; `data` is base64. */
+  | { type: 'image'; messageId: string; mimeType: string; data: string }
   | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }

@@ -40,6 +40,7 @@ function memoryStore(): TurnStore & { messages: ChatMessage[]; calls: ToolCallRe
     loadChatMessages: () => structuredClone(messages),
     beginAssistantMessage: () => `m${messages.length}`,
     appendAssistantText: () => undefined,
+    setAssistantContent: () => undefined,
     finishAssistantMessage: (_id, content: ChatContent[], outcome) => {
       messages.push({ role: 'assistant', content });
       statuses.push(outcome.status);

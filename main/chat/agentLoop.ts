@@ -15,6 +15,8 @@ export interface TurnStore {
   loadChatMessages(conversationId: string): ChatMessage[];
   beginAssistantMessage(conversationId: string): string;
   appendAssistantText(messageId: string, delta: string): void;
+  /** Saves what the reply holds so far when it gains something that is not text (a generated image). */
+  setAssistantContent(messageId: string, content: ChatContent[]): void;
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
   recordToolCall(call: ToolCallRecord): void;
 }
@@ -139,6 +141,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
           text += event.text;
           store.appendAssistantText(messageId, event.text);
           onEvent({ type: 'text', messageId, delta: event.text });
+        } else if (event.type === 'image') {
+          if (text) content.push({ type: 'text', text });
+          text = '';
+          content.push({ type: 'image', mimeType: event.mimeType, data: event.data });
+          store.setAssistantContent(messageId, content);
+          onEvent({ type: 'image', messageId, mimeType: event.mimeType, data: event.data });
         } else if (event.type === 'tool_call') {
           if (text) content.push({ type: 'text', text });
           text = '';

@@ -114,6 +114,7 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
     loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    setAssistantContent: (messageId, content) => history.setAssistantContent(messageId, content),
     finishAssistantMessage: (messageId, content, outcome) => {
       history.finishAssistantMessage(messageId, {
         status: outcome.status,

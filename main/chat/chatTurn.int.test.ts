@@ -10,6 +10,7 @@ import type { PendingRequestView } from '../../shared/domain.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeOpenAi } from '../../e2e/fixtures/llm/fakeOpenAiServer.ts';
+import { startFakeOpenAiResponses } from '../../e2e/fixtures/llm/fakeOpenAiResponsesServer.ts';
 import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { everythingServerPath, nextEvent, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
@@ -51,6 +52,8 @@ function answerApprovals(host: TestHost, effect: 'allow' | 'deny'): PendingReque
   });
   return asked;
 }
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const bodyOf = (llm: FakeLlmServer, index: number) => JSON.stringify(llm.requests.filter((r) => r.method === 'POST')[index]?.body ?? null);
 
@@ -169,6 +172,43 @@ describe('conversations with tools', () => {
     const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all' });
     await host.core.api.sendMessage({ text: 'use sampling' });
     assert.match(bodyOf(llm, 1), /declined/);
+  });
+});
+
+describe('the Responses API', () => {
+  test('a tool call runs on a real server and its result goes back; a generated image is shown, saved and exported', async () => {
+    const llm = await startFakeOpenAiResponses([
+      { toolCalls: [{ name: 'echo__add', input: { a: 20, b: 22 } }] },
+      { text: 'The answer is 42; here it is drawn.', images: [{ format: 'png', data: PNG }] },
+    ]);
+    const host = await startTestHost(
+      { echo: { ...fixtureCommand('echoServer'), trusted: true } },
+      {
+        providerSettings: { providers: [{ id: 'resp', kind: 'openai-responses', baseUrl: llm.url, apiKeySecret: 'resp', imageGeneration: true }], default: { provider: 'resp', model: 'gpt-image-test' } },
+        secrets: { get: async () => 'sk-test-key-not-real' },
+      },
+    );
+    cleanups.push(async () => {
+      await host.close();
+      await llm.close();
+    });
+    await host.core.hub.whenSettled();
+    const images: { mimeType: string; data: string }[] = [];
+    host.core.events.on('chatEvent', ({ event }) => {
+      if (event.type === 'image') images.push({ mimeType: event.mimeType, data: event.data });
+    });
+    const { conversationId, stopReason } = await host.core.api.sendMessage({ text: 'add 20 and 22, then draw it' });
+    assert.equal(stopReason, 'end_turn');
+    const second = llm.requests.filter((r) => r.method === 'POST')[1]?.body as { input: { type?: string; output?: unknown }[] };
+    assert.deepEqual(second.input.find((item) => item.type === 'function_call_output')?.output, [{ type: 'input_text', text: '42' }]);
+    assert.deepEqual(images, [{ mimeType: 'image/png', data: PNG }]);
+    const { messages } = await host.core.api.getConversation({ conversationId });
+    assert.deepEqual((messages.at(-1) as { content: unknown }).content, [
+      { type: 'text', text: 'The answer is 42; here it is drawn.' },
+      { type: 'image', mimeType: 'image/png', data: PNG },
+    ]);
+    assert.match(await host.core.api.exportConversation({ conversationId, format: 'markdown' }), /\*\[image, image\/png\]\*/);
+    assert.ok((await host.core.api.exportConversation({ conversationId, format: 'json' })).includes(PNG));
   });
 });
 

@@ -46,6 +46,8 @@ export type ModelStreamEvent =
   | { type: 'tool_call_delta'; id: string; name: string; partialJson: string }
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'done'; stopReason: StopReason; usage: TokenUsage }
+  /** An image the model produced (the Responses API's image generation), whole. */
+  | { type: 'image'; mimeType: string; data: string }
   /** Something the provider adapted (e.g. a schema keyword a provider refuses), for the log. */
   | { type: 'notice'; message: string };
 
@@ -58,7 +60,8 @@ export interface LlmProvider {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 
-export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible';
+/** anthropic: Messages API; openai: Chat Completions; openai-compatible: Chat Completions by base URL; openai-responses: the Responses API (images out). */
+export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible' | 'openai-responses';
 
 export interface ProviderConfig {
   id: string;
@@ -69,6 +72,8 @@ export interface ProviderConfig {
   apiKeySecret?: string;
   /** Models to offer when the API cannot list them. */
   models?: string[];
+  /** Responses API only: offer the model OpenAI's image generation tool, so it can answer with images. */
+  imageGeneration?: boolean;
 }
 
 export class LlmError extends Error {

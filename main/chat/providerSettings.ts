@@ -29,10 +29,11 @@ const schema = {
         required: ['id', 'kind'],
         properties: {
           id: { type: 'string', minLength: 1, maxLength: 100 },
-          kind: { enum: ['anthropic', 'openai', 'openai-compatible'] },
+          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] },
           baseUrl: { type: 'string', pattern: '^https?://' },
           apiKeySecret: { type: 'string', minLength: 1, maxLength: 100 },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
+          imageGeneration: { type: 'boolean' },
         },
         additionalProperties: false,
       },
@@ -84,19 +85,19 @@ export async function loadProviderSettings(home: string): Promise<ProviderSettin
 }
 
 export interface ProviderChoice {
-  /** A configured provider id, or a kind (anthropic | openai | openai-compatible) for one made from flags. */
+  /** A configured provider id, or a kind (anthropic | openai | openai-compatible | openai-responses) for one made from flags. */
   provider?: string;
   model?: string;
   baseUrl?: string;
 }
 
-const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible'];
+const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible', 'openai-responses'];
 
 /** Which provider and model a turn uses: the flags, else the conversation's, else the settings' default. */
 export function chooseProvider(settings: ProviderSettings, choice: ProviderChoice): { config: ProviderConfig; model: string } {
   const wanted = choice.provider ?? settings.default?.provider ?? settings.providers[0]?.id;
   if (wanted === undefined) {
-    throw new ProviderSettingsError('no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible --model M');
+    throw new ProviderSettingsError('no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible|openai-responses --model M');
   }
   const configured = settings.providers.find((p) => p.id === wanted);
   const config: ProviderConfig | undefined = configured

@@ -86,6 +86,9 @@ function showTurn(core: HostCore, io: ChatIo): () => void {
         case 'text':
           io.write(visible(event.delta));
           break;
+        case 'image':
+          io.out(`\n[image ${visible(event.mimeType)}, ${Math.round((event.data.length * 3) / 4 / 1024)} KB; see it with: atrium history export <conversation> --format json]`);
+          break;
         case 'tool_call':
           if (event.status === 'running') io.out(`\n[tool ${visible(event.serverId)}/${visible(event.tool)} ${visible(JSON.stringify(event.arguments))}]`);
           break;

@@ -59,7 +59,7 @@ options:
 
 chat options:
   --conversation ID  continue a conversation
-  --provider P --model M --base-url U   the LLM (a providers.json id, or anthropic|openai|openai-compatible)
+  --provider P --model M --base-url U   the LLM (a providers.json id, or anthropic|openai|openai-compatible|openai-responses)
   --approve ask|readonly|all|none        tool calls: ask on the terminal (default), allow read-only ones, allow all, deny all
   --sampling deny|ask|approve            servers' sampling requests: refuse (default), ask on the terminal, or run a trusted server's without asking (others are asked)
   --secrets FILE     a JSON file of {"secret name": "value"} (API keys); else ATRIUM_SECRET_<NAME>, ANTHROPIC_API_KEY, OPENAI_API_KEY`;

@@ -4,6 +4,7 @@ import type { SecretSource } from '../../store/secrets.ts';
 import type { LlmProvider, ProviderConfig } from '../llmTypes.ts';
 import { createAnthropicProvider } from './anthropicProvider.ts';
 import { createOpenAiProvider } from './openaiProvider.ts';
+import { createOpenAiResponsesProvider } from './openaiResponsesProvider.ts';
 
 export interface ProviderOptions {
   /** Retries of a request that failed before any output (429, 5xx, network); the SDKs' default is 2. */
@@ -17,5 +18,7 @@ export function createProvider(config: ProviderConfig, secrets: SecretSource, op
     case 'openai':
     case 'openai-compatible':
       return createOpenAiProvider(config, secrets, options);
+    case 'openai-responses':
+      return createOpenAiResponsesProvider(config, secrets, options);
   }
 }

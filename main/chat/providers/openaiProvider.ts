@@ -3,7 +3,6 @@
 // chat messages (tool results as `role: "tool"` messages), ModelTools become function tools whose
 // parameters are the MCP schema as it came, and one streamed turn becomes ModelStreamEvents.
 
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
@@ -14,85 +13,30 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { SecretSource } from '../../store/secrets.ts';
-import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, ProviderKind, StopReason, TokenUsage } from '../llmTypes.ts';
-import { missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
-import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
+import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import { openAiClientSource } from './openaiClient.ts';
+import type { OpenAiClientOptions, OpenAiClientSource, OpenAiKind } from './openaiClient.ts';
+import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
+import type { ProviderNaming } from './providerErrors.ts';
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */
-export const NO_KEY_PLACEHOLDER = 'not-needed';
+export { NO_KEY_PLACEHOLDER } from './openaiClient.ts';
 /** The image types OpenAI documents for vision input; other servers get whatever they are given. */
-const OPENAI_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+export const OPENAI_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-type OpenAiKind = Exclude<ProviderKind, 'anthropic'>;
-
-export interface OpenAiProviderOptions {
-  /** Retries of a request that failed before any output (429, 5xx, network); the SDK's default is 2. */
-  maxRetries?: number;
-}
+export type OpenAiProviderOptions = OpenAiClientOptions;
 
 export function createOpenAiProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiProviderOptions = {}): LlmProvider {
-  if (config.kind === 'anthropic') throw new Error(`provider ${config.id} is an Anthropic provider, not an OpenAI one`);
-  const kind: OpenAiKind = config.kind;
-  // An explicit default, so that OPENAI_BASE_URL in the environment cannot send the key elsewhere.
-  const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
-  let cached: { key: string; client: OpenAI } | undefined;
-
-  /** Reads the key on every turn, so a key the person changes applies without a restart. */
-  async function client(): Promise<{ key: string; client: OpenAI }> {
-    const stored = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
-    if (stored === undefined && kind === 'openai') throw new LlmError(config.id, missingKeyMessage(config));
-    const key = stored ?? NO_KEY_PLACEHOLDER;
-    if (cached?.key !== key) {
-      cached = {
-        key,
-        client: new OpenAI({
-          apiKey: key,
-          baseURL,
-          // Nothing ambient: no organisation, project or admin key from OPENAI_* variables rides along.
-          organization: null,
-          project: null,
-          adminAPIKey: null,
-          // The SDK retries only before any output arrives and honours retry-after; aborting stops it.
-          maxRetries: options.maxRetries ?? 2,
-          // Failures come back as LlmError values; the SDK's own console lines would reach no log a person reads.
-          logLevel: 'off',
-        }),
-      };
-    }
-    return cached;
-  }
-
+  const source = openAiClientSource(config, secrets, options);
   return {
     id: config.id,
-    kind,
-
-    async listModels() {
-      try {
-        const { client: openai } = await client();
-        const ids: string[] = [];
-        for await (const model of openai.models.list()) ids.push(model.id);
-        if (ids.length > 0) return ids;
-      } catch (error) {
-        if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config.id, error, errorContext(config, baseURL, cached?.key));
-      }
-      return config.models ?? [];
-    },
-
-    stream(request) {
-      return streamTurn(config, kind, baseURL, client, request);
-    },
+    kind: source.kind,
+    listModels: () => source.listModels(),
+    stream: (request) => streamTurn(config, source, request),
   };
 }
 
-async function* streamTurn(
-  config: ProviderConfig,
-  kind: OpenAiKind,
-  baseURL: string,
-  client: () => Promise<{ key: string; client: OpenAI }>,
-  request: ModelRequest,
-): AsyncGenerator<ModelStreamEvent> {
+async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+  const kind = source.kind;
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
   const signal = request.signal;
@@ -101,8 +45,8 @@ async function* streamTurn(
     yield cancelled();
     return;
   }
-  const { key, client: openai } = await client();
-  const errors = errorContext(config, baseURL, key, request.model);
+  const { key, client: openai } = await source.client();
+  const errors = source.errors(key, request.model);
   const notices: string[] = [];
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
@@ -301,28 +245,4 @@ export function toOpenAiTool(tool: ModelTool, kind: OpenAiKind, notices: string[
     notices.push(`Tool "${tool.name}": its input schema has no "properties"; added an empty one, which OpenAI requires of an object schema.`);
   }
   return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: schema } };
-}
-
-// ---- errors a person can act on ----
-
-function errorContext(config: ProviderConfig, baseURL: string, key: string | undefined, model?: string): ProviderErrorContext<APIError> {
-  const compatible = config.kind === 'openai-compatible';
-  const keyless = key === NO_KEY_PLACEHOLDER;
-  return {
-    label: `${config.kind === 'openai' ? 'OpenAI' : 'OpenAI-compatible'} provider "${config.id}"`,
-    baseURL,
-    // The placeholder is no secret, and scrubbing it would mangle messages that happen to contain it.
-    key: keyless ? undefined : key,
-    apiKeySecret: config.apiKeySecret,
-    model,
-    sdk: { APIError, APIConnectionError, APIConnectionTimeoutError },
-    serverMessage: (error) => {
-      const body = error.error as { message?: unknown } | undefined;
-      return typeof body?.message === 'string' ? body.message : undefined;
-    },
-    unreachableHint: compatible ? 'Is the server running?' : 'Check the address and your network.',
-    keyless: config.apiKeySecret === undefined && keyless,
-    notFoundHint: compatible ? ` Does the base URL ${baseURL} end with the API path (often /v1)?` : '',
-    statusWording: { 429: (says) => ` is rate-limiting requests or the quota is spent (HTTP 429)${says}` },
-  };
 }
