@@ -16,6 +16,7 @@ import type {
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import { cancellableTurn } from './cancellableTurn.ts';
 import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
 
@@ -71,7 +72,8 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
     },
 
     stream(request) {
-      return streamTurn(config, baseURL, client, request);
+      const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+      return cancellableTurn(request.signal, usage, () => streamTurn(config, baseURL, client, request, usage));
     },
   };
 }
@@ -81,15 +83,9 @@ async function* streamTurn(
   baseURL: string,
   client: () => Promise<{ key: string; client: Anthropic }>,
   request: ModelRequest,
+  usage: TokenUsage,
 ): AsyncGenerator<ModelStreamEvent> {
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
   const signal = request.signal;
-  // A turn cancelled before it starts ends as cancelled, even without a key.
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
-  }
   const { key, client: anthropic } = await client();
   const errors = errorContext(config, baseURL, key, request.model);
   const notices: string[] = [];
@@ -108,10 +104,6 @@ async function* streamTurn(
   try {
     events = await anthropic.messages.create(params, signal ? { signal } : {});
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     throw toLlmError(config.id, error, errors);
   }
 
@@ -170,16 +162,7 @@ async function* streamTurn(
       }
     }
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     throw streamFailure(config.id, error, errors);
-  }
-  // The SDK ends the iteration quietly when the request is aborted.
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
   }
   if (!finished) throw streamCutShort(config.id, errors);
   yield { type: 'done', stopReason, usage: { ...usage } };

@@ -4,7 +4,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ProviderConfig, ProviderKind } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, ProviderKind, TokenUsage } from '../llmTypes.ts';
+import { cancellableTurn } from './cancellableTurn.ts';
 import { missingKeyMessage, toLlmError } from './providerErrors.ts';
 import type { ProviderErrorContext } from './providerErrors.ts';
 
@@ -77,6 +78,25 @@ export function openAiClientSource(config: ProviderConfig, secrets: SecretSource
         if (!config.models?.length) throw error instanceof LlmError ? error : toLlmError(config.id, error, errors(cached?.key));
       }
       return config.models ?? [];
+    },
+  };
+}
+
+/** A provider over one of OpenAI's APIs: `turn` streams one turn (updating `usage`); cancellation is handled around it. */
+export function openAiProviderOver(
+  config: ProviderConfig,
+  secrets: SecretSource,
+  options: OpenAiClientOptions,
+  turn: (source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage) => AsyncGenerator<ModelStreamEvent>,
+): LlmProvider {
+  const source = openAiClientSource(config, secrets, options);
+  return {
+    id: config.id,
+    kind: source.kind,
+    listModels: () => source.listModels(),
+    stream: (request) => {
+      const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+      return cancellableTurn(request.signal, usage, () => turn(source, request, usage));
     },
   };
 }

@@ -14,7 +14,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { SecretSource } from '../../store/secrets.ts';
 import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
-import { openAiClientSource } from './openaiClient.ts';
+import { openAiProviderOver } from './openaiClient.ts';
 import type { OpenAiClientOptions, OpenAiClientSource, OpenAiKind } from './openaiClient.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderNaming } from './providerErrors.ts';
@@ -26,25 +26,12 @@ export const OPENAI_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif
 export type OpenAiProviderOptions = OpenAiClientOptions;
 
 export function createOpenAiProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiProviderOptions = {}): LlmProvider {
-  const source = openAiClientSource(config, secrets, options);
-  return {
-    id: config.id,
-    kind: source.kind,
-    listModels: () => source.listModels(),
-    stream: (request) => streamTurn(config, source, request),
-  };
+  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamTurn(config, source, request, usage));
 }
 
-async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage): AsyncGenerator<ModelStreamEvent> {
   const kind = source.kind;
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
   const signal = request.signal;
-  // A turn cancelled before it starts ends as cancelled, even without a key.
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
-  }
   const { key, client: openai } = await source.client();
   const errors = source.errors(key, request.model);
   const notices: string[] = [];
@@ -65,10 +52,6 @@ async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, r
   try {
     chunks = await openai.chat.completions.create(params, signal ? { signal } : {});
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     throw toLlmError(config.id, error, errors);
   }
 
@@ -109,16 +92,7 @@ async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, r
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     throw streamFailure(config.id, error, errors);
-  }
-  // The SDK ends the iteration quietly when the request is aborted.
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
   }
   if (finishReason === undefined) throw streamCutShort(config.id, errors);
 

@@ -16,29 +16,17 @@ import type {
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
-import { openAiClientSource } from './openaiClient.ts';
+import { openAiProviderOver } from './openaiClient.ts';
 import type { OpenAiClientOptions, OpenAiClientSource } from './openaiClient.ts';
 import { OPENAI_IMAGE_TYPES, toOpenAiTool } from './openaiProvider.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 
 export function createOpenAiResponsesProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiClientOptions = {}): LlmProvider {
-  const source = openAiClientSource(config, secrets, options);
-  return {
-    id: config.id,
-    kind: source.kind,
-    listModels: () => source.listModels(),
-    stream: (request) => streamResponse(config, source, request),
-  };
+  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, request, usage));
 }
 
-async function* streamResponse(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  const cancelled = (): ModelStreamEvent => ({ type: 'done', stopReason: 'cancelled', usage: { ...usage } });
+async function* streamResponse(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
-  }
   const { key, client: openai } = await source.client();
   const errors = source.errors(key, request.model);
   const notices: string[] = [];
@@ -64,10 +52,6 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
   try {
     events = await openai.responses.create(params, signal ? { signal } : {});
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     throw toLlmError(config.id, error, errors);
   }
 
@@ -121,16 +105,8 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
       }
     }
   } catch (error) {
-    if (signal?.aborted) {
-      yield cancelled();
-      return;
-    }
     if (error instanceof LlmError) throw error;
     throw streamFailure(config.id, error, errors);
-  }
-  if (signal?.aborted) {
-    yield cancelled();
-    return;
   }
   if (stopReason === undefined) throw streamCutShort(config.id, errors);
   for (const call of calls) yield { type: 'tool_call', id: call.id, name: call.name, input: call.args.trim() === '' ? {} : toolArguments(config.id, errors, call.name, call.args) };
