@@ -140,6 +140,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     (event, payload) => events.emit(event, payload),
   );
   late.hub = hub;
+  // A request from a server that went away can no longer be answered: it leaves the person's queue.
+  events.on('serverChanged', (snapshot) => {
+    if (snapshot.status.kind !== 'ready') conversations.pending.withdrawForServer(snapshot.id, `${snapshot.id} is no longer connected`);
+  });
+  events.on('serverRemoved', ({ serverId }) => conversations.pending.withdrawForServer(serverId, `${serverId} was removed`));
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();

@@ -71,6 +71,23 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
       assert.deepEqual(stored?.outcome, { action: 'accept', content: { apiKey: '[secret]' } });
     });
 
+    test('a server that goes away while the person decides takes its request with it', async () => {
+      const asked = nextEvent(host.core, 'pendingOpened');
+      const call = host.core.api.callTool({ serverId: 'echo', tool: 'ask', arguments: {} }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      const record = await asked;
+      const closed = nextEvent(host.core, 'pendingClosed', (event) => event.id === record.id);
+      await host.core.api.restartServer({ serverId: 'echo' });
+      assert.deepEqual(await closed, { id: record.id, how: 'withdrawn', reason: 'echo is no longer connected' });
+      assert.deepEqual(await host.core.api.listPending({}), []);
+      assert.notEqual(await call, 'answered');
+      await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'decline' } }), /no longer waiting/);
+      assert.equal(host.core.conversations.history.getPendingRequest(record.id)?.status, 'withdrawn');
+      await host.core.hub.whenSettled();
+    });
+
     test('a URL is shown with its real (punycode) domain, never opened before consent, and opened once accepted', async () => {
       const declined = await ask({ form: 'url', message: 'Sign in' }, async (record) => {
         const payload = record.payload as ElicitationUrlPayload;
