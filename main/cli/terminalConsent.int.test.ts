@@ -6,6 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { runCli } from './runCli.ts';
 
@@ -19,14 +20,14 @@ describe('answering on the terminal', () => {
 
   /** Runs the CLI with a terminal that gives `replies` in order; returns what was asked and printed. */
   async function withTerminal(args: string[], replies: string[] | undefined) {
-    const out: string[] = [];
+    let out = '';
     const err: string[] = [];
     const asked: string[] = [];
     const code = await runCli(args, {
-      out: (text) => out.push(text),
+      out: (text) => (out += `${text}\n`),
       err: (text) => err.push(text),
-      write: (text) => out.push(text),
-      env: { ...process.env, ATRIUM_HOME: home },
+      write: (text) => (out += text),
+      env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
       ...(replies
         ? {
             ask: async (question: string) => {
@@ -38,7 +39,7 @@ describe('answering on the terminal', () => {
           }
         : {}),
     });
-    return { code, out: out.join('\n'), err: err.join('\n'), asked };
+    return { code, out, err: err.join('\n'), asked };
   }
 
   test('a form is filled in field by field; an answer that does not fit is explained and asked again', async () => {
@@ -61,6 +62,23 @@ describe('answering on the terminal', () => {
     assert.match(url.out, /Open this address in your browser: https:\/\/xn--exmple-cua\.com\/sign-in\?session=42/);
     const declined = await withTerminal(['call', 'echo', 'ask', '{"form": "url"}', '--elicit', 'ask'], ['n']);
     assert.doesNotMatch(declined.out, /Open this address/);
+  });
+
+  test("a server's sampling request in a chat is shown, approved, and its reply reviewed before it goes back", async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'Hi from the model.' }, { text: 'The server heard back.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'all', '--sampling', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'use sampling', ...flags], ['y', 'y']);
+      assert.equal(code, 0, err);
+      assert.match(out, /echo asks to use your model claude-test \(the server gave no model hints; using the default\), up to 100 tokens/);
+      assert.match(out, /  user: say hi/);
+      assert.match(out, /claude-test replied for echo:\n  Hi from the model\./);
+      assert.deepEqual(asked, ['  Run it? [y] yes, [n] reject: ', '  Send this reply to the server? [y] yes, [n] withhold: ']);
+      assert.match(out, /\[→ done: Hi from the model\.\]/);
+      assert.match(out, /The server heard back\./);
+    } finally {
+      await llm.close();
+    }
   });
 
   test('without a terminal the elicitation is declined and the person is told how to answer up front', async () => {
