@@ -71,8 +71,8 @@ describe('answering on the terminal', () => {
       const { code, out, err, asked } = await withTerminal(['chat', 'use sampling', ...flags], ['y', 'y']);
       assert.equal(code, 0, err);
       assert.match(out, /echo asks to use your model claude-test \(the server gave no model hints; using the default\), up to 100 tokens/);
-      assert.match(out, /  user: say hi/);
-      assert.match(out, /claude-test replied for echo:\n  Hi from the model\./);
+      assert.match(out, / {2}user: say hi/);
+      assert.match(out, /claude-test replied for echo:\n {2}Hi from the model\./);
       assert.deepEqual(asked, ['  Run it? [y] yes, [n] reject: ', '  Send this reply to the server? [y] yes, [n] withhold: ']);
       assert.match(out, /\[→ done: Hi from the model\.\]/);
       assert.match(out, /The server heard back\./);
