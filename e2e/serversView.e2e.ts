@@ -53,6 +53,8 @@ test('servers view: live status, counts, a broken server, the log, and restart',
   await page.goto(host.url);
   await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
   await expect(page, 'the token is removed from the address bar').toHaveURL(/\/$/);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  await expect(page.getByRole('button', { name: 'Servers' })).toHaveAttribute('aria-current', 'page');
 
   const everything = serverCard(page, 'everything');
   const broken = serverCard(page, 'broken');

@@ -1,16 +1,32 @@
+import { ChatView } from './features/chat/ChatView.tsx';
+import { PendingRequests } from './features/consent/PendingRequests.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
+import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected' } as const;
+const views: { name: ViewName; label: string }[] = [
+  { name: 'chat', label: 'Chat' },
+  { name: 'servers', label: 'Servers' },
+];
 
 export function App() {
   const link = useAtriumStore((state) => state.link);
   const loadError = useAtriumStore((state) => state.loadError);
+  const view = useAtriumStore((state) => state.view);
+  const showView = useAtriumStore((state) => state.showView);
   return (
     <div className="app">
       <header className="topbar">
         <h1 className="brand">Atrium</h1>
+        <nav className="views" aria-label="Views">
+          {views.map((entry) => (
+            <button key={entry.name} type="button" className="view-tab" aria-current={view === entry.name ? 'page' : undefined} onClick={() => showView(entry.name)}>
+              {entry.label}
+            </button>
+          ))}
+        </nav>
         <span className={`link link-${link}`} role="status" aria-label={`Connection: ${linkText[link]}`}>
           <span className="badge-dot" aria-hidden="true" />
           {linkText[link]}
@@ -25,8 +41,9 @@ export function App() {
       {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
       {/* While the link is down the mirror may be stale: dim it rather than show old states as live. */}
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
-        <ServersView />
+        {view === 'chat' ? <ChatView /> : <ServersView />}
       </main>
+      <PendingRequests />
     </div>
   );
 }

@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const { port, configPath } = readOptions();
   if (!existsSync(`${staticDir}index.html`)) fail('the renderer is not built: run `npm run build:renderer` first.');
 
-  const core = await startHostCore({ home: resolveAtriumHome(), ...(configPath ? { configPath } : {}) });
+  // A person is at the window to answer, so servers' sampling requests are asked (never auto-approved).
+  const core = await startHostCore({ home: resolveAtriumHome(), samplingPolicy: 'ask', ...(configPath ? { configPath } : {}) });
   const bridge = await startBrowserBridge({ api: core.api, events: core.events, staticDir, port }).catch(
     async (error: unknown) => {
       await core.shutdown();

@@ -4,13 +4,10 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
 import { statusLabel } from '../../shared/domain.ts';
-
-// C0/C1 controls except tab and newline, bidi controls, zero-width characters and Unicode tags.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are made visible.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/gu;
+import { visibleText } from '../../shared/visibleText.ts';
 
 export function visible(text: string): string {
-  return text.replace(UNSAFE, (ch) => `\\u{${ch.codePointAt(0)?.toString(16)}}`);
+  return visibleText(text);
 }
 
 export function formatServers(servers: ServerSnapshot[]): string {

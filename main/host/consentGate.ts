@@ -4,31 +4,16 @@
 // conversation, or always; per tool or per server). Every decision goes into the audit log.
 
 import type { ToolSummary } from '../../shared/domain.ts';
+import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
 import type { AuditLog } from './approval/auditLog.ts';
-import type { ApprovalMode, GrantLedger, GrantScope } from './approval/grantLedger.ts';
+import type { ApprovalMode, GrantLedger } from './approval/grantLedger.ts';
 import { outcomeChecker, toolApprovalOutcomeSchema } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
 
 const checkApproval = outcomeChecker(toolApprovalOutcomeSchema, 'tool approval');
 
-/** What the person is shown when asked. Server-provided text in it is untrusted. */
-export interface ToolApprovalPayload {
-  tool: ToolSummary;
-  arguments: Record<string, unknown>;
-  /** Whether the server's annotations were believed (only for servers the person trusts). */
-  annotationsTrusted: boolean;
-  elevated: boolean;
-  reason: string;
-}
-
-/** The person's answer. */
-export interface ToolApprovalAnswer {
-  effect: 'allow' | 'deny';
-  scope: 'once' | Exclude<GrantScope, 'once'>;
-  /** The grant covers this tool, or every tool the server lists now. */
-  target: 'tool' | 'server';
-}
+export type { ToolApprovalAnswer, ToolApprovalPayload };
 
 export interface ConsentGateDeps {
   ledger: GrantLedger;

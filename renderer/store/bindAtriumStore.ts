@@ -1,5 +1,7 @@
 // Keeps the store a faithful mirror of the host: a full reload on every (re)connect, then events.
-// Log lines are applied once per animation frame so a chatty server cannot re-render per line.
+// Log lines are applied once per animation frame so a chatty server cannot re-render per line. A turn's
+// events patch the live turn; the saved conversation is reloaded when a step is saved (a new model step,
+// a tool result, the end), so what is shown after a turn is exactly what the history holds.
 import type { LogLine } from '../../shared/domain.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import type { AtriumConnection } from '../api/AtriumConnection.ts';
@@ -27,12 +29,35 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }
   };
 
+  const loadConversations = async () => {
+    try {
+      state().setConversations(await api.listConversations({}));
+    } catch {
+      // Shown again on the next turn or reconnect.
+    }
+  };
+
+  const loadDetail = async () => {
+    const id = state().selectedConversationId;
+    if (!id) return;
+    try {
+      const detail = await api.getConversation({ conversationId: id });
+      // A slow answer for a conversation no longer selected must not replace the one that is.
+      if (state().selectedConversationId === id) state().setDetail(detail);
+    } catch {
+      if (state().selectedConversationId === id) state().setDetail(null);
+    }
+  };
+
   const reload = async () => {
     try {
-      const [servers, problems] = await Promise.all([api.listServers({}), api.listConfigProblems({})]);
+      const [servers, problems, pending] = await Promise.all([api.listServers({}), api.listConfigProblems({}), api.listPending({})]);
       state().setServers(servers);
       state().setConfigProblems(problems);
+      state().setPending(pending);
       state().setLoadError(null);
+      await loadConversations();
+      await loadDetail();
     } catch (error) {
       state().setLoadError(errorMessage(error));
     }
@@ -48,12 +73,26 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       queued.push(line);
       frame ??= requestAnimationFrame(flushLogs);
     }),
+    api.on('chatEvent', ({ conversationId, event }) => {
+      if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) {
+        state().setAwaitingNewConversation(false);
+        state().selectConversation(conversationId);
+        void loadConversations();
+      }
+      state().applyTurnEvent(conversationId, event);
+      const saved = event.type === 'assistant_started' || event.type === 'tool_result' || event.type === 'done';
+      if (saved && state().selectedConversationId === conversationId) void loadDetail();
+      if (event.type === 'done') void loadConversations();
+    }),
+    api.on('pendingOpened', (record) => state().addPending(record)),
+    api.on('pendingClosed', ({ id, how, reason }) => state().closePending(id, how, reason)),
     connection.onStatus((link) => {
       state().setLink(link);
       if (link === 'open') void reload();
     }),
     store.subscribe((next, previous) => {
       if (next.selectedServerId && next.selectedServerId !== previous.selectedServerId) void loadLog(next.selectedServerId);
+      if (next.selectedConversationId !== previous.selectedConversationId) void loadDetail();
     }),
   ];
 

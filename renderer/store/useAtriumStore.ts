@@ -1,9 +1,12 @@
 import { create } from 'zustand';
 import type { AtriumState } from './AtriumState.ts';
+import { createChatSlice } from './chatSlice.ts';
 import { createConnectionSlice } from './connectionSlice.ts';
 import { createLogsSlice } from './logsSlice.ts';
 import { createSelectionSlice } from './selectionSlice.ts';
+import { createPendingSlice } from './pendingSlice.ts';
 import { createServersSlice } from './serversSlice.ts';
+import { createViewSlice } from './viewSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -12,6 +15,9 @@ export const createAtriumStore = () =>
     ...createLogsSlice(...args),
     ...createSelectionSlice(...args),
     ...createConnectionSlice(...args),
+    ...createChatSlice(...args),
+    ...createPendingSlice(...args),
+    ...createViewSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

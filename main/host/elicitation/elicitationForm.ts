@@ -8,6 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { FieldKind, FormField } from '../../../shared/pendingPayloads.ts';
 import { InvalidServerRequestError } from '../brokers.ts';
 import { describeAjvError } from '../pendingOutcomes.ts';
 
@@ -84,21 +85,7 @@ const checkFormSchema = ajv.compile({
   },
 });
 
-export type FieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
-
-/** One field as a dialog shows it. Titles and descriptions come from the server: untrusted text. */
-export interface FormField {
-  name: string;
-  kind: FieldKind;
-  title?: string;
-  description?: string;
-  required: boolean;
-  default?: unknown;
-  format?: string;
-  options?: { value: string; label: string }[];
-  /** The field seems to ask for a password, key or token: show it masked, and warn. */
-  secretLooking: boolean;
-}
+export type { FieldKind, FormField };
 
 export class InvalidFormError extends InvalidServerRequestError {}
 

@@ -5,35 +5,16 @@
 // once the person accepts. Both eras' requests (elicitation/create and input_required) arrive here.
 
 import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload } from '../../../shared/pendingPayloads.ts';
 import type { ElicitationBroker, ElicitationParams } from '../brokers.ts';
 import { RequestRefusedError } from '../brokers.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
 import { RateLimiter } from '../rateLimiter.ts';
-import type { FormField } from './elicitationForm.ts';
 import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
-/** What a form elicitation shows. `message` and every field's text come from the server: untrusted. */
-export interface ElicitationFormPayload {
-  mode: 'form';
-  message: string;
-  fields: FormField[];
-  requestedSchema: object;
-  /** Some field seems to ask for a credential, which the specification forbids in a form. */
-  asksForSecrets: boolean;
-}
-
-/** What a URL elicitation shows: the full address and, apart, the domain it really goes to. */
-export interface ElicitationUrlPayload {
-  mode: 'url';
-  message: string;
-  url: string;
-  domain: string;
-  elicitationId?: string;
-}
-
-export type ElicitationPayload = ElicitationFormPayload | ElicitationUrlPayload;
+export type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload };
 
 export interface PersonElicitationDeps {
   pending: PendingRequests;

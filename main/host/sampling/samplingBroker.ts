@@ -9,6 +9,7 @@
 // when the person explicitly agrees in step 1, never under the auto-approve policy.
 
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
+import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import type { ChatContent, ChatMessage, LlmProvider } from '../../chat/llmTypes.ts';
 import type { SamplingBroker, SamplingParams } from '../brokers.ts';
 import { RequestRefusedError } from '../brokers.ts';
@@ -28,35 +29,7 @@ export interface SamplingModels {
   traits?: Readonly<Record<string, Partial<ModelTraits>>>;
 }
 
-/** Step 1's record. Everything but `model`, `why`, `models` and `contextAvailable` comes from the server: untrusted. */
-export interface SamplingRequestPayload {
-  stage: 'request';
-  messages: { role: 'user' | 'assistant'; text: string; attachments: string[] }[];
-  systemPrompt?: string;
-  maxTokens: number;
-  modelPreferences?: SamplingParams['modelPreferences'];
-  includeContext: 'none' | ContextScope;
-  /** Whether there is a conversation to draw that context from (a tool call of this server is running). */
-  contextAvailable: boolean;
-  provider: string;
-  model: string;
-  why: string;
-  models: string[];
-}
-
-export type SamplingRequestAnswer =
-  | { action: 'reject' }
-  | { action: 'approve'; messages?: { role: 'user' | 'assistant'; text: string }[]; systemPrompt?: string; maxTokens?: number; model?: string; shareContext?: boolean };
-
-/** Step 3's record: the reply the server would get. */
-export interface SamplingResultPayload {
-  stage: 'result';
-  model: string;
-  text: string;
-  stopReason: string;
-}
-
-export type SamplingResultAnswer = { action: 'reject' } | { action: 'send'; text?: string };
+export type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload };
 
 export interface SamplingBrokerDeps {
   policy: SamplingPolicy;

@@ -1,0 +1,128 @@
+// The chat as a person uses it, in Debian's Chromium against a real host process: a scripted Anthropic
+// fake answers, the real echo fixture server runs the tools, and every consent dialog is answered from
+// the keyboard or mouse: a tool approval, an elicitation form (with a refused answer first), a URL
+// elicitation, and a sampling request with its review.
+import type { Page } from '@playwright/test';
+import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import type { HostProcess } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+let llm: FakeLlmServer;
+let host: HostProcess;
+let stopHost: () => Promise<unknown>;
+
+test.beforeAll(async () => {
+  llm = await startFakeAnthropic([
+    // 1. a tool that needs approval
+    { toolCalls: [{ name: 'echo__add', input: { a: 2, b: 3 } }] },
+    { text: 'Two and three make **five**.' },
+    // 2. a form elicitation
+    { toolCalls: [{ name: 'echo__ask', input: { message: 'Who are you?' } }] },
+    { text: 'Nice to meet you.' },
+    // 3. a URL elicitation
+    { toolCalls: [{ name: 'echo__ask', input: { message: 'Sign in, please', form: 'url' } }] },
+    { text: 'You declined to sign in.' },
+    // 4. sampling: the server's own request to the model sits between the two turns
+    { toolCalls: [{ name: 'echo__sample', input: { prompt: 'Say hello to Atrium' } }] },
+    { text: 'Hello, Atrium!' },
+    { text: 'The server heard back.' },
+  ]);
+  const started = await startHostProcess({
+    mcpServers: { echo: fixtureCommand('echoServer') },
+    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
+    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
+  });
+  host = started.host;
+  stopHost = started.stop;
+});
+
+test.afterAll(async () => {
+  await stopHost?.();
+  await llm?.close();
+});
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+test('chat: a tool call approved in its dialog, a form, a URL and a sampling request answered, all inline', async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
+
+  await test.step('a tool call waits in its dialog, with the arguments, and runs once allowed', async () => {
+    await send(page, 'add 2 and 3');
+    const dialog = page.getByRole('dialog', { name: 'Run add?' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('echo');
+    await expect(dialog.getByLabel('Arguments')).toContainText('"a": 2');
+    await expect(dialog).toContainText('not trusted');
+    await expect(dialog.getByRole('button', { name: 'Deny', exact: true }), 'the safe answer has the focus').toBeFocused();
+    await page.screenshot({ path: 'e2e/artifacts/consent-tool-approval.png' });
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await expect(dialog).toBeHidden();
+    const call = page.getByRole('article', { name: 'Tool call echo/add' });
+    await expect(call.getByRole('status')).toContainText('Done');
+    await expect(call.getByLabel('Result of add')).toHaveText('5');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Two and three make **five**.');
+    await expect(page.getByRole('button', { name: 'add 2 and 3', exact: true }), 'the new conversation is listed').toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/chat-tool-call.png' });
+  });
+
+  await test.step('an elicitation form: an answer that does not fit is explained, then a good one goes back', async () => {
+    await send(page, 'ask who I am');
+    await page.getByRole('dialog', { name: 'Run ask?' }).getByRole('button', { name: 'Allow once' }).click();
+    const form = page.getByRole('dialog', { name: 'Information requested' });
+    await expect(form).toContainText('Who are you?');
+    await expect(form.getByRole('textbox', { name: 'Name', exact: true })).toBeVisible();
+    await form.getByRole('button', { name: 'Send answer' }).click();
+    await expect(form.getByRole('alert')).toContainText("required property 'name'");
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada');
+    await form.getByRole('checkbox', { name: 'Confirm' }).check();
+    await page.screenshot({ path: 'e2e/artifacts/consent-elicitation-form.png' });
+    await form.getByRole('button', { name: 'Send answer' }).click();
+    await expect(form).toBeHidden();
+    await expect(page.getByRole('article', { name: 'Tool call echo/ask' }).getByLabel('Result of ask')).toContainText('"name":"Ada"');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Nice to meet you.');
+  });
+
+  await test.step('a URL elicitation shows the real domain and opens nothing when declined', async () => {
+    await send(page, 'sign me in');
+    await page.getByRole('dialog', { name: 'Run ask?' }).getByRole('button', { name: 'Allow once' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open a web page?' });
+    await expect(dialog.getByLabel('Full address')).toHaveText('https://xn--exmple-cua.com/sign-in?session=42');
+    await expect(dialog.locator('.consent-domain-name')).toHaveText('xn--exmple-cua.com');
+    await page.screenshot({ path: 'e2e/artifacts/consent-elicitation-url.png' });
+    let opened = false;
+    page.context().on('page', () => (opened = true));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('You declined to sign in.');
+    await expect(page.getByRole('article', { name: 'Tool call echo/ask' }).last().getByLabel('Result of ask')).toContainText('"action":"cancel"');
+    expect(opened).toBe(false);
+  });
+
+  await test.step('a sampling request is edited and approved, and its reply reviewed before it goes back', async () => {
+    await send(page, 'use sampling');
+    await page.getByRole('dialog', { name: 'Run sample?' }).getByRole('button', { name: 'Allow once' }).click();
+    const request = page.getByRole('dialog', { name: 'Use your model for a server?' });
+    await expect(request.getByRole('combobox', { name: 'Model' })).toHaveValue('claude-e2e');
+    const message = request.getByRole('textbox', { name: 'User message 1' });
+    await expect(message).toHaveValue('Say hello to Atrium');
+    await message.fill('Say hello to Atrium, kindly');
+    await page.screenshot({ path: 'e2e/artifacts/consent-sampling-request.png' });
+    await request.getByRole('button', { name: 'Run it' }).click();
+    const review = page.getByRole('dialog', { name: 'Send this reply to the server?' });
+    await expect(review.getByRole('textbox', { name: 'Reply' })).toHaveValue('Hello, Atrium!');
+    await page.screenshot({ path: 'e2e/artifacts/consent-sampling-review.png' });
+    await review.getByRole('button', { name: 'Send reply' }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The server heard back.');
+    await expect(page.getByRole('article', { name: 'Tool call echo/sample' }).getByLabel('Result of sample')).toHaveText('Hello, Atrium!');
+    const sampled = llm.requests.filter((r) => r.method === 'POST').at(-2);
+    expect(JSON.stringify(sampled?.body)).toContain('Say hello to Atrium, kindly');
+  });
+});

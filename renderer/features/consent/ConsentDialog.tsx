@@ -1,0 +1,49 @@
+import { useEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
+
+interface ConsentDialogProps {
+  title: string;
+  /** Who is asking, shown under the title. */
+  from: ReactNode;
+  /** Escape, or closing the dialog any other way, gives this (safe) answer. */
+  onDismiss(): void;
+  tone?: 'normal' | 'danger';
+  children: ReactNode;
+}
+
+/**
+ * A modal that cannot be missed: the native <dialog> with showModal traps focus, makes the page behind
+ * it inert, and turns Escape into the safe answer (deny, decline, reject).
+ */
+export function ConsentDialog({ title, from, onDismiss, tone = 'normal', children }: ConsentDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    // The safe answer takes the focus, so a stray Enter never approves anything.
+    element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => element?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className={`consent consent-${tone}`}
+      aria-labelledby="consent-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onDismiss();
+      }}
+    >
+      <h2 id="consent-title" className="consent-title">
+        {title}
+      </h2>
+      <p className="consent-from">{from}</p>
+      {children}
+    </dialog>
+  );
+}
+
+/** Sends an answer whose failure needs no showing (the request was withdrawn meanwhile, and its notice says so). */
+export function safely<T>(answer: (outcome: T) => Promise<void>, outcome: T): void {
+  answer(outcome).catch(() => undefined);
+}

@@ -1,0 +1,211 @@
+import { useState } from 'react';
+import type { PendingRequestView } from '../../../shared/domain.ts';
+import type { ElicitationAnswer, ElicitationFormPayload, ElicitationUrlPayload, FormField } from '../../../shared/pendingPayloads.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { ConsentDialog, safely } from './ConsentDialog.tsx';
+
+type Values = Record<string, string | boolean | string[]>;
+
+interface ElicitationDialogProps {
+  record: PendingRequestView;
+  /** Resolves when the host took the answer; rejects with the reason when it did not (the form stays). */
+  answer(outcome: ElicitationAnswer): Promise<void>;
+  /** Opens an address the person agreed to open. */
+  openUrl(url: string): void;
+}
+
+/** A server asks the person for input: a form made from its schema, or a web page to open. */
+export function ElicitationDialog({ record, answer, openUrl }: ElicitationDialogProps) {
+  const payload = record.payload as ElicitationFormPayload | ElicitationUrlPayload;
+  return payload.mode === 'url' ? <UrlElicitation record={record} payload={payload} answer={answer} openUrl={openUrl} /> : <FormElicitation record={record} payload={payload} answer={answer} />;
+}
+
+function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogProps & { payload: ElicitationUrlPayload }) {
+  const at = payload.url.indexOf(payload.domain);
+  return (
+    <ConsentDialog title="Open a web page?" from={<>Server <strong><UntrustedText text={record.serverId} /></strong> asks you to open a page.</>} onDismiss={() => safely(answer, { action: 'cancel' })}>
+      <p className="consent-description">
+        <UntrustedText text={payload.message} />
+      </p>
+      <p className="consent-url" aria-label="Full address">
+        {at >= 0 ? (
+          <>
+            <UntrustedText text={payload.url.slice(0, at)} />
+            <mark className="consent-domain">{payload.domain}</mark>
+            <UntrustedText text={payload.url.slice(at + payload.domain.length)} />
+          </>
+        ) : (
+          <UntrustedText text={payload.url} />
+        )}
+      </p>
+      <p>
+        It goes to <strong className="consent-domain-name">{payload.domain}</strong>. Atrium has not opened or fetched it.
+      </p>
+      <div className="consent-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() =>
+            answer({ action: 'accept' }).then(
+              () => openUrl(payload.url),
+              () => undefined,
+            )
+          }
+        >
+          Open page
+        </button>
+        <button type="button" className="button" data-autofocus onClick={() => safely(answer, { action: 'decline' })}>
+          Decline
+        </button>
+        <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
+          Cancel
+        </button>
+      </div>
+    </ConsentDialog>
+  );
+}
+
+function initialValues(fields: readonly FormField[]): Values {
+  const values: Values = {};
+  for (const field of fields) {
+    if (field.kind === 'boolean') values[field.name] = field.default === true;
+    else if (field.kind === 'choices') values[field.name] = Array.isArray(field.default) ? (field.default as string[]) : [];
+    else values[field.name] = field.default === undefined ? '' : String(field.default);
+  }
+  return values;
+}
+
+/** The answer's content: typed values, with untouched optional fields left out (their defaults apply). */
+function contentOf(fields: readonly FormField[], values: Values): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.kind === 'boolean') content[field.name] = value === true;
+    else if (field.kind === 'choices') {
+      if ((value as string[]).length > 0 || field.required) content[field.name] = value;
+    } else if (value !== '') content[field.name] = field.kind === 'number' || field.kind === 'integer' ? Number(value) : value;
+  }
+  return content;
+}
+
+const inputType: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
+
+function FormElicitation({ record, payload, answer }: { record: PendingRequestView; payload: ElicitationFormPayload; answer: ElicitationDialogProps['answer'] }) {
+  const [values, setValues] = useState<Values>(() => initialValues(payload.fields));
+  const [problem, setProblem] = useState<string | null>(null);
+  const set = (name: string, value: Values[string]) => {
+    setProblem(null);
+    setValues((current) => ({ ...current, [name]: value }));
+  };
+  const submit = () => {
+    setProblem(null);
+    answer({ action: 'accept', content: contentOf(payload.fields, values) }).catch((error: Error) => setProblem(error.message));
+  };
+  return (
+    <ConsentDialog title="Information requested" from={<>Server <strong><UntrustedText text={record.serverId} /></strong> asks:</>} onDismiss={() => safely(answer, { action: 'cancel' })}>
+      <p className="consent-description">
+        <UntrustedText text={payload.message} />
+      </p>
+      {payload.asksForSecrets ? (
+        <p className="consent-warning" role="alert">
+          ⚠ This form seems to ask for a password, key or token. Servers must not ask for secrets this way; answer only if you trust it.
+        </p>
+      ) : null}
+      <form
+        className="consent-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {payload.fields.map((field) => (
+          <FieldInput key={field.name} field={field} value={values[field.name] ?? ''} onChange={(value) => set(field.name, value)} />
+        ))}
+        {problem ? (
+          <p className="consent-problem" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <div className="consent-actions">
+          <button type="submit" className="button button-primary">
+            Send answer
+          </button>
+          <button type="button" className="button" onClick={() => safely(answer, { action: 'decline' })}>
+            Decline
+          </button>
+          <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ConsentDialog>
+  );
+}
+
+function FieldInput({ field, value, onChange }: { field: FormField; value: Values[string]; onChange(value: Values[string]): void }) {
+  const label = (
+    <span className="field-label">
+      <UntrustedText text={field.title ?? field.name} />
+      {field.required ? <span className="required" aria-hidden="true"> *</span> : null}
+      {field.secretLooking ? <span className="secret-flag"> (looks like a secret)</span> : null}
+    </span>
+  );
+  const description = field.description ? (
+    <span className="field-description">
+      <UntrustedText text={field.description} />
+    </span>
+  ) : null;
+  if (field.kind === 'boolean') {
+    return (
+      <label className="field-check">
+        <input type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+        {label}
+        {description}
+      </label>
+    );
+  }
+  if (field.kind === 'choices') {
+    const chosen = value as string[];
+    return (
+      <fieldset className="field">
+        <legend>{label}</legend>
+        {description}
+        {field.options?.map((option) => (
+          <label key={option.value} className="field-check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(option.value)}
+              onChange={(event) => onChange(event.target.checked ? [...chosen, option.value] : chosen.filter((v) => v !== option.value))}
+            />
+            <UntrustedText text={option.label} />
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  if (field.kind === 'choice') {
+    return (
+      <label className="field">
+        {label}
+        {description}
+        <select value={value as string} required={field.required} onChange={(event) => onChange(event.target.value)}>
+          {field.required && value !== '' ? null : <option value="">—</option>}
+          {field.options?.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  const type = field.kind === 'number' || field.kind === 'integer' ? 'number' : field.secretLooking ? 'password' : (inputType[field.format ?? ''] ?? 'text');
+  return (
+    <label className="field">
+      {label}
+      {description}
+      <input type={type} value={value as string} required={field.required} step={field.kind === 'integer' ? 1 : 'any'} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
+}

@@ -1,0 +1,47 @@
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import type { JsonObject } from '../../../shared/contract.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { ElicitationDialog } from './ElicitationDialog.tsx';
+import { SamplingDialog } from './SamplingDialog.tsx';
+import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
+
+/**
+ * The oldest request waiting for the person, as its dialog; the rest queue behind it (their count is
+ * shown). A request withdrawn while shown (its server went away, the turn was cancelled) closes with a
+ * notice saying why.
+ */
+export function PendingRequests() {
+  const api = useAtriumApi();
+  const pending = useAtriumStore((state) => state.pending);
+  const withdrawn = useAtriumStore((state) => state.withdrawn);
+  const dismissWithdrawn = useAtriumStore((state) => state.dismissWithdrawn);
+  const record = pending[0];
+  const respond = (outcome: object) => api.respondPending({ id: record?.id ?? '', outcome: outcome as JsonObject }).then(() => undefined);
+  const quiet = (outcome: object) => void respond(outcome).catch(() => undefined);
+
+  return (
+    <>
+      <ul className="notices" aria-label="Notices">
+        {withdrawn.map((notice) => (
+          <li key={notice.id} className="notice" role="status">
+            The request from <UntrustedText text={notice.serverId} /> was withdrawn: <UntrustedText text={notice.reason} />.
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismissWithdrawn(notice.id)}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      {pending.length > 1 ? (
+        <p className="pending-count" role="status">
+          {pending.length - 1} more request{pending.length > 2 ? 's' : ''} waiting
+        </p>
+      ) : null}
+      {record?.kind === 'tool_approval' ? <ToolApprovalDialog key={record.id} record={record} answer={quiet} /> : null}
+      {record?.kind === 'elicitation' ? (
+        <ElicitationDialog key={record.id} record={record} answer={respond} openUrl={(url) => window.open(url, '_blank', 'noopener,noreferrer')} />
+      ) : null}
+      {record?.kind === 'sampling' ? <SamplingDialog key={record.id} record={record} answer={respond} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import type { PendingRequestView } from '../../../shared/domain.ts';
+import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { ConsentDialog, safely } from './ConsentDialog.tsx';
+
+interface SamplingDialogProps {
+  record: PendingRequestView;
+  answer(outcome: SamplingRequestAnswer | SamplingResultAnswer): Promise<void>;
+}
+
+/** A server asks to use the person's model: first the request (editable), then the reply (reviewable). */
+export function SamplingDialog({ record, answer }: SamplingDialogProps) {
+  const payload = record.payload as SamplingRequestPayload | SamplingResultPayload;
+  return payload.stage === 'request' ? <SamplingRequest record={record} payload={payload} answer={answer} /> : <SamplingReview record={record} payload={payload} answer={answer} />;
+}
+
+function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { payload: SamplingRequestPayload }) {
+  const [system, setSystem] = useState(payload.systemPrompt ?? '');
+  const [messages, setMessages] = useState(payload.messages.map((m) => ({ role: m.role, text: m.text })));
+  const [model, setModel] = useState(payload.model);
+  const [maxTokens, setMaxTokens] = useState(String(payload.maxTokens));
+  const [shareContext, setShareContext] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const edited = system !== (payload.systemPrompt ?? '') || messages.some((m, i) => m.text !== payload.messages[i]?.text);
+  const approve = () => {
+    setProblem(null);
+    const outcome: SamplingRequestAnswer = {
+      action: 'approve',
+      ...(edited ? { messages, systemPrompt: system } : {}),
+      ...(model !== payload.model ? { model } : {}),
+      ...(maxTokens !== String(payload.maxTokens) ? { maxTokens: Number(maxTokens) } : {}),
+      ...(shareContext ? { shareContext: true } : {}),
+    };
+    answer(outcome).catch((error: Error) => setProblem(error.message));
+  };
+  const models = payload.models.includes(payload.model) ? payload.models : [payload.model, ...payload.models];
+  return (
+    <ConsentDialog
+      title="Use your model for a server?"
+      from={<>Server <strong><UntrustedText text={record.serverId} /></strong> asks to run a prompt on your model. You pay for it; you may edit it first.</>}
+      onDismiss={() => safely(answer, { action: 'reject' })}
+    >
+      <label className="field">
+        Model
+        <select value={model} onChange={(event) => setModel(event.target.value)}>
+          {models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+        <span className="field-description">
+          Atrium chose {payload.model}: <UntrustedText text={payload.why} />
+        </span>
+      </label>
+      <label className="field">
+        System prompt
+        <textarea value={system} rows={2} onChange={(event) => setSystem(event.target.value)} />
+      </label>
+      {messages.map((message, index) => (
+        <label key={index} className="field">
+          {message.role === 'user' ? 'User message' : 'Assistant message'} {index + 1}
+          {payload.messages[index]?.attachments.length ? <span className="field-description"> with {payload.messages[index]?.attachments.join(', ')}</span> : null}
+          <textarea value={message.text} rows={3} onChange={(event) => setMessages((all) => all.map((m, i) => (i === index ? { ...m, text: event.target.value } : m)))} />
+        </label>
+      ))}
+      <label className="field">
+        Most tokens
+        <input type="number" min={1} value={maxTokens} onChange={(event) => setMaxTokens(event.target.value)} />
+      </label>
+      {payload.includeContext !== 'none' ? (
+        <label className="consent-check">
+          <input type="checkbox" checked={shareContext} disabled={!payload.contextAvailable} onChange={(event) => setShareContext(event.target.checked)} />
+          Also share {payload.includeContext === 'thisServer' ? "this server's tool results from the conversation" : 'the whole conversation'} (the server asked for it)
+          {payload.contextAvailable ? null : ' — no conversation is using this server now'}
+        </label>
+      ) : null}
+      {problem ? (
+        <p className="consent-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <div className="consent-actions">
+        <button type="button" className="button button-primary" onClick={approve}>
+          Run it
+        </button>
+        <button type="button" className="button button-danger" data-autofocus onClick={() => safely(answer, { action: 'reject' })}>
+          Reject
+        </button>
+      </div>
+    </ConsentDialog>
+  );
+}
+
+function SamplingReview({ record, payload, answer }: SamplingDialogProps & { payload: SamplingResultPayload }) {
+  const [text, setText] = useState(payload.text);
+  return (
+    <ConsentDialog
+      title="Send this reply to the server?"
+      from={<>{payload.model} answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
+      onDismiss={() => safely(answer, { action: 'reject' })}
+    >
+      <label className="field">
+        Reply
+        <textarea value={text} rows={8} onChange={(event) => setText(event.target.value)} />
+      </label>
+      <div className="consent-actions">
+        <button type="button" className="button button-primary" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
+          Send reply
+        </button>
+        <button type="button" className="button button-danger" onClick={() => safely(answer, { action: 'reject' })}>
+          Withhold
+        </button>
+      </div>
+    </ConsentDialog>
+  );
+}

@@ -1,0 +1,95 @@
+import type { ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
+import type { ChatTurnEvent, ToolCallOutcome } from '../../shared/domain.ts';
+import type { SliceCreator } from './AtriumState.ts';
+
+/** A tool call as it happens, before (and while) its record is saved. */
+export interface LiveToolCall {
+  callId: string;
+  serverId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  status: 'awaiting_approval' | 'running' | ToolCallOutcome;
+  progress?: { progress: number; total?: number; message?: string };
+  summary?: string;
+  startedAt: number;
+  endedAt?: number;
+}
+
+/** A turn in flight: the reply streaming in, its tool calls, what the host noted. */
+export interface LiveTurn {
+  messageId?: string;
+  text: string;
+  images: { mimeType: string; data: string }[];
+  toolCalls: LiveToolCall[];
+  notices: string[];
+}
+
+export interface ChatSlice {
+  conversations: ConversationSummary[];
+  /** null: a new conversation, made when its first message is sent. */
+  selectedConversationId: string | null;
+  detail: ConversationDetail | null;
+  live: Record<string, LiveTurn>;
+  /** A message was sent without a conversation; the first turn event names the one it made. */
+  awaitingNewConversation: boolean;
+  setConversations(conversations: ConversationSummary[]): void;
+  selectConversation(id: string | null): void;
+  setDetail(detail: ConversationDetail | null): void;
+  setAwaitingNewConversation(value: boolean): void;
+  applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
+}
+
+const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notices: [] });
+
+export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
+  conversations: [],
+  selectedConversationId: null,
+  detail: null,
+  live: {},
+  awaitingNewConversation: false,
+  setConversations: (conversations) => set({ conversations }),
+  selectConversation: (selectedConversationId) => set((state) => (state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null })),
+  setDetail: (detail) => set({ detail }),
+  setAwaitingNewConversation: (awaitingNewConversation) => set({ awaitingNewConversation }),
+  applyTurnEvent: (conversationId, event) =>
+    set((state) => {
+      if (event.type === 'done') {
+        const { [conversationId]: _finished, ...live } = state.live;
+        return { live };
+      }
+      const turn = { ...(state.live[conversationId] ?? emptyTurn()) };
+      const updateCall = (callId: string, patch: Partial<LiveToolCall>) => {
+        turn.toolCalls = turn.toolCalls.map((call) => (call.callId === callId ? { ...call, ...patch } : call));
+      };
+      switch (event.type) {
+        case 'assistant_started':
+          // A new model step: the reply so far is saved and reloaded; this step streams afresh.
+          turn.messageId = event.messageId;
+          turn.text = '';
+          turn.images = [];
+          break;
+        case 'text':
+          turn.text += event.delta;
+          break;
+        case 'image':
+          turn.images = [...turn.images, { mimeType: event.mimeType, data: event.data }];
+          break;
+        case 'tool_call': {
+          const known = turn.toolCalls.some((call) => call.callId === event.callId);
+          if (known) updateCall(event.callId, { status: event.status });
+          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, startedAt: Date.now() }];
+          break;
+        }
+        case 'tool_progress':
+          updateCall(event.callId, { progress: { progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) } });
+          break;
+        case 'tool_result':
+          updateCall(event.callId, { status: event.status, summary: event.summary, endedAt: Date.now() });
+          break;
+        case 'notice':
+          turn.notices = [...turn.notices, event.message];
+          break;
+      }
+      return { live: { ...state.live, [conversationId]: turn } };
+    }),
+});
