@@ -20,7 +20,7 @@ test.beforeAll(async () => {
     { text: 'Two and three make **five**.' },
     // 2. a form elicitation
     { toolCalls: [{ name: 'echo__ask', input: { message: 'Who are you?' } }] },
-    { text: 'Nice to meet you.' },
+    { text: 'Nice to meet you.\n\n<img src="x" onerror="alert(1)"><b>raw html</b>\n\n```js\nconst answer = 42;\n```\n\nSee [the docs](https://example.com/docs?from=atrium).' },
     // 3. a URL elicitation
     { toolCalls: [{ name: 'echo__ask', input: { message: 'Sign in, please', form: 'url' } }] },
     { text: 'You declined to sign in.' },
@@ -68,7 +68,9 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     const call = page.getByRole('article', { name: 'Tool call echo/add' });
     await expect(call.getByRole('status')).toContainText('Done');
     await expect(call.getByLabel('Result of add')).toHaveText('5');
-    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Two and three make **five**.');
+    const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
+    await expect(reply).toContainText('Two and three make five.');
+    await expect(reply.locator('strong'), 'the reply is rendered as Markdown').toHaveText('five');
     await expect(page.getByRole('button', { name: 'add 2 and 3', exact: true }), 'the new conversation is listed').toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/chat-tool-call.png' });
   });
@@ -87,7 +89,21 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await form.getByRole('button', { name: 'Send answer' }).click();
     await expect(form).toBeHidden();
     await expect(page.getByRole('article', { name: 'Tool call echo/ask' }).getByLabel('Result of ask')).toContainText('"name":"Ada"');
-    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Nice to meet you.');
+    const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
+    await expect(reply).toContainText('Nice to meet you.');
+    await expect(reply.locator('img'), 'raw HTML in a reply is never rendered').toHaveCount(0);
+    await expect(reply.locator('b')).toHaveCount(0);
+    await expect(reply.locator('code .hljs-keyword'), 'code is highlighted').toHaveText('const');
+    const confirmations: string[] = [];
+    page.once('dialog', (dialog) => {
+      confirmations.push(dialog.message());
+      void dialog.dismiss();
+    });
+    let opened = false;
+    page.context().once('page', () => (opened = true));
+    await reply.getByRole('link', { name: 'the docs' }).click();
+    await expect.poll(() => confirmations).toEqual(['Open this address in your browser?\n\nhttps://example.com/docs?from=atrium']);
+    expect(opened, 'a link the person did not confirm opens nothing').toBe(false);
   });
 
   await test.step('a URL elicitation shows the real domain and opens nothing when declined', async () => {

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
+import { MarkdownText } from './MarkdownText.tsx';
 import type { SavedToolCall } from './ToolCallCard.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 
@@ -27,7 +28,7 @@ export function MessageList({ detail, live }: { detail: ConversationDetail | nul
       )}
       {live && (live.text || live.images.length > 0 || unsavedCalls.length > 0 || live.messageId) ? (
         <li className="message message-assistant" aria-label="Assistant (replying)" aria-busy="true">
-          {live.text ? <p className="message-text">{live.text}</p> : <p className="muted typing">Thinking…</p>}
+          {live.text ? <MarkdownText text={live.text} /> : <p className="muted typing">Thinking…</p>}
           {live.images.map((image, index) => (
             <img key={index} className="message-image" alt="Image the model generated" src={`data:${image.mimeType};base64,${image.data}`} />
           ))}
@@ -60,7 +61,7 @@ const SavedMessageItem = memo(function SavedMessageItem({
   return (
     <li className={`message message-${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
       {visibleBlocks.map((block, index) => {
-        if (block.type === 'text') return <p key={index} className="message-text">{block.text}</p>;
+        if (block.type === 'text') return message.role === 'assistant' ? <MarkdownText key={index} text={block.text} /> : <p key={index} className="message-text">{block.text}</p>;
         if (block.type === 'image') return <img key={index} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />;
         if (block.type === 'tool_use') {
           const saved = calls.get(block.id);
