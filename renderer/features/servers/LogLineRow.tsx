@@ -1,8 +1,9 @@
 import type { LogLine } from '../../../shared/domain.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
-/** One log line; the text comes from the server and is rendered as text only. */
+/** One log line; the text comes from the server: rendered as text, its hidden characters made visible. */
 export function LogLineRow({ line }: { line: LogLine }) {
   return (
     <li className={`log-line log-${line.level}`}>
@@ -11,7 +12,7 @@ export function LogLineRow({ line }: { line: LogLine }) {
       </time>
       <span className="log-level">{line.level}</span>
       <span className="log-source">{line.source}</span>
-      <span className="log-text">{line.text}</span>
+      <UntrustedText className="log-text" text={line.text} />
     </li>
   );
 }

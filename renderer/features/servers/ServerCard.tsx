@@ -4,6 +4,7 @@ import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
 
@@ -47,7 +48,7 @@ export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
         <span className="chip">{server.transport}</span>
         {server.serverInfo ? (
           <span>
-            {server.serverInfo.title ?? server.serverInfo.name} {server.serverInfo.version}
+            <UntrustedText text={`${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`} />
           </span>
         ) : null}
         {server.protocolVersion ? <span>MCP {server.protocolVersion}</span> : null}
@@ -88,12 +89,17 @@ export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
 }
 
 function StatusDetail({ status }: { status: ServerStatus }) {
-  if (status.kind === 'error') return <p className="card-error">{status.message}</p>;
+  if (status.kind === 'error')
+    return (
+      <p className="card-error">
+        <UntrustedText text={status.message} />
+      </p>
+    );
   if (status.kind === 'restarting') {
     const at = new Date(status.retryAt).toLocaleTimeString();
     return (
       <p className="card-error">
-        {status.lastError} <span className="muted">Retrying at {at}.</span>
+        <UntrustedText text={status.lastError} /> <span className="muted">Retrying at {at}.</span>
       </p>
     );
   }

@@ -3,7 +3,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ServerCard } from './ServerCard.tsx';
-import { ServerLogPanel } from './ServerLogPanel.tsx';
+import { ServerDetail } from './ServerDetail.tsx';
 
 /** Every configured server with its live state, and the log of the one selected. */
 export function ServersView() {
@@ -42,7 +42,7 @@ export function ServersView() {
         )}
       </section>
       {selected ? (
-        <ServerLogPanel server={selected} />
+        <ServerDetail key={selected.id} server={selected} />
       ) : (
         <section className="log-panel log-panel-empty" aria-label="Server log">
           <EmptyState title="Select a server">Its log appears here.</EmptyState>

@@ -1,0 +1,87 @@
+// What a person controls per server, in Debian's Chromium against a real host: a tool switched off is
+// no longer offered to the model; an "always" answer becomes a permission that can be revoked; and a
+// result carrying hidden characters shows them as visible marks with a warning.
+import type { Page } from '@playwright/test';
+import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import type { HostProcess } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+let llm: FakeLlmServer;
+let host: HostProcess;
+let stopHost: () => Promise<unknown>;
+
+test.beforeAll(async () => {
+  llm = await startFakeAnthropic([
+    { toolCalls: [{ name: 'echo__echo', input: { text: 'invoice\u202Efdp.exe' } }] },
+    { text: 'Echoed.' },
+    { text: 'No add tool here.' },
+  ]);
+  const started = await startHostProcess({
+    mcpServers: { echo: fixtureCommand('echoServer') },
+    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
+    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
+  });
+  host = started.host;
+  stopHost = started.stop;
+});
+
+test.afterAll(async () => {
+  await stopHost?.();
+  await llm?.close();
+});
+
+async function openServerTab(page: Page, tab: 'Log' | 'Tools' | 'Permissions'): Promise<void> {
+  await page.getByRole('button', { name: 'Servers' }).click();
+  await page.getByRole('article', { name: 'echo', exact: true }).getByRole('button', { name: 'echo', exact: true }).click();
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'Chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+test('servers: hidden characters made visible, an always-answer revoked, a tool switched off for the model', async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+
+  await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
+    await send(page, 'echo this file name');
+    const dialog = page.getByRole('dialog', { name: 'Run echo?' });
+    await expect(dialog.getByLabel('Arguments')).toContainText('invoice\\u{202e}fdp.exe');
+    await expect(dialog.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
+    await dialog.getByRole('button', { name: 'Always allow' }).click();
+    const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
+    await expect(result).toHaveText(/invoice\\u\{202e\}fdp\.exe/);
+    await expect(result.locator('mark.hidden-char')).toHaveText('\\u{202e}');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
+  });
+
+  await test.step('the "always" answer is a permission, and revoking it removes it', async () => {
+    await openServerTab(page, 'Permissions');
+    const list = page.getByRole('list', { name: 'Permissions for echo' });
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await expect(list).toContainText('Allow always: echo');
+    await page.screenshot({ path: 'e2e/artifacts/servers-permissions.png' });
+    await list.getByRole('button', { name: 'Revoke: Allow always echo' }).click();
+    await expect(page.getByText('No saved permissions')).toBeVisible();
+  });
+
+  await test.step('a tool switched off is not offered to the model', async () => {
+    await openServerTab(page, 'Tools');
+    const add = page.getByRole('switch', { name: 'add on' });
+    await expect(add).toHaveAttribute('aria-checked', 'true');
+    await add.click();
+    await expect(add).toHaveAttribute('aria-checked', 'false');
+    await page.screenshot({ path: 'e2e/artifacts/servers-tools.png' });
+    await send(page, 'what tools do you have?');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('No add tool here.');
+    const offered = (llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+    expect(offered).toContain('echo__echo');
+    expect(offered).not.toContain('echo__add');
+  });
+});

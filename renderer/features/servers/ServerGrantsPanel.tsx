@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ServerSnapshot } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+
+interface GrantView {
+  id: string;
+  scope: 'once' | 'conversation' | 'always';
+  effect: 'allow' | 'deny';
+  target: { serverId: string; tool?: string };
+  conversationId?: string;
+  createdAt: number;
+}
+
+/** The answers the person gave that still decide this server's tool calls; each can be revoked. */
+export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
+  const api = useAtriumApi();
+  const [grants, setGrants] = useState<GrantView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setGrants((await api.listGrants({ serverId: server.id })) as unknown as GrantView[]);
+      setError(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, [api, server.id]);
+  useEffect(() => {
+    void load();
+    // A new answer in a dialog becomes a grant: refresh when any request is settled.
+    return api.on('pendingClosed', () => void load());
+  }, [api, load]);
+
+  if (error) return <p role="alert">{error}</p>;
+  if (!grants) return <p className="muted panel-pad">Loading permissions…</p>;
+  if (grants.length === 0) return <EmptyState title="No saved permissions">Answers you give “for this conversation” or “always” appear here.</EmptyState>;
+  return (
+    <ul className="grants-list panel-pad" aria-label={`Permissions for ${server.id}`}>
+      {grants.map((grant) => {
+        const what = grant.target.tool ? <UntrustedText text={grant.target.tool} /> : 'every tool';
+        const text = `${grant.effect === 'allow' ? 'Allow' : 'Deny'} ${grant.scope === 'always' ? 'always' : 'in one conversation'}`;
+        return (
+          <li key={grant.id} className="grant-row">
+            <span>
+              <strong>{text}</strong>: {what} <span className="muted">since {new Date(grant.createdAt).toLocaleString()}</span>
+            </span>
+            <button
+              type="button"
+              className="button button-small"
+              aria-label={`Revoke: ${text} ${grant.target.tool ?? 'every tool'}`}
+              onClick={() => void api.revokeGrant({ id: grant.id }).then(load, (f: unknown) => setError(errorMessage(f)))}
+            >
+              Revoke
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ServerSnapshot, ToolSummary } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+
+/** The server's tools, each with its on/off switch for the model, and what it claims about itself. */
+export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
+  const api = useAtriumApi();
+  const [tools, setTools] = useState<ToolSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setTools(await api.listTools({ serverId: server.id }));
+      setError(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, [api, server.id]);
+
+  useEffect(() => {
+    void load();
+    return api.on('listChanged', ({ serverId, list }) => {
+      if (serverId === server.id && list === 'tools') void load();
+    });
+  }, [api, load, server.id, server.counts?.tools]);
+
+  if (error) return <p role="alert">{error}</p>;
+  if (!tools) return <p className="muted panel-pad">Loading tools…</p>;
+  if (tools.length === 0) return <EmptyState title="No tools">This server offers no tools{server.status.kind === 'ready' ? '' : ' (it is not ready)'}.</EmptyState>;
+  const allOn = tools.every((tool) => tool.enabled);
+  return (
+    <div className="panel-pad">
+      <div className="tools-head">
+        <Switch checked={allOn} label={`All tools of ${server.id} on`} onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, enabled }).then(load, (f: unknown) => setError(errorMessage(f)))}>
+          All tools
+        </Switch>
+        <span className="muted">
+          {server.trusted ? 'Trusted: the annotations below are believed.' : 'Not trusted: the annotations below are shown, not believed.'}
+        </span>
+      </div>
+      <ul className="tools-list" aria-label={`Tools of ${server.id}`}>
+        {tools.map((tool) => (
+          <li key={tool.name} className="tool-row">
+            <Switch
+              checked={tool.enabled}
+              label={`${tool.name} on`}
+              onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, tool: tool.name, enabled }).then(load, (f: unknown) => setError(errorMessage(f)))}
+            >
+              {tool.enabled ? 'On' : 'Off'}
+            </Switch>
+            <div className="tool-row-text">
+              <span className="tool-row-name">
+                <UntrustedText text={tool.title ?? tool.name} />
+                <span className="muted"> · model sees it as {tool.modelName}</span>
+              </span>
+              {tool.description ? (
+                <span className="muted">
+                  <UntrustedText text={tool.description} />
+                </span>
+              ) : null}
+              <span className="tool-row-hints">
+                {tool.annotations?.readOnlyHint ? <span className="chip">read-only</span> : null}
+                {tool.annotations?.destructiveHint === false ? <span className="chip">not destructive</span> : null}
+                {tool.annotations?.idempotentHint ? <span className="chip">idempotent</span> : null}
+                {tool.annotations?.openWorldHint === false ? <span className="chip">closed world</span> : null}
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
