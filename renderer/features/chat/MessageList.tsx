@@ -28,7 +28,7 @@ export function MessageList({ detail, live }: { detail: ConversationDetail | nul
       )}
       {live && (live.text || live.images.length > 0 || unsavedCalls.length > 0 || live.messageId) ? (
         <li className="message message-assistant" aria-label="Assistant (replying)" aria-busy="true">
-          {live.text ? <MarkdownText text={live.text} /> : <p className="muted typing">Thinking…</p>}
+          {live.text ? <MarkdownText text={live.text} /> : unsavedCalls.length === 0 ? <p className="muted typing">Thinking…</p> : null}
           {live.images.map((image, index) => (
             <img key={index} className="message-image" alt="Image the model generated" src={`data:${image.mimeType};base64,${image.data}`} />
           ))}

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { WorkspaceView } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+
+/**
+ * Workspaces and their folders (roots). The active workspace's folders are what servers may work in;
+ * a change reaches them at once. In the browser there is no native folder picker, so a folder is typed
+ * as a path and the host checks that it exists.
+ */
+export function RootsView() {
+  const api = useAtriumApi();
+  const [workspaces, setWorkspaces] = useState<WorkspaceView[]>([]);
+  const [shownId, setShownId] = useState<string | null>(null);
+  const [path, setPath] = useState('');
+  const [newName, setNewName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setWorkspaces(await api.listWorkspaces({}));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, [api]);
+  useEffect(() => {
+    void load();
+    return api.on('workspacesChanged', (list) => setWorkspaces(list));
+  }, [api, load]);
+
+  const shown = workspaces.find((w) => w.id === shownId) ?? workspaces.find((w) => w.active);
+  const act = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setError(null);
+    try {
+      await action();
+      await load();
+      return true;
+    } catch (failure) {
+      setError(errorMessage(failure));
+      return false;
+    }
+  };
+
+  return (
+    <div className="roots">
+      <nav className="conversations" aria-label="Workspaces">
+        <ul className="conversations-list">
+          {workspaces.map((workspace) => (
+            <li key={workspace.id} className={workspace.id === shown?.id ? 'conversation conversation-selected' : 'conversation'}>
+              <button type="button" className="conversation-open" aria-current={workspace.id === shown?.id} onClick={() => setShownId(workspace.id)}>
+                {workspace.name}
+                {workspace.active ? <span className="chip chip-active">active</span> : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <form
+          className="roots-new"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const name = newName.trim();
+            if (name) void act(() => api.createWorkspace({ name })).then((ok) => ok && setNewName(''));
+          }}
+        >
+          <input className="conversations-search" aria-label="New workspace name" placeholder="New workspace" value={newName} onChange={(event) => setNewName(event.target.value)} />
+          <button type="submit" className="button">
+            Add
+          </button>
+        </form>
+      </nav>
+      {shown ? (
+        <section className="conversation-pane panel-pad" aria-label={`Workspace ${shown.name}`}>
+          <header className="roots-head">
+            <h2>{shown.name}</h2>
+            {shown.active ? (
+              <span className="muted">Active: servers see these folders.</span>
+            ) : (
+              <button type="button" className="button button-primary" onClick={() => void act(() => api.activateWorkspace({ workspaceId: shown.id }))}>
+                Make active
+              </button>
+            )}
+          </header>
+          {error ? (
+            <p className="consent-problem" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <ul className="roots-list" aria-label={`Folders of ${shown.name}`}>
+            {shown.roots.map((root) => (
+              <li key={root.uri} className="grant-row">
+                <span>
+                  <strong>{root.name}</strong> <span className="muted code-inline">{root.uri}</span>
+                  {shown.missingRoots?.includes(root.uri) ? <span className="secret-flag"> (missing: not sent to servers)</span> : null}
+                </span>
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Remove ${root.name ?? root.uri}`}
+                  onClick={() => void act(() => api.setWorkspaceRoots({ workspaceId: shown.id, roots: shown.roots.filter((r) => r.uri !== root.uri) }))}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+            {shown.roots.length === 0 ? <li className="muted">No folders: servers that ask for roots get none.</li> : null}
+          </ul>
+          <form
+            className="roots-add"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const folder = path.trim();
+              if (folder) void act(() => api.setWorkspaceRoots({ workspaceId: shown.id, roots: [...shown.roots, { uri: folder }] })).then((ok) => ok && setPath(''));
+            }}
+          >
+            <label className="field">
+              Add a folder (its full path)
+              <input value={path} placeholder="/home/you/projects/app" onChange={(event) => setPath(event.target.value)} />
+            </label>
+            <button type="submit" className="button">
+              Add folder
+            </button>
+          </form>
+          <p className="muted">Folders are checked to exist and sent to servers as file:// addresses. The desktop app opens the system’s folder picker instead.</p>
+        </section>
+      ) : null}
+    </div>
+  );
+}
