@@ -86,6 +86,8 @@ export interface AtriumRequests {
   exportConversation: Req<{ conversationId: string; format: 'markdown' | 'json' }, string>;
   /** Sends the person's message and resolves when the turn ends; its progress arrives as chatEvent. */
   sendMessage: Req<{ conversationId?: string; text: string; provider?: string; model?: string }, { conversationId: string; stopReason: string }>;
+  /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
+  runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
   respondPending: Req<{ id: string; outcome: JsonObject }, null>;
@@ -276,6 +278,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
       provider: { type: 'string', minLength: 1, maxLength: 100 },
       model: { type: 'string', minLength: 1, maxLength: 200 },
     },
+  },
+  runPrompt: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'name'],
+    properties: { conversationId, serverId, name: { type: 'string', minLength: 1, maxLength: 512 }, arguments: stringMap },
   },
   cancelTurn: conversationOnly,
   listPending: noParams,

@@ -12,6 +12,7 @@ import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
+import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi } from './conversationApi.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
@@ -111,6 +112,22 @@ export function createAtriumApi({ hub, registry, roots, workspaces, events, conv
     complete: async ({ serverId, ref, argument, context }) => {
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
+    },
+    runPrompt: async ({ conversationId, serverId, name, arguments: args }) => {
+      const prompt = await hub.get(serverId).getPrompt(name, args);
+      let content;
+      try {
+        content = promptToContent(prompt.messages);
+      } catch (error) {
+        if (error instanceof PromptShapeError) throw new ServerError(serverId, 'protocol', `${serverId}'s prompt "${name}" cannot be used: ${error.message}`);
+        throw error;
+      }
+      const { conversationId: id, outcome } = await conversations.chat.send({
+        content,
+        origin: { kind: 'prompt', serverId, name },
+        ...(conversationId ? { conversationId } : {}),
+      });
+      return { conversationId: id, stopReason: outcome.stopReason };
     },
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations),

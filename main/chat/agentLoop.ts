@@ -5,13 +5,14 @@
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import type { MessageOrigin } from '../store/historyStore.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
 export interface TurnStore {
-  appendUserMessage(conversationId: string, content: ChatContent[]): void;
+  appendUserMessage(conversationId: string, content: ChatContent[], origin?: MessageOrigin): void;
   loadChatMessages(conversationId: string): ChatMessage[];
   beginAssistantMessage(conversationId: string): string;
   appendAssistantText(messageId: string, delta: string): void;
@@ -70,6 +71,8 @@ export type TurnEvent = ChatTurnEvent;
 export interface TurnInput {
   conversationId: string;
   userContent: ChatContent[];
+  /** Set when the person's message is a server prompt's expansion rather than their own typing. */
+  userOrigin?: MessageOrigin;
   provider: LlmProvider;
   model: string;
   system?: string;
@@ -104,7 +107,7 @@ const DEFAULT_MAX_STEPS = 25;
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
-  store.appendUserMessage(input.conversationId, input.userContent);
+  store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
   const tools = [...input.tools].filter((tool) => deps.gate.visible(tool, input.conversationId)).sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   // Past the threshold the model starts with the search tool only and loads what it finds.

@@ -4,7 +4,7 @@
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
-import type { HistoryStore, ToolCallStatus } from '../store/historyStore.ts';
+import type { HistoryStore, MessageOrigin, ToolCallStatus } from '../store/historyStore.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { ToolCallRecord, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
@@ -34,6 +34,8 @@ export interface ChatServiceDeps {
 export interface SendRequest extends ProviderChoice {
   conversationId?: string;
   content: ChatContent[];
+  /** Where the content came from when the person did not type it (a server's prompt). */
+  origin?: MessageOrigin;
   system?: string;
 }
 
@@ -67,6 +69,7 @@ export class ChatService {
         {
           conversationId: conversation.id,
           userContent: request.content,
+          ...(request.origin ? { userOrigin: request.origin } : {}),
           provider,
           model,
           tools: this.deps.tools(),
@@ -110,7 +113,7 @@ export class ChatService {
 /** The history store as the agent loop writes to it. */
 export function historyTurnStore(history: HistoryStore): TurnStore {
   return {
-    appendUserMessage: (conversationId, content) => void history.appendUserMessage(conversationId, content),
+    appendUserMessage: (conversationId, content, origin) => void history.appendUserMessage(conversationId, content, origin),
     loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),

@@ -95,6 +95,16 @@ test('messages keep their order, content, status, usage and error', () => {
   assert.deepEqual(store.getMessage(user.id), messages[0]);
 });
 
+test("a message expanded from a server's prompt keeps where it came from; a typed one has no origin", () => {
+  const { store } = memoryStore();
+  const { id } = store.createConversation();
+  store.appendUserMessage(id, [{ type: 'text', text: 'typed' }]);
+  store.appendUserMessage(id, [{ type: 'text', text: 'Please promote Bob.' }], { kind: 'prompt', serverId: 'everything', name: 'completable-prompt' });
+  const [typed, expanded] = store.loadMessages(id);
+  assert.equal(typed?.origin, undefined);
+  assert.deepEqual(expanded?.origin, { kind: 'prompt', serverId: 'everything', name: 'completable-prompt' });
+});
+
 test('a message for a missing conversation is refused and nothing is written', () => {
   const { store, db } = memoryStore();
   assert.throws(() => store.appendUserMessage('missing', say('hi')), /no conversation/);

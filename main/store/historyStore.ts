@@ -71,6 +71,11 @@ export const historyMigrations: Migration[] = [
       CREATE INDEX pending_requests_by_conversation ON pending_requests (conversation_id);
     `,
   },
+  {
+    // Where a person's message came from when they did not type it: a server's prompt (JSON, or NULL).
+    id: 'history-2',
+    sql: 'ALTER TABLE messages ADD COLUMN origin TEXT;',
+  },
 ];
 
 export interface Conversation {
@@ -85,8 +90,12 @@ export interface Conversation {
 /** 'streaming' while a reply arrives; 'incomplete' when it was cut short (cancelled, or the process died). */
 export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
 
+/** A person's message they did not type: the expansion of a server's prompt (a slash command). */
+export type MessageOrigin = { kind: 'prompt'; serverId: string; name: string };
+
 export interface StoredMessage extends ChatMessage {
   id: string;
+  origin?: MessageOrigin;
   conversationId: string;
   seq: number;
   status: MessageStatus;
@@ -215,6 +224,8 @@ function toMessage(row: Row): StoredMessage {
   };
   const error = optText(row, 'error');
   const usage = optJson(row, 'usage') as TokenUsage | undefined;
+  const origin = optJson(row, 'origin') as MessageOrigin | undefined;
+  if (origin !== undefined) message.origin = origin;
   if (error !== undefined) message.error = error;
   if (usage !== undefined) message.usage = usage;
   return message;
@@ -295,8 +306,8 @@ function prepareStatements(db: Database) {
     touchConversation: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
     deleteConversation: db.prepare('DELETE FROM conversations WHERE id = ?'),
     insertMessage: db.prepare(`
-      INSERT INTO messages (id, conversation_id, seq, role, content, status, created_at, updated_at)
-      SELECT :id, :conversationId, COALESCE(MAX(seq), 0) + 1, :role, :content, :status, :now, :now
+      INSERT INTO messages (id, conversation_id, seq, role, content, status, origin, created_at, updated_at)
+      SELECT :id, :conversationId, COALESCE(MAX(seq), 0) + 1, :role, :content, :status, :origin, :now, :now
       FROM messages WHERE conversation_id = :conversationId
       RETURNING seq`),
     getMessage: db.prepare('SELECT * FROM messages WHERE id = ?'),
@@ -408,8 +419,8 @@ export class HistoryStore {
   // ── messages ───────────────────────────────────────────────────────────────────────────────────────
 
   /** Committed when it returns: the person's words survive whatever happens to the LLM call that follows. */
-  appendUserMessage(conversationId: string, content: ChatContent[]): StoredMessage {
-    return this.insertMessage(conversationId, 'user', content, 'complete');
+  appendUserMessage(conversationId: string, content: ChatContent[], origin?: MessageOrigin): StoredMessage {
+    return this.insertMessage(conversationId, 'user', content, 'complete', origin);
   }
 
   /** A reply about to stream: committed as 'streaming' so a crash leaves a visible, incomplete turn. */
@@ -497,12 +508,12 @@ export class HistoryStore {
     return row === undefined ? undefined : toMessage(row);
   }
 
-  private insertMessage(conversationId: string, role: ChatRole, content: ChatContent[], status: MessageStatus): StoredMessage {
+  private insertMessage(conversationId: string, role: ChatRole, content: ChatContent[], status: MessageStatus, origin?: MessageOrigin): StoredMessage {
     const id = this.newId();
     const now = this.now();
     const json = JSON.stringify(content);
     const insert = () => {
-      const row = this.sql.insertMessage.get({ id, conversationId, role, content: json, status, now });
+      const row = this.sql.insertMessage.get({ id, conversationId, role, content: json, status, origin: origin ? JSON.stringify(origin) : null, now });
       if (row === undefined) throw new Error(`history: message ${id} was not saved`);
       return int(row, 'seq');
     };

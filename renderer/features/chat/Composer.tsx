@@ -1,52 +1,109 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import type { PromptSummary } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { PromptArguments } from './PromptArguments.tsx';
+import { PromptPicker } from './PromptPicker.tsx';
 
-/** Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop ends it. */
+/**
+ * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop ends it.
+ * A message that starts with "/" opens the servers' prompts: arrows choose, Enter picks, Escape closes;
+ * a picked prompt asks for its arguments and then runs as the person's message.
+ */
 export function Composer({ conversationId, busy }: { conversationId: string | null; busy: boolean }) {
   const api = useAtriumApi();
   const setAwaitingNew = useAtriumStore((state) => state.setAwaitingNewConversation);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [options, setOptions] = useState<PromptSummary[]>([]);
+  const [active, setActive] = useState(0);
+  const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const running = busy || sending;
+  const slash = prompt === null && /^\/\S*$/.test(text);
+  const onOptions = useCallback((next: PromptSummary[]) => {
+    setOptions(next);
+    setActive(0);
+  }, []);
 
-  const send = async () => {
-    const message = text.trim();
-    if (!message || running) return;
+  /** Runs one turn; the words typed come back if it could not start, so nothing is lost. */
+  const submit = async (start: () => Promise<unknown>, restore: string) => {
     setError(null);
     setSending(true);
-    setText('');
     if (!conversationId) setAwaitingNew(true);
     try {
-      await api.sendMessage({ text: message, ...(conversationId ? { conversationId } : {}) });
+      await start();
     } catch (failure) {
       setError(errorMessage(failure));
-      // Nothing was lost: the words go back where they were typed.
-      setText((current) => (current === '' ? message : current));
+      setText((current) => (current === '' ? restore : current));
     } finally {
       setSending(false);
       if (!conversationId) setAwaitingNew(false);
     }
   };
 
+  const send = () => {
+    const message = text.trim();
+    if (!message || running) return;
+    setText('');
+    void submit(() => api.sendMessage({ text: message, ...(conversationId ? { conversationId } : {}) }), message);
+  };
+
+  const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
+    setPrompt(null);
+    setText('');
+    void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
+  };
+
+  const pick = (chosen: PromptSummary) => {
+    if (chosen.arguments.length === 0) runPrompt(chosen, {});
+    else setPrompt(chosen);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash && options.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setActive((index) => (index + (event.key === 'ArrowDown' ? 1 : options.length - 1)) % options.length);
+        return;
+      }
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        const chosen = options[active];
+        if (chosen) pick(chosen);
+        return;
+      }
+    }
+    if (slash && event.key === 'Escape') {
+      event.preventDefault();
+      setText('');
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
     }
   };
+
+  if (prompt) {
+    return (
+      <div className="composer">
+        <PromptArguments prompt={prompt} running={running} onRun={(args) => runPrompt(prompt, args)} onClose={() => setPrompt(null)} />
+      </div>
+    );
+  }
 
   return (
     <form
       className="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        void send();
+        send();
       }}
     >
+      {slash ? <PromptPicker query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
       {error ? (
         <p className="composer-error" role="alert">
           {error}
@@ -55,11 +112,13 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
       <textarea
         className="composer-input"
         aria-label="Message"
-        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line)"
+        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for a server's prompts)"
         value={text}
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        aria-expanded={slash}
+        aria-haspopup="listbox"
       />
       <div className="composer-actions">
         {running && conversationId ? (
@@ -67,7 +126,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
             Stop
           </button>
         ) : null}
-        <button type="submit" className="button button-primary" disabled={running || text.trim() === ''}>
+        <button type="submit" className="button button-primary" disabled={running || text.trim() === '' || slash}>
           Send
         </button>
       </div>

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from './MarkdownText.tsx';
 import type { SavedToolCall } from './ToolCallCard.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
@@ -10,6 +11,7 @@ type Block = { type: 'text'; text: string } | { type: 'image'; mimeType: string;
 interface SavedMessage {
   id: string;
   role: 'user' | 'assistant';
+  origin?: { kind: 'prompt'; serverId: string; name: string };
   content: Block[];
   status: string;
   error?: string;
@@ -59,7 +61,12 @@ const SavedMessageItem = memo(function SavedMessageItem({
   const visibleBlocks = message.content.filter((block) => block.type !== 'tool_result');
   if (visibleBlocks.length === 0 && message.role === 'user') return null;
   return (
-    <li className={`message message-${message.role}`} aria-label={message.role === 'user' ? 'You' : 'Assistant'}>
+    <li className={`message message-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, from prompt ${message.origin.name}` : 'You') : 'Assistant'}>
+      {message.origin ? (
+        <span className="chip message-origin">
+          from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
+        </span>
+      ) : null}
       {visibleBlocks.map((block, index) => {
         if (block.type === 'text') return message.role === 'assistant' ? <MarkdownText key={index} text={block.text} /> : <p key={index} className="message-text">{block.text}</p>;
         if (block.type === 'image') return <img key={index} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />;

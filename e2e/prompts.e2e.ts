@@ -1,0 +1,74 @@
+// Server prompts as slash commands, in Debian's Chromium against a real host and the real
+// server-everything: "/" lists the prompts, the keyboard picks one, its arguments complete from the
+// server (the second argument's completions depend on the first), and the expansion is sent as the
+// person's message, marked as coming from the prompt.
+import { createRequire } from 'node:module';
+import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import type { HostProcess } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+
+const require = createRequire(import.meta.url);
+const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+let llm: FakeLlmServer;
+let host: HostProcess;
+let stopHost: () => Promise<unknown>;
+
+test.beforeAll(async () => {
+  llm = await startFakeAnthropic([{ text: 'Bob now leads Engineering.' }]);
+  const started = await startHostProcess({
+    mcpServers: { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
+    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
+    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
+  });
+  host = started.host;
+  stopHost = started.stop;
+});
+
+test.afterAll(async () => {
+  await stopHost?.();
+  await llm?.close();
+});
+
+test('prompts: "/" lists them, arguments complete from the server, the expansion is sent as from the prompt', async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  await test.step('"/" opens every server prompt; typing narrows it; the keyboard picks', async () => {
+    await box.fill('/');
+    const list = page.getByRole('listbox', { name: 'Prompts' });
+    await expect(list.getByRole('option').first()).toBeVisible();
+    await expect(list.getByRole('option')).not.toHaveCount(0);
+    await box.fill('/team');
+    await expect(list.getByRole('option')).toHaveCount(1);
+    await expect(list.getByRole('option')).toContainText('/completable-prompt · everything');
+    await page.screenshot({ path: 'e2e/artifacts/prompts-picker.png' });
+    await box.press('Enter');
+  });
+
+  await test.step('each argument completes from the server, the second from what the first says', async () => {
+    const form = page.getByRole('form', { name: 'Prompt completable-prompt' });
+    const department = form.getByRole('textbox', { name: /^department/ });
+    await expect(department).toBeFocused();
+    await department.fill('Eng');
+    await form.getByRole('listbox', { name: 'Suggestions for department' }).getByRole('option', { name: 'Engineering' }).click();
+    await expect(department).toHaveValue('Engineering');
+    const name = form.getByRole('textbox', { name: /^name/ });
+    await name.click();
+    const people = form.getByRole('listbox', { name: 'Suggestions for name' });
+    await expect(people.getByRole('option')).toHaveText(['Alice', 'Bob', 'Charlie']);
+    await page.screenshot({ path: 'e2e/artifacts/prompts-arguments.png' });
+    await people.getByRole('option', { name: 'Bob' }).click();
+    await form.getByRole('button', { name: 'Run prompt' }).click();
+  });
+
+  await test.step('the expansion is the person’s message, marked as from the prompt, and the model answers it', async () => {
+    const mine = page.getByRole('listitem', { name: 'You, from prompt completable-prompt' });
+    await expect(mine).toContainText('from prompt /completable-prompt · everything');
+    await expect(mine).toContainText('Please promote Bob to the head of the Engineering team.');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Bob now leads Engineering.');
+    expect(JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body)).toContain('Please promote Bob to the head of the Engineering team.');
+  });
+});

@@ -1,0 +1,55 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { PromptSummary } from '../../../shared/domain.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { matchPrompts } from './slashCommands.ts';
+
+interface PromptPickerProps {
+  query: string;
+  /** The index of the highlighted option, moved by the composer's arrow keys. */
+  active: number;
+  onOptions(options: PromptSummary[]): void;
+  onPick(prompt: PromptSummary): void;
+}
+
+/** The list that opens when the composer starts with "/": every ready server's prompts, best match first. */
+export function PromptPicker({ query, active, onOptions, onPick }: PromptPickerProps) {
+  const api = useAtriumApi();
+  const listId = useId();
+  const [prompts, setPrompts] = useState<PromptSummary[] | null>(null);
+  useEffect(() => {
+    const load = () => void api.listPrompts({}).then(setPrompts, () => setPrompts([]));
+    load();
+    return api.on('listChanged', ({ list }) => list === 'prompts' && load());
+  }, [api]);
+  const options = useMemo(() => (prompts ? matchPrompts(query, prompts) : []), [prompts, query]);
+  useEffect(() => onOptions(options), [onOptions, options]);
+
+  return (
+    <ul className="prompt-picker" role="listbox" id={listId} aria-label="Prompts">
+      {prompts === null ? <li className="muted">Loading prompts…</li> : null}
+      {prompts !== null && options.length === 0 ? <li className="muted">No prompt matches “{query}”.</li> : null}
+      {options.map((prompt, index) => (
+        <li
+          key={`${prompt.serverId}/${prompt.name}`}
+          role="option"
+          aria-selected={index === active}
+          className={index === active ? 'prompt-option prompt-option-active' : 'prompt-option'}
+          onMouseDown={(event) => {
+            event.preventDefault();
+            onPick(prompt);
+          }}
+        >
+          <span className="prompt-option-name">
+            /<UntrustedText text={prompt.name} /> <span className="muted">· <UntrustedText text={prompt.serverId} /></span>
+          </span>
+          {prompt.title || prompt.description ? (
+            <span className="muted">
+              <UntrustedText text={prompt.title ?? prompt.description ?? ''} />
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
