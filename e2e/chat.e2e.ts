@@ -2,19 +2,13 @@
 // fake answers, the real echo fixture server runs the tools, and every consent dialog is answered from
 // the keyboard or mouse: a tool approval, an elicitation form (with a refused answer first), a URL
 // elicitation, and a sampling request with its review.
-import type { Page } from '@playwright/test';
-import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
-import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
-import type { HostProcess } from './fixtures/hostProcess.ts';
-import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
-let llm: FakeLlmServer;
-let host: HostProcess;
-let stopHost: () => Promise<unknown>;
 
-test.beforeAll(async () => {
-  llm = await startFakeAnthropic([
+const env = chatHostFor(
+  [
     // 1. a tool that needs approval
     { toolCalls: [{ name: 'echo__add', input: { a: 2, b: 3 } }] },
     { text: 'Two and three make **five**.' },
@@ -28,34 +22,18 @@ test.beforeAll(async () => {
     { toolCalls: [{ name: 'echo__sample', input: { prompt: 'Say hello to Atrium' } }] },
     { text: 'Hello, Atrium!' },
     { text: 'The server heard back.' },
-  ]);
-  const started = await startHostProcess({
-    mcpServers: { echo: fixtureCommand('echoServer') },
-    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
-    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
-  });
-  host = started.host;
-  stopHost = started.stop;
-});
+  ],
+  { echo: fixtureCommand('echoServer') },
+);
 
-test.afterAll(async () => {
-  await stopHost?.();
-  await llm?.close();
-});
-
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 test('chat: a tool call approved in its dialog, a form, a URL and a sampling request answered, all inline', async ({ page }) => {
-  await page.goto(host.url);
+  await page.goto(env().host.url);
   await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
 
   await test.step('a tool call waits in its dialog, with the arguments, and runs once allowed', async () => {
-    await send(page, 'add 2 and 3');
+    await sendMessage(page, 'add 2 and 3');
     const dialog = page.getByRole('dialog', { name: 'Run add?' });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('echo');
@@ -76,7 +54,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
   });
 
   await test.step('an elicitation form: an answer that does not fit is explained, then a good one goes back', async () => {
-    await send(page, 'ask who I am');
+    await sendMessage(page, 'ask who I am');
     await page.getByRole('dialog', { name: 'Run ask?' }).getByRole('button', { name: 'Allow once' }).click();
     const form = page.getByRole('dialog', { name: 'Information requested' });
     await expect(form).toContainText('Who are you?');
@@ -107,7 +85,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
   });
 
   await test.step('a URL elicitation shows the real domain and opens nothing when declined', async () => {
-    await send(page, 'sign me in');
+    await sendMessage(page, 'sign me in');
     await page.getByRole('dialog', { name: 'Run ask?' }).getByRole('button', { name: 'Allow once' }).click();
     const dialog = page.getByRole('dialog', { name: 'Open a web page?' });
     await expect(dialog.getByLabel('Full address')).toHaveText('https://xn--exmple-cua.com/sign-in?session=42');
@@ -123,7 +101,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
   });
 
   await test.step('a sampling request is edited and approved, and its reply reviewed before it goes back', async () => {
-    await send(page, 'use sampling');
+    await sendMessage(page, 'use sampling');
     await page.getByRole('dialog', { name: 'Run sample?' }).getByRole('button', { name: 'Allow once' }).click();
     const request = page.getByRole('dialog', { name: 'Use your model for a server?' });
     await expect(request.getByRole('combobox', { name: 'Model' })).toHaveValue('claude-e2e');
@@ -138,7 +116,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await review.getByRole('button', { name: 'Send reply' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The server heard back.');
     await expect(page.getByRole('article', { name: 'Tool call echo/sample' }).getByLabel('Result of sample')).toHaveText('Hello, Atrium!');
-    const sampled = llm.requests.filter((r) => r.method === 'POST').at(-2);
+    const sampled = env().llm.requests.filter((r) => r.method === 'POST').at(-2);
     expect(JSON.stringify(sampled?.body)).toContain('Say hello to Atrium, kindly');
   });
 });

@@ -3,36 +3,20 @@
 // server (the second argument's completions depend on the first), and the expansion is sent as the
 // person's message, marked as coming from the prompt.
 import { createRequire } from 'node:module';
-import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
-import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
-import type { HostProcess } from './fixtures/hostProcess.ts';
-import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { chatHostFor, lastModelRequest } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
 
 const require = createRequire(import.meta.url);
 const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
-let llm: FakeLlmServer;
-let host: HostProcess;
-let stopHost: () => Promise<unknown>;
 
-test.beforeAll(async () => {
-  llm = await startFakeAnthropic([{ text: 'Bob now leads Engineering.' }]);
-  const started = await startHostProcess({
-    mcpServers: { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
-    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
-    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
-  });
-  host = started.host;
-  stopHost = started.stop;
-});
-
-test.afterAll(async () => {
-  await stopHost?.();
-  await llm?.close();
-});
+const env = chatHostFor(
+  [{ text: 'Bob now leads Engineering.' }],
+  { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
+);
 
 test('prompts: "/" lists them, arguments complete from the server, the expansion is sent as from the prompt', async ({ page }) => {
-  await page.goto(host.url);
+  await page.goto(env().host.url);
   await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
   const box = page.getByRole('textbox', { name: 'Message' });
 
@@ -69,6 +53,6 @@ test('prompts: "/" lists them, arguments complete from the server, the expansion
     await expect(mine).toContainText('from prompt /completable-prompt · everything');
     await expect(mine).toContainText('Please promote Bob to the head of the Engineering team.');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Bob now leads Engineering.');
-    expect(JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body)).toContain('Please promote Bob to the head of the Engineering team.');
+    expect(lastModelRequest(env().llm)).toContain('Please promote Bob to the head of the Engineering team.');
   });
 });

@@ -5,45 +5,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
-import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
-import type { HostProcess } from './fixtures/hostProcess.ts';
-import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
-let llm: FakeLlmServer;
-let host: HostProcess;
-let stopHost: () => Promise<unknown>;
 let project: string;
 
-test.beforeAll(async () => {
-  project = await realpath(await mkdtemp(join(tmpdir(), 'atrium-e2e-project-')));
-  llm = await startFakeAnthropic([
+const env = chatHostFor(
+  [
     { toolCalls: [{ name: 'echo__roots', input: {} }] },
     { text: 'Those are your folders.' },
     { toolCalls: [{ name: 'echo__roots', input: {} }] },
     { text: 'None now.' },
-  ]);
-  const started = await startHostProcess({
-    mcpServers: { echo: fixtureCommand('echoServer') },
-    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
-    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
-  });
-  host = started.host;
-  stopHost = started.stop;
-});
+  ],
+  { echo: fixtureCommand('echoServer') },
+);
 
-test.afterAll(async () => {
-  await stopHost?.();
-  await llm?.close();
-  await rm(project, { recursive: true, force: true });
+test.beforeAll(async () => {
+  project = await realpath(await mkdtemp(join(tmpdir(), 'atrium-e2e-project-')));
 });
+test.afterAll(() => rm(project, { recursive: true, force: true }));
 
 async function askForRoots(page: Page, text: string, approve: boolean): Promise<string> {
-  await page.getByRole('button', { name: 'Chat' }).click();
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
+  await sendMessage(page, text);
   // The server is not trusted, so its tool asks once; the answer holds for the conversation.
   if (approve) await page.getByRole('dialog', { name: 'Run roots?' }).getByRole('button', { name: 'Allow in this conversation' }).click();
   const result = page.getByRole('article', { name: 'Tool call echo/roots' }).last().getByLabel('Result of roots');
@@ -52,7 +36,7 @@ async function askForRoots(page: Page, text: string, approve: boolean): Promise<
 }
 
 test('roots: a typed folder is checked, sent to the server, and replaced by another workspace’s', async ({ page }) => {
-  await page.goto(host.url);
+  await page.goto(env().host.url);
   await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
   const uri = pathToFileURL(project).href;
 

@@ -2,35 +2,19 @@
 // no longer offered to the model; an "always" answer becomes a permission that can be revoked; and a
 // result carrying hidden characters shows them as visible marks with a warning.
 import type { Page } from '@playwright/test';
-import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
-import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
-import type { HostProcess } from './fixtures/hostProcess.ts';
-import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
-let llm: FakeLlmServer;
-let host: HostProcess;
-let stopHost: () => Promise<unknown>;
 
-test.beforeAll(async () => {
-  llm = await startFakeAnthropic([
+const env = chatHostFor(
+  [
     { toolCalls: [{ name: 'echo__echo', input: { text: 'invoice\u202Efdp.exe' } }] },
     { text: 'Echoed.' },
     { text: 'No add tool here.' },
-  ]);
-  const started = await startHostProcess({
-    mcpServers: { echo: fixtureCommand('echoServer') },
-    providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: 'claude-e2e' } },
-    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
-  });
-  host = started.host;
-  stopHost = started.stop;
-});
-
-test.afterAll(async () => {
-  await stopHost?.();
-  await llm?.close();
-});
+  ],
+  { echo: fixtureCommand('echoServer') },
+);
 
 async function openServerTab(page: Page, tab: 'Log' | 'Tools' | 'Permissions'): Promise<void> {
   await page.getByRole('button', { name: 'Servers' }).click();
@@ -38,19 +22,13 @@ async function openServerTab(page: Page, tab: 'Log' | 'Tools' | 'Permissions'): 
   await page.getByRole('tab', { name: tab }).click();
 }
 
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('button', { name: 'Chat' }).click();
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 test('servers: hidden characters made visible, an always-answer revoked, a tool switched off for the model', async ({ page }) => {
-  await page.goto(host.url);
+  await page.goto(env().host.url);
   await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
 
   await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
-    await send(page, 'echo this file name');
+    await sendMessage(page, 'echo this file name');
     const dialog = page.getByRole('dialog', { name: 'Run echo?' });
     await expect(dialog.getByLabel('Arguments')).toContainText('invoice\\u{202e}fdp.exe');
     await expect(dialog.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
@@ -78,9 +56,9 @@ test('servers: hidden characters made visible, an always-answer revoked, a tool 
     await add.click();
     await expect(add).toHaveAttribute('aria-checked', 'false');
     await page.screenshot({ path: 'e2e/artifacts/servers-tools.png' });
-    await send(page, 'what tools do you have?');
+    await sendMessage(page, 'what tools do you have?');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('No add tool here.');
-    const offered = (llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
+    const offered = (env().llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { tools?: { name: string }[] }).tools?.map((t) => t.name) ?? [];
     expect(offered).toContain('echo__echo');
     expect(offered).not.toContain('echo__add');
   });

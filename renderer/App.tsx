@@ -1,5 +1,6 @@
 import { ChatView } from './features/chat/ChatView.tsx';
 import { PendingRequests } from './features/consent/PendingRequests.tsx';
+import { ResourcesView } from './features/resources/ResourcesView.tsx';
 import { RootsView } from './features/roots/RootsView.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
 import type { ViewName } from './store/viewSlice.ts';
@@ -9,6 +10,7 @@ import { Banner } from './ui/Banner.tsx';
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
   { name: 'chat', label: 'Chat' },
+  { name: 'resources', label: 'Resources' },
   { name: 'roots', label: 'Roots' },
   { name: 'servers', label: 'Servers' },
 ];
@@ -43,7 +45,7 @@ export function App() {
       {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
       {/* While the link is down the mirror may be stale: dim it rather than show old states as live. */}
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
-        {view === 'chat' ? <ChatView /> : view === 'roots' ? <RootsView /> : <ServersView />}
+        {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : <ServersView />}
       </main>
       <PendingRequests />
     </div>

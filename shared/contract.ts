@@ -84,8 +84,11 @@ export interface AtriumRequests {
   renameConversation: Req<{ conversationId: string; title: string }, null>;
   deleteConversation: Req<{ conversationId: string }, null>;
   exportConversation: Req<{ conversationId: string; format: 'markdown' | 'json' }, string>;
-  /** Sends the person's message and resolves when the turn ends; its progress arrives as chatEvent. */
-  sendMessage: Req<{ conversationId?: string; text: string; provider?: string; model?: string }, { conversationId: string; stopReason: string }>;
+  /** Sends the person's message (with any resources they attached, read when sent) and resolves when the turn ends. */
+  sendMessage: Req<
+    { conversationId?: string; text: string; provider?: string; model?: string; resources?: { serverId: ServerId; uri: string }[] },
+    { conversationId: string; stopReason: string }
+  >;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
@@ -277,6 +280,16 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
       text: { type: 'string', minLength: 1, maxLength: 1_000_000 },
       provider: { type: 'string', minLength: 1, maxLength: 100 },
       model: { type: 'string', minLength: 1, maxLength: 200 },
+      resources: {
+        type: 'array',
+        maxItems: 20,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['serverId', 'uri'],
+          properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
+        },
+      },
     },
   },
   runPrompt: {

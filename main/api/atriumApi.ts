@@ -130,7 +130,7 @@ export function createAtriumApi({ hub, registry, roots, workspaces, events, conv
       return { conversationId: id, stopReason: outcome.stopReason };
     },
     ...createWorkspaceApi(workspaces, roots, events),
-    ...createConversationApi(conversations),
+    ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;
   return api;
 }

@@ -5,6 +5,8 @@ import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/co
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { Conversation } from '../store/historyStore.ts';
+import type { ChatContent } from '../chat/llmTypes.ts';
+import { resourceToContent } from '../chat/resourceAttachments.ts';
 
 type ConversationRequests = Pick<
   AtriumApi,
@@ -26,7 +28,10 @@ export class NotFoundError extends Error {
   readonly code = 'not_found';
 }
 
-export function createConversationApi({ history, chat, pending, ledger, audit }: ConversationHost): ConversationRequests {
+/** Reads a resource the person attached; the MCP side is reached only through this. */
+export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
+
+export function createConversationApi({ history, chat, pending, ledger, audit }: ConversationHost, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -54,9 +59,12 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
       const args = [found, history.loadMessages(conversationId), history.listToolCalls(conversationId)] as const;
       return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
     },
-    sendMessage: async ({ conversationId, text, provider, model }) => {
+    sendMessage: async ({ conversationId, text, provider, model, resources }) => {
+      // Read before anything is saved: a resource that cannot be read fails the send and loses nothing.
+      const attached: ChatContent[] = [];
+      for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       const { conversationId: id, outcome } = await chat.send({
-        content: [{ type: 'text', text }],
+        content: [{ type: 'text', text }, ...attached],
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),

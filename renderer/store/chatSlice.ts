@@ -24,8 +24,19 @@ export interface LiveTurn {
   notices: string[];
 }
 
+/** A resource the person chose to send with their next message. */
+export interface Attachment {
+  serverId: string;
+  uri: string;
+  name: string;
+}
+
 export interface ChatSlice {
   conversations: ConversationSummary[];
+  attachments: Attachment[];
+  attach(attachment: Attachment): void;
+  detach(uri: string): void;
+  clearAttachments(): void;
   /** null: a new conversation, made when its first message is sent. */
   selectedConversationId: string | null;
   detail: ConversationDetail | null;
@@ -43,6 +54,11 @@ const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notice
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   conversations: [],
+  attachments: [],
+  attach: (attachment) =>
+    set((state) => (state.attachments.some((a) => a.serverId === attachment.serverId && a.uri === attachment.uri) ? {} : { attachments: [...state.attachments, attachment] })),
+  detach: (uri) => set((state) => ({ attachments: state.attachments.filter((a) => a.uri !== uri) })),
+  clearAttachments: () => set({ attachments: [] }),
   selectedConversationId: null,
   detail: null,
   live: {},

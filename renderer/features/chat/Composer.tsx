@@ -15,6 +15,10 @@ import { PromptPicker } from './PromptPicker.tsx';
 export function Composer({ conversationId, busy }: { conversationId: string | null; busy: boolean }) {
   const api = useAtriumApi();
   const setAwaitingNew = useAtriumStore((state) => state.setAwaitingNewConversation);
+  const attachments = useAtriumStore((state) => state.attachments);
+  const detach = useAtriumStore((state) => state.detach);
+  const clearAttachments = useAtriumStore((state) => state.clearAttachments);
+  const attach = useAtriumStore((state) => state.attach);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +52,18 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     const message = text.trim();
     if (!message || running) return;
     setText('');
-    void submit(() => api.sendMessage({ text: message, ...(conversationId ? { conversationId } : {}) }), message);
+    const sent = attachments;
+    const resources = sent.map(({ serverId, uri }) => ({ serverId, uri }));
+    clearAttachments();
+    void submit(async () => {
+      try {
+        await api.sendMessage({ text: message, ...(resources.length > 0 ? { resources } : {}), ...(conversationId ? { conversationId } : {}) });
+      } catch (failure) {
+        // Nothing is lost: what was attached is attached again, beside anything attached meanwhile.
+        sent.forEach(attach);
+        throw failure;
+      }
+    }, message);
   };
 
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
@@ -108,6 +123,18 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         <p className="composer-error" role="alert">
           {error}
         </p>
+      ) : null}
+      {attachments.length > 0 ? (
+        <ul className="attachments" aria-label="Attached resources">
+          {attachments.map((attachment) => (
+            <li key={`${attachment.serverId} ${attachment.uri}`} className="chip">
+              {attachment.name} <span className="muted">· {attachment.serverId}</span>
+              <button type="button" className="icon-button" aria-label={`Remove ${attachment.name}`} onClick={() => detach(attachment.uri)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
       ) : null}
       <textarea
         className="composer-input"

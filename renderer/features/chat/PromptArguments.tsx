@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { CompletingInput } from '../../ui/CompletingInput.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 interface PromptArgumentsProps {
@@ -10,10 +11,9 @@ interface PromptArgumentsProps {
   onClose(): void;
 }
 
-const COMPLETION_DELAY_MS = 200;
-
 /** A chosen prompt's arguments, each with the server's completions (completion/complete), then Run. */
 export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgumentsProps) {
+  const api = useAtriumApi();
   const [values, setValues] = useState<Record<string, string>>({});
   const missing = prompt.arguments.filter((arg) => arg.required && !values[arg.name]?.trim());
   return (
@@ -43,15 +43,20 @@ export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgum
         </span>
       </p>
       {prompt.arguments.map((arg, index) => (
-        <ArgumentInput
+        <CompletingInput
           key={arg.name}
-          prompt={prompt}
           name={arg.name}
-          description={arg.description}
+          label={arg.name}
+          {...(arg.description ? { description: <UntrustedText text={arg.description} /> } : {})}
           required={arg.required === true}
           autoFocus={index === 0}
           value={values[arg.name] ?? ''}
-          context={values}
+          dependsOn={JSON.stringify(values)}
+          complete={(value) =>
+            api
+              .complete({ serverId: prompt.serverId, ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: arg.name, value }, context: othersThan(values, arg.name) })
+              .then((answer) => answer.values)
+          }
           onChange={(value) => setValues((current) => ({ ...current, [arg.name]: value }))}
         />
       ))}
@@ -67,80 +72,7 @@ export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgum
   );
 }
 
-interface ArgumentInputProps {
-  prompt: PromptSummary;
-  name: string;
-  description: string | undefined;
-  required: boolean;
-  autoFocus: boolean;
-  value: string;
-  context: Record<string, string>;
-  onChange(value: string): void;
-}
-
-function ArgumentInput({ prompt, name, description, required, autoFocus, value, context, onChange }: ArgumentInputProps) {
-  const api = useAtriumApi();
-  const [suggestions, setSuggestions] = useState<string[]>([]);
-  const [focused, setFocused] = useState(false);
-  const latest = useRef(0);
-  const contextKey = JSON.stringify(context);
-
-  // Debounced: one completion request per pause in typing; an older answer never replaces a newer one.
-  useEffect(() => {
-    if (!focused) return;
-    const ticket = ++latest.current;
-    const timer = setTimeout(() => {
-      const others = Object.fromEntries(Object.entries(JSON.parse(contextKey) as Record<string, string>).filter(([key]) => key !== name));
-      api
-        .complete({ serverId: prompt.serverId, ref: { type: 'ref/prompt', name: prompt.name }, argument: { name, value }, context: others })
-        .then(
-          (answer) => ticket === latest.current && setSuggestions(answer.values.filter((v) => v !== value).slice(0, 20)),
-          () => ticket === latest.current && setSuggestions([]),
-        );
-    }, COMPLETION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [api, focused, value, contextKey, name, prompt.name, prompt.serverId]);
-
-  return (
-    <div className="field">
-      <label className="field">
-        <span className="field-label">
-          {name}
-          {required ? <span className="required" aria-hidden="true"> *</span> : null}
-        </span>
-        {description ? (
-          <span className="field-description">
-            <UntrustedText text={description} />
-          </span>
-        ) : null}
-        <input
-          value={value}
-          required={required}
-          autoFocus={autoFocus}
-          autoComplete="off"
-          onFocus={() => setFocused(true)}
-          onBlur={() => setFocused(false)}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      </label>
-      {focused && suggestions.length > 0 ? (
-        <ul className="suggestions" role="listbox" aria-label={`Suggestions for ${name}`}>
-          {suggestions.map((suggestion) => (
-            <li
-              key={suggestion}
-              role="option"
-              aria-selected={false}
-              className="prompt-option"
-              onMouseDown={(event) => {
-                event.preventDefault();
-                onChange(suggestion);
-              }}
-            >
-              <UntrustedText text={suggestion} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
+/** The other arguments' values: the context a server's completion of one argument may depend on. */
+export function othersThan(values: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => key !== name));
 }

@@ -1,0 +1,72 @@
+// The resources browser against the real server-everything: search, read a Markdown document rendered,
+// open a template-made resource, watch a resource and see the server's update arrive, and attach a
+// resource to the next message so the model gets its text.
+import { createRequire } from 'node:module';
+import { chatHostFor, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
+
+const require = createRequire(import.meta.url);
+const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+
+const env = chatHostFor(
+  [
+    { toolCalls: [{ name: 'everything__toggle-subscriber-updates', input: {} }] },
+    { text: 'Updates are on.' },
+    { text: 'I read the architecture document.' },
+  ],
+  { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
+);
+
+test('resources: search, read by type, a template, live updates, attach to a message', async ({ page }) => {
+  await page.goto(env().host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await page.getByRole('button', { name: 'Resources' }).click();
+  const list = page.getByRole('list', { name: 'Resources of everything' });
+
+  await test.step('search narrows the list; a Markdown document is rendered', async () => {
+    await expect(list.getByRole('button').first()).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search resources' }).fill('architecture');
+    await expect(list.getByRole('button')).toHaveCount(1);
+    await list.getByRole('button', { name: 'architecture.md' }).click();
+    const preview = page.getByRole('article', { name: 'Resource architecture.md' });
+    await expect(preview.locator('.markdown h1, .markdown h2').first()).toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/resources.png' });
+  });
+
+  await test.step('a resource template is filled and opened', async () => {
+    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
+    const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
+    await form.getByRole('textbox', { name: 'resourceId' }).fill('7');
+    await form.getByRole('button', { name: 'Open resource' }).click();
+    await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
+  });
+
+  await test.step('a watched resource shows the update the server sends', async () => {
+    // The server sends updates (every 5 s, to what is watched) once its toggle tool is called: the model calls it.
+    await sendMessage(page, 'turn on updates');
+    await page.getByRole('dialog', { name: 'Run toggle-subscriber-updates?' }).getByRole('button', { name: 'Allow once' }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Updates are on.');
+    await page.getByRole('button', { name: 'Resources' }).click();
+    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
+    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('textbox', { name: 'resourceId' }).fill('7');
+    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('button', { name: 'Open resource' }).click();
+    const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' });
+    await preview.getByRole('button', { name: 'Watch for changes' }).click();
+    await expect(preview.getByRole('button', { name: 'Stop watching' })).toBeVisible();
+    await expect(preview.getByRole('status')).toContainText('Updated by the server at');
+  });
+
+  await test.step('a resource attached to the next message reaches the model with its text', async () => {
+    await page.getByRole('searchbox', { name: 'Search resources' }).fill('architecture');
+    await list.getByRole('button', { name: 'architecture.md' }).click();
+    await page.getByRole('article', { name: 'Resource architecture.md' }).getByRole('button', { name: 'Attach to next message' }).click();
+    await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('list', { name: 'Attached resources' })).toContainText('architecture.md');
+    await sendMessage(page, 'summarise the attached document');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I read the architecture document.');
+    await expect(page.getByRole('list', { name: 'Attached resources' })).toHaveCount(0);
+    const sent = lastModelRequest(env().llm);
+    expect(sent).toContain('Resource demo://resource/static/document/architecture.md (text/markdown)');
+  });
+});

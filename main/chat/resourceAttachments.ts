@@ -1,0 +1,31 @@
+// Resources the person attached to a message, read when it is sent and carried as content the model
+// can take: text as a labelled text block, images as images, other binary content named, not inlined.
+
+import type { ChatContent } from './llmTypes.ts';
+
+/** The cap per attached resource's text; a larger one is cut with a marker (the person sees it whole in the resources view). */
+const MAX_TEXT_CHARS = 200_000;
+
+interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+export function resourceToContent(uri: string, contents: readonly ResourceContents[]): ChatContent[] {
+  const blocks: ChatContent[] = [];
+  for (const item of contents) {
+    const label = `Resource ${item.uri || uri}${item.mimeType ? ` (${item.mimeType})` : ''}`;
+    if (typeof item.text === 'string') {
+      const cut = item.text.length > MAX_TEXT_CHARS;
+      blocks.push({ type: 'text', text: `${label}:\n${cut ? `${item.text.slice(0, MAX_TEXT_CHARS)}\n[… cut at ${MAX_TEXT_CHARS} characters of ${item.text.length}]` : item.text}` });
+    } else if (typeof item.blob === 'string' && item.mimeType?.startsWith('image/')) {
+      blocks.push({ type: 'text', text: `${label}:` }, { type: 'image', mimeType: item.mimeType, data: item.blob });
+    } else {
+      blocks.push({ type: 'text', text: `${label}: [binary, ${Math.floor(((item.blob?.length ?? 0) * 3) / 4)} bytes, not included]` });
+    }
+  }
+  if (blocks.length === 0) blocks.push({ type: 'text', text: `Resource ${uri}: [empty]` });
+  return blocks;
+}

@@ -1,0 +1,145 @@
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { MarkdownText } from '../chat/MarkdownText.tsx';
+
+interface Contents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** One resource read and shown by its type; subscribe to see it change; attach it to the next message. */
+export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri: string; name: string }) {
+  const api = useAtriumApi();
+  const attach = useAtriumStore((state) => state.attach);
+  const showView = useAtriumStore((state) => state.showView);
+  const [contents, setContents] = useState<Contents[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [subscribed, setSubscribed] = useState(false);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+
+  const read = useCallback(async () => {
+    try {
+      const result = await api.readResource({ serverId, uri });
+      setContents((result['contents'] as Contents[] | undefined) ?? []);
+      setError(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, [api, serverId, uri]);
+
+  useEffect(() => {
+    void read();
+    return api.on('resourceUpdated', (event) => {
+      if (event.serverId !== serverId || event.uri !== uri) return;
+      setUpdatedAt(Date.now());
+      void read();
+    });
+  }, [api, read, serverId, uri]);
+
+  // Leaving the resource ends the subscription the person started here.
+  useEffect(() => {
+    if (!subscribed) return;
+    return () => void api.unsubscribeResource({ serverId, uri }).catch(() => undefined);
+  }, [api, serverId, subscribed, uri]);
+
+  return (
+    <article className="resource-preview" aria-label={`Resource ${name}`}>
+      <header className="roots-head">
+        <h2>
+          <UntrustedText text={name} />
+        </h2>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            const toggle = subscribed ? api.unsubscribeResource({ serverId, uri }) : api.subscribeResource({ serverId, uri });
+            toggle.then(
+              () => setSubscribed(!subscribed),
+              (failure: unknown) => setError(errorMessage(failure)),
+            );
+          }}
+        >
+          {subscribed ? 'Stop watching' : 'Watch for changes'}
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            attach({ serverId, uri, name });
+            showView('chat');
+          }}
+        >
+          Attach to next message
+        </button>
+      </header>
+      <p className="muted code-inline">
+        <UntrustedText text={uri} />
+      </p>
+      {updatedAt ? (
+        <p className="muted" role="status">
+          Updated by the server at {new Date(updatedAt).toLocaleTimeString()}
+        </p>
+      ) : null}
+      {error ? <p role="alert">{error}</p> : null}
+      {contents === null ? <p className="muted">Reading…</p> : contents.map((item, index) => <ContentsView key={index} item={item} />)}
+    </article>
+  );
+}
+
+function ContentsView({ item }: { item: Contents }) {
+  const type = item.mimeType ?? '';
+  if (typeof item.text === 'string') {
+    if (type === 'text/markdown') return <MarkdownText text={item.text} />;
+    if (type.includes('json')) {
+      let pretty = item.text;
+      try {
+        pretty = JSON.stringify(JSON.parse(item.text), null, 2);
+      } catch {
+        // Shown as it came.
+      }
+      return (
+        <pre className="code-block resource-text">
+          <UntrustedText text={pretty} />
+        </pre>
+      );
+    }
+    return (
+      <pre className="code-block resource-text">
+        <UntrustedText text={item.text} />
+      </pre>
+    );
+  }
+  if (typeof item.blob === 'string') {
+    if (type.startsWith('image/') && type !== 'image/svg+xml') return <img className="message-image" alt={`Contents of ${item.uri}`} src={`data:${type};base64,${item.blob}`} />;
+    return <BlobDownload item={item} />;
+  }
+  return <p className="muted">(empty)</p>;
+}
+
+/** Binary contents are never shown inline: they are offered as a file to save. */
+function BlobDownload({ item }: { item: Contents }) {
+  const [href, setHref] = useState<string | null>(null);
+  useEffect(() => {
+    const bytes = Uint8Array.from(atob(item.blob ?? ''), (c) => c.charCodeAt(0));
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    setHref(url);
+    return () => URL.revokeObjectURL(url);
+  }, [item.blob]);
+  const size = Math.floor(((item.blob?.length ?? 0) * 3) / 4);
+  const fileName = item.uri.split('/').filter(Boolean).at(-1) ?? 'resource';
+  return (
+    <p>
+      Binary contents ({item.mimeType ?? 'unknown type'}, {size} bytes).{' '}
+      {href ? (
+        <a href={href} download={fileName}>
+          Save as a file
+        </a>
+      ) : null}
+    </p>
+  );
+}

@@ -1,0 +1,132 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ResourceSummary, ResourceTemplateSummary } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { EmptyState } from '../../ui/EmptyState.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { ResourcePreview } from './ResourcePreview.tsx';
+import { TemplateForm } from './TemplateForm.tsx';
+
+const PAGE = 50;
+
+/** A server's resources and templates: search, page through, read, subscribe, attach to the next message. */
+export function ResourcesView() {
+  const api = useAtriumApi();
+  const servers = useAtriumStore((state) => state.servers);
+  const withResources = servers.filter((s) => s.status.kind === 'ready' && (s.capabilities?.resources !== undefined || (s.counts?.resources ?? 0) > 0));
+  const [serverId, setServerId] = useState<string | null>(null);
+  const current = serverId ?? withResources[0]?.id ?? null;
+  const [resources, setResources] = useState<ResourceSummary[]>([]);
+  const [templates, setTemplates] = useState<ResourceTemplateSummary[]>([]);
+  const [query, setQuery] = useState('');
+  const [shown, setShown] = useState(PAGE);
+  const [open, setOpen] = useState<{ uri: string; name: string } | null>(null);
+  const [template, setTemplate] = useState<ResourceTemplateSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    if (!current) return;
+    try {
+      const [list, templateList] = await Promise.all([api.listResources({ serverId: current }), api.listResourceTemplates({ serverId: current })]);
+      setResources(list);
+      setTemplates(templateList);
+      setError(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, [api, current]);
+  useEffect(() => {
+    setOpen(null);
+    setTemplate(null);
+    setShown(PAGE);
+    void load();
+    return api.on('listChanged', ({ serverId: changed, list }) => changed === current && (list === 'resources' || list === 'resourceTemplates') && void load());
+  }, [api, current, load]);
+
+  const matching = useMemo(() => {
+    const wanted = query.trim().toLowerCase();
+    return wanted ? resources.filter((r) => `${r.name} ${r.title ?? ''} ${r.uri}`.toLowerCase().includes(wanted)) : resources;
+  }, [resources, query]);
+
+  if (withResources.length === 0) return <EmptyState title="No resources">No ready server offers resources.</EmptyState>;
+
+  return (
+    <div className="resources">
+      <nav className="conversations" aria-label="Resources">
+        <label className="field">
+          Server
+          <select value={current ?? ''} onChange={(event) => setServerId(event.target.value)}>
+            {withResources.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <input className="conversations-search" type="search" aria-label="Search resources" placeholder="Search" value={query} onChange={(event) => setQuery(event.target.value)} />
+        {error ? <p role="alert">{error}</p> : null}
+        <ul className="conversations-list" aria-label={`Resources of ${current ?? ''}`}>
+          {matching.slice(0, shown).map((resource) => (
+            <li key={resource.uri} className={open?.uri === resource.uri ? 'conversation conversation-selected' : 'conversation'}>
+              <button
+                type="button"
+                className="conversation-open"
+                aria-current={open?.uri === resource.uri}
+                title={resource.uri}
+                onClick={() => {
+                  setTemplate(null);
+                  setOpen({ uri: resource.uri, name: resource.title ?? resource.name });
+                }}
+              >
+                <UntrustedText text={resource.title ?? resource.name} />
+              </button>
+            </li>
+          ))}
+        </ul>
+        {matching.length > shown ? (
+          <button type="button" className="button" onClick={() => setShown((n) => n + PAGE)}>
+            Show {Math.min(PAGE, matching.length - shown)} more of {matching.length - shown}
+          </button>
+        ) : null}
+        {templates.length > 0 ? (
+          <>
+            <h3 className="consent-subtitle">Templates</h3>
+            <ul className="conversations-list" aria-label={`Resource templates of ${current ?? ''}`}>
+              {templates.map((t) => (
+                <li key={t.uriTemplate} className={template?.uriTemplate === t.uriTemplate ? 'conversation conversation-selected' : 'conversation'}>
+                  <button
+                    type="button"
+                    className="conversation-open"
+                    title={t.uriTemplate}
+                    onClick={() => {
+                      setOpen(null);
+                      setTemplate(t);
+                    }}
+                  >
+                    <UntrustedText text={t.title ?? t.name} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </nav>
+      <section className="conversation-pane panel-pad" aria-label="Resource">
+        {current && template ? (
+          <TemplateForm
+            key={template.uriTemplate}
+            serverId={current}
+            template={template}
+            onOpen={(uri) => {
+              setTemplate(null);
+              setOpen({ uri, name: uri });
+            }}
+          />
+        ) : null}
+        {current && open ? <ResourcePreview key={`${current} ${open.uri}`} serverId={current} uri={open.uri} name={open.name} /> : null}
+        {!open && !template ? <EmptyState title="Choose a resource">Its contents appear here.</EmptyState> : null}
+      </section>
+    </div>
+  );
+}
