@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
@@ -17,21 +17,9 @@ interface GrantView {
 /** The answers the person gave that still decide this server's tool calls; each can be revoked. */
 export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
-  const [grants, setGrants] = useState<GrantView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setGrants((await api.listGrants({ serverId: server.id })) as unknown as GrantView[]);
-      setError(null);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }, [api, server.id]);
-  useEffect(() => {
-    void load();
-    // A new answer in a dialog becomes a grant: refresh when any request is settled.
-    return api.on('pendingClosed', () => void load());
-  }, [api, load]);
+  const { data: grants, error, reload: load, fail } = useHostQuery(async () => (await api.listGrants({ serverId: server.id })) as unknown as GrantView[], server.id);
+  // A new answer in a dialog may become a grant: refresh when any request is settled.
+  useEffect(() => api.on('pendingClosed', () => void load()), [api, load]);
 
   if (error) return <p role="alert">{error}</p>;
   if (!grants) return <p className="muted panel-pad">Loading permissions…</p>;
@@ -50,7 +38,7 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
               type="button"
               className="button button-small"
               aria-label={`Revoke: ${text} ${grant.target.tool ?? 'every tool'}`}
-              onClick={() => void api.revokeGrant({ id: grant.id }).then(load, (f: unknown) => setError(errorMessage(f)))}
+              onClick={() => void api.revokeGrant({ id: grant.id }).then(load, fail)}
             >
               Revoke
             </button>

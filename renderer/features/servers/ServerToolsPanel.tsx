@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { ServerSnapshot, ToolSummary } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useEffect } from 'react';
+import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -9,23 +9,8 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 /** The server's tools, each with its on/off switch for the model, and what it claims about itself. */
 export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
-  const [tools, setTools] = useState<ToolSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setTools(await api.listTools({ serverId: server.id }));
-      setError(null);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }, [api, server.id]);
-
-  useEffect(() => {
-    void load();
-    return api.on('listChanged', ({ serverId, list }) => {
-      if (serverId === server.id && list === 'tools') void load();
-    });
-  }, [api, load, server.id, server.counts?.tools]);
+  const { data: tools, error, reload: load, fail } = useHostQuery(() => api.listTools({ serverId: server.id }), `${server.id} ${server.counts?.tools ?? ''}`);
+  useEffect(() => api.on('listChanged', ({ serverId, list }) => serverId === server.id && list === 'tools' && void load()), [api, load, server.id]);
 
   if (error) return <p role="alert">{error}</p>;
   if (!tools) return <p className="muted panel-pad">Loading tools…</p>;
@@ -34,7 +19,7 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   return (
     <div className="panel-pad">
       <div className="tools-head">
-        <Switch checked={allOn} label={`All tools of ${server.id} on`} onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, enabled }).then(load, (f: unknown) => setError(errorMessage(f)))}>
+        <Switch checked={allOn} label={`All tools of ${server.id} on`} onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, enabled }).then(load, fail)}>
           All tools
         </Switch>
         <span className="muted">
@@ -47,7 +32,7 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
             <Switch
               checked={tool.enabled}
               label={`${tool.name} on`}
-              onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, tool: tool.name, enabled }).then(load, (f: unknown) => setError(errorMessage(f)))}
+              onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, tool: tool.name, enabled }).then(load, fail)}
             >
               {tool.enabled ? 'On' : 'Off'}
             </Switch>

@@ -1,0 +1,30 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage } from './AtriumRequestError.ts';
+
+/**
+ * Data a view reads from the host: loaded on mount and whenever `key` changes, reloadable, with the
+ * failure as a sentence to show. An answer that arrives after a newer load started is dropped.
+ */
+export function useHostQuery<T>(load: () => Promise<T>, key: string): { data: T | null; error: string | null; reload(): Promise<void>; fail(error: unknown): void } {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const ticket = useRef(0);
+  const reload = useCallback(async () => {
+    const mine = ++ticket.current;
+    try {
+      const value = await loadRef.current();
+      if (mine !== ticket.current) return;
+      setData(value);
+      setError(null);
+    } catch (failure) {
+      if (mine === ticket.current) setError(errorMessage(failure));
+    }
+  }, []);
+  useEffect(() => {
+    void reload();
+  }, [reload, key]);
+  const fail = useCallback((failure: unknown) => setError(errorMessage(failure)), []);
+  return { data, error, reload, fail };
+}
