@@ -32,7 +32,7 @@ export function ChatView() {
           {selectedId === null && !live ? (
             <EmptyState title="Start a conversation">The model can use the tools of every ready server; you approve what needs approving.</EmptyState>
           ) : (
-            <MessageList detail={detail} live={live} />
+            <MessageList detail={detail} live={live} scroller={() => scroller.current} />
           )}
         </div>
         <Composer conversationId={selectedId} busy={live !== undefined} />
