@@ -26,13 +26,16 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => rm(project, { recursive: true, force: true }));
 
-async function askForRoots(page: Page, text: string, approve: boolean): Promise<string> {
+/** Sends `text`, waits for the model's `reply`, and returns what the roots tool answered the model. */
+async function askForRoots(page: Page, text: string, reply: string, approve: boolean): Promise<string> {
   await sendMessage(page, text);
   // The server is not trusted, so its tool asks once; the answer holds for the conversation.
   if (approve) await page.getByRole('dialog', { name: 'Run roots?' }).getByRole('button', { name: 'Allow in this conversation' }).click();
-  const result = page.getByRole('article', { name: 'Tool call echo/roots' }).last().getByLabel('Result of roots');
-  await expect(result).toBeVisible();
-  return (await result.textContent()) ?? '';
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText(reply);
+  // The model's latest request carries the whole conversation; the newest tool result is this call's.
+  const body = env().llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { messages: { content: unknown }[] };
+  const results = body.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; content?: { text?: string }[] }[]) : [])).filter((b) => b.type === 'tool_result');
+  return results.at(-1)?.content?.[0]?.text ?? '';
 }
 
 test('roots: a typed folder is checked, sent to the server, and replaced by another workspace’s', async ({ page }) => {
@@ -55,7 +58,7 @@ test('roots: a typed folder is checked, sent to the server, and replaced by anot
   });
 
   await test.step('the server that asks for roots gets the folder', async () => {
-    expect(await askForRoots(page, 'which folders can you see?', true)).toContain(uri);
+    expect(JSON.parse(await askForRoots(page, 'which folders can you see?', 'Those are your folders.', true))).toEqual([uri]);
   });
 
   await test.step('another workspace made active replaces what the server sees', async () => {
@@ -67,6 +70,6 @@ test('roots: a typed folder is checked, sent to the server, and replaced by anot
     await expect(page.getByRole('region', { name: 'Workspace Scratch' })).toContainText('Active: servers see these folders.');
     await page.getByRole('button', { name: 'Chat' }).click();
     await page.getByRole('button', { name: 'which folders can you see?', exact: true }).click();
-    expect(await askForRoots(page, 'and now?', false)).toBe('[]');
+    expect(JSON.parse(await askForRoots(page, 'and now?', 'None now.', false))).toEqual([]);
   });
 });
