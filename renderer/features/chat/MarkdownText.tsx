@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
@@ -8,17 +8,47 @@ import remarkGfm from 'remark-gfm';
 /**
  * A model's reply as Markdown, with code highlighted. Raw HTML in it is never rendered (it is dropped);
  * a link opens only after the person confirms its full address; an image is never fetched (it is shown
- * as a link to confirm, like any other address).
+ * as a link to confirm, like any other address). Highlighting waits for an idle moment, so scrolling
+ * fast through a long conversation never waits for it.
  */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
-  return (
-    <div className="markdown">
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} skipHtml components={components}>
-        {text}
-      </Markdown>
-    </div>
-  );
+  const hasCode = CODE_FENCE.test(text);
+  const [highlighted, setHighlighted] = useState<ReactNode>(() => (hasCode ? (cache.get(`hl:${text}`) ?? null) : null));
+  useEffect(() => {
+    if (!hasCode || highlighted !== null) return;
+    const handle = requestIdleCallback(() => setHighlighted(rendered(text, true)), { timeout: 300 });
+    return () => cancelIdleCallback(handle);
+  }, [hasCode, highlighted, text]);
+  return <div className="markdown">{highlighted ?? rendered(text, false)}</div>;
 });
+
+const CODE_FENCE = /^ {0,3}(```|~~~)/m;
+
+// A virtualised list mounts the same message again each time it scrolls back into view: the element
+// tree (immutable) is kept per text and kind, the newest 400.
+const cache = new Map<string, ReactNode>();
+const CACHE_SIZE = 400;
+
+function rendered(text: string, highlight: boolean): ReactNode {
+  const key = `${highlight ? 'hl' : 'plain'}:${text}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  // react-markdown's Markdown is a plain function without hooks, so its element tree can be made here.
+  const element = Markdown({
+    children: text,
+    remarkPlugins: [remarkGfm],
+    ...(highlight ? { rehypePlugins: [[rehypeHighlight, { detect: false }]] } : {}),
+    skipHtml: true,
+    components,
+  });
+  cache.set(key, element);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return element;
+}
 
 function ConfirmedLink({ href, children }: { href: string | undefined; children: ReactNode }) {
   if (!href) return <>{children}</>;

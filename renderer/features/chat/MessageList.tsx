@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
@@ -55,6 +55,15 @@ export function MessageList({ detail, live, scroller }: MessageListProps) {
       return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : 'live';
     },
   });
+
+  // A conversation opens at its latest message.
+  const conversationId = detail?.conversation.id;
+  const opened = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!conversationId || opened.current === conversationId || rows.length === 0) return;
+    opened.current = conversationId;
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [conversationId, rows.length, virtualizer]);
 
   return (
     <ol className="messages" aria-label="Messages" style={{ height: virtualizer.getTotalSize() }}>

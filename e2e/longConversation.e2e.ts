@@ -1,0 +1,48 @@
+// A conversation of 5,000 messages, saved by the real history store, opened in the browser: it opens at
+// its latest message, keeps only the rows near the view in the page, and scrolls back to its first
+// message. (How fast: bench/rendererBench.ts.)
+import { join } from 'node:path';
+import type { HostProcess } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { openDatabase } from '../main/store/database.ts';
+import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
+
+const MESSAGES = 5_000;
+let host: HostProcess;
+let stopHost: () => Promise<unknown>;
+
+test.beforeAll(async () => {
+  const started = await startHostProcess({
+    mcpServers: {},
+    seed: (home) => {
+      const db = openDatabase(join(home, 'atrium.db'), historyMigrations);
+      const store = new HistoryStore(db);
+      const { id } = store.createConversation({ title: 'Five thousand messages' });
+      for (let i = 0; i < MESSAGES / 2; i++) {
+        store.appendUserMessage(id, [{ type: 'text', text: `Question number ${i}` }]);
+        store.finishAssistantMessage(store.beginAssistantMessage(id), { status: 'complete', content: [{ type: 'text', text: `Answer number ${i}, in **Markdown**.` }] });
+      }
+      store.close();
+      db.close();
+    },
+  });
+  host = started.host;
+  stopHost = started.stop;
+});
+
+test.afterAll(async () => {
+  await stopHost?.();
+});
+
+test('a 5,000-message conversation opens at its end, renders only what is near the view, and scrolls to its start', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Five thousand messages', exact: true }).click();
+  const messages = page.getByRole('list', { name: 'Messages' });
+  await expect(messages.getByText(`Answer number ${MESSAGES / 2 - 1}, in`)).toBeVisible();
+  const rendered = await messages.getByRole('listitem').count();
+  expect(rendered, 'only the rows near the view are in the page').toBeLessThan(60);
+  await page.locator('.conversation-scroll').evaluate((element) => {
+    (element as unknown as { scrollTop: number }).scrollTop = 0;
+  });
+  await expect(messages.getByText('Question number 0', { exact: true })).toBeVisible();
+});
