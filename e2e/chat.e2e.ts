@@ -2,7 +2,7 @@
 // fake answers, the real echo fixture server runs the tools, and every consent dialog is answered from
 // the keyboard or mouse: a tool approval, an elicitation form (with a refused answer first), a URL
 // elicitation, and a sampling request with its review.
-import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -22,6 +22,9 @@ const env = chatHostFor(
     { toolCalls: [{ name: 'echo__sample', input: { prompt: 'Say hello to Atrium' } }] },
     { text: 'Hello, Atrium!' },
     { text: 'The server heard back.' },
+    // 5. retry, then an edited message, on another model
+    { text: 'Retried: the server heard back.' },
+    { text: 'Edited and answered.' },
   ],
   { echo: fixtureCommand('echoServer') },
 );
@@ -118,5 +121,22 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await expect(page.getByRole('article', { name: 'Tool call echo/sample' }).getByLabel('Result of sample')).toHaveText('Hello, Atrium!');
     const sampled = env().llm.requests.filter((r) => r.method === 'POST').at(-2);
     expect(JSON.stringify(sampled?.body)).toContain('Say hello to Atrium, kindly');
+  });
+
+  await test.step('retry the last reply; edit a sent message and send it to another model', async () => {
+    await page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Retried: the server heard back.');
+    expect(lastModelRequest(env().llm)).toContain('use sampling');
+    await page.getByRole('combobox', { name: 'Model' }).selectOption({ label: 'claude-fake-1' });
+    await page.getByRole('listitem', { name: 'You' }).first().getByRole('button', { name: 'Edit and send again' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await expect(box).toHaveValue('add 2 and 3');
+    await expect(box).toBeFocused();
+    await box.fill('add 2 and 4');
+    await box.press('Enter');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Edited and answered.');
+    const edited = env().llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { model: string };
+    expect(edited.model, 'the message went to the model picked for this conversation').toBe('claude-fake-1');
+    expect(lastModelRequest(env().llm)).toContain('add 2 and 4');
   });
 });

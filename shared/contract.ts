@@ -90,6 +90,8 @@ export interface AtriumRequests {
     { conversationId: string; stopReason: string }
   >;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
+  /** The configured LLM providers and their models, for the model picker. */
+  listProviders: Req<Record<string, never>, ProviderView[]>;
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
@@ -97,6 +99,16 @@ export interface AtriumRequests {
   listGrants: Req<{ serverId?: string }, JsonObject[]>;
   revokeGrant: Req<{ id: string }, null>;
   listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
+}
+
+export interface ProviderView {
+  id: string;
+  kind: string;
+  models: string[];
+  /** Set on the default provider: the model a new conversation uses. */
+  defaultModel?: string;
+  /** Why the models could not be listed; the configured ones are shown instead. */
+  error?: string;
 }
 
 export interface ConversationSummary {
@@ -292,6 +304,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
       },
     },
   },
+  listProviders: noParams,
   runPrompt: {
     type: 'object',
     additionalProperties: false,

@@ -19,6 +19,7 @@ type ConversationRequests = Pick<
   | 'cancelTurn'
   | 'listPending'
   | 'respondPending'
+  | 'listProviders'
   | 'listGrants'
   | 'revokeGrant'
   | 'listAudit'
@@ -71,6 +72,7 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
       });
       return { conversationId: id, stopReason: outcome.stopReason };
     },
+    listProviders: async () => chat.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
       return null;

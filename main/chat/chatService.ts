@@ -31,6 +31,15 @@ export interface ChatServiceDeps {
   makeProvider?: (config: ProviderConfig) => LlmProvider;
 }
 
+export interface ProviderModels {
+  id: string;
+  kind: string;
+  models: string[];
+  defaultModel?: string;
+  /** Why the models could not be listed (no key, not reachable); the configured ones are offered instead. */
+  error?: string;
+}
+
 export interface SendRequest extends ProviderChoice {
   conversationId?: string;
   content: ChatContent[];
@@ -93,6 +102,23 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
     }
+  }
+
+  /** The configured providers and the models each offers (fetched where the API lists them); a provider that cannot answer says why. */
+  async listProviders(): Promise<ProviderModels[]> {
+    const settings = this.deps.settings();
+    const make = this.deps.makeProvider ?? ((c: ProviderConfig) => createProvider(c, this.deps.secrets));
+    return Promise.all(
+      settings.providers.map(async (config): Promise<ProviderModels> => {
+        const isDefault = settings.default?.provider === config.id;
+        const base = { id: config.id, kind: config.kind, ...(isDefault && settings.default ? { defaultModel: settings.default.model } : {}) };
+        try {
+          return { ...base, models: await make(config).listModels() };
+        } catch (error) {
+          return { ...base, models: config.models ?? [], error: (error as Error).message };
+        }
+      }),
+    );
   }
 
   /** Cancels one running tool call; the model is told and the turn goes on. */

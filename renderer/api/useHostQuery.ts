@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAtriumStore } from '../store/useAtriumStore.ts';
 import { errorMessage } from './AtriumRequestError.ts';
 
 /**
- * Data a view reads from the host: loaded on mount and whenever `key` changes, reloadable, with the
- * failure as a sentence to show. An answer that arrives after a newer load started is dropped.
+ * Data a view reads from the host: loaded on mount, whenever `key` changes and whenever the link to the
+ * host (re)opens, reloadable, with the failure as a sentence to show. An answer that arrives after a
+ * newer load started is dropped.
  */
 export function useHostQuery<T>(load: () => Promise<T>, key: string): { data: T | null; error: string | null; reload(): Promise<void>; fail(error: unknown): void } {
   const [data, setData] = useState<T | null>(null);
@@ -22,9 +24,10 @@ export function useHostQuery<T>(load: () => Promise<T>, key: string): { data: T 
       if (mine === ticket.current) setError(errorMessage(failure));
     }
   }, []);
+  const link = useAtriumStore((state) => state.link);
   useEffect(() => {
-    void reload();
-  }, [reload, key]);
+    if (link === 'open') void reload();
+  }, [reload, key, link]);
   const fail = useCallback((failure: unknown) => setError(errorMessage(failure)), []);
   return { data, error, reload, fail };
 }

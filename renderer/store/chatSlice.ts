@@ -31,8 +31,19 @@ export interface Attachment {
   name: string;
 }
 
+/** The model the person picked for a conversation ('new' for the one not yet started). */
+export interface ModelChoice {
+  provider: string;
+  model: string;
+}
+
 export interface ChatSlice {
+  /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
+  draft: { text: string; nonce: number } | null;
+  setDraft(text: string): void;
   conversations: ConversationSummary[];
+  modelChoice: Record<string, ModelChoice>;
+  chooseModel(conversationKey: string, choice: ModelChoice): void;
   attachments: Attachment[];
   attach(attachment: Attachment): void;
   detach(uri: string): void;
@@ -53,7 +64,11 @@ export interface ChatSlice {
 const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notices: [] });
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
+  draft: null,
+  setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
   conversations: [],
+  modelChoice: {},
+  chooseModel: (conversationKey, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [conversationKey]: choice } })),
   attachments: [],
   attach: (attachment) =>
     set((state) => (state.attachments.some((a) => a.serverId === attachment.serverId && a.uri === attachment.uri) ? {} : { attachments: [...state.attachments, attachment] })),

@@ -4,6 +4,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
+import { ModelPicker } from './ModelPicker.tsx';
 
 /** Conversations on the left; the chosen one, with its messages, tool calls and the composer. */
 export function ChatView() {
@@ -26,7 +27,7 @@ export function ChatView() {
       <section className="conversation-pane" aria-label={detail ? `Conversation: ${detail.conversation.title}` : 'New conversation'}>
         <header className="conversation-head">
           <h2>{detail ? detail.conversation.title : 'New conversation'}</h2>
-          {detail?.conversation.model ? <span className="chip">{detail.conversation.model}</span> : null}
+          <ModelPicker conversation={detail?.conversation ?? null} />
         </header>
         <div className="conversation-scroll" ref={scroller}>
           {selectedId === null && !live ? (

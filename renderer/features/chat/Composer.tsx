@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -19,6 +19,9 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const detach = useAtriumStore((state) => state.detach);
   const clearAttachments = useAtriumStore((state) => state.clearAttachments);
   const attach = useAtriumStore((state) => state.attach);
+  const choice = useAtriumStore((state) => state.modelChoice[conversationId ?? 'new']);
+  const draft = useAtriumStore((state) => state.draft);
+  const input = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +29,12 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const running = busy || sending;
+  // "Edit" on a sent message puts its words here, ready to change and send again.
+  useEffect(() => {
+    if (!draft) return;
+    setText(draft.text);
+    input.current?.focus();
+  }, [draft]);
   const slash = prompt === null && /^\/\S*$/.test(text);
   const onOptions = useCallback((next: PromptSummary[]) => {
     setOptions(next);
@@ -57,7 +66,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     clearAttachments();
     void submit(async () => {
       try {
-        await api.sendMessage({ text: message, ...(resources.length > 0 ? { resources } : {}), ...(conversationId ? { conversationId } : {}) });
+        await api.sendMessage({ text: message, ...(choice ?? {}), ...(resources.length > 0 ? { resources } : {}), ...(conversationId ? { conversationId } : {}) });
       } catch (failure) {
         // Nothing is lost: what was attached is attached again, beside anything attached meanwhile.
         sent.forEach(attach);
@@ -137,6 +146,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         </ul>
       ) : null}
       <textarea
+        ref={input}
         className="composer-input"
         aria-label="Message"
         placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for a server's prompts)"

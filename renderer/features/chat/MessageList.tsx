@@ -2,6 +2,8 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from './MarkdownText.tsx';
 import type { SavedToolCall } from './ToolCallCard.tsx';
@@ -64,6 +66,15 @@ export function MessageList({ detail, live, scroller }: MessageListProps) {
     opened.current = conversationId;
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [conversationId, rows.length, virtualizer]);
+
+  // A turn the person just started is followed from wherever they were reading.
+  // Only when a turn starts: while it runs, ChatView follows the reply as long as the person stays at the end.
+  const turnRunning = live !== undefined;
+  const rowCount = useRef(rows.length);
+  rowCount.current = rows.length;
+  useEffect(() => {
+    if (turnRunning && rowCount.current > 0) virtualizer.scrollToIndex(rowCount.current - 1, { align: 'end' });
+  }, [turnRunning, virtualizer]);
 
   return (
     <ol className="messages" aria-label="Messages" style={{ height: virtualizer.getTotalSize() }}>
@@ -144,6 +155,7 @@ const SavedMessageItem = memo(function SavedMessageItem({
         return null;
       })}
       {message.status === 'incomplete' ? <p className="muted">(stopped before it finished)</p> : null}
+      <MessageActions message={message} />
       {message.status === 'error' ? (
         <p className="message-error" role="alert">
           The reply failed{message.error ? `: ${message.error}` : ''}.
@@ -153,3 +165,43 @@ const SavedMessageItem = memo(function SavedMessageItem({
     </li>
   );
 });
+
+/** Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn. */
+function MessageActions({ message }: { message: SavedMessage }) {
+  const api = useAtriumApi();
+  const setDraft = useAtriumStore((state) => state.setDraft);
+  const conversationId = useAtriumStore((state) => state.selectedConversationId);
+  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined : false));
+  // Only the conversation's last reply offers Retry; the others skip the search for the words to resend.
+  const lastUserText = useAtriumStore((state) => {
+    const saved = state.detail?.messages as unknown as SavedMessage[] | undefined;
+    return saved?.at(-1)?.id === message.id ? lastTypedText(saved) : undefined;
+  });
+  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+  if (message.role === 'user') {
+    if (message.origin || !text) return null;
+    return (
+      <div className="message-actions">
+        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => setDraft(text)}>
+          Edit
+        </button>
+      </div>
+    );
+  }
+  if (!conversationId || lastUserText === undefined) return null;
+  return (
+    <div className="message-actions">
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => void api.sendMessage({ conversationId, text: lastUserText }).catch(() => undefined)}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+function lastTypedText(messages: readonly SavedMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  }
+  return undefined;
+}

@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { matchPrompts } from './slashCommands.ts';
 
@@ -16,18 +17,14 @@ interface PromptPickerProps {
 export function PromptPicker({ query, active, onOptions, onPick }: PromptPickerProps) {
   const api = useAtriumApi();
   const listId = useId();
-  const [prompts, setPrompts] = useState<PromptSummary[] | null>(null);
-  useEffect(() => {
-    const load = () => void api.listPrompts({}).then(setPrompts, () => setPrompts([]));
-    load();
-    return api.on('listChanged', ({ list }) => list === 'prompts' && load());
-  }, [api]);
+  const { data: prompts, error, reload } = useHostQuery(() => api.listPrompts({}), 'prompts');
+  useEffect(() => api.on('listChanged', ({ list }) => list === 'prompts' && void reload()), [api, reload]);
   const options = useMemo(() => (prompts ? matchPrompts(query, prompts) : []), [prompts, query]);
   useEffect(() => onOptions(options), [onOptions, options]);
 
   return (
     <ul className="prompt-picker" role="listbox" id={listId} aria-label="Prompts">
-      {prompts === null ? <li className="muted">Loading prompts…</li> : null}
+      {error ? <li role="alert">{error}</li> : prompts === null ? <li className="muted">Loading prompts…</li> : null}
       {prompts !== null && options.length === 0 ? <li className="muted">No prompt matches “{query}”.</li> : null}
       {options.map((prompt, index) => (
         <li

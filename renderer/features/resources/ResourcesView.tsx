@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ResourceSummary, ResourceTemplateSummary } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -17,30 +17,20 @@ export function ResourcesView() {
   const withResources = servers.filter((s) => s.status.kind === 'ready' && (s.capabilities?.resources !== undefined || (s.counts?.resources ?? 0) > 0));
   const [serverId, setServerId] = useState<string | null>(null);
   const current = serverId ?? withResources[0]?.id ?? null;
-  const [resources, setResources] = useState<ResourceSummary[]>([]);
-  const [templates, setTemplates] = useState<ResourceTemplateSummary[]>([]);
+  const { data, error, reload: load } = useHostQuery(
+    async (): Promise<[ResourceSummary[], ResourceTemplateSummary[]]> => (current ? Promise.all([api.listResources({ serverId: current }), api.listResourceTemplates({ serverId: current })]) : [[], []]),
+    current ?? '',
+  );
+  const resources = useMemo(() => data?.[0] ?? [], [data]);
+  const templates = data?.[1] ?? [];
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState(PAGE);
   const [open, setOpen] = useState<{ uri: string; name: string } | null>(null);
   const [template, setTemplate] = useState<ResourceTemplateSummary | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    if (!current) return;
-    try {
-      const [list, templateList] = await Promise.all([api.listResources({ serverId: current }), api.listResourceTemplates({ serverId: current })]);
-      setResources(list);
-      setTemplates(templateList);
-      setError(null);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }, [api, current]);
   useEffect(() => {
     setOpen(null);
     setTemplate(null);
     setShown(PAGE);
-    void load();
     return api.on('listChanged', ({ serverId: changed, list }) => changed === current && (list === 'resources' || list === 'resourceTemplates') && void load());
   }, [api, current, load]);
 

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { WorkspaceView } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 
 /**
  * Workspaces and their folders (roots). The active workspace's folders are what servers may work in;
@@ -10,23 +11,14 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
  */
 export function RootsView() {
   const api = useAtriumApi();
-  const [workspaces, setWorkspaces] = useState<WorkspaceView[]>([]);
+  const { data, error: loadError, reload: load } = useHostQuery(() => api.listWorkspaces({}), 'workspaces');
+  const workspaces: WorkspaceView[] = data ?? [];
   const [shownId, setShownId] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const [newName, setNewName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setWorkspaces(await api.listWorkspaces({}));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }, [api]);
-  useEffect(() => {
-    void load();
-    return api.on('workspacesChanged', (list) => setWorkspaces(list));
-  }, [api, load]);
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? loadError;
+  useEffect(() => api.on('workspacesChanged', () => void load()), [api, load]);
 
   const shown = workspaces.find((w) => w.id === shownId) ?? workspaces.find((w) => w.active);
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
