@@ -49,6 +49,15 @@ export interface AtriumRequests {
   listServers: Req<Record<string, never>, ServerSnapshot[]>;
   listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
   restartServer: Req<{ serverId: ServerId }, null>;
+  /** A server's entry as servers.json holds it, for editing. */
+  getServerConfig: Req<{ serverId: ServerId }, JsonObject>;
+  /**
+   * Adds a server (or edits the one `replaces` names, renaming it when the names differ) from an entry in
+   * servers.json's shape. A new server, or one whose command line, environment or address changed, is
+   * saved disabled: the person starts it after seeing exactly what will run.
+   */
+  saveServer: Req<{ serverId: ServerId; entry: JsonObject; replaces?: ServerId }, ServerSnapshot>;
+  removeServer: Req<{ serverId: ServerId }, null>;
   setServerEnabled: Req<{ serverId: ServerId; enabled: boolean }, null>;
   getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
   setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
@@ -189,6 +198,14 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   listServers: noParams,
   listConfigProblems: noParams,
   restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  getServerConfig: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  saveServer: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'entry'],
+    properties: { serverId, entry: { type: 'object', maxProperties: 50 }, replaces: serverId },
+  },
+  removeServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   setServerEnabled: {
     type: 'object',
     additionalProperties: false,

@@ -15,6 +15,7 @@ import type { ConversationHost } from '../host/conversationHost.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi } from './conversationApi.ts';
+import { createServerConfigApi } from './serverConfigApi.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import type { EventBus } from './eventBus.ts';
 
@@ -129,6 +130,7 @@ export function createAtriumApi({ hub, registry, roots, workspaces, events, conv
       });
       return { conversationId: id, stopReason: outcome.stopReason };
     },
+    ...createServerConfigApi(hub, registry, events),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;

@@ -1,5 +1,6 @@
-// The configured servers and where they came from. Changes the person makes (enable, disable) are
-// written back to the servers file atomically; a servers file given with --config is never written.
+// The configured servers and where they came from. Changes the person makes (add, edit, remove, enable,
+// disable) are written back to the servers file atomically; a servers file given with --config is never
+// written.
 
 import type { ConfigProblem } from '../../shared/domain.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
@@ -34,8 +35,31 @@ export class ServerRegistry {
 
   async update(definition: ServerDefinition): Promise<void> {
     this.definitions = this.definitions.map((d) => (d.id === definition.id ? definition : d));
+    await this.write();
+  }
+
+  /** Adds a server, or replaces the one with its name; `replaces` renames the server it was. */
+  async save(definition: ServerDefinition, replaces?: string): Promise<void> {
+    const gone = replaces !== undefined && replaces !== definition.id ? [replaces] : [];
+    this.definitions = [...this.definitions.filter((d) => d.id !== definition.id && !gone.includes(d.id)), definition];
+    // A problem reported for an entry the person has now rewritten is no longer current.
+    this.dropProblems([definition.id, ...gone]);
+    await this.write(gone);
+  }
+
+  async remove(id: string): Promise<void> {
+    this.definitions = this.definitions.filter((d) => d.id !== id);
+    this.dropProblems([id]);
+    await this.write([id]);
+  }
+
+  private dropProblems(ids: readonly string[]): void {
+    for (let i = this.problems.length - 1; i >= 0; i--) if (ids.includes(this.problems[i]?.serverId ?? '')) this.problems.splice(i, 1);
+  }
+
+  private async write(removed: readonly string[] = []): Promise<void> {
     if (!this.writable) return;
-    await saveServers(this.path, this.definitions, this.raw);
+    await saveServers(this.path, this.definitions, this.raw, removed);
     const reloaded = await loadServersFile(this.path);
     this.raw = reloaded.raw;
   }

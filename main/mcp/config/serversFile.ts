@@ -37,11 +37,12 @@ export async function loadServersFile(path: string): Promise<ParsedServers & { r
  * keep notes or other hosts' settings there) and keeping invalid entries exactly as they were, so a
  * typo is never silently deleted by an unrelated change.
  */
-export async function saveServers(path: string, servers: ServerDefinition[], previous: Record<string, unknown> | null): Promise<void> {
+/** Writes the servers; entries the file had that Atrium could not read are kept, unless `removed` names them. */
+export async function saveServers(path: string, servers: ServerDefinition[], previous: Record<string, unknown> | null, removed: readonly string[] = []): Promise<void> {
   const previousTable = serversTableOf(previous);
   const table: Record<string, unknown> = {};
   for (const [id, entry] of Object.entries(previousTable)) {
-    if (!servers.some((s) => s.id === id)) table[id] = entry;
+    if (!servers.some((s) => s.id === id) && !removed.includes(id)) table[id] = entry;
   }
   for (const server of servers) table[server.id] = toStoredEntry(server);
   const { servers: _vsCodeTable, ...rest } = previous ?? {};

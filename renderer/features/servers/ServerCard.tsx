@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
+import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -12,10 +13,12 @@ interface ServerCardProps {
   server: ServerSnapshot;
   selected: boolean;
   onSelect(): void;
+  /** Opens the editor with the server's stored entry. */
+  onEdit(entry: JsonObject): void;
 }
 
 /** One configured server: its state, what it offers, and the controls that change it. */
-export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
+export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardProps) {
   const api = useAtriumApi();
   const nameId = useId();
   const [busy, setBusy] = useState(false);
@@ -67,6 +70,20 @@ export function ServerCard({ server, selected, onSelect }: ServerCardProps) {
         >
           Enabled
         </Switch>
+        <button type="button" className="button" aria-label={`Edit ${server.id}`} disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          aria-label={`Remove ${server.id}`}
+          disabled={busy}
+          onClick={() => {
+            if (window.confirm(`Remove ${server.id}? It stops, and its entry leaves servers.json.`)) void act(() => api.removeServer({ serverId: server.id }));
+          }}
+        >
+          Remove
+        </button>
         {canRestart(status) ? (
           <button
             type="button"

@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { JsonObject } from '../../../shared/contract.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
+import { ServerEditor } from './ServerEditor.tsx';
 
 /** Every configured server with its live state, and the log of the one selected. */
 export function ServersView() {
@@ -15,10 +18,17 @@ export function ServersView() {
     useShallow((state) => state.configProblems.map((p) => `${p.serverId ? `${p.serverId}: ` : ''}${p.field}: ${p.message}`)),
   );
   const selected = servers.find((server) => server.id === selectedId);
+  const [editor, setEditor] = useState<{ id: string; entry: JsonObject } | 'new' | null>(null);
 
   return (
     <div className="servers">
       <section className="servers-list" aria-label="Servers">
+        <div className="servers-actions">
+          <button type="button" className="button button-primary" onClick={() => setEditor('new')}>
+            Add server
+          </button>
+        </div>
+        {editor ? <ServerEditor editing={editor === 'new' ? null : editor} onDone={() => setEditor(null)} /> : null}
         {problems.length > 0 ? (
           <Banner tone="warning">
             <p className="banner-title">The servers file has problems; the other servers still run.</p>
@@ -30,12 +40,12 @@ export function ServersView() {
           </Banner>
         ) : null}
         {loaded && servers.length === 0 ? (
-          <EmptyState title="No MCP servers configured">Add servers to servers.json in Atrium’s folder, then restart Atrium.</EmptyState>
+          <EmptyState title="No MCP servers configured">Add one with “Add server”, or import them with `atrium import`.</EmptyState>
         ) : (
           <ul className="cards" aria-label="Configured servers">
             {servers.map((server) => (
               <li key={server.id}>
-                <ServerCard server={server} selected={server.id === selectedId} onSelect={() => selectServer(server.id)} />
+                <ServerCard server={server} selected={server.id === selectedId} onSelect={() => selectServer(server.id)} onEdit={(entry) => setEditor({ id: server.id, entry })} />
               </li>
             ))}
           </ul>

@@ -1,0 +1,59 @@
+// Adding, editing and removing a server from the window, against a real host: the host checks the
+// entry, and a new or changed server runs only after the person has seen its exact command line.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+test.use({ hostServers: {} });
+
+test('servers: add one (started after its command line is shown), refuse a bad one, edit, remove', async ({ page, host }) => {
+  const echo = fixtureCommand('echoServer');
+  const stored = async () => (JSON.parse(await readFile(join(host.home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers;
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Servers' }).click();
+
+  await test.step('a new server is started only after its exact command line is shown', async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('echo');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(echo.command);
+    await form.getByRole('textbox', { name: 'Arguments (one per line)' }).fill(echo.args.join('\n'));
+    await form.getByRole('button', { name: 'Save' }).click();
+    const start = page.getByRole('dialog', { name: 'Start echo?' });
+    await expect(start.getByLabel('Command line')).toHaveText([echo.command, ...echo.args].join(' '));
+    await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status'), 'nothing runs before the person starts it').toHaveText('Disabled');
+    await page.screenshot({ path: 'e2e/artifacts/servers-start-consent.png' });
+    await start.getByRole('button', { name: 'Start server' }).click();
+    const card = page.getByRole('article', { name: 'echo', exact: true });
+    await expect(card.getByRole('status')).toHaveText('Ready');
+    expect(Object.keys(await stored())).toEqual(['echo']);
+  });
+
+  await test.step('an entry the host cannot use is refused with the reason', async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('bad');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByRole('alert')).toContainText('server "bad"');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    expect(Object.keys(await stored())).toEqual(['echo']);
+  });
+
+  await test.step('an edit that changes the command line asks again; keeping it off leaves it off', async () => {
+    await page.getByRole('button', { name: 'Edit echo' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit echo' });
+    await expect(form.getByRole('textbox', { name: 'Command', exact: true })).toHaveValue(echo.command);
+    await form.getByRole('textbox', { name: 'Arguments (one per line)' }).fill([...echo.args, '--both-eras'].join('\n'));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog', { name: 'Start echo?' }).getByRole('button', { name: 'Keep it off' }).click();
+    await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status')).toHaveText('Disabled');
+  });
+
+  await test.step('removing it stops it and takes its entry out of servers.json', async () => {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove echo' }).click();
+    await expect(page.getByRole('article', { name: 'echo', exact: true })).toHaveCount(0);
+    await expect.poll(async () => Object.keys(await stored())).toEqual([]);
+  });
+});

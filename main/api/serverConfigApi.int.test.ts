@@ -1,0 +1,55 @@
+// Adding, editing and removing servers through the typed API: the servers file follows every change,
+// and nothing new runs before the person starts it.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { nextEvent, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+
+let host: TestHost;
+before(async () => {
+  host = await startTestHost({});
+});
+after(() => host.close());
+
+const stored = async () => (JSON.parse(await readFile(join(host.home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers;
+
+test('a new server is saved disabled, runs only once started, and an edit that changes what runs disables it again', async () => {
+  const echo = fixtureCommand('echoServer');
+  const saved = await host.core.api.saveServer({ serverId: 'echo', entry: { command: echo.command, args: echo.args } });
+  assert.equal(saved.status.kind, 'disabled', 'nothing new runs before the person has seen it');
+  assert.equal((await stored())['echo']?.['disabled'], true);
+
+  const ready = nextEvent(host.core, 'serverChanged', (s) => s.id === 'echo' && s.status.kind === 'ready');
+  await host.core.api.setServerEnabled({ serverId: 'echo', enabled: true });
+  await ready;
+
+  const trusted = await host.core.api.saveServer({ serverId: 'echo', replaces: 'echo', entry: { command: echo.command, args: echo.args, trusted: true } });
+  assert.notEqual(trusted.status.kind, 'disabled', 'trusting it changes nothing that runs: it stays on');
+  assert.equal((await stored())['echo']?.['trusted'], true);
+
+  const changed = await host.core.api.saveServer({ serverId: 'echo', replaces: 'echo', entry: { command: echo.command, args: [...echo.args, '--both-eras'] } });
+  assert.equal(changed.status.kind, 'disabled', 'a changed command line needs another look');
+});
+
+test('bad entries and taken names are refused with the reason; the file is unchanged', async () => {
+  const before = await stored();
+  await assert.rejects(host.core.api.saveServer({ serverId: 'broken', entry: { args: ['x'] } }), /server "broken"/);
+  await assert.rejects(host.core.api.saveServer({ serverId: 'web', entry: { type: 'http', url: 'not a url' } }), /server "web"/);
+  await assert.rejects(host.core.api.saveServer({ serverId: 'echo', entry: { command: 'node' } }), /already a server named "echo"/);
+  assert.deepEqual(await stored(), before);
+});
+
+test('renaming keeps one entry; removing takes the server and its entry away', async () => {
+  const echo = fixtureCommand('echoServer');
+  await host.core.api.saveServer({ serverId: 'echo-2', replaces: 'echo', entry: { command: echo.command, args: echo.args } });
+  assert.deepEqual(Object.keys(await stored()), ['echo-2']);
+  assert.deepEqual((await host.core.api.listServers({})).map((s) => s.id), ['echo-2']);
+  await host.core.api.removeServer({ serverId: 'echo-2' });
+  assert.deepEqual(await stored(), {});
+  assert.deepEqual(await host.core.api.listServers({}), []);
+  await assert.rejects(host.core.api.removeServer({ serverId: 'echo-2' }), /no server named "echo-2"/);
+});

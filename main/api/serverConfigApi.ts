@@ -1,0 +1,54 @@
+// The servers half of the typed contract that edits the servers file: add, edit, remove. A server that
+// is new, or whose command line, environment or address changed, is saved disabled: nothing runs
+// before the person has seen exactly what will run and started it (setServerEnabled).
+
+import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import { parseServerEntry, toStoredEntry } from '../mcp/config/serverConfig.ts';
+import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
+import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import type { McpHub } from '../mcp/McpHub.ts';
+import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import type { EventBus } from './eventBus.ts';
+
+type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer'>;
+
+export class InvalidServerConfigError extends Error {
+  readonly code = 'invalid_params';
+}
+
+/** What decides what runs or is contacted; a change to any of it needs the person's look again. */
+function launchOf(definition: ServerDefinition): string {
+  const { disabled: _disabled, trusted: _trusted, disabledTools: _tools, requestTimeoutMs: _timeout, ...launch } = toStoredEntry(definition);
+  return JSON.stringify(launch);
+}
+
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, events: EventBus): ServerConfigRequests {
+  const known = (id: string): ServerDefinition => {
+    const definition = registry.get(id);
+    if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
+    return definition;
+  };
+  return {
+    getServerConfig: async ({ serverId }) => toStoredEntry(known(serverId)) as JsonObject,
+    saveServer: async ({ serverId, entry, replaces }) => {
+      const parsed = parseServerEntry(serverId, entry);
+      if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
+      const previous = replaces === undefined ? undefined : known(replaces);
+      if ((replaces === undefined || replaces !== serverId) && registry.get(serverId)) throw new InvalidServerConfigError(`there is already a server named "${serverId}"`);
+      const unchanged = previous !== undefined && launchOf(previous) === launchOf(parsed.server);
+      const definition: ServerDefinition = unchanged ? { ...parsed.server, disabled: parsed.server.disabled || previous.disabled } : { ...parsed.server, disabled: true };
+      await registry.save(definition, replaces);
+      if (replaces !== undefined && replaces !== serverId) await hub.remove(replaces);
+      await hub.replace(definition);
+      events.emit('configProblems', registry.problems);
+      return hub.get(serverId).snapshot;
+    },
+    removeServer: async ({ serverId }) => {
+      known(serverId);
+      await registry.remove(serverId);
+      await hub.remove(serverId);
+      events.emit('configProblems', registry.problems);
+      return null;
+    },
+  };
+}

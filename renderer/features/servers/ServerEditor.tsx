@@ -1,0 +1,209 @@
+import { useState } from 'react';
+import type { JsonObject } from '../../../shared/contract.ts';
+import type { ServerSnapshot } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { ConsentDialog } from '../consent/ConsentDialog.tsx';
+
+type Kind = 'stdio' | 'http' | 'sse';
+
+interface Draft {
+  name: string;
+  kind: Kind;
+  command: string;
+  args: string;
+  env: string;
+  cwd: string;
+  url: string;
+  headers: string;
+  trusted: boolean;
+}
+
+const empty: Draft = { name: '', kind: 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '', trusted: false };
+
+/** The draft of a stored entry (servers.json shape): one argument per line, KEY=value, Name: value. */
+function draftOf(name: string, entry: JsonObject): Draft {
+  const record = (value: unknown, join: string) =>
+    Object.entries((value ?? {}) as Record<string, string>)
+      .map(([k, v]) => `${k}${join}${v}`)
+      .join('\n');
+  return {
+    name,
+    kind: entry['type'] === 'http' || entry['type'] === 'sse' ? entry['type'] : 'stdio',
+    command: typeof entry['command'] === 'string' ? entry['command'] : '',
+    args: Array.isArray(entry['args']) ? (entry['args'] as string[]).join('\n') : '',
+    env: record(entry['env'], '='),
+    cwd: typeof entry['cwd'] === 'string' ? entry['cwd'] : '',
+    url: typeof entry['url'] === 'string' ? entry['url'] : '',
+    headers: record(entry['headers'], ': '),
+    trusted: entry['trusted'] === true,
+  };
+}
+
+function pairs(text: string, separator: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const at = line.indexOf(separator);
+    if (line.trim() === '') continue;
+    if (at <= 0) throw new Error(`"${line}" needs the form NAME${separator.trim()}value`);
+    out[line.slice(0, at).trim()] = line.slice(at + separator.length).trim();
+  }
+  return out;
+}
+
+/** The entry the host validates and stores, with the settings this form does not edit kept as they were. */
+function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
+  const kept: JsonObject = {};
+  for (const key of ['disabled', 'disabledTools', 'requestTimeoutMs', 'maxMessageBytes'] as const) if (previous?.[key] !== undefined) kept[key] = previous[key];
+  const trusted = draft.trusted ? { trusted: true } : {};
+  if (draft.kind === 'stdio') {
+    const env = pairs(draft.env, '=');
+    return {
+      ...kept,
+      command: draft.command.trim(),
+      args: draft.args.split('\n').filter((line) => line !== ''),
+      ...(Object.keys(env).length ? { env } : {}),
+      ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
+      ...trusted,
+    };
+  }
+  const headers = pairs(draft.headers, ':');
+  return { ...kept, type: draft.kind, url: draft.url.trim(), ...(Object.keys(headers).length ? { headers } : {}), ...trusted };
+}
+
+interface ServerEditorProps {
+  /** The server being edited and its stored entry; null adds a new one. */
+  editing: { id: string; entry: JsonObject } | null;
+  onDone(): void;
+}
+
+/**
+ * Adds or edits a server. The host checks the entry; a server that is new, or whose command line changed,
+ * comes back disabled and the person is shown exactly what will run before it starts.
+ */
+export function ServerEditor({ editing, onDone }: ServerEditorProps) {
+  const api = useAtriumApi();
+  const [draft, setDraft] = useState<Draft>(() => (editing ? draftOf(editing.id, editing.entry) : empty));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [toStart, setToStart] = useState<ServerSnapshot | null>(null);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const save = async () => {
+    setProblem(null);
+    try {
+      const entry = entryOf(draft, editing?.entry ?? null);
+      const saved = await api.saveServer({ serverId: draft.name.trim(), entry, ...(editing ? { replaces: editing.id } : {}) });
+      if (saved.status.kind === 'disabled' && entry['disabled'] !== true) setToStart(saved);
+      else onDone();
+    } catch (failure) {
+      setProblem(errorMessage(failure));
+    }
+  };
+
+  if (toStart) return <StartServerDialog server={toStart} onDone={onDone} />;
+
+  return (
+    <ConsentDialog title={editing ? `Edit ${editing.id}` : 'Add a server'} from="An MCP server Atrium starts (a command) or connects to (an address)." onDismiss={onDone}>
+      <form
+        className="consent-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <label className="field">
+          Name
+          <input value={draft.name} onChange={(event) => set('name', event.target.value)} />
+        </label>
+        <label className="field">
+          Kind
+          <select value={draft.kind} onChange={(event) => set('kind', event.target.value as Kind)}>
+            <option value="stdio">A command on this computer (stdio)</option>
+            <option value="http">A remote server (Streamable HTTP)</option>
+            <option value="sse">A remote server (legacy HTTP+SSE)</option>
+          </select>
+        </label>
+        {draft.kind === 'stdio' ? (
+          <>
+            <label className="field">
+              Command
+              <input value={draft.command} placeholder="npx" onChange={(event) => set('command', event.target.value)} />
+            </label>
+            <label className="field">
+              Arguments (one per line)
+              <textarea rows={3} value={draft.args} onChange={(event) => set('args', event.target.value)} />
+            </label>
+            <label className="field">
+              Environment (NAME=value, one per line)
+              <textarea rows={2} value={draft.env} onChange={(event) => set('env', event.target.value)} />
+            </label>
+            <label className="field">
+              Working folder
+              <input value={draft.cwd} onChange={(event) => set('cwd', event.target.value)} />
+            </label>
+          </>
+        ) : (
+          <>
+            <label className="field">
+              Address
+              <input value={draft.url} placeholder="https://example.com/mcp" onChange={(event) => set('url', event.target.value)} />
+            </label>
+            <label className="field">
+              Headers (Name: value, one per line)
+              <textarea rows={2} value={draft.headers} onChange={(event) => set('headers', event.target.value)} />
+            </label>
+          </>
+        )}
+        <label className="consent-check">
+          <input type="checkbox" checked={draft.trusted} onChange={(event) => set('trusted', event.target.checked)} />
+          Trust this server: believe what its tools say about themselves (read-only, destructive…)
+        </label>
+        {problem ? (
+          <p className="consent-problem" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <div className="consent-actions">
+          <button type="submit" className="button button-primary">
+            Save
+          </button>
+          <button type="button" className="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </ConsentDialog>
+  );
+}
+
+/** Before a new or changed server first runs, the person sees exactly what will run, and starts it. */
+function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(): void }) {
+  const api = useAtriumApi();
+  const [problem, setProblem] = useState<string | null>(null);
+  const local = server.transport === 'stdio';
+  return (
+    <ConsentDialog title={`Start ${server.id}?`} from={local ? 'Atrium will run exactly this command, with your permissions:' : 'Atrium will connect to exactly this address:'} onDismiss={onDone}>
+      <pre className="code-block" aria-label={local ? 'Command line' : 'Address'}>
+        {server.target}
+      </pre>
+      {problem ? (
+        <p className="consent-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <div className="consent-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => void api.setServerEnabled({ serverId: server.id, enabled: true }).then(onDone, (failure: unknown) => setProblem(errorMessage(failure)))}
+        >
+          Start server
+        </button>
+        <button type="button" className="button" data-autofocus onClick={onDone}>
+          Keep it off
+        </button>
+      </div>
+    </ConsentDialog>
+  );
+}
