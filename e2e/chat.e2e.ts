@@ -2,7 +2,7 @@
 // fake answers, the real echo fixture server runs the tools, and every consent dialog is answered from
 // the keyboard or mouse: a tool approval, an elicitation form (with a refused answer first), a URL
 // elicitation, and a sampling request with its review.
-import { chatHostFor, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, openApp, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -31,8 +31,7 @@ const env = chatHostFor(
 
 
 test('chat: a tool call approved in its dialog, a form, a URL and a sampling request answered, all inline', async ({ page }) => {
-  await page.goto(env().host.url);
-  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await openApp(page, env().host, ['echo']);
   await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
 
   await test.step('a tool call waits in its dialog, with the arguments, and runs once allowed', async () => {
@@ -48,7 +47,8 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await expect(dialog).toBeHidden();
     const call = page.getByRole('article', { name: 'Tool call echo/add' });
     await expect(call.getByRole('status')).toContainText('Done');
-    await expect(call.getByLabel('Result of add')).toHaveText('5');
+    await expect(call.getByLabel('Result of add').locator('pre').first()).toHaveText('5');
+    await expect(call.getByText('Structured content')).toBeVisible();
     const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
     await expect(reply).toContainText('Two and three make five.');
     await expect(reply.locator('strong'), 'the reply is rendered as Markdown').toHaveText('five');

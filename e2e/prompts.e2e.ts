@@ -3,7 +3,7 @@
 // server (the second argument's completions depend on the first), and the expansion is sent as the
 // person's message, marked as coming from the prompt.
 import { createRequire } from 'node:module';
-import { chatHostFor, lastModelRequest } from './fixtures/chatHost.ts';
+import { chatHostFor, openApp, lastModelRequest } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 
 const require = createRequire(import.meta.url);
@@ -16,8 +16,7 @@ const env = chatHostFor(
 );
 
 test('prompts: "/" lists them, arguments complete from the server, the expansion is sent as from the prompt', async ({ page }) => {
-  await page.goto(env().host.url);
-  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await openApp(page, env().host, ['everything']);
   const box = page.getByRole('textbox', { name: 'Message' });
 
   await test.step('"/" opens every server prompt; typing narrows it; the keyboard picks', async () => {

@@ -2,7 +2,7 @@
 // open a template-made resource, watch a resource and see the server's update arrive, and attach a
 // resource to the next message so the model gets its text.
 import { createRequire } from 'node:module';
-import { chatHostFor, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, openApp, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 
 const require = createRequire(import.meta.url);
@@ -19,8 +19,7 @@ const env = chatHostFor(
 );
 
 test('resources: search, read by type, a template, live updates, attach to a message', async ({ page }) => {
-  await page.goto(env().host.url);
-  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await openApp(page, env().host, ['everything']);
   await page.getByRole('button', { name: 'Resources' }).click();
   const list = page.getByRole('list', { name: 'Resources of everything' });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -39,8 +39,7 @@ async function askForRoots(page: Page, text: string, reply: string, approve: boo
 }
 
 test('roots: a typed folder is checked, sent to the server, and replaced by another workspace’s', async ({ page }) => {
-  await page.goto(env().host.url);
-  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await openApp(page, env().host, ['echo']);
   const uri = pathToFileURL(project).href;
 
   await test.step('a folder that does not exist is refused with the reason; one that does is added', async () => {

@@ -2,7 +2,7 @@
 // no longer offered to the model; an "always" answer becomes a permission that can be revoked; and a
 // result carrying hidden characters shows them as visible marks with a warning.
 import type { Page } from '@playwright/test';
-import { chatHostFor, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -24,8 +24,7 @@ async function openServerTab(page: Page, tab: 'Log' | 'Tools' | 'Permissions'): 
 
 
 test('servers: hidden characters made visible, an always-answer revoked, a tool switched off for the model', async ({ page }) => {
-  await page.goto(env().host.url);
-  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await openApp(page, env().host, ['echo']);
 
   await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
     await sendMessage(page, 'echo this file name');

@@ -210,7 +210,7 @@ function plain(res: ServerResponse, status: number, text: string): void {
 function securityHeaders(wsOrigin: string): Record<string, string> {
   const connect = wsOrigin ? `connect-src ${wsOrigin}` : "connect-src 'none'";
   return {
-    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',

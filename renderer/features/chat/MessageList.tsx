@@ -36,6 +36,8 @@ interface MessageListProps {
 export function MessageList({ detail, live, scroller }: MessageListProps) {
   const messages = useMemo(() => ((detail?.messages ?? []) as unknown as SavedMessage[]).filter(isShown), [detail]);
   const calls = useMemo(() => new Map(((detail?.toolCalls ?? []) as unknown as SavedToolCall[]).map((call) => [call.id, call])), [detail]);
+  // A call the saved reply already shows (its tool_use block) is not shown again in the live row.
+  const shownCalls = useMemo(() => new Set(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])))), [messages]);
   const liveToolCalls = live?.toolCalls;
   const liveCalls = useMemo(() => new Map((liveToolCalls ?? []).map((call) => [call.callId, call])), [liveToolCalls]);
   const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);
@@ -89,7 +91,7 @@ export function MessageList({ detail, live, scroller }: MessageListProps) {
               {row.text}
             </li>
           );
-        return <LiveMessageItem key={item.key} place={place} live={live} calls={calls} />;
+        return <LiveMessageItem key={item.key} place={place} live={live} shownCalls={shownCalls} />;
       })}
     </ol>
   );
@@ -105,9 +107,9 @@ function isShown(message: SavedMessage): boolean {
   return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
 }
 
-function LiveMessageItem({ place, live, calls }: { place: RowPlace; live: LiveTurn | undefined; calls: Map<string, SavedToolCall> }) {
+function LiveMessageItem({ place, live, shownCalls }: { place: RowPlace; live: LiveTurn | undefined; shownCalls: Set<string> }) {
   if (!live) return null;
-  const unsavedCalls = live.toolCalls.filter((call) => !calls.has(call.callId));
+  const unsavedCalls = live.toolCalls.filter((call) => !shownCalls.has(call.callId));
   return (
     <li {...place} className="message-row message-row-assistant" aria-label="Assistant (replying)" aria-busy="true">
       <div className="message message-assistant">

@@ -3,6 +3,8 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import type { SavedResult } from './ToolResultView.tsx';
+import { ToolResultView } from './ToolResultView.tsx';
 
 /** A saved tool call record, as getConversation returns it. */
 export interface SavedToolCall {
@@ -11,12 +13,11 @@ export interface SavedToolCall {
   tool: string;
   arguments: Record<string, unknown>;
   status: string;
-  result?: { content?: { type: string; text?: string; mimeType?: string; data?: string }[]; isError?: boolean; structuredContent?: unknown };
+  result?: SavedResult;
   startedAt?: number;
   finishedAt?: number;
   durationMs?: number;
   decidedBy?: string;
-  error?: string;
 }
 
 const statusText: Record<string, string> = {
@@ -44,7 +45,6 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
   const ended = saved?.finishedAt ?? live?.endedAt;
   const duration = saved?.durationMs ?? (started !== undefined && ended !== undefined ? Math.max(0, ended - started) : undefined);
   const progress = live?.progress;
-  const content = saved?.result?.content ?? [];
 
   return (
     <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
@@ -81,33 +81,12 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
           <UntrustedText text={JSON.stringify(args, null, 2)} />
         </pre>
       </details>
-      {content.length > 0 ? (
-        <div className={saved?.result?.isError ? 'tool-result tool-result-error' : 'tool-result'} aria-label={`Result of ${tool}`}>
-          {saved?.result?.isError ? <p className="tool-result-flag">The tool reported a failure:</p> : null}
-          {content.map((block, index) =>
-            block.type === 'text' ? (
-              <pre key={index} className="tool-result-text">
-                <UntrustedText text={block.text ?? ''} />
-              </pre>
-            ) : block.type === 'image' && block.data && block.mimeType?.startsWith('image/') ? (
-              <img key={index} className="tool-result-image" alt={`Image returned by ${tool}`} src={`data:${block.mimeType};base64,${block.data}`} />
-            ) : (
-              <p key={index} className="muted">
-                [{block.type}
-                {block.mimeType ? ` ${block.mimeType}` : ''}]
-              </p>
-            ),
-          )}
-        </div>
+      {saved?.result !== undefined && status !== 'running' ? (
+        <ToolResultView serverId={serverId} tool={tool} result={saved.result} />
       ) : live?.summary ? (
         <pre className="tool-result-text">
           <UntrustedText text={live.summary} />
         </pre>
-      ) : null}
-      {saved?.error ? (
-        <p className="tool-call-error" role="alert">
-          <UntrustedText text={saved.error} />
-        </p>
       ) : null}
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>

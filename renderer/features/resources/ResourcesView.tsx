@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResourceSummary, ResourceTemplateSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -15,7 +15,9 @@ export function ResourcesView() {
   const api = useAtriumApi();
   const servers = useAtriumStore((state) => state.servers);
   const withResources = servers.filter((s) => s.status.kind === 'ready' && (s.capabilities?.resources !== undefined || (s.counts?.resources ?? 0) > 0));
-  const [serverId, setServerId] = useState<string | null>(null);
+  // Opened from a tool result's resource link: that server and that resource.
+  const [request] = useState(() => useAtriumStore.getState().takeResourceRequest());
+  const [serverId, setServerId] = useState<string | null>(request?.serverId ?? null);
   const current = serverId ?? withResources[0]?.id ?? null;
   const { data, error, reload: load } = useHostQuery(
     async (): Promise<[ResourceSummary[], ResourceTemplateSummary[]]> => (current ? Promise.all([api.listResources({ serverId: current }), api.listResourceTemplates({ serverId: current })]) : [[], []]),
@@ -25,12 +27,17 @@ export function ResourcesView() {
   const templates = data?.[1] ?? [];
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState(PAGE);
-  const [open, setOpen] = useState<{ uri: string; name: string } | null>(null);
+  const [open, setOpen] = useState<{ uri: string; name: string } | null>(request ? { uri: request.uri, name: request.uri } : null);
   const [template, setTemplate] = useState<ResourceTemplateSummary | null>(null);
+  const firstServer = useRef(current);
   useEffect(() => {
-    setOpen(null);
-    setTemplate(null);
-    setShown(PAGE);
+    // Switching server closes what was open; the first render keeps a resource opened from a link.
+    if (firstServer.current !== current) {
+      setOpen(null);
+      setTemplate(null);
+      setShown(PAGE);
+      firstServer.current = current;
+    }
     return api.on('listChanged', ({ serverId: changed, list }) => changed === current && (list === 'resources' || list === 'resourceTemplates') && void load());
   }, [api, current, load]);
 

@@ -1,0 +1,61 @@
+// Every kind of tool result rendered for what it is, from the real server-everything: an image, links to
+// resources that open in the resources view, an embedded resource, structured content as a tree, and a
+// call that never reached the server shown apart from a tool that reports a failure.
+import { createRequire } from 'node:module';
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
+
+const require = createRequire(import.meta.url);
+const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+const env = chatHostFor(
+  [
+    {
+      toolCalls: [
+        { id: 'call_image', name: 'everything__get-tiny-image', input: {} },
+        { id: 'call_links', name: 'everything__get-resource-links', input: { count: 2 } },
+        { id: 'call_embedded', name: 'everything__get-resource-reference', input: { resourceType: 'Text', resourceId: 3 } },
+        { id: 'call_structured', name: 'everything__get-structured-content', input: { location: 'Chicago' } },
+        { id: 'call_invalid', name: 'everything__get-structured-content', input: { location: 'Paris' } },
+      ],
+    },
+    { text: 'Here they are.' },
+  ],
+  { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
+);
+
+test('tool results: image, resource links, embedded resource, structured tree, and a failed call', async ({ page }) => {
+  await openApp(page, env().host, ['everything']);
+  await sendMessage(page, 'show me every kind of result');
+  const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });
+  await first.getByRole('checkbox', { name: /every tool of this server/ }).check();
+  await first.getByRole('button', { name: 'Allow in this conversation' }).click();
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here they are.');
+
+  await test.step('an image is shown as an image', async () => {
+    await expect(page.getByRole('img', { name: 'Image returned by get-tiny-image' })).toBeVisible();
+  });
+
+  await test.step('an embedded resource shows its text; structured content is a tree', async () => {
+    await expect(page.getByRole('article', { name: 'Tool call everything/get-resource-reference' })).toContainText('Resource 3');
+    const structured = page.getByRole('article', { name: 'Tool call everything/get-structured-content' }).first();
+    await expect(structured.getByText('Structured content')).toBeVisible();
+    await structured.getByText('Structured content').click();
+    await expect(structured.locator('.json-key', { hasText: 'temperature' })).toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/chat-tool-results.png' });
+  });
+
+  await test.step('arguments that break the schema never reach the server, and say why', async () => {
+    const invalid = page.getByRole('article', { name: 'Tool call everything/get-structured-content' }).last();
+    await expect(invalid.getByRole('alert')).toContainText('The call failed');
+    await expect(invalid.getByRole('alert')).toContainText('location');
+  });
+
+  await test.step('a resource link opens the resource in the resources view', async () => {
+    const links = page.getByRole('article', { name: 'Tool call everything/get-resource-links' });
+    const link = links.getByRole('button').filter({ hasText: 'Resource' }).first();
+    await link.click();
+    await expect(page.getByRole('button', { name: 'Resources' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('article', { name: /^Resource demo:\/\/resource\// })).toBeVisible();
+  });
+});

@@ -1,0 +1,133 @@
+import type { ReactNode } from 'react';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+
+/** A tool's result as saved: the MCP content blocks, structuredContent, or the failure that stopped the call. */
+export interface SavedResult {
+  content?: ContentBlock[];
+  isError?: boolean;
+  structuredContent?: unknown;
+  /** A protocol or transport failure (not the tool's own isError result). */
+  error?: string;
+}
+
+interface ContentBlock {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  name?: string;
+  title?: string;
+  resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/**
+ * Every kind of content a tool may return, each shown for what it is: text, images, audio with a player,
+ * links to resources (opened in the resources view), embedded resources, and structured content as a
+ * tree. A failure to call the tool is shown apart from a result in which the tool reports a failure.
+ */
+export function ToolResultView({ serverId, tool, result }: { serverId: string; tool: string; result: SavedResult }) {
+  if (result.error !== undefined) {
+    return (
+      <p className="tool-call-failure" role="alert">
+        The call failed: <UntrustedText text={result.error} />
+      </p>
+    );
+  }
+  const content = result.content ?? [];
+  return (
+    <div className={result.isError ? 'tool-result tool-result-error' : 'tool-result'} aria-label={`Result of ${tool}`}>
+      {result.isError ? <p className="tool-result-flag">The tool reported a failure:</p> : null}
+      {content.map((block, index) => (
+        <Block key={index} serverId={serverId} tool={tool} block={block} />
+      ))}
+      {result.structuredContent !== undefined ? (
+        <details className="structured">
+          <summary>Structured content</summary>
+          <JsonTree value={result.structuredContent} />
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function Block({ serverId, tool, block }: { serverId: string; tool: string; block: ContentBlock }) {
+  const showResource = useAtriumStore((state) => state.showResource);
+  switch (block.type) {
+    case 'text':
+      return (
+        <pre className="tool-result-text">
+          <UntrustedText text={block.text ?? ''} />
+        </pre>
+      );
+    case 'image':
+      return block.data && block.mimeType?.startsWith('image/') ? <img className="tool-result-image" alt={`Image returned by ${tool}`} src={`data:${block.mimeType};base64,${block.data}`} /> : null;
+    case 'audio':
+      return block.data && block.mimeType?.startsWith('audio/') ? <audio className="tool-result-audio" controls aria-label={`Audio returned by ${tool}`} src={`data:${block.mimeType};base64,${block.data}`} /> : null;
+    case 'resource_link':
+      return (
+        <p>
+          Resource:{' '}
+          <button type="button" className="link-button" onClick={() => showResource(serverId, block.uri ?? '')}>
+            <UntrustedText text={block.title ?? block.name ?? block.uri ?? ''} />
+          </button>{' '}
+          <span className="muted code-inline">
+            <UntrustedText text={block.uri ?? ''} />
+          </span>
+        </p>
+      );
+    case 'resource': {
+      const resource = block.resource;
+      if (!resource) return null;
+      return (
+        <div className="embedded-resource">
+          <p className="muted code-inline">
+            <UntrustedText text={resource.uri} />
+            {resource.mimeType ? ` · ${resource.mimeType}` : ''}
+          </p>
+          {typeof resource.text === 'string' ? (
+            <pre className="tool-result-text">
+              <UntrustedText text={resource.text} />
+            </pre>
+          ) : resource.blob && resource.mimeType?.startsWith('image/') ? (
+            <img className="tool-result-image" alt={`Embedded ${resource.uri}`} src={`data:${resource.mimeType};base64,${resource.blob}`} />
+          ) : (
+            <p className="muted">[binary contents, {Math.floor(((resource.blob?.length ?? 0) * 3) / 4)} bytes]</p>
+          )}
+        </div>
+      );
+    }
+    default:
+      return <p className="muted">[{block.type} content]</p>;
+  }
+}
+
+/** JSON as a tree whose objects and arrays fold; every string in it is untrusted text. */
+export function JsonTree({ value, name }: { value: unknown; name?: string }): ReactNode {
+  const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
+  if (value !== null && typeof value === 'object') {
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+    return (
+      <details open className="json-node">
+        <summary>
+          {label}
+          {Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`}
+        </summary>
+        <ul className="json-children">
+          {entries.map(([key, child]) => (
+            <li key={key}>
+              <JsonTree value={child} name={key} />
+            </li>
+          ))}
+        </ul>
+      </details>
+    );
+  }
+  return (
+    <span className="json-leaf">
+      {label}
+      <span className={`json-${value === null ? 'null' : typeof value}`}>{typeof value === 'string' ? <UntrustedText text={JSON.stringify(value)} /> : String(value)}</span>
+    </span>
+  );
+}
