@@ -49,6 +49,14 @@ export interface AtriumRequests {
   listServers: Req<Record<string, never>, ServerSnapshot[]>;
   listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
   restartServer: Req<{ serverId: ServerId }, null>;
+  /** What the person already has: other hosts' MCP configs and a local model server, for the first run. */
+  discoverSetup: Req<Record<string, never>, SetupDiscovery>;
+  /** Imports the chosen servers of one discovered config file, each trusted or not as the person chose; they start. */
+  importServers: Req<{ path: string; servers: { id: string; trusted: boolean }[] }, ServerSnapshot[]>;
+  /** Adds Atrium's built-in sample server (saved off: the person starts it after seeing its command line). */
+  addSampleServer: Req<Record<string, never>, ServerSnapshot>;
+  /** Makes a discovered local model server a provider (and the default when there is none). */
+  useModelServer: Req<{ baseUrl: string }, null>;
   /** A server's entry as servers.json holds it, for editing. */
   getServerConfig: Req<{ serverId: ServerId }, JsonObject>;
   /**
@@ -108,6 +116,13 @@ export interface AtriumRequests {
   listGrants: Req<{ serverId?: string }, JsonObject[]>;
   revokeGrant: Req<{ id: string }, null>;
   listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
+}
+
+export interface SetupDiscovery {
+  configs: { app: string; path: string; servers: { id: string; transport: string; target: string }[]; problems: string[] }[];
+  modelServers: { name: string; baseUrl: string; models: string[] }[];
+  hasProviders: boolean;
+  hasServers: boolean;
 }
 
 export interface ProviderView {
@@ -198,6 +213,22 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   listServers: noParams,
   listConfigProblems: noParams,
   restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  discoverSetup: noParams,
+  importServers: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['path', 'servers'],
+    properties: {
+      path: { type: 'string', minLength: 1, maxLength: 4096 },
+      servers: {
+        type: 'array',
+        maxItems: 200,
+        items: { type: 'object', additionalProperties: false, required: ['id', 'trusted'], properties: { id: serverId, trusted: { type: 'boolean' } } },
+      },
+    },
+  },
+  addSampleServer: noParams,
+  useModelServer: { type: 'object', additionalProperties: false, required: ['baseUrl'], properties: { baseUrl: { type: 'string', minLength: 1, maxLength: 200 } } },
   getServerConfig: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   saveServer: {
     type: 'object',

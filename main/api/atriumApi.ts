@@ -16,10 +16,13 @@ import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi } from './conversationApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
+import { createSetupApi } from './setupApi.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import type { EventBus } from './eventBus.ts';
 
 export interface ApiDeps {
+  /** Atrium's data folder, where providers.json lives. */
+  home: string;
   hub: McpHub;
   registry: ServerRegistry;
   roots: RootsStore;
@@ -28,7 +31,7 @@ export interface ApiDeps {
   conversations: ConversationHost;
 }
 
-export function createAtriumApi({ hub, registry, roots, workspaces, events, conversations }: ApiDeps): AtriumApi {
+export function createAtriumApi({ home, hub, registry, roots, workspaces, events, conversations }: ApiDeps): AtriumApi {
   const callsInFlight = new Map<string, AbortController>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
@@ -131,6 +134,7 @@ export function createAtriumApi({ hub, registry, roots, workspaces, events, conv
       return { conversationId: id, stopReason: outcome.stopReason };
     },
     ...createServerConfigApi(hub, registry, events),
+    ...createSetupApi({ home, hub, registry, events, settings: conversations.settings }),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import { writeFileAtomically } from '../mcp/config/serversFile.ts';
 import type { ModelTraits } from '../host/sampling/modelChoice.ts';
 import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
 
@@ -82,6 +83,12 @@ export async function loadProviderSettings(home: string): Promise<ProviderSettin
     throw new ProviderSettingsError(`${path}: ${first?.instancePath || '(file)'} ${first?.message ?? 'is invalid'}`);
   }
   return json as ProviderSettings;
+}
+
+/** Writes the settings to providers.json (atomically: a crash leaves the old file or the new, never half). */
+export async function saveProviderSettings(home: string, settings: ProviderSettings): Promise<void> {
+  if (!validate(settings)) throw new ProviderSettingsError(`the provider settings are invalid: ${validate.errors?.[0]?.message ?? 'unknown problem'}`);
+  await writeFileAtomically(join(home, PROVIDERS_FILE_NAME), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 export interface ProviderChoice {

@@ -55,6 +55,8 @@ export interface ConversationHostOptions {
 
 export interface ConversationHost {
   db: Database;
+  /** The live provider settings every turn reads: a change made in place applies to the next turn. */
+  settings: ProviderSettings;
   history: HistoryStore;
   ledger: GrantLedger;
   audit: AuditLog;
@@ -101,6 +103,7 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   });
   return {
     db,
+    settings: options.settings,
     history,
     ledger,
     audit,

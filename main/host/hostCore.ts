@@ -154,7 +154,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ hub, registry, roots, workspaces, events, conversations }),
+    api: createAtriumApi({ home: options.home, hub, registry, roots, workspaces, events, conversations }),
     events,
     hub,
     configProblems: registry.problems,

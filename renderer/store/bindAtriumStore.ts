@@ -49,6 +49,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }
   };
 
+  let firstLoad = true;
   const reload = async () => {
     try {
       const [servers, problems, pending] = await Promise.all([api.listServers({}), api.listConfigProblems({}), api.listPending({})]);
@@ -58,6 +59,9 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setLoadError(null);
       await loadConversations();
       await loadDetail();
+      // A first run (no servers, no conversations) opens on Get started.
+      if (firstLoad && servers.length === 0 && state().conversations.length === 0) state().showView('setup');
+      firstLoad = false;
     } catch (error) {
       state().setLoadError(errorMessage(error));
     }

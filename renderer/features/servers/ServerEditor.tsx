@@ -178,7 +178,7 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
 }
 
 /** Before a new or changed server first runs, the person sees exactly what will run, and starts it. */
-function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(): void }) {
+export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(): void }) {
   const api = useAtriumApi();
   const [problem, setProblem] = useState<string | null>(null);
   const local = server.transport === 'stdio';

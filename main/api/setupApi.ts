@@ -1,0 +1,87 @@
+// The first-run half of the typed contract: what the person already has (other hosts' servers, a local
+// model server), and bringing it in when they say so: imported servers with the trust the person chose,
+// the built-in sample server, a local model server as a provider.
+
+import { fileURLToPath } from 'node:url';
+import type { AtriumApi } from '../../shared/contract.ts';
+import type { ServerSnapshot } from '../../shared/domain.ts';
+import type { ProviderSettings } from '../chat/providerSettings.ts';
+import { saveProviderSettings } from '../chat/providerSettings.ts';
+import type { DiscoveredModelServer } from '../host/setup/discoverSetup.ts';
+import { discoverConfigs, knownConfigPaths, LOCAL_MODEL_SERVERS, probeModelServers } from '../host/setup/discoverSetup.ts';
+import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
+import { parseServerEntry } from '../mcp/config/serverConfig.ts';
+import { loadServersFile } from '../mcp/config/serversFile.ts';
+import type { McpHub } from '../mcp/McpHub.ts';
+import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import type { EventBus } from './eventBus.ts';
+import { InvalidServerConfigError } from './serverConfigApi.ts';
+
+type SetupRequests = Pick<AtriumApi, 'discoverSetup' | 'importServers' | 'addSampleServer' | 'useModelServer'>;
+
+export interface SetupDeps {
+  home: string;
+  hub: McpHub;
+  registry: ServerRegistry;
+  events: EventBus;
+  /** The live provider settings: changed in place, so conversations see a new provider at once. */
+  settings: ProviderSettings;
+  configPaths?: () => { app: string; path: string }[];
+  probe?: () => Promise<DiscoveredModelServer[]>;
+}
+
+const SAMPLE_SERVER = fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url));
+
+export function createSetupApi(deps: SetupDeps): SetupRequests {
+  const configPaths = deps.configPaths ?? (() => knownConfigPaths());
+  const probe = deps.probe ?? (() => probeModelServers());
+  const freeName = (wanted: string) => {
+    let id = wanted;
+    for (let n = 2; deps.registry.get(id); n++) id = `${wanted}-${n}`;
+    return id;
+  };
+  const add = async (definition: ServerDefinition): Promise<ServerSnapshot> => {
+    await deps.registry.save(definition);
+    await deps.hub.replace(definition);
+    deps.events.emit('configProblems', deps.registry.problems);
+    return deps.hub.get(definition.id).snapshot;
+  };
+
+  return {
+    discoverSetup: async () => {
+      const [configs, modelServers] = await Promise.all([discoverConfigs(configPaths()), probe()]);
+      return { configs, modelServers, hasProviders: deps.settings.providers.length > 0, hasServers: deps.registry.all().length > 0 };
+    },
+    importServers: async ({ path, servers }) => {
+      // Only the other hosts' own files: a window may not make Atrium read, and then run, any file it names.
+      if (!configPaths().some((known) => known.path === path)) throw new InvalidServerConfigError(`${path} is not a config file Atrium knows how to import`);
+      const source = await loadServersFile(path);
+      const imported: ServerSnapshot[] = [];
+      for (const { id, trusted } of servers) {
+        const found = source.servers.find((s) => s.id === id);
+        if (!found) throw new InvalidServerConfigError(`${path} has no server "${id}"`);
+        // The person saw each command line in the list they chose from: the chosen ones start now.
+        imported.push(await add({ ...found, id: freeName(id), trusted, disabled: false }));
+      }
+      return imported;
+    },
+    addSampleServer: async () => {
+      const parsed = parseServerEntry(freeName('atrium-sample'), { command: process.execPath, args: [SAMPLE_SERVER], ...(process.versions['electron'] ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) });
+      if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
+      // Like any new server, it runs once the person has seen its command line and started it.
+      return add({ ...parsed.server, disabled: true });
+    },
+    useModelServer: async ({ baseUrl }) => {
+      const known = LOCAL_MODEL_SERVERS.find(({ port }) => baseUrl === `http://127.0.0.1:${port}/v1`);
+      if (!known) throw new InvalidServerConfigError(`${baseUrl} is not a local model server Atrium looks for`);
+      const [found] = await probe().then((all) => all.filter((s) => s.baseUrl === baseUrl));
+      if (!found) throw new InvalidServerConfigError(`nothing answers at ${baseUrl} any more`);
+      const id = found.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const settings = deps.settings;
+      settings.providers = [...settings.providers.filter((p) => p.id !== id), { id, kind: 'openai-compatible', baseUrl, ...(found.models.length ? { models: found.models } : {}) }];
+      if (!settings.default && found.models[0]) settings.default = { provider: id, model: found.models[0] };
+      await saveProviderSettings(deps.home, settings);
+      return null;
+    },
+  };
+}
