@@ -2,6 +2,7 @@ import { ChatView } from './features/chat/ChatView.tsx';
 import { PendingRequests } from './features/consent/PendingRequests.tsx';
 import { ResourcesView } from './features/resources/ResourcesView.tsx';
 import { RootsView } from './features/roots/RootsView.tsx';
+import { SettingsView } from './features/settings/SettingsView.tsx';
 import { SetupView } from './features/setup/SetupView.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
 import type { ViewName } from './store/viewSlice.ts';
@@ -14,6 +15,7 @@ const views: { name: ViewName; label: string }[] = [
   { name: 'resources', label: 'Resources' },
   { name: 'roots', label: 'Roots' },
   { name: 'servers', label: 'Servers' },
+  { name: 'settings', label: 'Settings' },
   { name: 'setup', label: 'Get started' },
 ];
 
@@ -47,7 +49,7 @@ export function App() {
       {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
       {/* While the link is down the mirror may be stale: dim it rather than show old states as live. */}
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
-        {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : <ServersView />}
+        {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}
       </main>
       <PendingRequests />
     </div>

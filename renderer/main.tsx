@@ -2,10 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { connectAtrium } from './api/atriumClient.ts';
+import { applyStoredTheme } from './features/settings/ThemePicker.tsx';
 import { AtriumApiContext } from './api/useAtriumApi.ts';
 import { bindAtriumStore } from './store/bindAtriumStore.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 
+applyStoredTheme();
 const connection = connectAtrium();
 bindAtriumStore(connection, useAtriumStore);
 

@@ -107,6 +107,12 @@ export interface AtriumRequests {
     { conversationId: string; stopReason: string }
   >;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
+  /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold. */
+  getSettings: Req<Record<string, never>, ProviderSettingsView>;
+  /** Adds or replaces a provider; a key given is stored encrypted and is never sent back. */
+  saveProvider: Req<{ provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string }, null>;
+  removeProvider: Req<{ id: string }, null>;
+  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number }, null>;
   /** The configured LLM providers and their models, for the model picker. */
   listProviders: Req<Record<string, never>, ProviderView[]>;
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
@@ -116,6 +122,14 @@ export interface AtriumRequests {
   listGrants: Req<{ serverId?: string }, JsonObject[]>;
   revokeGrant: Req<{ id: string }, null>;
   listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
+}
+
+export interface ProviderSettingsView {
+  providers: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
+  default?: { provider: string; model: string };
+  toolThreshold?: number;
+  /** Whether keys entered here can be kept (encrypted); else they come from the environment. */
+  canStoreKeys: boolean;
 }
 
 export interface SetupDiscovery {
@@ -350,6 +364,41 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
           properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
         },
       },
+    },
+  },
+  getSettings: noParams,
+  saveProvider: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['provider'],
+    properties: {
+      provider: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'kind'],
+        properties: {
+          id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' },
+          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] },
+          baseUrl: { type: 'string', pattern: '^https?://', maxLength: 500 },
+          models: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          imageGeneration: { type: 'boolean' },
+        },
+      },
+      key: { type: 'string', minLength: 1, maxLength: 1000 },
+    },
+  },
+  removeProvider: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
+  saveDefaults: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      default: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['provider', 'model'],
+        properties: { provider: { type: 'string', minLength: 1, maxLength: 100 }, model: { type: 'string', minLength: 1, maxLength: 200 } },
+      },
+      toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
     },
   },
   listProviders: noParams,

@@ -17,12 +17,17 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi } from './conversationApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
+import { createSettingsApi } from './settingsApi.ts';
+import type { SecretSource } from '../store/secrets.ts';
+import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import type { EventBus } from './eventBus.ts';
 
 export interface ApiDeps {
   /** Atrium's data folder, where providers.json lives. */
   home: string;
+  secrets: SecretSource;
+  secretStore?: WritableSecrets;
   hub: McpHub;
   registry: ServerRegistry;
   roots: RootsStore;
@@ -31,7 +36,7 @@ export interface ApiDeps {
   conversations: ConversationHost;
 }
 
-export function createAtriumApi({ home, hub, registry, roots, workspaces, events, conversations }: ApiDeps): AtriumApi {
+export function createAtriumApi({ home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore }: ApiDeps): AtriumApi {
   const callsInFlight = new Map<string, AbortController>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
@@ -135,6 +140,7 @@ export function createAtriumApi({ home, hub, registry, roots, workspaces, events
     },
     ...createServerConfigApi(hub, registry, events),
     ...createSetupApi({ home, hub, registry, events, settings: conversations.settings }),
+    ...createSettingsApi({ home, settings: conversations.settings, secrets, ...(secretStore ? { store: secretStore } : {}) }),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;

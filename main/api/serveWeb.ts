@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startHostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
+import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
+import { chainSecrets, conventionalKeySecrets, environmentSecrets } from '../store/secrets.ts';
 import { startBrowserBridge } from './browserBridge.ts';
 
 const staticDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
@@ -33,7 +35,16 @@ async function main(): Promise<void> {
   if (!existsSync(`${staticDir}index.html`)) fail('the renderer is not built: run `npm run build:renderer` first.');
 
   // A person is at the window to answer, so servers' sampling requests are asked (never auto-approved).
-  const core = await startHostCore({ home: resolveAtriumHome(), samplingPolicy: 'ask', ...(configPath ? { configPath } : {}) });
+  const home = resolveAtriumHome();
+  // Keys entered in the window are kept encrypted in the data folder; the environment's still come first.
+  const secretStore = encryptedFileSecrets(home);
+  const core = await startHostCore({
+    home,
+    samplingPolicy: 'ask',
+    secrets: chainSecrets(environmentSecrets(), conventionalKeySecrets(), secretStore),
+    secretStore,
+    ...(configPath ? { configPath } : {}),
+  });
   const bridge = await startBrowserBridge({ api: core.api, events: core.events, staticDir, port }).catch(
     async (error: unknown) => {
       await core.shutdown();

@@ -27,6 +27,7 @@ import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.
 import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
+import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -56,6 +57,8 @@ export interface HostCoreOptions {
   samplingPolicy?: SamplingPolicy;
   samplingChoice?: ProviderChoice;
   secrets?: SecretSource;
+  /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
+  secretStore?: WritableSecrets;
   /** LLM providers; read from the home's providers.json when not given. */
   providerSettings?: ProviderSettings;
   makeProvider?: (config: ProviderConfig) => LlmProvider;
@@ -81,6 +84,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const roots = new RootsStore();
 
   const validator = new CachedSchemaValidator();
+  const secrets = options.secrets ?? environmentSecrets();
   // The conversation side reaches servers only through these functions; the hub exists once they run.
   const late: { hub?: McpHub; registry?: ServerRegistry } = {};
   const conversations = openConversationHost({
@@ -89,7 +93,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     approvalMode: options.approvalMode ?? 'ask',
     samplingPolicy: options.samplingPolicy ?? 'deny',
     ...(options.samplingChoice ? { samplingChoice: options.samplingChoice } : {}),
-    secrets: options.secrets ?? environmentSecrets(),
+    secrets,
     settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
     validator,
     ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
@@ -154,7 +158,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ home: options.home, hub, registry, roots, workspaces, events, conversations }),
+    api: createAtriumApi({ home: options.home, hub, registry, roots, workspaces, events, conversations, secrets, ...(options.secretStore ? { secretStore: options.secretStore } : {}) }),
     events,
     hub,
     configProblems: registry.problems,

@@ -59,8 +59,8 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setLoadError(null);
       await loadConversations();
       await loadDetail();
-      // A first run (no servers, no conversations) opens on Get started.
-      if (firstLoad && servers.length === 0 && state().conversations.length === 0) state().showView('setup');
+      // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
+      if (firstLoad && state().view === 'chat' && servers.length === 0 && state().conversations.length === 0) state().showView('setup');
       firstLoad = false;
     } catch (error) {
       state().setLoadError(errorMessage(error));

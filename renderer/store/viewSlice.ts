@@ -1,6 +1,6 @@
 import type { SliceCreator } from './AtriumState.ts';
 
-export type ViewName = 'setup' | 'chat' | 'resources' | 'roots' | 'servers';
+export type ViewName = 'setup' | 'chat' | 'resources' | 'roots' | 'servers' | 'settings';
 
 export interface ViewSlice {
   view: ViewName;

@@ -55,18 +55,22 @@ export function serversTableOf(doc: Record<string, unknown> | null): Record<stri
   return typeof table === 'object' && table !== null && !Array.isArray(table) ? (table as Record<string, unknown>) : {};
 }
 
-export async function writeFileAtomically(path: string, text: string): Promise<void> {
+/**
+ * Writes through a synced temp file and a rename: a crash leaves the old file or the new, never half.
+ * The previous version is kept as `.bak` unless `backup` is false (secrets: a deleted one must be gone).
+ */
+export async function writeFileAtomically(path: string, text: string | Uint8Array, options: { backup?: boolean } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
   }
   try {
-    await copyFile(path, `${path}.bak`, constants.COPYFILE_FICLONE);
+    if (options.backup !== false) await copyFile(path, `${path}.bak`, constants.COPYFILE_FICLONE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       await rm(temp, { force: true });

@@ -1,0 +1,70 @@
+// Settings as a person uses them, against a real host with no provider yet: a provider added with its
+// key typed into the window (stored encrypted, never shown again, sent only to that provider), the
+// default model chosen, a chat that then works, and the theme kept across reloads.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import { sendMessage } from './fixtures/chatHost.ts';
+import type { HostProcess } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+
+const KEY = 'sk-ant-typed-into-the-window-4d2f';
+let llm: FakeLlmServer;
+let host: HostProcess;
+let stopHost: () => Promise<unknown>;
+
+test.beforeAll(async () => {
+  llm = await startFakeAnthropic([{ text: 'Hello from the provider you added.' }], { models: ['claude-fake-1', 'claude-fake-2'] });
+  const started = await startHostProcess({ mcpServers: {} });
+  host = started.host;
+  stopHost = started.stop;
+});
+
+test.afterAll(async () => {
+  await stopHost?.();
+  await llm?.close();
+});
+
+test('settings: a provider and its key added in the window, the default model chosen, a chat that works, the theme kept', async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByRole('button', { name: 'Get started' }), 'a first run opens on Get started').toHaveAttribute('aria-current', 'page');
+  await page.getByRole('button', { name: 'Settings' }).click();
+
+  await test.step('the key is stored encrypted and the window only learns that it is set', async () => {
+    const form = page.getByRole('form', { name: 'Add a provider' });
+    await form.getByRole('textbox', { name: /^Name/ }).fill('claude');
+    await form.getByRole('combobox', { name: 'API' }).selectOption('anthropic');
+    await form.getByRole('textbox', { name: /^Base URL/ }).fill(llm.url);
+    await form.getByLabel(/^API key/).fill(KEY);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const providers = page.getByRole('region', { name: 'Providers' });
+    await expect(providers.getByRole('listitem').filter({ hasText: 'claude' })).toContainText('key set');
+    expect(await page.content(), 'the key is not in the page').not.toContain(KEY);
+    const providersFile = await readFile(join(host.home, 'providers.json'), 'utf8');
+    expect(providersFile).not.toContain(KEY);
+    expect((await readFile(join(host.home, 'secrets.enc'))).includes(Buffer.from(KEY)), 'not on disk in the clear').toBe(false);
+  });
+
+  await test.step('the default model comes from the provider’s own list', async () => {
+    await page.getByRole('combobox', { name: 'Default model for new conversations' }).selectOption({ label: 'claude-fake-2' });
+    await expect(page.getByRole('status').filter({ hasText: 'New conversations use claude-fake-2' })).toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/settings.png' });
+  });
+
+  await test.step('a chat goes to that provider, with that key, and that model', async () => {
+    await sendMessage(page, 'hello');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Hello from the provider you added.');
+    const sent = llm.requests.filter((r) => r.method === 'POST').at(-1);
+    expect(sent?.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect((sent?.body as { model: string }).model).toBe('claude-fake-2');
+  });
+
+  await test.step('the theme chosen is kept across a reload', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  });
+});

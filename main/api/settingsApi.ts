@@ -1,0 +1,80 @@
+// The settings half of the typed contract: LLM providers and their keys, the default model, the
+// tool-count threshold. Keys go into the encrypted secret store and never come back out: the window
+// only learns whether one is set.
+
+import type { AtriumApi, ProviderSettingsView } from '../../shared/contract.ts';
+import type { ProviderSettings } from '../chat/providerSettings.ts';
+import { saveProviderSettings } from '../chat/providerSettings.ts';
+import type { ProviderConfig, ProviderKind } from '../chat/llmTypes.ts';
+import type { WritableSecrets } from '../store/encryptedSecrets.ts';
+import type { SecretSource } from '../store/secrets.ts';
+import { InvalidServerConfigError } from './serverConfigApi.ts';
+
+type SettingsRequests = Pick<AtriumApi, 'getSettings' | 'saveProvider' | 'removeProvider' | 'saveDefaults'>;
+
+export interface SettingsDeps {
+  home: string;
+  /** Changed in place, so the next turn uses what was saved. */
+  settings: ProviderSettings;
+  /** Where keys are looked up (the store and, before it, the environment). */
+  secrets: SecretSource;
+  /** Where keys entered in the window are kept; absent where keys cannot be saved. */
+  store?: WritableSecrets;
+}
+
+export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
+  const { settings } = deps;
+  const save = () => saveProviderSettings(deps.home, settings);
+  return {
+    getSettings: async (): Promise<ProviderSettingsView> => ({
+      providers: await Promise.all(
+        settings.providers.map(async (p) => ({
+          id: p.id,
+          kind: p.kind,
+          ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+          ...(p.models ? { models: p.models } : {}),
+          ...(p.imageGeneration ? { imageGeneration: true } : {}),
+          hasKey: p.apiKeySecret !== undefined && (await deps.secrets.get(p.apiKeySecret)) !== undefined,
+        })),
+      ),
+      ...(settings.default ? { default: settings.default } : {}),
+      ...(settings.toolThreshold ? { toolThreshold: settings.toolThreshold } : {}),
+      canStoreKeys: deps.store !== undefined,
+    }),
+    saveProvider: async ({ provider, key }) => {
+      if (key !== undefined && !deps.store) throw new InvalidServerConfigError('keys cannot be saved here: set ATRIUM_SECRET_<NAME> in the environment instead');
+      const config: ProviderConfig = {
+        id: provider.id,
+        kind: provider.kind as ProviderKind,
+        apiKeySecret: provider.id,
+        ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+        ...(provider.models?.length ? { models: provider.models } : {}),
+        ...(provider.imageGeneration ? { imageGeneration: true } : {}),
+      };
+      const before = settings.providers;
+      settings.providers = [...before.filter((p) => p.id !== config.id), config];
+      try {
+        await save();
+      } catch (error) {
+        settings.providers = before;
+        throw new InvalidServerConfigError((error as Error).message);
+      }
+      if (key !== undefined && deps.store) await deps.store.set(config.id, key);
+      return null;
+    },
+    removeProvider: async ({ id }) => {
+      settings.providers = settings.providers.filter((p) => p.id !== id);
+      if (settings.default?.provider === id) delete settings.default;
+      await save();
+      await deps.store?.delete(id);
+      return null;
+    },
+    saveDefaults: async ({ default: chosen, toolThreshold }) => {
+      if (chosen && !settings.providers.some((p) => p.id === chosen.provider)) throw new InvalidServerConfigError(`there is no provider "${chosen.provider}"`);
+      if (chosen) settings.default = chosen;
+      if (toolThreshold !== undefined) settings.toolThreshold = toolThreshold;
+      await save();
+      return null;
+    },
+  };
+}

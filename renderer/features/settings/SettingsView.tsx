@@ -1,0 +1,214 @@
+import { useState } from 'react';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
+import { ThemePicker } from './ThemePicker.tsx';
+
+const KINDS = [
+  { value: 'anthropic', label: 'Anthropic (Messages API)' },
+  { value: 'openai', label: 'OpenAI (Chat Completions)' },
+  { value: 'openai-responses', label: 'OpenAI (Responses API)' },
+  { value: 'openai-compatible', label: 'OpenAI-compatible server (Ollama, LM Studio, vLLM…)' },
+];
+
+/**
+ * Providers and their keys (typed into a password field, stored encrypted, never shown again: only
+ * "key set"), the default model, the tool-count threshold, and the theme.
+ */
+export function SettingsView() {
+  const api = useAtriumApi();
+  const { data: settings, error, reload } = useHostQuery(() => api.getSettings({}), 'settings');
+  const { data: providers, reload: reloadModels } = useHostQuery(() => api.listProviders({}), 'providers');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const act = async (action: () => Promise<unknown>, done: string) => {
+    setProblem(null);
+    setSaved(null);
+    try {
+      await action();
+      await Promise.all([reload(), reloadModels()]);
+      setSaved(done);
+    } catch (failure) {
+      setProblem(errorMessage(failure));
+    }
+  };
+
+  return (
+    <div className="setup panel-pad">
+      <h2>Settings</h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {problem ? (
+        <p className="consent-problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {saved ? (
+        <p className="setup-done" role="status">
+          ✓ {saved}
+        </p>
+      ) : null}
+
+      <section className="setup-section" aria-label="Providers">
+        <h3>Model providers</h3>
+        <ul className="setup-servers">
+          {settings?.providers.map((provider) => (
+            <li key={provider.id} className="grant-row">
+              <span>
+                <strong>{provider.id}</strong> <span className="muted">{provider.kind}</span>
+                {provider.baseUrl ? <span className="muted code-inline"> {provider.baseUrl}</span> : null}{' '}
+                <span className={provider.hasKey ? 'chip' : 'chip chip-warn'}>{provider.hasKey ? 'key set' : 'no key'}</span>
+              </span>
+              <span className="conversation-actions">
+                <KeyForm providerId={provider.id} canStore={settings.canStoreKeys} onSave={(key) => act(() => api.saveProvider({ provider: stripKey(provider), key }), `Saved the key for ${provider.id}`)} />
+                <button type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}>
+                  Remove
+                </button>
+              </span>
+            </li>
+          ))}
+          {settings && settings.providers.length === 0 ? <li className="muted">No provider yet.</li> : null}
+        </ul>
+        {settings ? <AddProvider canStore={settings.canStoreKeys} onAdd={(provider, key) => act(() => api.saveProvider({ provider, ...(key ? { key } : {}) }), `Added ${provider.id}`)} /> : null}
+      </section>
+
+      <section className="setup-section" aria-label="Defaults">
+        <h3>Defaults</h3>
+        <label className="field">
+          Default model for new conversations
+          <select
+            value={settings?.default ? `${settings.default.provider}\u0000${settings.default.model}` : ''}
+            onChange={(event) => {
+              const [provider = '', model = ''] = event.target.value.split('\u0000');
+              void act(() => api.saveDefaults({ default: { provider, model } }), `New conversations use ${model}`);
+            }}
+          >
+            <option value="">—</option>
+            {providers?.map((p) => (
+              <optgroup key={p.id} label={p.id}>
+                {p.models.map((m) => (
+                  <option key={m} value={`${p.id}\u0000${m}`}>
+                    {m}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        <ThresholdField value={settings?.toolThreshold ?? 64} onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)} />
+      </section>
+
+      <section className="setup-section" aria-label="Appearance">
+        <h3>Appearance</h3>
+        <ThemePicker />
+      </section>
+    </div>
+  );
+}
+
+function stripKey(provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }) {
+  return {
+    id: provider.id,
+    kind: provider.kind,
+    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+    ...(provider.models ? { models: provider.models } : {}),
+    ...(provider.imageGeneration ? { imageGeneration: true } : {}),
+  };
+}
+
+function KeyForm({ providerId, canStore, onSave }: { providerId: string; canStore: boolean; onSave(key: string): Promise<void> }) {
+  const [key, setKey] = useState('');
+  if (!canStore) return null;
+  return (
+    <form
+      className="roots-new"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (key) void onSave(key).then(() => setKey(''));
+      }}
+    >
+      <input type="password" autoComplete="off" className="conversations-search" aria-label={`New key for ${providerId}`} placeholder="New key" value={key} onChange={(event) => setKey(event.target.value)} />
+      <button type="submit" className="button button-small" disabled={!key}>
+        Save key
+      </button>
+    </form>
+  );
+}
+
+function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: string; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {
+  const [id, setId] = useState('');
+  const [kind, setKind] = useState('anthropic');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [models, setModels] = useState('');
+  const [key, setKey] = useState('');
+  return (
+    <form
+      className="consent-form"
+      aria-label="Add a provider"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const list = models.split(',').map((m) => m.trim()).filter(Boolean);
+        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => {
+          setId('');
+          setKey('');
+        });
+      }}
+    >
+      <h4 className="consent-subtitle">Add a provider</h4>
+      <label className="field">
+        Name (lowercase, e.g. “claude”)
+        <input value={id} onChange={(event) => setId(event.target.value)} />
+      </label>
+      <label className="field">
+        API
+        <select value={kind} onChange={(event) => setKind(event.target.value)}>
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Base URL (for a compatible server or a proxy)
+        <input value={baseUrl} placeholder="http://127.0.0.1:11434/v1" onChange={(event) => setBaseUrl(event.target.value)} />
+      </label>
+      <label className="field">
+        Models to offer when the API cannot list them (comma-separated)
+        <input value={models} onChange={(event) => setModels(event.target.value)} />
+      </label>
+      {canStore ? (
+        <label className="field">
+          API key (stored encrypted; never shown again)
+          <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} />
+        </label>
+      ) : (
+        <p className="muted">Keys come from the environment here (ATRIUM_SECRET_&lt;NAME&gt;).</p>
+      )}
+      <button type="submit" className="button button-primary" disabled={!id.trim()}>
+        Add provider
+      </button>
+    </form>
+  );
+}
+
+function ThresholdField({ value, onSave }: { value: number; onSave(value: number): Promise<void> }) {
+  const [text, setText] = useState(String(value));
+  return (
+    <form
+      className="roots-add"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const n = Number(text);
+        if (Number.isInteger(n) && n > 0) void onSave(n);
+      }}
+    >
+      <label className="field">
+        Past this many tools, the model gets a search tool instead of all of them
+        <input type="number" min={1} value={text} onChange={(event) => setText(event.target.value)} />
+      </label>
+      <button type="submit" className="button">
+        Save
+      </button>
+    </form>
+  );
+}
