@@ -10,12 +10,13 @@ import type { HostProcess } from './fixtures/hostProcess.ts';
 import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
 
 const KEY = 'sk-ant-typed-into-the-window-4d2f';
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 let llm: FakeLlmServer;
 let host: HostProcess;
 let stopHost: () => Promise<unknown>;
 
 test.beforeAll(async () => {
-  llm = await startFakeAnthropic([{ text: 'Hello from the provider you added.' }], { models: ['claude-fake-1', 'claude-fake-2'] });
+  llm = await startFakeAnthropic([{ text: 'Hello from the provider you added.' }, { text: 'I see a red dot and your notes.' }], { models: ['claude-fake-1', 'claude-fake-2'] });
   const started = await startHostProcess({ mcpServers: {} });
   host = started.host;
   stopHost = started.stop;
@@ -58,6 +59,27 @@ test('settings: a provider and its key added in the window, the default model ch
     const sent = llm.requests.filter((r) => r.method === 'POST').at(-1);
     expect(sent?.headers['authorization']).toBe(`Bearer ${KEY}`);
     expect((sent?.body as { model: string }).model).toBe('claude-fake-2');
+  });
+
+  await test.step('an image and a text file attached go to the model; a file it cannot take is refused and nothing is lost', async () => {
+    const picker = page.getByLabel('Attach files');
+    await picker.setInputFiles([
+      { name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('buy lemons') },
+      { name: 'blob.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0, 1, 2, 3]) },
+    ]);
+    const chips = page.getByRole('list', { name: 'Attached files' });
+    await expect(chips.getByRole('listitem')).toHaveCount(3);
+    await sendMessage(page, 'what do you see?');
+    await expect(page.getByRole('alert').filter({ hasText: 'blob.bin' })).toContainText('cannot be sent to a model');
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the words come back').toHaveValue('what do you see?');
+    await chips.getByRole('button', { name: 'Remove blob.bin' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I see a red dot and your notes.');
+    await expect(page.getByRole('img', { name: 'Attached image' })).toBeVisible();
+    const body = JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body);
+    expect(body).toContain(PNG);
+    expect(body).toContain('Attached file notes.txt:\\nbuy lemons');
   });
 
   await test.step('the theme chosen is kept across a reload', async () => {

@@ -103,7 +103,15 @@ export interface AtriumRequests {
   exportConversation: Req<{ conversationId: string; format: 'markdown' | 'json' }, string>;
   /** Sends the person's message (with any resources they attached, read when sent) and resolves when the turn ends. */
   sendMessage: Req<
-    { conversationId?: string; text: string; provider?: string; model?: string; resources?: { serverId: ServerId; uri: string }[] },
+    {
+      conversationId?: string;
+      text: string;
+      provider?: string;
+      model?: string;
+      resources?: { serverId: ServerId; uri: string }[];
+      /** Files the person attached: images go to the model as images, text files as text. */
+      files?: { name: string; mimeType: string; data: string }[];
+    },
     { conversationId: string; stopReason: string }
   >;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
@@ -354,6 +362,21 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
       text: { type: 'string', minLength: 1, maxLength: 1_000_000 },
       provider: { type: 'string', minLength: 1, maxLength: 100 },
       model: { type: 'string', minLength: 1, maxLength: 200 },
+      files: {
+        type: 'array',
+        maxItems: 10,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'mimeType', 'data'],
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 255 },
+            mimeType: { type: 'string', maxLength: 100 },
+            // Base64 of at most 10 MB.
+            data: { type: 'string', maxLength: 14_000_000, pattern: '^[A-Za-z0-9+/]*={0,2}$' },
+          },
+        },
+      },
       resources: {
         type: 'array',
         maxItems: 20,

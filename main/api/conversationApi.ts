@@ -7,6 +7,7 @@ import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { Conversation } from '../store/historyStore.ts';
 import type { ChatContent } from '../chat/llmTypes.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
+import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
 
 type ConversationRequests = Pick<
   AtriumApi,
@@ -60,9 +61,17 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
       const args = [found, history.loadMessages(conversationId), history.listToolCalls(conversationId)] as const;
       return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
     },
-    sendMessage: async ({ conversationId, text, provider, model, resources }) => {
+    sendMessage: async ({ conversationId, text, provider, model, resources, files }) => {
       // Read before anything is saved: a resource that cannot be read fails the send and loses nothing.
       const attached: ChatContent[] = [];
+      for (const file of files ?? []) {
+        try {
+          attached.push(...fileToContent(file));
+        } catch (error) {
+          if (error instanceof TypeError) throw new AttachmentError(`${file.name} is not valid UTF-8 text`);
+          throw error;
+        }
+      }
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       const { conversationId: id, outcome } = await chat.send({
         content: [{ type: 'text', text }, ...attached],

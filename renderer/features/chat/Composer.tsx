@@ -28,6 +28,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const [options, setOptions] = useState<PromptSummary[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
+  const [files, setFiles] = useState<AttachedFile[]>([]);
   const running = busy || sending;
   // "Edit" on a sent message puts its words here, ready to change and send again.
   useEffect(() => {
@@ -62,14 +63,23 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     if (!message || running) return;
     setText('');
     const sent = attachments;
+    const sentFiles = files;
     const resources = sent.map(({ serverId, uri }) => ({ serverId, uri }));
     clearAttachments();
+    setFiles([]);
     void submit(async () => {
       try {
-        await api.sendMessage({ text: message, ...(choice ?? {}), ...(resources.length > 0 ? { resources } : {}), ...(conversationId ? { conversationId } : {}) });
+        await api.sendMessage({
+          text: message,
+          ...(choice ?? {}),
+          ...(resources.length > 0 ? { resources } : {}),
+          ...(sentFiles.length > 0 ? { files: sentFiles } : {}),
+          ...(conversationId ? { conversationId } : {}),
+        });
       } catch (failure) {
         // Nothing is lost: what was attached is attached again, beside anything attached meanwhile.
         sent.forEach(attach);
+        setFiles((current) => [...sentFiles, ...current]);
         throw failure;
       }
     }, message);
@@ -133,6 +143,18 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
           {error}
         </p>
       ) : null}
+      {files.length > 0 ? (
+        <ul className="attachments" aria-label="Attached files">
+          {files.map((file) => (
+            <li key={file.name} className="chip">
+              {file.name}
+              <button type="button" className="icon-button" aria-label={`Remove ${file.name}`} onClick={() => setFiles((all) => all.filter((f) => f.name !== file.name))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {attachments.length > 0 ? (
         <ul className="attachments" aria-label="Attached resources">
           {attachments.map((attachment) => (
@@ -158,6 +180,23 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         aria-haspopup="listbox"
       />
       <div className="composer-actions">
+        <label className="button attach-button">
+          Attach files
+          <input
+            type="file"
+            multiple
+            className="visually-hidden"
+            aria-label="Attach files"
+            onChange={(event) => {
+              const chosen = [...(event.target.files ?? [])];
+              event.target.value = '';
+              void readFiles(chosen).then(
+                (read) => setFiles((current) => [...current.filter((f) => !read.some((r) => r.name === f.name)), ...read]),
+                (failure: unknown) => setError(errorMessage(failure)),
+              );
+            }}
+          />
+        </label>
         {running && conversationId ? (
           <button type="button" className="button" onClick={() => void api.cancelTurn({ conversationId })}>
             Stop
@@ -168,5 +207,27 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         </button>
       </div>
     </form>
+  );
+}
+
+interface AttachedFile {
+  name: string;
+  mimeType: string;
+  /** Base64. */
+  data: string;
+}
+
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Reads chosen files as base64; a file over 10 MB is refused with its name. */
+async function readFiles(files: File[]): Promise<AttachedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is larger than 10 MB`);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { name: file.name, mimeType: file.type || 'application/octet-stream', data: btoa(binary) };
+    }),
   );
 }

@@ -115,19 +115,22 @@ function stripKey(provider: { id: string; kind: string; baseUrl?: string; models
   };
 }
 
+/** Keys are read from the field once, on submit, and the field is cleared at once: no copy stays in the page. */
 function KeyForm({ providerId, canStore, onSave }: { providerId: string; canStore: boolean; onSave(key: string): Promise<void> }) {
-  const [key, setKey] = useState('');
   if (!canStore) return null;
   return (
     <form
       className="roots-new"
       onSubmit={(event) => {
         event.preventDefault();
-        if (key) void onSave(key).then(() => setKey(''));
+        const form = event.currentTarget;
+        const key = String(new FormData(form).get('key') ?? '');
+        form.reset();
+        if (key) void onSave(key);
       }}
     >
-      <input type="password" autoComplete="off" className="conversations-search" aria-label={`New key for ${providerId}`} placeholder="New key" value={key} onChange={(event) => setKey(event.target.value)} />
-      <button type="submit" className="button button-small" disabled={!key}>
+      <input type="password" name="key" autoComplete="off" className="conversations-search" aria-label={`New key for ${providerId}`} placeholder="New key" />
+      <button type="submit" className="button button-small">
         Save key
       </button>
     </form>
@@ -139,7 +142,6 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
   const [kind, setKind] = useState('anthropic');
   const [baseUrl, setBaseUrl] = useState('');
   const [models, setModels] = useState('');
-  const [key, setKey] = useState('');
   return (
     <form
       className="consent-form"
@@ -147,10 +149,11 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
       onSubmit={(event) => {
         event.preventDefault();
         const list = models.split(',').map((m) => m.trim()).filter(Boolean);
-        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => {
-          setId('');
-          setKey('');
-        });
+        // The key is read once and its field cleared at once: no copy stays in the page.
+        const keyField = event.currentTarget.elements.namedItem('key') as HTMLInputElement | null;
+        const key = keyField?.value ?? '';
+        if (keyField) keyField.value = '';
+        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => setId(''));
       }}
     >
       <h4 className="consent-subtitle">Add a provider</h4>
@@ -179,7 +182,7 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
       {canStore ? (
         <label className="field">
           API key (stored encrypted; never shown again)
-          <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} />
+          <input type="password" name="key" autoComplete="off" />
         </label>
       ) : (
         <p className="muted">Keys come from the environment here (ATRIUM_SECRET_&lt;NAME&gt;).</p>
