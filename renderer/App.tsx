@@ -1,4 +1,5 @@
 import { ChatView } from './features/chat/ChatView.tsx';
+import { useChatShortcuts } from './features/chat/useChatShortcuts.ts';
 import { PendingRequests } from './features/consent/PendingRequests.tsx';
 import { ResourcesView } from './features/resources/ResourcesView.tsx';
 import { RootsView } from './features/roots/RootsView.tsx';
@@ -24,6 +25,7 @@ export function App() {
   const loadError = useAtriumStore((state) => state.loadError);
   const view = useAtriumStore((state) => state.view);
   const showView = useAtriumStore((state) => state.showView);
+  useChatShortcuts();
   return (
     <div className="app">
       <header className="topbar">

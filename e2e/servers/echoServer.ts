@@ -6,7 +6,10 @@
 // roots/list, elicitation/create and sampling/createMessage requests. With --both-eras it also
 // answers 2026-07-28 `server/discover`, and then asks for the same input through
 // `input_required` results instead.
-//   node e2e/servers/echoServer.ts [--both-eras]
+// With --pid-file PATH it writes its process id there, so a test can make it die mid-request.
+//   node e2e/servers/echoServer.ts [--both-eras] [--pid-file PATH]
+import { writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
@@ -14,7 +17,8 @@ import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/s
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const { values } = parseArgs({ options: { 'both-eras': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { 'both-eras': { type: 'boolean', default: false }, 'pid-file': { type: 'string' } } });
+if (values['pid-file']) writeFileSync(values['pid-file'], String(process.pid));
 
 const ASK_SCHEMA = {
   type: 'object' as const,
@@ -39,6 +43,31 @@ const SIGN_IN_URL = 'https://xn--exmple-cua.com/sign-in?session=42';
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
+}
+
+/** Tells the test (on stderr, which the host keeps as the server's log) that a call was cancelled. */
+function noteCancelled(ctx: ServerContext, tool: string): void {
+  if (ctx.mcpReq.signal.aborted) process.stderr.write(`${tool} cancelled ${String(ctx.mcpReq.id)}\n`);
+}
+
+/** Reports progress `last` times, `intervalMs` apart, toward `total`; when cancelled, notes it and throws. */
+async function reportProgress(
+  ctx: ServerContext,
+  tool: string,
+  { last, total, intervalMs, message }: { last: number; total: number; intervalMs: number; message(step: number): string },
+): Promise<void> {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  try {
+    for (let step = 1; step <= last; step++) {
+      await delay(intervalMs, undefined, { signal: ctx.mcpReq.signal });
+      if (progressToken !== undefined) {
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, total, message: message(step) } });
+      }
+    }
+  } catch (error) {
+    noteCancelled(ctx, tool);
+    throw error;
+  }
 }
 
 function createEchoServer(era: 'legacy' | 'modern'): McpServer {
@@ -81,22 +110,28 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
     },
     async ({ steps, interval_ms }, ctx) => {
       await logCall(ctx, 'long_op');
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      try {
-        for (let step = 1; step <= steps; step++) {
-          await delay(interval_ms, undefined, { signal: ctx.mcpReq.signal });
-          if (progressToken !== undefined) {
-            await ctx.mcpReq.notify({
-              method: 'notifications/progress',
-              params: { progressToken, progress: step, total: steps, message: `step ${step}/${steps}` },
-            });
-          }
-        }
-      } catch (error) {
-        if (ctx.mcpReq.signal.aborted) process.stderr.write(`long_op cancelled ${String(ctx.mcpReq.id)}\n`);
-        throw error;
-      }
+      await reportProgress(ctx, 'long_op', { last: steps, total: steps, intervalMs: interval_ms, message: (step) => `step ${step}/${steps}` });
       return text(`done ${steps}`);
+    },
+  );
+
+  server.registerTool(
+    'slow',
+    {
+      description: 'Never finishes by itself: reports progress toward `total` every `interval_ms` (up to total - 1), then waits until cancelled.',
+      inputSchema: z.object({
+        total: z.number().int().min(2).default(100),
+        interval_ms: z.number().int().min(1).default(50),
+      }),
+    },
+    async ({ total, interval_ms }, ctx) => {
+      await logCall(ctx, 'slow');
+      await reportProgress(ctx, 'slow', { last: total - 1, total, intervalMs: interval_ms, message: (step) => `step ${step} of ${total}` });
+      // Progress must only increase, so at total - 1 it falls silent and waits.
+      const { signal } = ctx.mcpReq;
+      if (!signal.aborted) await once(signal, 'abort');
+      noteCancelled(ctx, 'slow');
+      throw new Error('cancelled');
     },
   );
 

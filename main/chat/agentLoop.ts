@@ -36,8 +36,9 @@ export interface ToolCallRecord {
   decision?: string;
   result?: Record<string, unknown>;
   error?: string;
-  startedAt: number;
-  durationMs: number;
+  /** When the call went to its server, and how long it ran there; absent for a call that never ran (invalid, denied). */
+  startedAt?: number;
+  durationMs?: number;
 }
 
 export interface GateDecision {
@@ -210,11 +211,10 @@ async function runToolCall(
   input: TurnInput,
   deps: TurnDeps,
 ): Promise<ChatContent> {
-  const startedAt = Date.now();
   const tool = byModelName.get(call.name);
-  const base = { id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, startedAt };
-  const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'durationMs' | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
-    deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, durationMs: Date.now() - startedAt, ...record });
+  const base = { id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input };
+  const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
+    deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, ...record });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });
     return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], isError };
   };
@@ -232,7 +232,7 @@ async function runToolCall(
   input.signal.addEventListener('abort', onTurnAbort, { once: true });
   const unregister = deps.registerCall?.(call.id, callAbort) ?? (() => undefined);
   try {
-    return await approveAndRun(call, tool, base, finish, callAbort.signal, input, deps, startedAt);
+    return await approveAndRun(call, tool, base, finish, callAbort.signal, input, deps);
   } finally {
     input.signal.removeEventListener('abort', onTurnAbort);
     unregister();
@@ -242,12 +242,11 @@ async function runToolCall(
 async function approveAndRun(
   call: { id: string; input: Record<string, unknown> },
   tool: ToolSummary,
-  base: Omit<ToolCallRecord, 'serverId' | 'tool' | 'status' | 'durationMs'>,
+  base: Omit<ToolCallRecord, 'serverId' | 'tool' | 'status'>,
   finish: (record: Pick<ToolCallRecord, 'status'> & Partial<ToolCallRecord>, text: string, isError: boolean) => ChatContent,
   signal: AbortSignal,
   input: TurnInput,
   deps: TurnDeps,
-  startedAt: number,
 ): Promise<ChatContent> {
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'awaiting_approval' });
   const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal });
@@ -257,6 +256,9 @@ async function approveAndRun(
   }
 
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });
+  // The duration is the server's time, not the time the person took to approve.
+  const startedAt = Date.now();
+  const ran = () => ({ startedAt, durationMs: Date.now() - startedAt });
   try {
     const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
       signal,
@@ -264,7 +266,7 @@ async function approveAndRun(
       onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
     });
     const forModel = toolResultForModel(result, deps.resultBudgetChars);
-    deps.store.recordToolCall({ ...base, ...decided, serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', result, durationMs: Date.now() - startedAt });
+    deps.store.recordToolCall({ ...base, ...decided, ...ran(), serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', result });
     const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
     deps.onEvent({ type: 'tool_result', callId: call.id, status: result.isError === true ? 'error' : 'done', summary: summary.slice(0, 500) });
     return { type: 'tool_result', toolUseId: call.id, content: forModel.content, ...(forModel.isError ? { isError: true } : {}) };
@@ -272,6 +274,6 @@ async function approveAndRun(
     // A protocol or transport failure: the person sees the error; the model gets a summary it can act on.
     const message = (error as Error).message;
     const cancelled = signal.aborted;
-    return finish({ ...decided, status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
+    return finish({ ...decided, ...ran(), status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
   }
 }

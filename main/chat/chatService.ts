@@ -168,6 +168,7 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
       history.updateToolCall(call.conversationId, call.id, {
         status,
         isError: call.status !== 'done',
+        ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
         ...(call.result !== undefined ? { result: call.result } : call.error ? { result: { error: call.error } } : {}),
       });
     },

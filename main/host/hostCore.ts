@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { AtriumApi } from '../../shared/contract.ts';
-import type { ConfigProblem } from '../../shared/domain.ts';
+import type { ConfigProblem, ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
@@ -146,7 +146,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   late.hub = hub;
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
   events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind !== 'ready') conversations.pending.withdrawForServer(snapshot.id, `${snapshot.id} is no longer connected`);
+    if (snapshot.status.kind !== 'ready') conversations.pending.withdrawForServer(snapshot.id, goneReason(snapshot));
   });
   events.on('serverRemoved', ({ serverId }) => conversations.pending.withdrawForServer(serverId, `${serverId} was removed`));
   roots.onChange((list) => {
@@ -171,6 +171,12 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         conversations.close();
       })()),
   };
+}
+
+/** Why a server's open requests leave the person's queue, with the cause when the server failed. */
+function goneReason({ id, status }: ServerSnapshot): string {
+  const cause = status.kind === 'restarting' ? status.lastError : status.kind === 'error' ? status.message : undefined;
+  return cause ? `${id} is no longer connected — ${cause}` : `${id} is no longer connected`;
 }
 
 /** The tools of every ready server that the person left on, in the stable order the model sees them. */

@@ -279,6 +279,17 @@ test('tool calls record their decision, timing and result, scoped to their conve
   assert.throws(() => store.updateToolCall(a.id, 'nope', { status: 'done' }), /no tool call/);
 });
 
+test('a tool call recorded only once it ended keeps when it started and how long it ran', () => {
+  const { store, clock } = memoryStore();
+  const { id } = store.createConversation();
+  const reply = store.beginAssistantMessage(id);
+  store.recordToolCall({ conversationId: id, messageId: reply, id: 'call_slow', serverId: 'echo', tool: 'slow', modelName: 'echo__slow', arguments: {}, status: 'cancelled' });
+  const ended = store.updateToolCall(id, 'call_slow', { status: 'cancelled', isError: true, startedAt: clock.now - 1_500 });
+  assert.equal(ended.startedAt, clock.now - 1_500);
+  assert.equal(ended.finishedAt, clock.now);
+  assert.equal(ended.durationMs, 1_500);
+});
+
 test('pending requests are settled once, withdrawn per server, and closed at startup', () => {
   const { store, clock } = memoryStore();
   const { id } = store.createConversation();

@@ -136,6 +136,8 @@ export interface ToolCallUpdate {
   status?: ToolCallStatus;
   result?: unknown;
   isError?: boolean;
+  /** When the call began running, for a call recorded only once it ended. */
+  startedAt?: number;
 }
 
 export type PendingRequestKind = 'sampling' | 'elicitation' | 'tool_approval';
@@ -319,8 +321,8 @@ function prepareStatements(db: Database) {
       INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getToolCall: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? AND id = ?'),
-    // NULL keeps a column as it is; started_at is set the first time the call runs, finished_at and the
-    // duration when it reaches a final status.
+    // NULL keeps a column as it is; started_at is set the first time the call runs (or as given, for a call
+    // recorded once it ended), finished_at and the duration when it reaches a final status.
     updateToolCall: db.prepare(`
       UPDATE tool_calls SET
         decision = COALESCE(:decision, decision),
@@ -328,9 +330,9 @@ function prepareStatements(db: Database) {
         status = COALESCE(:status, status),
         result = COALESCE(:result, result),
         is_error = COALESCE(:isError, is_error),
-        started_at = CASE WHEN :status = 'running' AND started_at IS NULL THEN :now ELSE started_at END,
+        started_at = CASE WHEN :startedAt IS NOT NULL THEN :startedAt WHEN :status = 'running' AND started_at IS NULL THEN :now ELSE started_at END,
         finished_at = CASE WHEN :terminal THEN :now ELSE finished_at END,
-        duration_ms = CASE WHEN :terminal AND started_at IS NOT NULL THEN :now - started_at ELSE duration_ms END
+        duration_ms = CASE WHEN :terminal AND COALESCE(:startedAt, started_at) IS NOT NULL THEN MAX(0, :now - COALESCE(:startedAt, started_at)) ELSE duration_ms END
       WHERE conversation_id = :conversationId AND id = :id`),
     listToolCalls: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? ORDER BY created_at, rowid'),
     cancelInterruptedToolCalls: db.prepare(`
@@ -580,6 +582,7 @@ export class HistoryStore {
       status: update.status ?? null,
       result: update.result === undefined ? null : JSON.stringify(update.result),
       isError: update.isError === undefined ? null : update.isError ? 1 : 0,
+      startedAt: update.startedAt ?? null,
       terminal: update.status !== undefined && TERMINAL_TOOL_STATUSES.has(update.status) ? 1 : 0,
     });
     if (Number(result.changes) === 0) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);

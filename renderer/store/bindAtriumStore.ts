@@ -83,10 +83,21 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
         state().selectConversation(conversationId);
         void loadConversations();
       }
+      const shown = state().selectedConversationId === conversationId;
+      if (event.type === 'done') {
+        void loadConversations();
+        // The live reply stays until the saved one is loaded, so a stopped reply never blinks away.
+        const finishing = state().live[conversationId];
+        const finish = () => {
+          if (state().live[conversationId] === finishing) state().applyTurnEvent(conversationId, event);
+        };
+        if (shown) void loadDetail().finally(finish);
+        else finish();
+        return;
+      }
       state().applyTurnEvent(conversationId, event);
-      const saved = event.type === 'assistant_started' || event.type === 'tool_result' || event.type === 'done';
-      if (saved && state().selectedConversationId === conversationId) void loadDetail();
-      if (event.type === 'done') void loadConversations();
+      const saved = event.type === 'assistant_started' || event.type === 'tool_result';
+      if (saved && shown) void loadDetail();
     }),
     api.on('pendingOpened', (record) => state().addPending(record)),
     api.on('pendingClosed', ({ id, how, reason }) => state().closePending(id, how, reason)),

@@ -11,7 +11,8 @@ export interface LiveToolCall {
   status: 'awaiting_approval' | 'running' | ToolCallOutcome;
   progress?: { progress: number; total?: number; message?: string };
   summary?: string;
-  startedAt: number;
+  /** When it began running (after any approval), as this window saw it. */
+  startedAt?: number;
   endedAt?: number;
 }
 
@@ -41,6 +42,12 @@ export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
   setDraft(text: string): void;
+  /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
+  composerFocusRequested: boolean;
+  requestComposerFocus(): void;
+  composerFocusTaken(): void;
+  /** Shows the chat on a new conversation, ready to type. */
+  startConversation(): void;
   conversations: ConversationSummary[];
   modelChoice: Record<string, ModelChoice>;
   chooseModel(conversationKey: string, choice: ModelChoice): void;
@@ -66,6 +73,10 @@ const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notice
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
+  composerFocusRequested: false,
+  requestComposerFocus: () => set({ composerFocusRequested: true }),
+  composerFocusTaken: () => set({ composerFocusRequested: false }),
+  startConversation: () => set({ view: 'chat', selectedConversationId: null, detail: null, composerFocusRequested: true }),
   conversations: [],
   modelChoice: {},
   chooseModel: (conversationKey, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [conversationKey]: choice } })),
@@ -107,8 +118,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
           break;
         case 'tool_call': {
           const known = turn.toolCalls.some((call) => call.callId === event.callId);
-          if (known) updateCall(event.callId, { status: event.status });
-          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, startedAt: Date.now() }];
+          const started = event.status === 'running' ? { startedAt: Date.now() } : {};
+          if (known) updateCall(event.callId, { status: event.status, ...started });
+          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, ...started }];
           break;
         }
         case 'tool_progress':

@@ -1,9 +1,10 @@
-import type { PendingRequestView } from '../../shared/domain.ts';
+import type { PendingKind, PendingRequestView } from '../../shared/domain.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
 /** Why a dialog closed without the person's answer, shown once. */
 export interface WithdrawnNotice {
   id: string;
+  kind: PendingKind;
   serverId: string;
   reason: string;
 }
@@ -29,7 +30,7 @@ export const createPendingSlice: SliceCreator<PendingSlice> = (set) => ({
       if (!record) return {};
       const pending = state.pending.filter((p) => p.id !== id);
       if (how === 'settled') return { pending };
-      return { pending, withdrawn: [...state.withdrawn, { id, serverId: record.serverId, reason: reason ?? 'it was withdrawn' }] };
+      return { pending, withdrawn: [...state.withdrawn, { id, kind: record.kind, serverId: record.serverId, reason: reason ?? 'it was withdrawn' }] };
     }),
   dismissWithdrawn: (id) => set((state) => ({ withdrawn: state.withdrawn.filter((w) => w.id !== id) })),
 });

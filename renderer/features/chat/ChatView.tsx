@@ -11,6 +11,9 @@ export function ChatView() {
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const detail = useAtriumStore((state) => (state.detail && state.detail.conversation.id === selectedId ? state.detail : null));
   const live = useAtriumStore((state) => (selectedId ? state.live[selectedId] : undefined));
+  // The list has the latest title (a rename reloads the list, not the open conversation).
+  const listedTitle = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId)?.title);
+  const title = detail ? (listedTitle ?? detail.conversation.title) : 'New conversation';
   const scroller = useRef<HTMLDivElement>(null);
 
   // Follow the reply as it streams, unless the person scrolled up to read.
@@ -24,9 +27,9 @@ export function ChatView() {
   return (
     <div className="chat">
       <ConversationList />
-      <section className="conversation-pane" aria-label={detail ? `Conversation: ${detail.conversation.title}` : 'New conversation'}>
+      <section className="conversation-pane" aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
         <header className="conversation-head">
-          <h2>{detail ? detail.conversation.title : 'New conversation'}</h2>
+          <h2>{title}</h2>
           <ModelPicker conversation={detail?.conversation ?? null} />
         </header>
         <div className="conversation-scroll" ref={scroller}>

@@ -4,13 +4,15 @@ import type { PromptSummary } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
+import { focusComposerShortcut } from './useChatShortcuts.ts';
 
 /**
- * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop ends it.
- * A message that starts with "/" opens the servers' prompts: arrows choose, Enter picks, Escape closes;
- * a picked prompt asks for its arguments and then runs as the person's message.
+ * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
+ * Escape) ends it. A message that starts with "/" opens the servers' prompts: arrows choose, Enter
+ * picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's message.
  */
 export function Composer({ conversationId, busy }: { conversationId: string | null; busy: boolean }) {
   const api = useAtriumApi();
@@ -21,6 +23,8 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const attach = useAtriumStore((state) => state.attach);
   const choice = useAtriumStore((state) => state.modelChoice[conversationId ?? 'new']);
   const draft = useAtriumStore((state) => state.draft);
+  const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
+  const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -36,6 +40,11 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     setText(draft.text);
     input.current?.focus();
   }, [draft]);
+  useEffect(() => {
+    if (!focusRequested || !input.current) return;
+    input.current.focus();
+    focusTaken();
+  }, [focusRequested, focusTaken, prompt]);
   const slash = prompt === null && /^\/\S*$/.test(text);
   const onOptions = useCallback((next: PromptSummary[]) => {
     setOptions(next);
@@ -91,6 +100,10 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
   };
 
+  const stop = () => {
+    if (conversationId) api.cancelTurn({ conversationId }).catch((failure: unknown) => setError(errorMessage(failure)));
+  };
+
   const pick = (chosen: PromptSummary) => {
     if (chosen.arguments.length === 0) runPrompt(chosen, {});
     else setPrompt(chosen);
@@ -113,6 +126,11 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
     if (slash && event.key === 'Escape') {
       event.preventDefault();
       setText('');
+      return;
+    }
+    if (event.key === 'Escape' && running && conversationId) {
+      event.preventDefault();
+      stop();
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -176,6 +194,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        aria-keyshortcuts={ariaShortcut(focusComposerShortcut)}
         aria-expanded={slash}
         aria-haspopup="listbox"
       />
@@ -198,7 +217,16 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
           />
         </label>
         {running && conversationId ? (
-          <button type="button" className="button" onClick={() => void api.cancelTurn({ conversationId })}>
+          <button
+            type="button"
+            className="button"
+            title="Stop the reply (Esc in the message box)"
+            onClick={() => {
+              stop();
+              // The button goes away with the turn; the cursor waits where the next message is written.
+              input.current?.focus();
+            }}
+          >
             Stop
           </button>
         ) : null}

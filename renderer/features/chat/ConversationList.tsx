@@ -1,74 +1,108 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationSummary } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
+import { ConversationItem } from './ConversationItem.tsx';
+import { newConversationShortcut } from './useChatShortcuts.ts';
 
-/** The person's conversations, newest first: start a new one, pick, search, rename, delete. */
+/**
+ * The person's conversations, newest first: start a new one, pick, search (titles and what was said,
+ * as the host's history finds them), rename, delete.
+ */
 export function ConversationList() {
   const api = useAtriumApi();
   const conversations = useAtriumStore((state) => state.conversations);
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const select = useAtriumStore((state) => state.selectConversation);
+  const startConversation = useAtriumStore((state) => state.startConversation);
   const setConversations = useAtriumStore((state) => state.setConversations);
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const shown = useMemo(() => {
-    const wanted = query.trim().toLowerCase();
-    return wanted ? conversations.filter((c) => c.title.toLowerCase().includes(wanted)) : conversations;
-  }, [conversations, query]);
+  const search = useConversationSearch(query, conversations);
+  const shown = search.matches ?? conversations;
+  const list = useRef<HTMLUListElement>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
+  // After a deletion the keyboard lands on the conversation now in its place (or New conversation).
+  const [focusAfterDelete, setFocusAfterDelete] = useState<{ id: string | null } | null>(null);
+  useEffect(() => {
+    if (!focusAfterDelete) return;
+    const target = focusAfterDelete.id ? list.current?.querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(focusAfterDelete.id)}"]`) : newButton.current;
+    target?.focus();
+    setFocusAfterDelete(null);
+  }, [focusAfterDelete, shown]);
 
-  const act = async (action: () => Promise<unknown>) => {
+  const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
     try {
       await action();
       setConversations(await api.listConversations({}));
+      return true;
     } catch (failure) {
       setError(errorMessage(failure));
+      return false;
     }
+  };
+
+  const remove = async (conversation: ConversationSummary) => {
+    const index = shown.findIndex((c) => c.id === conversation.id);
+    // The one below takes its place; at the end of the list, the one above.
+    const neighbour = shown[index + 1] ?? shown[index - 1] ?? null;
+    const deleted = await act(() => api.deleteConversation({ conversationId: conversation.id }));
+    if (!deleted) return;
+    if (conversation.id === selectedId) select(neighbour?.id ?? null);
+    setFocusAfterDelete({ id: neighbour?.id ?? null });
   };
 
   return (
     <nav className="conversations" aria-label="Conversations">
-      <button type="button" className="button button-primary conversations-new" onClick={() => select(null)} aria-pressed={selectedId === null}>
+      <button
+        ref={newButton}
+        type="button"
+        className="button button-primary conversations-new"
+        onClick={startConversation}
+        aria-pressed={selectedId === null}
+        aria-keyshortcuts={ariaShortcut(newConversationShortcut)}
+        title={`New conversation (${shortcutLabel(newConversationShortcut)})`}
+      >
         New conversation
       </button>
-      <input className="conversations-search" type="search" aria-label="Search conversations" placeholder="Search" value={query} onChange={(event) => setQuery(event.target.value)} />
-      {error ? <p role="alert">{error}</p> : null}
-      <ul className="conversations-list">
+      <input
+        className="conversations-search"
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search titles and messages"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {error ?? search.error ? <p role="alert">{error ?? search.error}</p> : null}
+      <ul className="conversations-list" ref={list}>
         {shown.map((conversation) => (
-          <li key={conversation.id} className={conversation.id === selectedId ? 'conversation conversation-selected' : 'conversation'}>
-            <button type="button" className="conversation-open" aria-current={conversation.id === selectedId} onClick={() => select(conversation.id)}>
-              {conversation.title || 'Untitled'}
-            </button>
-            <span className="conversation-actions">
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={`Rename ${conversation.title}`}
-                onClick={() => {
-                  const title = window.prompt('New title', conversation.title)?.trim();
-                  if (title) void act(() => api.renameConversation({ conversationId: conversation.id, title }));
-                }}
-              >
-                ✎
-              </button>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={`Delete ${conversation.title}`}
-                onClick={() => {
-                  if (!window.confirm(`Delete “${conversation.title}”? Its messages and tool calls are removed for good.`)) return;
-                  if (conversation.id === selectedId) select(null);
-                  void act(() => api.deleteConversation({ conversationId: conversation.id }));
-                }}
-              >
-                ✕
-              </button>
-            </span>
-          </li>
+          <ConversationItem
+            key={conversation.id}
+            conversation={conversation}
+            selected={conversation.id === selectedId}
+            onOpen={() => select(conversation.id)}
+            onRename={async (title) => void (await act(() => api.renameConversation({ conversationId: conversation.id, title })))}
+            onDelete={() => remove(conversation)}
+          />
         ))}
       </ul>
-      {conversations.length > 0 && shown.length === 0 ? <p className="muted">No conversation matches.</p> : null}
+      {search.matches && search.matches.length === 0 ? <p className="muted">No conversation matches.</p> : null}
     </nav>
   );
+}
+
+/**
+ * The conversations whose title or messages hold `query`, as the host's history finds them; null while
+ * nothing is searched. Asked again whenever the list changes (a new message may match).
+ */
+function useConversationSearch(query: string, conversations: readonly ConversationSummary[]): { matches: ConversationSummary[] | null; error: string | null } {
+  const api = useAtriumApi();
+  const wanted = query.trim();
+  const listVersion = `${conversations.length} ${conversations[0]?.id ?? ''} ${conversations[0]?.updatedAt ?? 0}`;
+  const { data, error } = useHostQuery(() => (wanted ? api.listConversations({ search: wanted }) : Promise.resolve(null)), `${wanted}\n${listVersion}`);
+  return { matches: wanted ? data : null, error: wanted ? error : null };
 }

@@ -156,7 +156,11 @@ const SavedMessageItem = memo(function SavedMessageItem({
         }
         return null;
       })}
-      {message.status === 'incomplete' ? <p className="muted">(stopped before it finished)</p> : null}
+      {message.status === 'incomplete' ? (
+        <p className="message-stopped">
+          <span aria-hidden="true">■ </span>Stopped before it finished
+        </p>
+      ) : null}
       <MessageActions message={message} />
       {message.status === 'error' ? (
         <p className="message-error" role="alert">

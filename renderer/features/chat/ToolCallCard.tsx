@@ -35,16 +35,16 @@ const statusText: Record<string, string> = {
 export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: LiveToolCall }) {
   const api = useAtriumApi();
   const [cancelError, setCancelError] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState(false);
   const callId = saved?.id ?? live?.callId ?? '';
   const serverId = saved?.serverId ?? live?.serverId ?? '';
   const tool = saved?.tool ?? live?.tool ?? '';
   const args = saved?.arguments ?? live?.arguments ?? {};
   const status = live?.status ?? saved?.status ?? 'pending';
   const running = status === 'running' || status === 'awaiting_approval';
-  const started = saved?.startedAt ?? live?.startedAt;
-  const ended = saved?.finishedAt ?? live?.endedAt;
-  const duration = saved?.durationMs ?? (started !== undefined && ended !== undefined ? Math.max(0, ended - started) : undefined);
-  const progress = live?.progress;
+  // The saved duration is the host's measure; until it is saved, this window's own clock says.
+  const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
+  const progress = status === 'running' ? live?.progress : undefined;
 
   return (
     <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
@@ -54,24 +54,34 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
         </span>
         <span className="tool-call-status" role="status">
           {statusText[status] ?? status}
-          {duration !== undefined ? ` · ${duration} ms` : ''}
+          {duration !== undefined ? ` · ${formatDuration(duration)}` : ''}
         </span>
         {running ? (
           <button
             type="button"
             className="button button-small"
+            disabled={cancelling}
             onClick={() => {
               setCancelError(null);
-              api.cancelCall({ callId }).catch((error: unknown) => setCancelError(errorMessage(error)));
+              setCancelling(true);
+              api.cancelCall({ callId }).catch((error: unknown) => {
+                setCancelling(false);
+                setCancelError(errorMessage(error));
+              });
             }}
           >
-            Cancel call
+            {cancelling ? 'Cancelling…' : 'Cancel call'}
           </button>
         ) : null}
       </header>
       {progress ? (
         <div className="tool-call-progress">
-          <progress value={progress.progress} max={progress.total ?? undefined} aria-label={`Progress of ${tool}`} />
+          {/* Without a total the server only says it is still working: the bar moves without a value. */}
+          {progress.total !== undefined ? (
+            <progress value={progress.progress} max={progress.total} aria-label={`Progress of ${tool}`} />
+          ) : (
+            <progress aria-label={`Progress of ${tool}`} />
+          )}
           {progress.message ? <UntrustedText className="muted" text={progress.message} /> : null}
         </div>
       ) : null}
@@ -81,7 +91,9 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
           <UntrustedText text={JSON.stringify(args, null, 2)} />
         </pre>
       </details>
-      {saved?.result !== undefined && status !== 'running' ? (
+      {status === 'cancelled' ? (
+        <p className="muted">Cancelled before it finished.</p>
+      ) : saved?.result !== undefined && status !== 'running' ? (
         <ToolResultView serverId={serverId} tool={tool} result={saved.result} />
       ) : live?.summary ? (
         <pre className="tool-result-text">
@@ -91,4 +103,12 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>
   );
+}
+
+/** "840 ms", "2.4 s", "3 min 5 s". */
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }

@@ -1,10 +1,17 @@
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { JsonObject } from '../../../shared/contract.ts';
+import type { PendingKind } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ElicitationDialog } from './ElicitationDialog.tsx';
 import { SamplingDialog } from './SamplingDialog.tsx';
 import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
+
+const requestName: Record<PendingKind, string> = {
+  tool_approval: 'approval request',
+  elicitation: 'request for information',
+  sampling: 'request to use your model',
+};
 
 /**
  * The oldest request waiting for the person, as its dialog; the rest queue behind it (their count is
@@ -25,7 +32,7 @@ export function PendingRequests() {
       <ul className="notices" aria-label="Notices">
         {withdrawn.map((notice) => (
           <li key={notice.id} className="notice" role="status">
-            The request from <UntrustedText text={notice.serverId} /> was withdrawn: <UntrustedText text={notice.reason} />.
+            The {requestName[notice.kind]} from <UntrustedText text={notice.serverId} /> was withdrawn: <UntrustedText text={notice.reason} />.
             <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismissWithdrawn(notice.id)}>
               ×
             </button>

@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { ConversationSummary } from '../../../shared/contract.ts';
+
+interface ConversationItemProps {
+  conversation: ConversationSummary;
+  selected: boolean;
+  onOpen(): void;
+  /** Resolves once the new title is saved (the list reloads). */
+  onRename(title: string): Promise<void>;
+  onDelete(): Promise<void>;
+}
+
+type Mode = 'idle' | 'renaming' | 'confirming-delete';
+
+/**
+ * One conversation in the list: open it, rename it in place (Enter saves, Escape cancels, leaving the
+ * field saves), or delete it after a confirmation in place whose safe answer, Keep, has the focus.
+ */
+export function ConversationItem({ conversation, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
+  const [mode, setMode] = useState<Mode>('idle');
+  const openButton = useRef<HTMLButtonElement>(null);
+  const title = conversation.title || 'Untitled';
+  // The cursor comes back to the row when a rename ended from the keyboard or a deletion was kept, so the
+  // keyboard keeps its place (a click elsewhere keeps the focus where it went).
+  const refocus = useRef(false);
+  const backToIdle = (withFocus: boolean) => {
+    refocus.current = withFocus;
+    setMode('idle');
+  };
+  useEffect(() => {
+    if (mode !== 'idle' || !refocus.current) return;
+    refocus.current = false;
+    openButton.current?.focus();
+  }, [mode]);
+
+  if (mode === 'renaming') {
+    return (
+      <li className="conversation conversation-selected">
+        <RenameField
+          title={conversation.title}
+          label={`New title for ${title}`}
+          onDone={(next, byKeyboard) => {
+            backToIdle(byKeyboard);
+            if (next !== null) void onRename(next);
+          }}
+        />
+      </li>
+    );
+  }
+  if (mode === 'confirming-delete') {
+    return (
+      <li className="conversation conversation-confirm">
+        <DeleteConfirmation title={title} onKeep={() => backToIdle(true)} onDelete={() => void onDelete()} />
+      </li>
+    );
+  }
+  return (
+    <li className={selected ? 'conversation conversation-selected' : 'conversation'}>
+      <button ref={openButton} type="button" className="conversation-open" data-conversation-id={conversation.id} aria-current={selected} onClick={onOpen}>
+        {title}
+      </button>
+      <span className="conversation-actions">
+        <button type="button" className="icon-button" aria-label={`Rename ${title}`} title="Rename" onClick={() => setMode('renaming')}>
+          ✎
+        </button>
+        <button type="button" className="icon-button" aria-label={`Delete ${title}`} title="Delete" onClick={() => setMode('confirming-delete')}>
+          ✕
+        </button>
+      </span>
+    </li>
+  );
+}
+
+/** The title, editable; `onDone` gets the new title, or null when nothing is to change. */
+function RenameField({ title, label, onDone }: { title: string; label: string; onDone(next: string | null, byKeyboard: boolean): void }) {
+  const [value, setValue] = useState(title);
+  const input = useRef<HTMLInputElement>(null);
+  const finished = useRef(false);
+  // Selected at once, so typing replaces the old title.
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const finish = (save: boolean, byKeyboard: boolean) => {
+    if (finished.current) return;
+    finished.current = true;
+    const next = value.trim();
+    onDone(save && next !== '' && next !== title ? next : null, byKeyboard);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' && event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    finish(event.key === 'Enter', true);
+  };
+  return (
+    <input
+      ref={input}
+      className="conversation-rename"
+      aria-label={label}
+      value={value}
+      onChange={(event) => setValue(event.target.value)}
+      onKeyDown={onKeyDown}
+      onBlur={() => finish(true, false)}
+    />
+  );
+}
+
+function DeleteConfirmation({ title, onKeep, onDelete }: { title: string; onKeep(): void; onDelete(): void }) {
+  return (
+    <div
+      role="group"
+      aria-label={`Delete ${title}?`}
+      className="conversation-delete"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onKeep();
+      }}
+    >
+      <p>
+        Delete “{title}”? Its messages and tool calls are removed for good.
+      </p>
+      <span className="conversation-delete-actions">
+        <button type="button" className="button button-small button-danger" onClick={onDelete}>
+          Delete
+        </button>
+        <button type="button" className="button button-small" autoFocus onClick={onKeep}>
+          Keep
+        </button>
+      </span>
+    </div>
+  );
+}
