@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -22,6 +22,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const choice = useAtriumStore((state) => state.modelChoice[conversationId ?? 'new']);
   const draft = useAtriumStore((state) => state.draft);
   const input = useRef<HTMLTextAreaElement>(null);
+  const pickerId = useId();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -137,7 +138,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         send();
       }}
     >
-      {slash ? <PromptPicker query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
+      {slash ? <PromptPicker id={pickerId} query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
       {error ? (
         <p className="composer-error" role="alert">
           {error}
@@ -176,8 +177,10 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
-        aria-expanded={slash}
-        aria-haspopup="listbox"
+        // A textbox may not say "expanded"; it says it completes from a list and which option is highlighted.
+        aria-autocomplete="list"
+        aria-controls={slash ? pickerId : undefined}
+        aria-activedescendant={slash && options.length > 0 ? `${pickerId}-${active}` : undefined}
       />
       <div className="composer-actions">
         <label className="button attach-button">
