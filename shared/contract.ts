@@ -141,7 +141,8 @@ export interface ProviderSettingsView {
 }
 
 export interface SetupDiscovery {
-  configs: { app: string; path: string; servers: { id: string; transport: string; target: string }[]; problems: string[] }[];
+  /** Each server of another host's config; `alreadyAs` names the Atrium server that already runs exactly it. */
+  configs: { app: string; path: string; servers: { id: string; transport: string; target: string; alreadyAs?: string }[]; problems: string[] }[];
   modelServers: { name: string; baseUrl: string; models: string[] }[];
   hasProviders: boolean;
   hasServers: boolean;

@@ -73,6 +73,18 @@ export interface ServerSnapshot {
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
+/** Every log level, least severe first (syslog's order, which MCP uses). */
+export const logLevels: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (logLevels as readonly string[]).includes(value);
+}
+
+/** Whether a line at `level` is as severe as `minimum` or more. */
+export function isAtLeast(level: LogLevel, minimum: LogLevel): boolean {
+  return logLevels.indexOf(level) >= logLevels.indexOf(minimum);
+}
+
 /** Where a log line came from: the child's stderr, an MCP log notification, or Atrium itself. */
 export type LogSource = 'stderr' | 'server' | 'host';
 

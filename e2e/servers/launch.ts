@@ -11,7 +11,8 @@ export type StdioFixture =
   | 'bigResultServer'
   | 'listChangedServer'
   | 'slowStartServer'
-  | 'echoServer';
+  | 'echoServer'
+  | 'logLevelsServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer';
 

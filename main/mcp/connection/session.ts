@@ -5,6 +5,7 @@ import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError
 import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
 import type { ListKind } from '../../../shared/contract.ts';
+import { isLogLevel } from '../../../shared/domain.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import { InvalidServerRequestError, RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -27,7 +28,6 @@ export interface SessionOptions {
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
 const USER_REJECTED = -1;
-const LOG_LEVELS = new Set<LogLevel>(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 export class Session {
   readonly client: Client;
@@ -240,7 +240,7 @@ function createClient(options: SessionOptions): Client {
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
-    log.add(LOG_LEVELS.has(level as LogLevel) ? (level as LogLevel) : 'info', 'server', logger ? `[${logger}] ${text}` : text);
+    log.add(isLogLevel(level) ? level : 'info', 'server', logger ? `[${logger}] ${text}` : text);
   });
   client.setNotificationHandler('notifications/resources/updated', (notification) => options.onResourceUpdated(notification.params.uri));
   return client;
