@@ -11,7 +11,8 @@ export type StdioFixture =
   | 'bigResultServer'
   | 'listChangedServer'
   | 'slowStartServer'
-  | 'echoServer';
+  | 'echoServer'
+  | 'structuredWeatherServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer';
 
