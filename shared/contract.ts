@@ -115,12 +115,13 @@ export interface AtriumRequests {
     { conversationId: string; stopReason: string }
   >;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
-  /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold. */
+  /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
   getSettings: Req<Record<string, never>, ProviderSettingsView>;
   /** Adds or replaces a provider; a key given is stored encrypted and is never sent back. */
   saveProvider: Req<{ provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string }, null>;
   removeProvider: Req<{ id: string }, null>;
-  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number }, null>;
+  /** Saves what is given: the default model, the tool-count threshold, how tool calls and sampling requests are approved. */
+  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number; approvals?: Partial<ApprovalChoices> }, null>;
   /** The configured LLM providers and their models, for the model picker. */
   listProviders: Req<Record<string, never>, ProviderView[]>;
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
@@ -136,8 +137,26 @@ export interface ProviderSettingsView {
   providers: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
+  /** The choices saved in Settings, or the defaults where none was saved. */
+  approvals: ApprovalChoices;
   /** Whether keys entered here can be kept (encrypted); else they come from the environment. */
   canStoreKeys: boolean;
+}
+
+/**
+ * How tool calls are approved when no saved permission decides: 'ask' unless a trusted server marks the
+ * tool read-only (the annotation policy), 'ask-every' call, or deny every one ('none'). Allowing every call
+ * without asking is not a saved choice: the CLI's `--approve all` does it for one run.
+ */
+export const toolApprovalChoices = ['ask', 'ask-every', 'none'] as const;
+export type ToolApprovalChoice = (typeof toolApprovalChoices)[number];
+/** Servers' sampling requests: 'ask' the person each time, or 'deny' (refuse) every one. */
+export const samplingChoices = ['ask', 'deny'] as const;
+export type SamplingChoice = (typeof samplingChoices)[number];
+
+export interface ApprovalChoices {
+  tools: ToolApprovalChoice;
+  sampling: SamplingChoice;
 }
 
 export interface SetupDiscovery {
@@ -423,6 +442,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
         properties: { provider: { type: 'string', minLength: 1, maxLength: 100 }, model: { type: 'string', minLength: 1, maxLength: 200 } },
       },
       toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+      approvals: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
+      },
     },
   },
   listProviders: noParams,

@@ -118,6 +118,17 @@ export interface ToolSummary {
   enabled: boolean;
 }
 
+/**
+ * A tool's output schema as it was when Atrium called the tool, kept with the call. The connection fails
+ * a successful call whose structuredContent does not match a declared schema, so a saved result's
+ * structuredContent either matched `schema` or came from a tool that declared none.
+ */
+export type OutputSchemaAtCall = { declared: true; schema: Record<string, unknown> } | { declared: false };
+
+export function outputSchemaAtCall(tool: Pick<ToolSummary, 'outputSchema'>): OutputSchemaAtCall {
+  return tool.outputSchema ? { declared: true, schema: tool.outputSchema } : { declared: false };
+}
+
 export interface ResourceSummary {
   serverId: ServerId;
   uri: string;

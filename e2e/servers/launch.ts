@@ -12,7 +12,8 @@ export type StdioFixture =
   | 'listChangedServer'
   | 'slowStartServer'
   | 'echoServer'
-  | 'logLevelsServer';
+  | 'logLevelsServer'
+  | 'structuredWeatherServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer';
 

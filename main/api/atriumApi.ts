@@ -140,7 +140,7 @@ export function createAtriumApi({ home, hub, registry, roots, workspaces, events
     },
     ...createServerConfigApi(hub, registry, events),
     ...createSetupApi({ home, hub, registry, events, settings: conversations.settings }),
-    ...createSettingsApi({ home, settings: conversations.settings, secrets, ...(secretStore ? { store: secretStore } : {}) }),
+    ...createSettingsApi({ home, settings: conversations.settings, approvals: conversations.approvals, secrets, ...(secretStore ? { store: secretStore } : {}) }),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;

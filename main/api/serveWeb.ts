@@ -34,13 +34,14 @@ async function main(): Promise<void> {
   const { port, configPath } = readOptions();
   if (!existsSync(`${staticDir}index.html`)) fail('the renderer is not built: run `npm run build:renderer` first.');
 
-  // A person is at the window to answer, so servers' sampling requests are asked (never auto-approved).
   const home = resolveAtriumHome();
   // Keys entered in the window are kept encrypted in the data folder; the environment's still come first.
   const secretStore = encryptedFileSecrets(home);
   const core = await startHostCore({
     home,
-    samplingPolicy: 'ask',
+    // A person is at the window to answer, so unless they turned sampling off in Settings, servers'
+    // sampling requests are asked (never auto-approved).
+    samplingDefault: 'ask',
     secrets: chainSecrets(environmentSecrets(), conventionalKeySecrets(), secretStore),
     secretStore,
     ...(configPath ? { configPath } : {}),

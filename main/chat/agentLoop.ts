@@ -4,7 +4,8 @@
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import type { ChatTurnEvent, OutputSchemaAtCall, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { MessageOrigin } from '../store/historyStore.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
@@ -36,6 +37,8 @@ export interface ToolCallRecord {
   decision?: string;
   result?: Record<string, unknown>;
   error?: string;
+  /** The tool's output schema when it was called (absent when there is no such tool). */
+  outputSchema?: OutputSchemaAtCall;
   startedAt: number;
   durationMs: number;
 }
@@ -212,7 +215,16 @@ async function runToolCall(
 ): Promise<ChatContent> {
   const startedAt = Date.now();
   const tool = byModelName.get(call.name);
-  const base = { id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, startedAt };
+  const base = {
+    id: call.id,
+    conversationId: input.conversationId,
+    messageId,
+    modelName: call.name,
+    arguments: call.input,
+    startedAt,
+    // Kept with the call, so the history shows what the result was checked against then.
+    ...(tool ? { outputSchema: outputSchemaAtCall(tool) } : {}),
+  };
   const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'durationMs' | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
     deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, durationMs: Date.now() - startedAt, ...record });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });

@@ -57,7 +57,8 @@ async function start(): Promise<void> {
   let core: HostCore;
   try {
     // The same data folder as the CLI and the browser mode, so all three see the same servers.
-    hostStarting = startHostCore({ home: resolveAtriumHome() });
+    // A person is at the window to answer servers' sampling requests, unless they turned sampling off in Settings.
+    hostStarting = startHostCore({ home: resolveAtriumHome(), samplingDefault: 'ask' });
     core = await hostStarting;
   } catch (error) {
     hostStarting = undefined;

@@ -3,7 +3,7 @@
 // client) starts exactly this.
 
 import { readFileSync } from 'node:fs';
-import type { AtriumApi } from '../../shared/contract.ts';
+import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ConfigProblem } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import { EventBus } from '../api/eventBus.ts';
@@ -51,10 +51,18 @@ export interface HostCoreOptions {
   keepAliveMs?: number;
   /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
   maxMessageBytes?: number;
-  /** How tool calls are decided: 'ask' (the policy and the person), 'readonly', 'all', 'none'. */
+  /**
+   * How tool calls are decided for this run only, over the choice saved in Settings: 'ask' (the policy and
+   * the person), 'ask-every', 'readonly', 'all', 'none'. Without it, the saved choice, else 'ask'.
+   */
   approvalMode?: ApprovalMode;
-  /** Servers' sampling requests: 'deny' (default), 'ask' the person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given. */
+  /**
+   * Servers' sampling requests for this run only, over the choice saved in Settings: 'deny', 'ask' the
+   * person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given.
+   */
   samplingPolicy?: SamplingPolicy;
+  /** Sampling when neither this run nor Settings chose: 'deny' unless given ('ask' where a person is at a window). */
+  samplingDefault?: SamplingChoice;
   samplingChoice?: ProviderChoice;
   secrets?: SecretSource;
   /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
@@ -90,8 +98,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const conversations = openConversationHost({
     home: options.home,
     ...(options.databasePath ? { databasePath: options.databasePath } : {}),
-    approvalMode: options.approvalMode ?? 'ask',
-    samplingPolicy: options.samplingPolicy ?? 'deny',
+    approvals: {
+      ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
+      ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
+      ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
+    },
     ...(options.samplingChoice ? { samplingChoice: options.samplingChoice } : {}),
     secrets,
     settings: options.providerSettings ?? (await loadProviderSettings(options.home)),

@@ -279,6 +279,17 @@ test('tool calls record their decision, timing and result, scoped to their conve
   assert.throws(() => store.updateToolCall(a.id, 'nope', { status: 'done' }), /no tool call/);
 });
 
+test("a tool call keeps the tool's output schema as it was when called; a call saved without it has none", () => {
+  const { store } = memoryStore();
+  const { id } = store.createConversation();
+  const replyId = store.beginAssistantMessage(id);
+  const call = { conversationId: id, messageId: replyId, serverId: 'w', tool: 'forecast', modelName: 'w__forecast', arguments: {} };
+  const schema = { type: 'object', properties: { temperature: { type: 'number' } } };
+  assert.deepEqual(store.recordToolCall({ ...call, id: 'declared', outputSchema: { declared: true, schema } }).outputSchema, { declared: true, schema });
+  assert.deepEqual(store.recordToolCall({ ...call, id: 'none', outputSchema: { declared: false } }).outputSchema, { declared: false });
+  assert.equal(store.recordToolCall({ ...call, id: 'older' }).outputSchema, undefined);
+});
+
 test('pending requests are settled once, withdrawn per server, and closed at startup', () => {
   const { store, clock } = memoryStore();
   const { id } = store.createConversation();

@@ -121,15 +121,18 @@ export class Session {
   }
 
   /**
-   * tools/call. On a 2025-era connection the result is checked by a cheap structural check plus the
-   * tool's outputSchema (compiled once); on 2026-07-28 the SDK's callTool also drives input_required
-   * rounds and header mirroring, so it is used as is.
+   * tools/call. On a 2025-era connection the result is checked by a cheap structural check; on 2026-07-28
+   * the SDK's callTool also drives input_required rounds and header mirroring, so it is used as is. In
+   * both, the structuredContent is checked here against the tool's outputSchema (compiled once), so a
+   * result that breaks it fails the same way in both eras, as Atrium's refusal, not the server's error.
    */
   async callTool(params: CallToolRequest['params'], options: RequestOptions, tool: Tool | undefined): Promise<CallToolResult> {
-    if (this.era === 'modern') return (await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: tool } : {}) })) as CallToolResult;
-    const result = await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
+    const result =
+      this.era === 'modern'
+        ? ((await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult)
+        : await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
     const problem = checkStructuredContent(result, tool, this.options.services.validator);
-    if (problem) throw new ProtocolError(INVALID_PARAMS, problem);
+    if (problem) throw new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: ${problem}`);
     return result;
   }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
+import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 
 const KINDS = [
@@ -13,7 +14,8 @@ const KINDS = [
 
 /**
  * Providers and their keys (typed into a password field, stored encrypted, never shown again: only
- * "key set"), the default model, the tool-count threshold, and the theme.
+ * "key set"), the default model, the tool-count threshold, how tool calls and sampling are approved, and
+ * the theme.
  */
 export function SettingsView() {
   const api = useAtriumApi();
@@ -95,6 +97,11 @@ export function SettingsView() {
           </select>
         </label>
         <ThresholdField value={settings?.toolThreshold ?? 64} onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)} />
+      </section>
+
+      <section className="setup-section" aria-label="Approvals">
+        <h3>Approvals</h3>
+        {settings ? <ApprovalSettings saved={settings.approvals} onSave={(approvals, done) => act(() => api.saveDefaults({ approvals }), done)} /> : null}
       </section>
 
       <section className="setup-section" aria-label="Appearance">
