@@ -89,6 +89,13 @@ export interface AtriumRequests {
   listRoots: Req<Record<string, never>, RootEntry[]>;
   /** Replaces the active workspace's roots. */
   setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+  /** Which front end the window runs in and what it can do beyond the contract (the native folder picker). */
+  getHostInfo: Req<Record<string, never>, HostInfo>;
+  /**
+   * Opens the system's folder picker (the desktop app only) and resolves with the folders the person
+   * chose, as paths; empty when they cancelled. The browser has none: it fails, and a path is typed.
+   */
+  pickFolders: Req<Record<string, never>, string[]>;
   listWorkspaces: Req<Record<string, never>, WorkspaceView[]>;
   createWorkspace: Req<{ name: string; roots?: RootEntry[] }, WorkspaceView>;
   setWorkspaceRoots: Req<{ workspaceId: string; roots: RootEntry[] }, WorkspaceView>;
@@ -117,8 +124,14 @@ export interface AtriumRequests {
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
   getSettings: Req<Record<string, never>, ProviderSettingsView>;
-  /** Adds or replaces a provider; a key given is stored encrypted and is never sent back. */
-  saveProvider: Req<{ provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string }, null>;
+  /**
+   * Adds or replaces a provider; a key given is stored encrypted and is never sent back. Where the key
+   * store is weak (`keyStorageWarning` with `canStoreKeys`), a key is stored only with `acceptWeakKeyStorage`.
+   */
+  saveProvider: Req<
+    { provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string; acceptWeakKeyStorage?: boolean },
+    null
+  >;
   removeProvider: Req<{ id: string }, null>;
   /** Saves what is given: the default model, the tool-count threshold, how tool calls and sampling requests are approved. */
   saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number; approvals?: Partial<ApprovalChoices> }, null>;
@@ -141,6 +154,18 @@ export interface ProviderSettingsView {
   approvals: ApprovalChoices;
   /** Whether keys entered here can be kept (encrypted); else they come from the environment. */
   canStoreKeys: boolean;
+  /**
+   * Why keys kept here are not well protected (no usable OS keychain), for the person to read before
+   * choosing; with `canStoreKeys`, a key is then stored only if they accept it.
+   */
+  keyStorageWarning?: string;
+}
+
+export interface HostInfo {
+  /** The desktop app, the browser mode, or a front end without a window (the CLI). */
+  frontEnd: 'electron' | 'browser' | 'headless';
+  /** The system's folder picker is there (`pickFolders`). */
+  canPickFolders: boolean;
 }
 
 /**
@@ -428,6 +453,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
         },
       },
       key: { type: 'string', minLength: 1, maxLength: 1000 },
+      acceptWeakKeyStorage: { type: 'boolean' },
     },
   },
   removeProvider: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
@@ -474,6 +500,8 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   },
   listRoots: noParams,
   setRoots: { type: 'object', additionalProperties: false, required: ['roots'], properties: { roots: rootList } },
+  getHostInfo: noParams,
+  pickFolders: noParams,
   listWorkspaces: noParams,
   createWorkspace: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: workspaceName, roots: rootList } },
   setWorkspaceRoots: { type: 'object', additionalProperties: false, required: ['workspaceId', 'roots'], properties: { workspaceId, roots: rootList } },

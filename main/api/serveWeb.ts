@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { startHostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
-import { chainSecrets, conventionalKeySecrets, environmentSecrets } from '../store/secrets.ts';
+import { windowSecrets } from '../store/secrets.ts';
 import { startBrowserBridge } from './browserBridge.ts';
 
 const staticDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
@@ -42,8 +42,9 @@ async function main(): Promise<void> {
     // A person is at the window to answer, so unless they turned sampling off in Settings, servers'
     // sampling requests are asked (never auto-approved).
     samplingDefault: 'ask',
-    secrets: chainSecrets(environmentSecrets(), conventionalKeySecrets(), secretStore),
+    secrets: windowSecrets(secretStore),
     secretStore,
+    frontEnd: { kind: 'browser' },
     ...(configPath ? { configPath } : {}),
   });
   const bridge = await startBrowserBridge({ api: core.api, events: core.events, staticDir, port }).catch(

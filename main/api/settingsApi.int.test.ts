@@ -106,3 +106,32 @@ describe('approval choices', () => {
     assert.equal(validateRequest('saveDefaults', { approvals: {} }).ok, false);
   });
 });
+
+test('a weak key store is never written silently: the warning is shown, and a key is kept only when the person accepts', async () => {
+  const weakStore = encryptedFileSecrets(await makeTempDir('atrium-weak-secrets-'));
+  const warning = 'No keychain is available to Atrium on this system.';
+  const weak = await startTestHost({}, { secretStore: weakStore, secrets: weakStore, keyStorageWarning: warning, providerSettings: { providers: [] } });
+  try {
+    const before = await weak.core.api.getSettings({});
+    assert.equal(before.canStoreKeys, true);
+    assert.equal(before.keyStorageWarning, warning);
+    await assert.rejects(
+      weak.core.api.saveProvider({ provider: { id: 'claude', kind: 'anthropic' }, key: 'sk-ant-weak' }),
+      /needs your explicit agreement/,
+    );
+    await assert.rejects(weak.core.api.saveProvider({ provider: { id: 'claude', kind: 'anthropic' }, key: 'sk-ant-weak', acceptWeakKeyStorage: false }), /explicit agreement/);
+    assert.deepEqual(await weakStore.names(), []);
+    // Without a key, a provider is saved as usual: its key may come from the environment.
+    await weak.core.api.saveProvider({ provider: { id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' } });
+    await weak.core.api.saveProvider({ provider: { id: 'claude', kind: 'anthropic' }, key: 'sk-ant-weak', acceptWeakKeyStorage: true });
+    assert.equal(await weakStore.get('claude'), 'sk-ant-weak');
+  } finally {
+    await weak.close();
+  }
+});
+
+test('where keys are well kept there is no warning, and no agreement is asked', async () => {
+  const settings = await host.core.api.getSettings({});
+  assert.equal(settings.keyStorageWarning, undefined);
+  assert.equal(settings.canStoreKeys, true);
+});

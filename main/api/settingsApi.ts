@@ -23,6 +23,8 @@ export interface SettingsDeps {
   secrets: SecretSource;
   /** Where keys entered in the window are kept; absent where keys cannot be saved. */
   store?: WritableSecrets;
+  /** Why that store is weak (or missing); with a store, a key is kept only when the person accepts it. */
+  keyStorageWarning?: string;
 }
 
 export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
@@ -44,9 +46,14 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       ...(settings.toolThreshold ? { toolThreshold: settings.toolThreshold } : {}),
       approvals: deps.approvals.choices(),
       canStoreKeys: deps.store !== undefined,
+      ...(deps.keyStorageWarning ? { keyStorageWarning: deps.keyStorageWarning } : {}),
     }),
-    saveProvider: async ({ provider, key }) => {
+    saveProvider: async ({ provider, key, acceptWeakKeyStorage }) => {
       if (key !== undefined && !deps.store) throw new InvalidServerConfigError('keys cannot be saved here: set ATRIUM_SECRET_<NAME> in the environment instead');
+      // A weak store is never written silently: the person must have read the warning and accepted it.
+      if (key !== undefined && deps.keyStorageWarning && acceptWeakKeyStorage !== true) {
+        throw new InvalidServerConfigError('the key was not saved: keys are weakly protected here, and storing one needs your explicit agreement');
+      }
       const config: ProviderConfig = {
         id: provider.id,
         kind: provider.kind as ProviderKind,

@@ -29,9 +29,21 @@ export interface SetupDeps {
   settings: ProviderSettings;
   configPaths?: () => { app: string; path: string }[];
   probe?: () => Promise<DiscoveredModelServer[]>;
+  /** How the sample server is started; this Node running its source by default. */
+  sampleServer?: SampleServerLaunch;
 }
 
-const SAMPLE_SERVER = fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url));
+/** The command line that runs Atrium's sample server, as a stdio server entry holds it. */
+export interface SampleServerLaunch {
+  command: string;
+  args: string[];
+}
+
+/** A plain Node process (the browser mode, the CLI) runs the sample server's source itself. */
+export const sourceSampleServer: SampleServerLaunch = {
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url))],
+};
 
 export function createSetupApi(deps: SetupDeps): SetupRequests {
   const configPaths = deps.configPaths ?? (() => knownConfigPaths());
@@ -69,7 +81,8 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
       return imported;
     },
     addSampleServer: async () => {
-      const parsed = parseServerEntry(freeName('atrium-sample'), { command: process.execPath, args: [SAMPLE_SERVER], ...(process.versions['electron'] ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) });
+      const { command, args } = deps.sampleServer ?? sourceSampleServer;
+      const parsed = parseServerEntry(freeName('atrium-sample'), { command, args });
       if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
       // Like any new server, it runs once the person has seen its command line and started it.
       return add({ ...parsed.server, disabled: true });

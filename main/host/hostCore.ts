@@ -28,6 +28,9 @@ import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
+import { headlessFrontEnd } from '../api/hostInfoApi.ts';
+import type { FrontEnd } from '../api/hostInfoApi.ts';
+import type { SampleServerLaunch } from '../api/setupApi.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -67,6 +70,12 @@ export interface HostCoreOptions {
   secrets?: SecretSource;
   /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
   secretStore?: WritableSecrets;
+  /** Why keys kept here are not well protected (no usable OS keychain); Settings shows it and asks before storing. */
+  keyStorageWarning?: string;
+  /** The window's front end: which one, and the native abilities it injects (the folder picker). */
+  frontEnd?: FrontEnd;
+  /** How the sample server is started (the desktop app runs a bundled copy with a real Node). */
+  sampleServer?: SampleServerLaunch;
   /** LLM providers; read from the home's providers.json when not given. */
   providerSettings?: ProviderSettings;
   makeProvider?: (config: ProviderConfig) => LlmProvider;
@@ -169,7 +178,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ home: options.home, hub, registry, roots, workspaces, events, conversations, secrets, ...(options.secretStore ? { secretStore: options.secretStore } : {}) }),
+    api: createAtriumApi({
+      home: options.home,
+      hub,
+      registry,
+      roots,
+      workspaces,
+      events,
+      conversations,
+      secrets,
+      frontEnd: options.frontEnd ?? headlessFrontEnd,
+      ...(options.secretStore ? { secretStore: options.secretStore } : {}),
+      ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}),
+      ...(options.sampleServer ? { sampleServer: options.sampleServer } : {}),
+    }),
     events,
     hub,
     configProblems: registry.problems,
