@@ -121,7 +121,6 @@ export interface AtriumRequests {
     },
     { conversationId: string; stopReason: string }
   >;
-  /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
   getSettings: Req<Record<string, never>, ProviderSettingsView>;
   /**
@@ -137,6 +136,7 @@ export interface AtriumRequests {
   saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number; approvals?: Partial<ApprovalChoices> }, null>;
   /** The configured LLM providers and their models, for the model picker. */
   listProviders: Req<Record<string, never>, ProviderView[]>;
+  /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
