@@ -1,8 +1,9 @@
 // The desktop app as a person uses it: the unfused development build (`npm run build:renderer`, then
 // the shell, built here) launched by Playwright's Electron driver against a temporary home, the scripted
 // Anthropic fake and the real echo fixture server. It checks what only Electron can show: the renderer
-// has no Node, runs from atrium://app/ under the CSP, opens links only through the URL gate, picks
-// folders natively, warns about a weak keychain, and leaves no server process behind when it quits.
+// has no Node, runs from atrium://app/ under the CSP (a hostile reply or result runs and fetches nothing),
+// opens links only through the URL gate, picks folders natively, warns about a weak keychain, and leaves
+// no server process behind when it quits.
 //
 // It needs Electron's binary, which `npm install` does not fetch here (install scripts are off) and some
 // machines cannot download. Where it is missing, every test is skipped and the reason printed. The
@@ -20,6 +21,8 @@ import type { ElectronApplication, Page } from '@playwright/test';
 import { requestNames } from '../shared/contract.ts';
 import { locateElectron, realFiles } from '../main/electron/launch.ts';
 import { E2E_MODEL } from './fixtures/chatHost.ts';
+import type { RequestRecorder } from './fixtures/hostilePage.ts';
+import { expectCspHolds, hostileText, startRequestRecorder } from './fixtures/hostilePage.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -49,20 +52,25 @@ interface Desktop {
 }
 
 let llm: FakeLlmServer;
+let tracker: RequestRecorder;
 const homes: string[] = [];
 
 test.beforeAll(async () => {
   if (!existsSync(join(repoRoot, 'dist', 'renderer', 'index.html'))) throw new Error('The renderer is not built: run `npm run build:renderer` first.');
   const { buildElectron } = await import('../main/electron/buildElectron.ts');
   await buildElectron();
+  tracker = await startRequestRecorder();
   llm = await startFakeAnthropic([
     { toolCalls: [{ name: 'echo__echo', input: { text: 'hello from the desktop' } }] },
     { text: 'The server said hello. Read [the MCP docs](https://modelcontextprotocol.io/docs).' },
+    { toolCalls: [{ name: 'echo__echo', input: { text: hostileText(tracker.url, 'tool') } }] },
+    { text: hostileText(tracker.url, 'reply') },
   ]);
 });
 
 test.afterAll(async () => {
   await llm?.close();
+  await tracker?.close();
   for (const home of homes) await rm(home, { recursive: true, force: true });
 });
 
@@ -110,14 +118,7 @@ test('desktop: a chat with an approved tool call, a renderer without Node, links
       expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
       expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
       expect(await page.evaluate(() => Object.keys((globalThis as unknown as { atrium: object }).atrium).sort())).toEqual([...requestNames, 'on'].sort());
-      // Written as page source: this project's Node typings have no DOM.
-      const inlineRan = await page.evaluate(`(() => {
-        const script = document.createElement('script');
-        script.textContent = 'window.inlineScriptRan = true';
-        document.body.append(script);
-        return window.inlineScriptRan === true;
-      })()`);
-      expect(inlineRan, 'an inline script is blocked by the CSP').toBe(false);
+      await expectCspHolds(page, tracker.url);
       const fetched = await page.evaluate(() => fetch('https://example.com/').then(() => 'fetched', () => 'blocked'));
       expect(fetched, 'the page may connect nowhere').toBe('blocked');
     });
@@ -153,6 +154,21 @@ test('desktop: a chat with an approved tool call, a renderer without Node, links
       await page.evaluate(`void window.open('http://127.0.0.1:9/callback')`);
       await expect.poll(opened).toEqual(['https://modelcontextprotocol.io/docs', 'http://127.0.0.1:9/callback']);
       expect(app.windows(), 'no window was opened').toHaveLength(1);
+    });
+
+    await test.step('a hostile tool result and reply run nothing and fetch nothing', async () => {
+      await page.getByRole('button', { name: 'Chat' }).click();
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill('echo something hostile');
+      await box.press('Enter');
+      await page.getByRole('dialog', { name: 'Run echo?' }).getByRole('button', { name: 'Allow once' }).click();
+      const result = page.getByRole('article', { name: 'Tool call echo/echo' }).last().getByLabel('Result of echo');
+      await expect(result).toContainText(`<script>window.pwned = 'tool script'</script>`);
+      const answer = page.getByRole('listitem', { name: 'Assistant' }).last();
+      await expect(answer.getByRole('link', { name: '[image: chart]' })).toBeVisible();
+      await expect(answer.locator('img, script, [onerror]')).toHaveCount(0);
+      await expectCspHolds(page, tracker.url);
+      expect(tracker.hits, 'no request left the window for the hostile addresses').toEqual([]);
     });
 
     await test.step('"Choose folder…" opens the system’s folder picker and adds what the person chose', async () => {
