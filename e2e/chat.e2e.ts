@@ -49,6 +49,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await expect(call.getByRole('status')).toContainText('Done');
     await expect(call.getByLabel('Result of add').locator('pre').first()).toHaveText('5');
     await expect(call.getByText('Structured content')).toBeVisible();
+    await expect(call.getByText("✓ Matches the tool's output schema.")).toBeVisible();
     const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
     await expect(reply).toContainText('Two and three make five.');
     await expect(reply.locator('strong'), 'the reply is rendered as Markdown').toHaveText('five');

@@ -46,6 +46,9 @@ test('roots: a typed folder is checked, sent to the server, and replaced by anot
     await page.getByRole('button', { name: 'Roots' }).click();
     const workspace = page.getByRole('region', { name: 'Workspace Default' });
     await expect(workspace).toContainText('Active: servers see these folders.');
+    // The browser has no folder picker: a path is typed (the desktop app adds "Choose folder…").
+    await expect(workspace).toContainText('The desktop app can also open the system’s folder picker.');
+    await expect(workspace.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);
     const field = workspace.getByRole('textbox', { name: 'Add a folder (its full path)' });
     await field.fill(join(project, 'no-such-folder'));
     await workspace.getByRole('button', { name: 'Add folder' }).click();

@@ -34,6 +34,9 @@ test('settings: a provider and its key added in the window, the default model ch
 
   await test.step('the key is stored encrypted and the window only learns that it is set', async () => {
     const form = page.getByRole('form', { name: 'Add a provider' });
+    await expect(form.getByLabel(/^API key/)).toBeVisible();
+    // The browser mode's store is not the weak keychain fallback: no warning, nothing to accept.
+    await expect(page.getByText('Keys are not well protected on this computer')).toHaveCount(0);
     await form.getByRole('textbox', { name: /^Name/ }).fill('claude');
     await form.getByRole('combobox', { name: 'API' }).selectOption('anthropic');
     await form.getByRole('textbox', { name: /^Base URL/ }).fill(llm.url);

@@ -1,9 +1,12 @@
 // Every kind of tool result rendered for what it is, from the real server-everything: an image, links to
-// resources that open in the resources view, an embedded resource, structured content as a tree, and a
-// call that never reached the server shown apart from a tool that reports a failure.
+// resources that open in the resources view, an embedded resource, structured content as a tree beside
+// whether it matched the tool's output schema, and a call that never reached the server shown apart from a
+// tool that reports a failure. A fixture server whose content breaks its own output schema shows as a
+// failed call that says so.
 import { createRequire } from 'node:module';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
 
 const require = createRequire(import.meta.url);
 const everythingServer = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -20,12 +23,19 @@ const env = chatHostFor(
       ],
     },
     { text: 'Here they are.' },
+    {
+      toolCalls: [
+        { id: 'call_wrong', name: 'weather__wrong_forecast', input: { city: 'Lisbon' } },
+        { id: 'call_plain', name: 'weather__plain_forecast', input: { city: 'Lisbon' } },
+      ],
+    },
+    { text: 'Checked the weather.' },
   ],
-  { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
+  { everything: { command: process.execPath, args: [everythingServer, 'stdio'] }, weather: fixtureCommand('structuredWeatherServer') },
 );
 
-test('tool results: image, resource links, embedded resource, structured tree, and a failed call', async ({ page }) => {
-  await openApp(page, env().host, ['everything']);
+test('tool results: image, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
+  await openApp(page, env().host, ['everything', 'weather']);
   await sendMessage(page, 'show me every kind of result');
   const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });
   await first.getByRole('checkbox', { name: /every tool of this server/ }).check();
@@ -49,6 +59,30 @@ test('tool results: image, resource links, embedded resource, structured tree, a
     const invalid = page.getByRole('article', { name: 'Tool call everything/get-structured-content' }).last();
     await expect(invalid.getByRole('alert')).toContainText('The call failed');
     await expect(invalid.getByRole('alert')).toContainText('location');
+  });
+
+  await test.step('structured content says it matched the tool’s output schema, which can be opened', async () => {
+    const structured = page.getByRole('article', { name: 'Tool call everything/get-structured-content' }).first();
+    await expect(structured.getByText("✓ Matches the tool's output schema.")).toBeVisible();
+    await expect(structured.getByText('Temperature in celsius'), 'the schema is folded until asked for').toHaveCount(0);
+    await structured.getByText('Output schema', { exact: true }).click();
+    await expect(structured.getByText('Temperature in celsius')).toBeVisible();
+  });
+
+  await test.step('content that breaks its tool’s output schema is a failed call saying so; a tool without one says so', async () => {
+    await sendMessage(page, 'check the weather');
+    const approval = page.getByRole('dialog', { name: 'Run wrong_forecast?' });
+    await approval.getByRole('checkbox', { name: /every tool of this server/ }).check();
+    await approval.getByRole('button', { name: 'Allow in this conversation' }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Checked the weather.');
+    const broken = page.getByRole('article', { name: 'Tool call weather/wrong_forecast' });
+    await expect(broken.getByRole('status')).toContainText('Failed');
+    await expect(broken.getByRole('alert')).toContainText('The call failed');
+    await expect(broken.getByRole('alert')).toContainText(/weather: structuredContent of tool "wrong_forecast" does not match its outputSchema: .*temperature must be number/);
+    const plain = page.getByRole('article', { name: 'Tool call weather/plain_forecast' });
+    await expect(plain.getByText('The tool declares no output schema, so this content was not checked.')).toBeVisible();
+    await expect(plain.getByText('Output schema', { exact: true })).toHaveCount(0);
+    await page.screenshot({ path: 'e2e/artifacts/chat-output-schema.png' });
   });
 
   await test.step('a resource link opens the resource in the resources view', async () => {

@@ -89,6 +89,13 @@ export interface AtriumRequests {
   listRoots: Req<Record<string, never>, RootEntry[]>;
   /** Replaces the active workspace's roots. */
   setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+  /** Which front end the window runs in and what it can do beyond the contract (the native folder picker). */
+  getHostInfo: Req<Record<string, never>, HostInfo>;
+  /**
+   * Opens the system's folder picker (the desktop app only) and resolves with the folders the person
+   * chose, as paths; empty when they cancelled. The browser has none: it fails, and a path is typed.
+   */
+  pickFolders: Req<Record<string, never>, string[]>;
   listWorkspaces: Req<Record<string, never>, WorkspaceView[]>;
   createWorkspace: Req<{ name: string; roots?: RootEntry[] }, WorkspaceView>;
   setWorkspaceRoots: Req<{ workspaceId: string; roots: RootEntry[] }, WorkspaceView>;
@@ -114,15 +121,22 @@ export interface AtriumRequests {
     },
     { conversationId: string; stopReason: string }
   >;
-  /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
-  /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold. */
+  /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
   getSettings: Req<Record<string, never>, ProviderSettingsView>;
-  /** Adds or replaces a provider; a key given is stored encrypted and is never sent back. */
-  saveProvider: Req<{ provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string }, null>;
+  /**
+   * Adds or replaces a provider; a key given is stored encrypted and is never sent back. Where the key
+   * store is weak (`keyStorageWarning` with `canStoreKeys`), a key is stored only with `acceptWeakKeyStorage`.
+   */
+  saveProvider: Req<
+    { provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string; acceptWeakKeyStorage?: boolean },
+    null
+  >;
   removeProvider: Req<{ id: string }, null>;
-  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number }, null>;
+  /** Saves what is given: the default model, the tool-count threshold, how tool calls and sampling requests are approved. */
+  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number; approvals?: Partial<ApprovalChoices> }, null>;
   /** The configured LLM providers and their models, for the model picker. */
   listProviders: Req<Record<string, never>, ProviderView[]>;
+  /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
@@ -136,12 +150,43 @@ export interface ProviderSettingsView {
   providers: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
+  /** The choices saved in Settings, or the defaults where none was saved. */
+  approvals: ApprovalChoices;
   /** Whether keys entered here can be kept (encrypted); else they come from the environment. */
   canStoreKeys: boolean;
+  /**
+   * Why keys kept here are not well protected (no usable OS keychain), for the person to read before
+   * choosing; with `canStoreKeys`, a key is then stored only if they accept it.
+   */
+  keyStorageWarning?: string;
+}
+
+export interface HostInfo {
+  /** The desktop app, the browser mode, or a front end without a window (the CLI). */
+  frontEnd: 'electron' | 'browser' | 'headless';
+  /** The system's folder picker is there (`pickFolders`). */
+  canPickFolders: boolean;
+}
+
+/**
+ * How tool calls are approved when no saved permission decides: 'ask' unless a trusted server marks the
+ * tool read-only (the annotation policy), 'ask-every' call, or deny every one ('none'). Allowing every call
+ * without asking is not a saved choice: the CLI's `--approve all` does it for one run.
+ */
+export const toolApprovalChoices = ['ask', 'ask-every', 'none'] as const;
+export type ToolApprovalChoice = (typeof toolApprovalChoices)[number];
+/** Servers' sampling requests: 'ask' the person each time, or 'deny' (refuse) every one. */
+export const samplingChoices = ['ask', 'deny'] as const;
+export type SamplingChoice = (typeof samplingChoices)[number];
+
+export interface ApprovalChoices {
+  tools: ToolApprovalChoice;
+  sampling: SamplingChoice;
 }
 
 export interface SetupDiscovery {
-  configs: { app: string; path: string; servers: { id: string; transport: string; target: string }[]; problems: string[] }[];
+  /** Each server of another host's config; `alreadyAs` names the Atrium server that already runs exactly it. */
+  configs: { app: string; path: string; servers: { id: string; transport: string; target: string; alreadyAs?: string }[]; problems: string[] }[];
   modelServers: { name: string; baseUrl: string; models: string[] }[];
   hasProviders: boolean;
   hasServers: boolean;
@@ -408,6 +453,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
         },
       },
       key: { type: 'string', minLength: 1, maxLength: 1000 },
+      acceptWeakKeyStorage: { type: 'boolean' },
     },
   },
   removeProvider: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
@@ -422,6 +468,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
         properties: { provider: { type: 'string', minLength: 1, maxLength: 100 }, model: { type: 'string', minLength: 1, maxLength: 200 } },
       },
       toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+      approvals: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
+      },
     },
   },
   listProviders: noParams,
@@ -448,6 +500,8 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   },
   listRoots: noParams,
   setRoots: { type: 'object', additionalProperties: false, required: ['roots'], properties: { roots: rootList } },
+  getHostInfo: noParams,
+  pickFolders: noParams,
   listWorkspaces: noParams,
   createWorkspace: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: workspaceName, roots: rootList } },
   setWorkspaceRoots: { type: 'object', additionalProperties: false, required: ['workspaceId', 'roots'], properties: { workspaceId, roots: rootList } },

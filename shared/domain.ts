@@ -73,6 +73,18 @@ export interface ServerSnapshot {
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
+/** Every log level, least severe first (syslog's order, which MCP uses). */
+export const logLevels: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (logLevels as readonly string[]).includes(value);
+}
+
+/** Whether a line at `level` is as severe as `minimum` or more. */
+export function isAtLeast(level: LogLevel, minimum: LogLevel): boolean {
+  return logLevels.indexOf(level) >= logLevels.indexOf(minimum);
+}
+
 /** Where a log line came from: the child's stderr, an MCP log notification, or Atrium itself. */
 export type LogSource = 'stderr' | 'server' | 'host';
 
@@ -104,6 +116,17 @@ export interface ToolSummary {
   annotations?: ToolAnnotationsView;
   /** Off when the person turned this tool (or its server's tools) off for the model. */
   enabled: boolean;
+}
+
+/**
+ * A tool's output schema as it was when Atrium called the tool, kept with the call. The connection fails
+ * a successful call whose structuredContent does not match a declared schema, so a saved result's
+ * structuredContent either matched `schema` or came from a tool that declared none.
+ */
+export type OutputSchemaAtCall = { declared: true; schema: Record<string, unknown> } | { declared: false };
+
+export function outputSchemaAtCall(tool: Pick<ToolSummary, 'outputSchema'>): OutputSchemaAtCall {
+  return tool.outputSchema ? { declared: true, schema: tool.outputSchema } : { declared: false };
 }
 
 export interface ResourceSummary {

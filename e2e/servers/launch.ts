@@ -11,7 +11,9 @@ export type StdioFixture =
   | 'bigResultServer'
   | 'listChangedServer'
   | 'slowStartServer'
-  | 'echoServer';
+  | 'echoServer'
+  | 'logLevelsServer'
+  | 'structuredWeatherServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer';
 

@@ -21,6 +21,9 @@ import { createSettingsApi } from './settingsApi.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
+import { createHostInfoApi } from './hostInfoApi.ts';
+import type { FrontEnd } from './hostInfoApi.ts';
+import type { SampleServerLaunch } from './setupApi.ts';
 import type { EventBus } from './eventBus.ts';
 
 export interface ApiDeps {
@@ -28,6 +31,10 @@ export interface ApiDeps {
   home: string;
   secrets: SecretSource;
   secretStore?: WritableSecrets;
+  /** Why the secret store is weak or missing, shown in Settings (see ProviderSettingsView). */
+  keyStorageWarning?: string;
+  frontEnd: FrontEnd;
+  sampleServer?: SampleServerLaunch;
   hub: McpHub;
   registry: ServerRegistry;
   roots: RootsStore;
@@ -36,7 +43,8 @@ export interface ApiDeps {
   conversations: ConversationHost;
 }
 
-export function createAtriumApi({ home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore }: ApiDeps): AtriumApi {
+export function createAtriumApi(deps: ApiDeps): AtriumApi {
+  const { home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore, keyStorageWarning } = deps;
   const callsInFlight = new Map<string, AbortController>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
@@ -139,8 +147,16 @@ export function createAtriumApi({ home, hub, registry, roots, workspaces, events
       return { conversationId: id, stopReason: outcome.stopReason };
     },
     ...createServerConfigApi(hub, registry, events),
-    ...createSetupApi({ home, hub, registry, events, settings: conversations.settings }),
-    ...createSettingsApi({ home, settings: conversations.settings, secrets, ...(secretStore ? { store: secretStore } : {}) }),
+    ...createSetupApi({ home, hub, registry, events, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
+    ...createSettingsApi({
+      home,
+      settings: conversations.settings,
+      approvals: conversations.approvals,
+      secrets,
+      ...(secretStore ? { store: secretStore } : {}),
+      ...(keyStorageWarning ? { keyStorageWarning } : {}),
+    }),
+    ...createHostInfoApi(deps.frontEnd),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
   } satisfies AtriumApi;

@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { EventBus } from './eventBus.ts';
+import { securityHeaders } from './securityHeaders.ts';
 import { serveStatic } from './serveStatic.ts';
 import { toApiError, validateRequest } from './validateRequest.ts';
 
@@ -61,7 +62,7 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       res.writeHead(308, { Location: `${origin()}${req.url ?? '/'}` });
       return res.end();
     }
-    serveStatic(req, res, staticDir, securityHeaders(`ws://${hostLiteral}:${port}`)).catch(() => {
+    serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`] })).catch(() => {
       if (!res.headersSent) plain(res, 500, 'Internal error');
       else res.destroy();
     });
@@ -203,17 +204,6 @@ function refuse(socket: Socket, status: number, reason: string): void {
 }
 
 function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...securityHeaders('') });
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...securityHeaders({ connect: [] }) });
   res.end(text);
-}
-
-function securityHeaders(wsOrigin: string): Record<string, string> {
-  const connect = wsOrigin ? `connect-src ${wsOrigin}` : "connect-src 'none'";
-  return {
-    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-  };
 }

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { startHostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
-import { chainSecrets, conventionalKeySecrets, environmentSecrets } from '../store/secrets.ts';
+import { windowSecrets } from '../store/secrets.ts';
 import { startBrowserBridge } from './browserBridge.ts';
 
 const staticDir = fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
@@ -34,15 +34,17 @@ async function main(): Promise<void> {
   const { port, configPath } = readOptions();
   if (!existsSync(`${staticDir}index.html`)) fail('the renderer is not built: run `npm run build:renderer` first.');
 
-  // A person is at the window to answer, so servers' sampling requests are asked (never auto-approved).
   const home = resolveAtriumHome();
   // Keys entered in the window are kept encrypted in the data folder; the environment's still come first.
   const secretStore = encryptedFileSecrets(home);
   const core = await startHostCore({
     home,
-    samplingPolicy: 'ask',
-    secrets: chainSecrets(environmentSecrets(), conventionalKeySecrets(), secretStore),
+    // A person is at the window to answer, so unless they turned sampling off in Settings, servers'
+    // sampling requests are asked (never auto-approved).
+    samplingDefault: 'ask',
+    secrets: windowSecrets(secretStore),
     secretStore,
+    frontEnd: { kind: 'browser' },
     ...(configPath ? { configPath } : {}),
   });
   const bridge = await startBrowserBridge({ api: core.api, events: core.events, staticDir, port }).catch(

@@ -1,9 +1,10 @@
 // The settings half of the typed contract: LLM providers and their keys, the default model, the
-// tool-count threshold. Keys go into the encrypted secret store and never come back out: the window
+// tool-count threshold, how tool calls and sampling requests are approved. Keys go into the encrypted secret store and never come back out: the window
 // only learns whether one is set.
 
 import type { AtriumApi, ProviderSettingsView } from '../../shared/contract.ts';
 import type { ProviderSettings } from '../chat/providerSettings.ts';
+import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
 import { saveProviderSettings } from '../chat/providerSettings.ts';
 import type { ProviderConfig, ProviderKind } from '../chat/llmTypes.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
@@ -14,12 +15,16 @@ type SettingsRequests = Pick<AtriumApi, 'getSettings' | 'saveProvider' | 'remove
 
 export interface SettingsDeps {
   home: string;
-  /** Changed in place, so the next turn uses what was saved. */
+  /** Changed in place, so the next turn, tool call and sampling request use what was saved. */
   settings: ProviderSettings;
+  /** The approval choices in effect, defaults included, read from `settings`. */
+  approvals: Pick<LiveApprovals, 'choices'>;
   /** Where keys are looked up (the store and, before it, the environment). */
   secrets: SecretSource;
   /** Where keys entered in the window are kept; absent where keys cannot be saved. */
   store?: WritableSecrets;
+  /** Why that store is weak (or missing); with a store, a key is kept only when the person accepts it. */
+  keyStorageWarning?: string;
 }
 
 export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
@@ -39,10 +44,16 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       ),
       ...(settings.default ? { default: settings.default } : {}),
       ...(settings.toolThreshold ? { toolThreshold: settings.toolThreshold } : {}),
+      approvals: deps.approvals.choices(),
       canStoreKeys: deps.store !== undefined,
+      ...(deps.keyStorageWarning ? { keyStorageWarning: deps.keyStorageWarning } : {}),
     }),
-    saveProvider: async ({ provider, key }) => {
+    saveProvider: async ({ provider, key, acceptWeakKeyStorage }) => {
       if (key !== undefined && !deps.store) throw new InvalidServerConfigError('keys cannot be saved here: set ATRIUM_SECRET_<NAME> in the environment instead');
+      // A weak store is never written silently: the person must have read the warning and accepted it.
+      if (key !== undefined && deps.keyStorageWarning && acceptWeakKeyStorage !== true) {
+        throw new InvalidServerConfigError('the key was not saved: keys are weakly protected here, and storing one needs your explicit agreement');
+      }
       const config: ProviderConfig = {
         id: provider.id,
         kind: provider.kind as ProviderKind,
@@ -69,11 +80,20 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       await deps.store?.delete(id);
       return null;
     },
-    saveDefaults: async ({ default: chosen, toolThreshold }) => {
+    saveDefaults: async ({ default: chosen, toolThreshold, approvals }) => {
       if (chosen && !settings.providers.some((p) => p.id === chosen.provider)) throw new InvalidServerConfigError(`there is no provider "${chosen.provider}"`);
+      const before = { default: settings.default, toolThreshold: settings.toolThreshold, approvals: settings.approvals };
       if (chosen) settings.default = chosen;
       if (toolThreshold !== undefined) settings.toolThreshold = toolThreshold;
-      await save();
+      // Only what was chosen is written: a choice never made keeps following the default.
+      if (approvals) settings.approvals = { ...settings.approvals, ...approvals };
+      try {
+        await save();
+      } catch (error) {
+        // What could not be kept must not apply either.
+        Object.assign(settings, before);
+        throw error;
+      }
       return null;
     },
   };

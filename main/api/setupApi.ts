@@ -1,6 +1,7 @@
 // The first-run half of the typed contract: what the person already has (other hosts' servers, a local
-// model server), and bringing it in when they say so: imported servers with the trust the person chose,
-// the built-in sample server, a local model server as a provider.
+// model server), and bringing it in when they say so: imported servers with the trust the person chose
+// (one Atrium already runs is not added again), the built-in sample server, a local model server as a
+// provider.
 
 import { fileURLToPath } from 'node:url';
 import type { AtriumApi } from '../../shared/contract.ts';
@@ -10,7 +11,7 @@ import { saveProviderSettings } from '../chat/providerSettings.ts';
 import type { DiscoveredModelServer } from '../host/setup/discoverSetup.ts';
 import { discoverConfigs, knownConfigPaths, LOCAL_MODEL_SERVERS, probeModelServers } from '../host/setup/discoverSetup.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
-import { parseServerEntry } from '../mcp/config/serverConfig.ts';
+import { isSameServer, parseServerEntry } from '../mcp/config/serverConfig.ts';
 import { loadServersFile } from '../mcp/config/serversFile.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
@@ -28,9 +29,21 @@ export interface SetupDeps {
   settings: ProviderSettings;
   configPaths?: () => { app: string; path: string }[];
   probe?: () => Promise<DiscoveredModelServer[]>;
+  /** How the sample server is started; this Node running its source by default. */
+  sampleServer?: SampleServerLaunch;
 }
 
-const SAMPLE_SERVER = fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url));
+/** The command line that runs Atrium's sample server, as a stdio server entry holds it. */
+export interface SampleServerLaunch {
+  command: string;
+  args: string[];
+}
+
+/** A plain Node process (the browser mode, the CLI) runs the sample server's source itself. */
+export const sourceSampleServer: SampleServerLaunch = {
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url))],
+};
 
 export function createSetupApi(deps: SetupDeps): SetupRequests {
   const configPaths = deps.configPaths ?? (() => knownConfigPaths());
@@ -49,7 +62,7 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
 
   return {
     discoverSetup: async () => {
-      const [configs, modelServers] = await Promise.all([discoverConfigs(configPaths()), probe()]);
+      const [configs, modelServers] = await Promise.all([discoverConfigs(configPaths(), deps.registry.all()), probe()]);
       return { configs, modelServers, hasProviders: deps.settings.providers.length > 0, hasServers: deps.registry.all().length > 0 };
     },
     importServers: async ({ path, servers }) => {
@@ -60,13 +73,16 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
       for (const { id, trusted } of servers) {
         const found = source.servers.find((s) => s.id === id);
         if (!found) throw new InvalidServerConfigError(`${path} has no server "${id}"`);
+        // Importing twice must not run the same server twice: one Atrium already has is left as it is.
+        if (deps.registry.all().some((mine) => isSameServer(mine, found))) continue;
         // The person saw each command line in the list they chose from: the chosen ones start now.
         imported.push(await add({ ...found, id: freeName(id), trusted, disabled: false }));
       }
       return imported;
     },
     addSampleServer: async () => {
-      const parsed = parseServerEntry(freeName('atrium-sample'), { command: process.execPath, args: [SAMPLE_SERVER], ...(process.versions['electron'] ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) });
+      const { command, args } = deps.sampleServer ?? sourceSampleServer;
+      const parsed = parseServerEntry(freeName('atrium-sample'), { command, args });
       if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
       // Like any new server, it runs once the person has seen its command line and started it.
       return add({ ...parsed.server, disabled: true });

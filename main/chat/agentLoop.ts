@@ -4,7 +4,8 @@
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import type { ChatTurnEvent, OutputSchemaAtCall, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { MessageOrigin } from '../store/historyStore.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
@@ -36,6 +37,8 @@ export interface ToolCallRecord {
   decision?: string;
   result?: Record<string, unknown>;
   error?: string;
+  /** The tool's output schema when it was called (absent when there is no such tool). */
+  outputSchema?: OutputSchemaAtCall;
   /** When the call went to its server, and how long it ran there; absent for a call that never ran (invalid, denied). */
   startedAt?: number;
   durationMs?: number;
@@ -212,7 +215,15 @@ async function runToolCall(
   deps: TurnDeps,
 ): Promise<ChatContent> {
   const tool = byModelName.get(call.name);
-  const base = { id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input };
+  const base = {
+    id: call.id,
+    conversationId: input.conversationId,
+    messageId,
+    modelName: call.name,
+    arguments: call.input,
+    // Kept with the call, so the history shows what the result was checked against then.
+    ...(tool ? { outputSchema: outputSchemaAtCall(tool) } : {}),
+  };
   const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
     deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, ...record });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });

@@ -163,6 +163,7 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
         arguments: call.arguments,
         ...(call.decision ? { decision: call.decision as 'allow' | 'deny' } : {}),
         ...(call.decidedBy ? { decidedBy: call.decidedBy } : {}),
+        ...(call.outputSchema ? { outputSchema: call.outputSchema } : {}),
       });
       const status: ToolCallStatus = call.status === 'invalid' ? 'error' : call.status;
       history.updateToolCall(call.conversationId, call.id, {

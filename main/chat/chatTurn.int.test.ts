@@ -289,3 +289,37 @@ describe('cancelling', () => {
     assert.equal(toolCalls[0]?.status, 'cancelled');
   });
 });
+
+for (const era of ['2025', '2026-07-28'] as const) {
+  describe(`structured content and the tool's output schema (${era} server)`, () => {
+    test('each call keeps the output schema it was checked against; content that breaks it is a failed call that says so', async () => {
+      const { host, llm } = await chatHost(
+        'anthropic',
+        [
+          {
+            toolCalls: [
+              { id: 'call_kept', name: 'weather__forecast', input: { city: 'Lisbon' } },
+              { id: 'call_broken', name: 'weather__wrong_forecast', input: { city: 'Lisbon' } },
+              { id: 'call_plain', name: 'weather__plain_forecast', input: { city: 'Lisbon' } },
+            ],
+          },
+          { text: 'Checked.' },
+        ],
+        { weather: fixtureCommand('structuredWeatherServer', era === '2025' ? ['--legacy'] : []) },
+        { approvalMode: 'all' },
+      );
+      assert.equal(host.core.hub.get('weather').snapshot.era, era === '2025' ? 'legacy' : 'modern', 'the server speaks the era under test');
+      const { conversationId } = await host.core.api.sendMessage({ text: 'the weather in Lisbon' });
+      const calls = new Map((await host.core.api.getConversation({ conversationId })).toolCalls.map((c) => [c['id'], c]));
+      const declared = calls.get('call_kept')?.['outputSchema'] as { declared: boolean; schema?: { required?: string[] } };
+      assert.deepEqual([calls.get('call_kept')?.['status'], declared.declared, declared.schema?.required], ['done', true, ['temperature', 'conditions']]);
+      assert.deepEqual([calls.get('call_plain')?.['status'], calls.get('call_plain')?.['outputSchema']], ['done', { declared: false }]);
+      const broken = calls.get('call_broken');
+      assert.equal(broken?.['status'], 'error');
+      const error = String((broken?.['result'] as { error?: string }).error);
+      assert.match(error, /^weather: structuredContent of tool "wrong_forecast" does not match its outputSchema: .*temperature must be number/);
+      assert.doesNotMatch(error, /the server answered with an error/, 'the server did not fail: Atrium refused what it sent');
+      assert.match(bodyOf(llm, 1), /The tool call failed: [^}]*does not match [^}]*output ?schema/i, 'the model is told why');
+    });
+  });
+}

@@ -1,12 +1,16 @@
 // The LLM providers a person configured, in `providers.json` beside `servers.json`:
 //   { "providers": [ { "id": "claude", "kind": "anthropic", "apiKeySecret": "anthropic", "models": [...] },
 //                    { "id": "local", "kind": "openai-compatible", "baseUrl": "http://127.0.0.1:11434/v1" } ],
-//     "default": { "provider": "claude", "model": "claude-sonnet-4-5" } }
-// Keys are never in this file: `apiKeySecret` names the secret that holds one.
+//     "default": { "provider": "claude", "model": "claude-sonnet-4-5" },
+//     "approvals": { "tools": "ask", "sampling": "ask" } }
+// Keys are never in this file: `apiKeySecret` names the secret that holds one. It is the host's one
+// settings file, so it also keeps the tool-count threshold and how calls and sampling are approved.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import type { ApprovalChoices } from '../../shared/contract.ts';
+import { samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
 import { writeFileAtomically } from '../mcp/config/serversFile.ts';
 import type { ModelTraits } from '../host/sampling/modelChoice.ts';
 import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
@@ -18,6 +22,8 @@ export interface ProviderSettings {
   toolThreshold?: number;
   /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
   modelTraits?: Record<string, Partial<ModelTraits>>;
+  /** How tool calls and servers' sampling requests are approved, as chosen in Settings; absent = the defaults. */
+  approvals?: Partial<ApprovalChoices>;
 }
 
 const schema = {
@@ -52,6 +58,11 @@ const schema = {
       type: 'object',
       required: ['provider', 'model'],
       properties: { provider: { type: 'string' }, model: { type: 'string' } },
+      additionalProperties: false,
+    },
+    approvals: {
+      type: 'object',
+      properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
       additionalProperties: false,
     },
   },

@@ -1,6 +1,6 @@
 // `atrium chat` and `atrium history`: a conversation turn from the terminal. The reply streams to
 // stdout as it arrives, tool calls are shown as they start and end, and every pending request (a tool
-// call under `--approve ask`, a sampling request under `--sampling ask|approve`, an elicitation under
+// call under `--approve ask|ask-every`, a sampling request under `--sampling ask|approve`, an elicitation under
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
 import { createInterface } from 'node:readline/promises';
@@ -41,8 +41,9 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
     ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
     openUrl: (url: string) => io.out(`\nOpen this address in your browser: ${visible(url)}`),
-    approvalMode: invocation.approve,
-    samplingPolicy: invocation.sampling,
+    // A flag decides for this run; without one, the choice saved in Settings does.
+    ...(invocation.approve ? { approvalMode: invocation.approve } : {}),
+    ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
     samplingChoice: choice,
     secrets: chainSecrets(...(invocation.secretsFile ? [fileSecrets(invocation.secretsFile)] : []), environmentSecrets(io.env), conventionalKeySecrets(io.env)),
     keepAliveMs: 0,

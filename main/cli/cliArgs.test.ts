@@ -26,8 +26,14 @@ test('wrong commands, arities and timeouts are usage errors with a reason', () =
   assert.throws(() => parseCli(['tools', '--no-such-flag']), UsageError);
 });
 
-test('--sampling takes deny, ask or approve; deny is the default', () => {
-  assert.equal(parseCli(['chat', 'hi']).sampling, 'deny');
+test('--sampling takes deny, ask or approve; without it the saved choice applies (deny when none: approvalChoices.test.ts)', () => {
+  assert.equal(parseCli(['chat', 'hi']).sampling, undefined);
   assert.equal(parseCli(['chat', 'hi', '--sampling', 'ask']).sampling, 'ask');
   assert.throws(() => parseCli(['chat', 'hi', '--sampling', 'always']), /--sampling takes deny, ask, approve/);
+});
+
+test('--approve takes ask, ask-every, readonly, all or none, for this run only', () => {
+  assert.equal(parseCli(['chat', 'hi']).approve, undefined);
+  assert.equal(parseCli(['chat', 'hi', '--approve', 'ask-every']).approve, 'ask-every');
+  assert.throws(() => parseCli(['chat', 'hi', '--approve', 'sometimes']), /--approve takes ask, ask-every, readonly, all, none/);
 });

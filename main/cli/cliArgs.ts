@@ -23,8 +23,10 @@ export interface CliInvocation {
   provider?: string;
   model?: string;
   baseUrl?: string;
-  approve: ApprovalMode;
-  sampling: SamplingPolicy;
+  /** Given only with --approve: without it, the choice saved in Settings applies. */
+  approve?: ApprovalMode;
+  /** Given only with --sampling: without it, the choice saved in Settings applies. */
+  sampling?: SamplingPolicy;
   secretsFile?: string;
   format: 'markdown' | 'json';
 }
@@ -60,8 +62,8 @@ options:
 chat options:
   --conversation ID  continue a conversation
   --provider P --model M --base-url U   the LLM (a providers.json id, or anthropic|openai|openai-compatible|openai-responses)
-  --approve ask|readonly|all|none        tool calls: ask on the terminal (default), allow read-only ones, allow all, deny all
-  --sampling deny|ask|approve            servers' sampling requests: refuse (default), ask on the terminal, or run a trusted server's without asking (others are asked)
+  --approve ask|ask-every|readonly|all|none   tool calls, this run: ask on the terminal when the policy says so, ask for every call, allow read-only ones, allow all, deny all (default: the choice saved in Settings, else ask)
+  --sampling deny|ask|approve            servers' sampling requests, this run: refuse, ask on the terminal, or run a trusted server's without asking (others are asked) (default: the choice saved in Settings, else deny)
   --secrets FILE     a JSON file of {"secret name": "value"} (API keys); else ATRIUM_SECRET_<NAME>, ANTHROPIC_API_KEY, OPENAI_API_KEY`;
 
 export function parseCli(argv: readonly string[]): CliInvocation {
@@ -83,8 +85,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         provider: { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
-        approve: { type: 'string', default: 'ask' },
-        sampling: { type: 'string', default: 'deny' },
+        approve: { type: 'string' },
+        sampling: { type: 'string' },
         secrets: { type: 'string' },
         format: { type: 'string', default: 'markdown' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -105,9 +107,9 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     json: values.json,
     roots: values.root,
     elicit: parseElicit(values.elicit),
-    approve: oneOf(values.approve, ['ask', 'readonly', 'all', 'none'] as const, '--approve'),
-    sampling: oneOf(values.sampling, ['deny', 'ask', 'approve'] as const, '--sampling'),
     format: oneOf(values.format, ['markdown', 'json'] as const, '--format'),
+    ...(values.approve !== undefined ? { approve: oneOf(values.approve, ['ask', 'ask-every', 'readonly', 'all', 'none'] as const, '--approve') } : {}),
+    ...(values.sampling !== undefined ? { sampling: oneOf(values.sampling, ['deny', 'ask', 'approve'] as const, '--sampling') } : {}),
     ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
     ...(values.conversation !== undefined ? { conversation: values.conversation } : {}),
     ...(values.provider !== undefined ? { provider: values.provider } : {}),

@@ -9,13 +9,13 @@ import type { IpcAdapterOptions } from './ipcAdapter.ts';
 
 type Handler = (event: IpcMainInvokeEvent, params: unknown) => Promise<unknown>;
 
-function setup(overrides: Partial<AtriumApi> = {}) {
+function setup(overrides: Partial<AtriumApi> = {}, pageUrl = 'atrium://app/index.html') {
   const handlers = new Map<string, Handler>();
   const ipcMain = {
     handle: (channel: string, handler: Handler) => handlers.set(channel, handler),
     removeHandler: (channel: string) => handlers.delete(channel),
   } as unknown as IpcAdapterOptions['ipcMain'];
-  const mainFrame = { name: 'main' };
+  const mainFrame = { name: 'main', url: pageUrl };
   const sent: unknown[][] = [];
   const window = {
     destroyed: false,
@@ -55,12 +55,22 @@ test('a valid request from the main frame reaches the API and returns its result
 
 test('a request from any other frame is refused before validation or the API', async () => {
   const { invoke, calls, window } = setup();
-  const refused = await invoke('atrium:restartServer', { serverId: 'files' }, { name: 'iframe' });
+  const refused = await invoke('atrium:restartServer', { serverId: 'files' }, { name: 'iframe', url: 'atrium://app/index.html' });
   assert.equal((refused as { ok: boolean }).ok, false);
   assert.equal((await invoke('atrium:restartServer', { serverId: 'files' }, null) as { ok: boolean }).ok, false);
   window.destroyed = true;
   assert.equal((await invoke('atrium:restartServer', { serverId: 'files' }) as { ok: boolean }).ok, false);
   assert.deepEqual(calls, []);
+});
+
+test('the main frame showing anything but atrium://app/ is refused (a page it was navigated to)', async () => {
+  for (const url of ['https://evil.example/', 'file:///home/you/page.html', 'atrium://other/index.html', 'about:blank', '']) {
+    const { invoke, calls } = setup({}, url);
+    const reply = (await invoke('atrium:restartServer', { serverId: 'files' })) as { ok: boolean; error?: { message: string } };
+    assert.equal(reply.ok, false, url);
+    assert.equal(reply.error?.message, 'Atrium only answers requests from its own window.');
+    assert.deepEqual(calls, [], url);
+  }
 });
 
 test('params that break the contract schema are refused with invalid_params', async () => {
@@ -69,6 +79,17 @@ test('params that break the contract schema are refused with invalid_params', as
   assert.equal(reply.ok, false);
   assert.equal(reply.error.code, 'invalid_params');
   assert.deepEqual(calls, []);
+});
+
+test('the desktop-only requests are checked like the rest: pickFolders and getHostInfo take no params', async () => {
+  const { invoke, calls } = setup();
+  for (const name of ['pickFolders', 'getHostInfo']) {
+    const reply = (await invoke(`atrium:${name}`, { path: '/etc' })) as { ok: false; error: { code: string } };
+    assert.equal(reply.error.code, 'invalid_params', name);
+  }
+  assert.deepEqual(calls, []);
+  assert.deepEqual(await invoke('atrium:pickFolders', {}), { ok: true, result: null });
+  assert.deepEqual(calls, [{ name: 'pickFolders', params: {} }]);
 });
 
 test('an API failure becomes an error value, never a thrown stack', async () => {

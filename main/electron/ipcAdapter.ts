@@ -1,6 +1,7 @@
 // The Electron front end of the contract: one `ipcMain.handle` per request name, each checking that
-// the request came from Atrium's own page and that its params match the contract before the API
-// sees them, and one forwarder that pushes every host event to the window.
+// the request came from Atrium's own page (its window, its top frame, the atrium://app origin) and that
+// its params match the contract before the API sees them, and one forwarder that pushes every host
+// event to the window.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { requestNames } from '../../shared/contract.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
@@ -8,6 +9,7 @@ import type { EventBus } from '../api/eventBus.ts';
 import { toApiError, validateRequest } from '../api/validateRequest.ts';
 import { eventChannel, requestChannel } from '../../preload/ipcChannels.ts';
 import type { IpcReply } from '../../preload/ipcChannels.ts';
+import { isAppUrl } from './appProtocol.ts';
 
 /** The parts of a BrowserWindow the adapter uses (a real BrowserWindow fits). */
 export interface IpcWindow {
@@ -30,9 +32,10 @@ export interface IpcAdapterOptions {
 export function registerIpc({ ipcMain, window, api, events }: IpcAdapterOptions): () => void {
   for (const name of requestNames) {
     ipcMain.handle(requestChannel(name), async (event: IpcMainInvokeEvent, params: unknown): Promise<IpcReply> => {
-      // Only the top frame of Atrium's own window may call the host: never a subframe, another
-      // window, or a page the main frame was navigated to.
-      if (window.isDestroyed() || event.senderFrame === null || event.senderFrame !== window.webContents.mainFrame) {
+      // Only the top frame of Atrium's own window, showing Atrium's own page, may call the host: never a
+      // subframe, another window, or a page the main frame was somehow navigated to.
+      const frame = event.senderFrame;
+      if (window.isDestroyed() || frame === null || frame !== window.webContents.mainFrame || !isAppUrl(frame.url)) {
         return { ok: false, error: { code: 'failed', message: 'Atrium only answers requests from its own window.' } };
       }
       const checked = validateRequest(name, params);

@@ -1,20 +1,35 @@
 // Electron's main process: one instance, one window, the host core behind it. Bundled by
-// main/electron/buildElectron.ts to dist/electron/main.mjs, with preload.cjs beside it and the renderer
-// in dist/renderer/.
-import { app, BrowserWindow, dialog, ipcMain } from 'electron';
+// main/electron/buildElectron.ts to dist/electron/main.mjs, with preload.cjs beside it, the renderer in
+// dist/renderer/ (served as atrium://app/) and the sample server in dist/sampleServer/. The decisions
+// live in small modules beside this file, each tested without Electron; this file only wires them.
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell } from 'electron';
+import type { OpenDialogOptions } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHostCore } from '../host/hostCore.ts';
 import type { HostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
+import { windowSecrets } from '../store/secrets.ts';
+import { appId } from './appIdentity.ts';
+import { buildMenuTemplate } from './appMenu.ts';
+import { appEntryUrl, appScheme, appSchemePrivileges, serveAppRequest } from './appProtocol.ts';
+import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
-import { buildWindowOptions } from './windowOptions.ts';
+import { notifyPendingRequests } from './pendingNotifier.ts';
+import { openKeychainSecrets } from './safeStorageSecrets.ts';
+import { denyAllPermissions, guardWebContents, openExternalLink } from './webContentsPolicy.ts';
+import type { LinkOpener } from './webContentsPolicy.ts';
+import { buildWindowOptions, windowSizes } from './windowOptions.ts';
+import { readWindowState, restoreWindow, writeWindowState } from './windowState.ts';
+import type { WindowState } from './windowState.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const preloadPath = path.join(here, 'preload.cjs');
-const rendererIndex = path.join(here, '..', 'renderer', 'index.html');
+const rendererDir = path.join(here, '..', 'renderer');
 /** The host stops its servers itself (SIGTERM, then SIGKILL); this only bounds a quit that hangs. */
 const shutdownLimitMs = 15_000;
+// The same data folder as the CLI and the browser mode, so all three see the same servers.
+const home = resolveAtriumHome();
 
 type QuitState = 'running' | 'shutting-down' | 'done';
 let quitState: QuitState = 'running';
@@ -22,20 +37,28 @@ let quitState: QuitState = 'running';
 let hostStarting: Promise<HostCore> | undefined;
 let host: HostCore | undefined;
 let window: BrowserWindow | undefined;
+let windowState: WindowState | undefined;
+/** The last save of the window's bounds; quitting waits for it, or a fast quit would lose it. */
+let savingWindowState: Promise<void> = Promise.resolve();
+
+const links: LinkOpener = { openExternal: (url) => shell.openExternal(url), warn: (message) => console.warn(message) };
+
+// Must happen before `ready`: the scheme's privileges (standard, secure) cannot be added later.
+protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
 
 if (!app.requestSingleInstanceLock()) {
   // Another Atrium owns the servers and the data folder; it is asked to show itself instead.
   app.quit();
 } else {
   app.enableSandbox();
-  app.on('second-instance', () => {
-    if (!window) return;
-    if (window.isMinimized()) window.restore();
-    window.focus();
-  });
+  if (process.platform === 'win32') app.setAppUserModelId(appId);
+  // Every page Electron creates (the window, devtools, anything a bug might open) gets the same rules.
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, links));
+  app.on('second-instance', () => showWindow());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
+  // macOS: clicking the Dock icon with no window open opens one again.
   app.on('activate', () => {
     if (host && !window) createWindow(host);
   });
@@ -44,7 +67,7 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     if (quitState === 'shutting-down') return;
     quitState = 'shutting-down';
-    void hostStarting.then(shutDown, () => undefined).finally(() => {
+    void Promise.all([hostStarting.then(shutDown, () => undefined), savingWindowState]).finally(() => {
       quitState = 'done';
       app.quit();
     });
@@ -54,33 +77,95 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  protocol.handle(appScheme, (request) => serveAppRequest(request, rendererDir));
+  denyAllPermissions(session.defaultSession);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({
+        platform: process.platform,
+        appName: app.name,
+        development: !app.isPackaged,
+        actions: { openLink: (url) => void openExternalLink(url, links), showDataFolder: () => void shell.openPath(home) },
+      }),
+    ),
+  );
   let core: HostCore;
   try {
-    // The same data folder as the CLI and the browser mode, so all three see the same servers.
-    hostStarting = startHostCore({ home: resolveAtriumHome() });
-    core = await hostStarting;
+    hostStarting = openHost();
+    [core, windowState] = await Promise.all([hostStarting, readWindowState(home)]);
   } catch (error) {
-    hostStarting = undefined;
     fail(error);
     return;
   }
   host = core;
+  notifyPendingRequests({
+    events: core.events,
+    isWindowFocused: () => window?.isFocused() ?? false,
+    show: (text, onClick) => {
+      if (!Notification.isSupported()) return { close: () => undefined };
+      const notification = new Notification({ title: text.title, body: text.body });
+      notification.on('click', onClick);
+      notification.show();
+      return notification;
+    },
+    focusWindow: () => showWindow(),
+  });
   if (quitState === 'running') createWindow(core);
 }
 
+async function openHost(): Promise<HostCore> {
+  const keychain = await openKeychainSecrets(home, safeStorage);
+  return startHostCore({
+    home,
+    // A person is at the window to answer servers' sampling requests, unless they turned sampling off in Settings.
+    samplingDefault: 'ask',
+    secrets: windowSecrets(keychain.store),
+    ...(keychain.store ? { secretStore: keychain.store } : {}),
+    ...(keychain.protection.kind !== 'keychain' ? { keyStorageWarning: keychain.protection.warning } : {}),
+    frontEnd: { kind: 'electron', pickFolders },
+    sampleServer: bundledSampleServer(here),
+  });
+}
+
 function createWindow(core: HostCore): void {
-  const win = new BrowserWindow(buildWindowOptions(preloadPath));
+  const primary = screen.getPrimaryDisplay();
+  const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map((display) => display.workArea);
+  const restored = restoreWindow(windowState, workAreas, windowSizes);
+  const win = new BrowserWindow(buildWindowOptions(preloadPath, restored.bounds));
   window = win;
+  if (restored.maximized) win.maximize();
   const disposeIpc = registerIpc({ ipcMain, window: win, api: core.api, events: core.events });
   win.once('ready-to-show', () => win.show());
-  // The page never leaves Atrium and never opens windows; links are handled by the renderer.
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  win.on('close', () => {
+    windowState = { bounds: win.getNormalBounds(), maximized: win.isMaximized() };
+    savingWindowState = writeWindowState(home, windowState).catch((error: unknown) => console.warn(`Atrium could not save the window's position: ${messageOf(error)}`));
+  });
   win.on('closed', () => {
     disposeIpc();
     if (window === win) window = undefined;
   });
-  win.loadFile(rendererIndex).catch(fail);
+  win.loadURL(appEntryUrl).catch(fail);
+}
+
+function showWindow(): void {
+  if (!window) {
+    if (host && quitState === 'running') createWindow(host);
+    return;
+  }
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+/** The Roots view's "Choose folder…": the system's folder picker, over the window. */
+async function pickFolders(): Promise<string[]> {
+  const options: OpenDialogOptions = {
+    title: 'Choose folders that servers may work in',
+    buttonLabel: 'Add',
+    properties: ['openDirectory', 'multiSelections', 'createDirectory'],
+  };
+  const chosen = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+  return chosen.canceled ? [] : chosen.filePaths;
 }
 
 async function shutDown(core: HostCore): Promise<void> {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWebPreferences, buildWindowOptions } from './windowOptions.ts';
+import { buildWebPreferences, buildWindowOptions, windowSizes } from './windowOptions.ts';
 
 const preload = '/opt/Atrium/resources/app.asar/dist/electron/preload.cjs';
 
@@ -27,4 +27,13 @@ test('the preload is the path given, and the window uses these preferences', () 
   const options = buildWindowOptions(preload);
   assert.deepEqual(options.webPreferences, buildWebPreferences(preload));
   assert.equal(options.show, false);
+});
+
+test('the window opens at the restored bounds, centred when there is no position, never below its minimum size', () => {
+  const placed = buildWindowOptions(preload, { x: 40, y: 60, width: 1000, height: 700 });
+  assert.deepEqual([placed.x, placed.y, placed.width, placed.height], [40, 60, 1000, 700]);
+  const centred = buildWindowOptions(preload, { width: 1000, height: 700 });
+  assert.equal('x' in centred || 'y' in centred, false);
+  const first = buildWindowOptions(preload);
+  assert.deepEqual([first.width, first.height, first.minWidth, first.minHeight], [windowSizes.width, windowSizes.height, 640, 480]);
 });

@@ -21,12 +21,17 @@ export function buildWebPreferences(preloadPath: string): WebPreferences {
   };
 }
 
-export function buildWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/** The first start's size and the smallest the window may be (the views are laid out for 1280x800). */
+export const windowSizes = { width: 1280, height: 800, minWidth: 640, minHeight: 480 } as const;
+
+/** `bounds` is where the window opens (windowState.ts); without a position it is centred. */
+export function buildWindowOptions(preloadPath: string, bounds: { width: number; height: number; x?: number; y?: number } = windowSizes): BrowserWindowConstructorOptions {
   return {
-    width: 1200,
-    height: 800,
-    minWidth: 640,
-    minHeight: 480,
+    width: bounds.width,
+    height: bounds.height,
+    ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),
+    minWidth: windowSizes.minWidth,
+    minHeight: windowSizes.minHeight,
     title: 'Atrium',
     // Shown once the first paint is ready, so the window never flashes blank.
     show: false,

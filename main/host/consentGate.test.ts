@@ -12,7 +12,8 @@ import { PendingRequests } from './pendingRequests.ts';
 const readOnly: ToolSummary = { serverId: 'docs', name: 'search', modelName: 'docs__search', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, enabled: true };
 const destructive: ToolSummary = { serverId: 'fs', name: 'delete', modelName: 'fs__delete', inputSchema: { type: 'object' }, annotations: { destructiveHint: true }, enabled: true };
 
-function setup(options: { trusted?: string[]; mode?: ApprovalMode; answer?: ToolApprovalAnswer } = {}) {
+function setup(options: { trusted?: string[]; mode?: ApprovalMode | (() => ApprovalMode); answer?: ToolApprovalAnswer } = {}) {
+  const { mode = 'ask' } = options;
   const db = openDatabase(':memory:', [...grantMigrations, ...auditMigrations]);
   const ledger = new GrantLedger(db);
   const audit = new AuditLog(db);
@@ -24,7 +25,7 @@ function setup(options: { trusted?: string[]; mode?: ApprovalMode; answer?: Tool
     },
     closed: () => undefined,
   });
-  const gate = createConsentGate({ ledger, audit, pending, mode: options.mode ?? 'ask', isTrusted: (id) => (options.trusted ?? []).includes(id), toolsOf: (id) => [readOnly, destructive].filter((t) => t.serverId === id) });
+  const gate = createConsentGate({ ledger, audit, pending, mode: typeof mode === 'function' ? mode : () => mode, isTrusted: (id) => (options.trusted ?? []).includes(id), toolsOf: (id) => [readOnly, destructive].filter((t) => t.serverId === id) });
   const check = (tool: ToolSummary, conversationId = 'c1') => gate.check({ tool, arguments: { path: '/x', token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }, conversationId, signal: new AbortController().signal });
   return { gate, check, asked, audit, ledger };
 }
@@ -65,4 +66,15 @@ test('every decision is in the audit log, with secrets in the arguments redacted
   assert.equal(entry?.decision, 'deny');
   assert.equal(entry?.decidedBy, 'mode');
   assert.deepEqual(entry?.arguments, { path: '/x', token: '[redacted]' });
+});
+
+test('the mode is read at every call: "ask for every call" chosen meanwhile asks for a trusted read-only tool', async () => {
+  let mode: ApprovalMode = 'ask';
+  const { check, asked } = setup({ trusted: ['docs'], mode: () => mode, answer: { effect: 'allow', scope: 'once', target: 'tool' } });
+  assert.deepEqual([(await check(readOnly)).decidedBy, asked], ['policy', []]);
+  mode = 'ask-every';
+  const second = await check(readOnly);
+  assert.deepEqual([second.allowed, second.decidedBy, asked], [true, 'person', ['docs/search']]);
+  mode = 'none';
+  assert.deepEqual([(await check(readOnly)).allowed, asked.length], [false, 1]);
 });

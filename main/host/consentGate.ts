@@ -22,7 +22,8 @@ export interface ConsentGateDeps {
   isTrusted(serverId: string): boolean;
   /** The server's current tools, for a server-wide grant. */
   toolsOf(serverId: string): ToolSummary[];
-  mode: ApprovalMode;
+  /** Read at every call: a mode chosen in Settings applies to the next call. */
+  mode(): ApprovalMode;
 }
 
 export function createConsentGate(deps: ConsentGateDeps): ToolGate {
@@ -30,7 +31,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
     visible: (tool, conversationId) => !deps.ledger.isWithheld(tool, conversationId),
     check: async ({ tool, arguments: args, conversationId, signal }): Promise<GateDecision> => {
       const serverTrusted = deps.isTrusted(tool.serverId);
-      const decision = deps.ledger.decide({ tool, serverTrusted, conversationId, mode: deps.mode });
+      const decision = deps.ledger.decide({ tool, serverTrusted, conversationId, mode: deps.mode() });
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';

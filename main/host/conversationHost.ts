@@ -17,14 +17,15 @@ import { HistoryStore, historyMigrations } from '../store/historyStore.ts';
 import { workspaceMigrations } from '../store/workspaceStore.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import { AuditLog, auditMigrations } from './approval/auditLog.ts';
-import type { ApprovalMode } from './approval/grantLedger.ts';
+import type { ApprovalRunOptions, LiveApprovals } from './approval/approvalChoices.ts';
+import { liveApprovals } from './approval/approvalChoices.ts';
 import { GrantLedger, grantMigrations } from './approval/grantLedger.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { createConsentGate } from './consentGate.ts';
 import type { PendingListener } from './pendingRequests.ts';
 import { PendingRequests } from './pendingRequests.ts';
 import { createPersonElicitation } from './elicitation/personElicitation.ts';
-import type { SamplingModels, SamplingPolicy } from './sampling/samplingBroker.ts';
+import type { SamplingModels } from './sampling/samplingBroker.ts';
 import { createSamplingBroker } from './sampling/samplingBroker.ts';
 import { conversationContext } from './sampling/samplingContext.ts';
 import { ServerActivity } from './serverActivity.ts';
@@ -35,8 +36,8 @@ export interface ConversationHostOptions {
   home: string;
   /** ':memory:' for tests; the home's atrium.db otherwise. */
   databasePath?: string;
-  approvalMode: ApprovalMode;
-  samplingPolicy: SamplingPolicy;
+  /** This run's own tool-call mode and sampling policy, if any, and sampling's default; else the saved choices. */
+  approvals: ApprovalRunOptions;
   /** The provider and model sampling uses (the CLI's flags); the settings' default otherwise. */
   samplingChoice?: ProviderChoice;
   secrets: SecretSource;
@@ -57,6 +58,8 @@ export interface ConversationHost {
   db: Database;
   /** The live provider settings every turn reads: a change made in place applies to the next turn. */
   settings: ProviderSettings;
+  /** How the next tool call and sampling request are approved, read from the live settings each time. */
+  approvals: LiveApprovals;
   history: HistoryStore;
   ledger: GrantLedger;
   audit: AuditLog;
@@ -82,11 +85,12 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   const makeProvider = options.makeProvider ?? ((config: ProviderConfig) => createProvider(config, options.secrets));
   const activity = new ServerActivity();
   const trusted = (serverId: string) => options.servers().some((s) => s.id === serverId && s.trusted);
+  const approvals = liveApprovals(options.settings, options.approvals);
   const gate = createConsentGate({
     ledger,
     audit,
     pending,
-    mode: options.approvalMode,
+    mode: approvals.toolMode,
     isTrusted: trusted,
     toolsOf: (serverId) => options.tools().filter((t) => t.serverId === serverId),
   });
@@ -104,13 +108,14 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
   return {
     db,
     settings: options.settings,
+    approvals,
     history,
     ledger,
     audit,
     pending,
     chat,
     sampling: createSamplingBroker({
-      policy: options.samplingPolicy,
+      policy: approvals.samplingPolicy,
       pending,
       models: samplingModels(options, makeProvider),
       isTrusted: trusted,

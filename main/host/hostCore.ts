@@ -3,7 +3,7 @@
 // client) starts exactly this.
 
 import { readFileSync } from 'node:fs';
-import type { AtriumApi } from '../../shared/contract.ts';
+import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ConfigProblem, ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import { EventBus } from '../api/eventBus.ts';
@@ -28,6 +28,9 @@ import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
+import { headlessFrontEnd } from '../api/hostInfoApi.ts';
+import type { FrontEnd } from '../api/hostInfoApi.ts';
+import type { SampleServerLaunch } from '../api/setupApi.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -51,14 +54,28 @@ export interface HostCoreOptions {
   keepAliveMs?: number;
   /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
   maxMessageBytes?: number;
-  /** How tool calls are decided: 'ask' (the policy and the person), 'readonly', 'all', 'none'. */
+  /**
+   * How tool calls are decided for this run only, over the choice saved in Settings: 'ask' (the policy and
+   * the person), 'ask-every', 'readonly', 'all', 'none'. Without it, the saved choice, else 'ask'.
+   */
   approvalMode?: ApprovalMode;
-  /** Servers' sampling requests: 'deny' (default), 'ask' the person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given. */
+  /**
+   * Servers' sampling requests for this run only, over the choice saved in Settings: 'deny', 'ask' the
+   * person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given.
+   */
   samplingPolicy?: SamplingPolicy;
+  /** Sampling when neither this run nor Settings chose: 'deny' unless given ('ask' where a person is at a window). */
+  samplingDefault?: SamplingChoice;
   samplingChoice?: ProviderChoice;
   secrets?: SecretSource;
   /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
   secretStore?: WritableSecrets;
+  /** Why keys kept here are not well protected (no usable OS keychain); Settings shows it and asks before storing. */
+  keyStorageWarning?: string;
+  /** The window's front end: which one, and the native abilities it injects (the folder picker). */
+  frontEnd?: FrontEnd;
+  /** How the sample server is started (the desktop app runs a bundled copy with a real Node). */
+  sampleServer?: SampleServerLaunch;
   /** LLM providers; read from the home's providers.json when not given. */
   providerSettings?: ProviderSettings;
   makeProvider?: (config: ProviderConfig) => LlmProvider;
@@ -90,8 +107,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const conversations = openConversationHost({
     home: options.home,
     ...(options.databasePath ? { databasePath: options.databasePath } : {}),
-    approvalMode: options.approvalMode ?? 'ask',
-    samplingPolicy: options.samplingPolicy ?? 'deny',
+    approvals: {
+      ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
+      ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
+      ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
+    },
     ...(options.samplingChoice ? { samplingChoice: options.samplingChoice } : {}),
     secrets,
     settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
@@ -158,7 +178,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   let stopping: Promise<void> | undefined;
   return {
-    api: createAtriumApi({ home: options.home, hub, registry, roots, workspaces, events, conversations, secrets, ...(options.secretStore ? { secretStore: options.secretStore } : {}) }),
+    api: createAtriumApi({
+      home: options.home,
+      hub,
+      registry,
+      roots,
+      workspaces,
+      events,
+      conversations,
+      secrets,
+      frontEnd: options.frontEnd ?? headlessFrontEnd,
+      ...(options.secretStore ? { secretStore: options.secretStore } : {}),
+      ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}),
+      ...(options.sampleServer ? { sampleServer: options.sampleServer } : {}),
+    }),
     events,
     hub,
     configProblems: registry.problems,

@@ -1,7 +1,8 @@
 // Keys the person enters in the window, kept encrypted at rest: AES-256-GCM over the whole table, in
-// `secrets.enc` beside the other data. The data key is supplied by a KeyProtector: the Electron shell
-// wraps it with the OS keychain (safeStorage); the browser mode keeps it in `secrets.key`, readable by
-// this user only (0600), which protects against copies of the data folder but not against this user.
+// one file beside the other data. The data key is supplied by a KeyProtector: the Electron shell keeps
+// it wrapped by the OS keychain (main/electron/safeStorageSecrets.ts, its own `secrets.keychain.enc`);
+// the browser mode keeps it in `secrets.key`, readable by this user only (0600), which protects against
+// copies of the data folder but not against this user.
 // Values never leave this module except to the provider that asks for one by name.
 
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
@@ -46,8 +47,8 @@ export function fileKeyProtector(home: string): KeyProtector {
   };
 }
 
-export function encryptedFileSecrets(home: string, protector: KeyProtector = fileKeyProtector(home)): WritableSecrets {
-  const path = join(home, SECRETS_FILE);
+export function encryptedFileSecrets(home: string, protector: KeyProtector = fileKeyProtector(home), fileName: string = SECRETS_FILE): WritableSecrets {
+  const path = join(home, fileName);
   // Writes run one after another, so two quick changes cannot lose one another.
   let queue: Promise<unknown> = Promise.resolve();
 

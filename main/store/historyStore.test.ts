@@ -290,6 +290,17 @@ test('a tool call recorded only once it ended keeps when it started and how long
   assert.equal(ended.durationMs, 1_500);
 });
 
+test("a tool call keeps the tool's output schema as it was when called; a call saved without it has none", () => {
+  const { store } = memoryStore();
+  const { id } = store.createConversation();
+  const replyId = store.beginAssistantMessage(id);
+  const call = { conversationId: id, messageId: replyId, serverId: 'w', tool: 'forecast', modelName: 'w__forecast', arguments: {} };
+  const schema = { type: 'object', properties: { temperature: { type: 'number' } } };
+  assert.deepEqual(store.recordToolCall({ ...call, id: 'declared', outputSchema: { declared: true, schema } }).outputSchema, { declared: true, schema });
+  assert.deepEqual(store.recordToolCall({ ...call, id: 'none', outputSchema: { declared: false } }).outputSchema, { declared: false });
+  assert.equal(store.recordToolCall({ ...call, id: 'older' }).outputSchema, undefined);
+});
+
 test('pending requests are settled once, withdrawn per server, and closed at startup', () => {
   const { store, clock } = memoryStore();
   const { id } = store.createConversation();

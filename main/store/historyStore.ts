@@ -5,6 +5,7 @@
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
 
 import { randomUUID } from 'node:crypto';
+import type { OutputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, ChatRole, TokenUsage } from '../chat/llmTypes.ts';
 import { transaction } from './database.ts';
 import type { Database, Migration } from './database.ts';
@@ -76,6 +77,11 @@ export const historyMigrations: Migration[] = [
     id: 'history-2',
     sql: 'ALTER TABLE messages ADD COLUMN origin TEXT;',
   },
+  {
+    // The tool's output schema when it was called (JSON OutputSchemaAtCall; NULL for calls saved before).
+    id: 'history-3',
+    sql: 'ALTER TABLE tool_calls ADD COLUMN output_schema TEXT;',
+  },
 ];
 
 export interface Conversation {
@@ -124,6 +130,8 @@ export interface ToolCallRecord {
   status: ToolCallStatus;
   result?: unknown;
   isError: boolean;
+  /** The tool's output schema when it was called; absent for calls saved before Atrium kept it. */
+  outputSchema?: OutputSchemaAtCall;
   createdAt: number;
   startedAt?: number;
   finishedAt?: number;
@@ -252,12 +260,14 @@ function toToolCall(row: Row): ToolCallRecord {
   const startedAt = optInt(row, 'started_at');
   const finishedAt = optInt(row, 'finished_at');
   const durationMs = optInt(row, 'duration_ms');
+  const outputSchema = optJson(row, 'output_schema') as OutputSchemaAtCall | undefined;
   if (decision !== undefined) call.decision = decision;
   if (decidedBy !== undefined) call.decidedBy = decidedBy;
   if (result !== undefined) call.result = result;
   if (startedAt !== undefined) call.startedAt = startedAt;
   if (finishedAt !== undefined) call.finishedAt = finishedAt;
   if (durationMs !== undefined) call.durationMs = durationMs;
+  if (outputSchema !== undefined) call.outputSchema = outputSchema;
   return call;
 }
 
@@ -318,8 +328,8 @@ function prepareStatements(db: Database) {
     finishMessage: db.prepare("UPDATE messages SET content = COALESCE(?, content), status = ?, usage = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'streaming'"),
     markInterrupted: db.prepare("UPDATE messages SET status = 'incomplete', updated_at = ? WHERE status = 'streaming'"),
     insertToolCall: db.prepare(`
-      INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, output_schema, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     getToolCall: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? AND id = ?'),
     // NULL keeps a column as it is; started_at is set the first time the call runs (or as given, for a call
     // recorded once it ended), finished_at and the duration when it reaches a final status.
@@ -565,9 +575,11 @@ export class HistoryStore {
     status?: ToolCallStatus;
     decision?: ToolDecision;
     decidedBy?: string;
+    outputSchema?: OutputSchemaAtCall;
   }): ToolCallRecord {
     const now = this.now();
-    this.sql.insertToolCall.run(call.conversationId, call.id, call.messageId, call.serverId, call.tool, call.modelName, JSON.stringify(call.arguments), call.decision ?? null, call.decidedBy ?? null, call.status ?? 'pending', now);
+    const outputSchema = call.outputSchema === undefined ? null : JSON.stringify(call.outputSchema);
+    this.sql.insertToolCall.run(call.conversationId, call.id, call.messageId, call.serverId, call.tool, call.modelName, JSON.stringify(call.arguments), call.decision ?? null, call.decidedBy ?? null, call.status ?? 'pending', outputSchema, now);
     return this.requireToolCall(call.conversationId, call.id);
   }
 

@@ -1,5 +1,6 @@
-// Where API keys come from. The Electron shell backs this with safeStorage (a later piece of work); the
-// CLI and tests read an environment variable or a file the person names. A secret's value is only ever
+// Where API keys come from. The windows keep the keys a person types in an encrypted store (the Electron
+// shell's wrapped by the OS keychain); the CLI and tests read an environment variable or a file the
+// person names. A secret's value is only ever
 // handed to the provider that needs it: never logged, never stored in the history, never sent to a server.
 
 import { readFile } from 'node:fs/promises';
@@ -54,4 +55,9 @@ export function conventionalKeySecrets(env: NodeJS.ProcessEnv = process.env): Se
       return value === undefined || value === '' ? undefined : value;
     },
   };
+}
+
+/** What a window's host reads keys from: the environment first (as the CLI does), then the keys typed into the window. */
+export function windowSecrets(store?: SecretSource): SecretSource {
+  return chainSecrets(environmentSecrets(), conventionalKeySecrets(), ...(store ? [store] : []));
 }

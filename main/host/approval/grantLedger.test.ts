@@ -235,3 +235,50 @@ test('a per-server grant refuses tools of another server', () => {
   const ledger = freshLedger();
   assert.throws(() => ledger.grant({ scope: 'always', effect: 'allow', subject: { serverId: 'web', tools: [write] } }), /belongs to fs/);
 });
+
+test('decision table of the modes Settings offers (ask, ask-every, none), with and without the person\'s grants', () => {
+  const remoteWrite = tool('upload', { annotations: { destructiveHint: true, openWorldHint: true } });
+  const rows: [ToolSummary, boolean, string][] = [
+    [read, true, 'trusted read-only'],
+    [write, true, 'trusted destructive'],
+    [remoteWrite, true, 'trusted destructive, open world'],
+    [read, false, 'untrusted read-only'],
+  ];
+  const table = (ledger: GrantLedger) =>
+    Object.fromEntries(
+      rows.map(([t, trusted, label]) => [
+        label,
+        (['ask', 'ask-every', 'none'] as const).map((mode) => {
+          const d = ledger.decide({ tool: t, serverTrusted: trusted, conversationId: conv, mode });
+          return `${d.kind}/${d.by}${d.elevated ? '/elevated' : ''}`;
+        }),
+      ]),
+    );
+
+  //                                          ask                        ask-every                 none
+  assert.deepEqual(table(freshLedger()), {
+    'trusted read-only':                     ['allow/policy',            'ask/mode',               'deny/mode'],
+    'trusted destructive':                   ['ask/policy',              'ask/mode',               'deny/mode'],
+    'trusted destructive, open world':       ['ask/policy/elevated',     'ask/mode/elevated',      'deny/mode'],
+    'untrusted read-only':                   ['ask/policy/elevated',     'ask/mode/elevated',      'deny/mode'],
+  });
+
+  const allowed = freshLedger();
+  for (const [t] of rows) allowed.grant({ scope: 'always', effect: 'allow', subject: { tool: t } });
+  for (const decisions of Object.values(table(allowed))) assert.deepEqual(decisions, ['allow/grant', 'allow/grant', 'allow/grant'], 'the person\'s "always allow" is kept in every mode');
+
+  const denied = freshLedger();
+  for (const [t] of rows) denied.grant({ scope: 'always', effect: 'deny', subject: { tool: t } });
+  for (const decisions of Object.values(table(denied))) assert.deepEqual(decisions, ['deny/grant', 'deny/grant', 'deny/grant'], 'an explicit "always deny" is never overridden');
+  assert.equal(denied.decide({ tool: read, serverTrusted: true, conversationId: conv, mode: 'all' }).kind, 'deny', 'not even by a mode that allows everything');
+});
+
+test('ask-every asks even for a trusted read-only tool, and says why; a tool changed since its approval asks again', () => {
+  const ledger = freshLedger();
+  const decision = ledger.decide({ tool: read, serverTrusted: true, conversationId: conv, mode: 'ask-every' });
+  assert.deepEqual([decision.kind, decision.reason], ['ask', 'you asked to approve every tool call; read-only tool of a trusted server']);
+  ledger.grant({ scope: 'always', effect: 'allow', subject: { tool: read } });
+  const changed = { ...read, description: 'reads, and now also uploads' };
+  const again = ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv, mode: 'ask-every' });
+  assert.deepEqual([again.kind, again.reason], ['ask', 'you asked to approve every tool call; this tool changed since you approved it']);
+});

@@ -1,8 +1,8 @@
 // The person's answers that outlive one question: allow or deny, for one tool or a whole server, once,
 // for a conversation, or always. A grant remembers the fingerprint of every tool it covers, as the person
 // saw it; an allow grant stops applying to a tool whose fingerprint changed, and that tool is withheld
-// from the model until the person approves it again. `decide` turns grants, the CLI's --approve mode and
-// the annotation policy into one answer for one call.
+// from the model until the person approves it again. `decide` turns grants, the approval mode (chosen in
+// Settings, or the CLI's --approve for one run) and the annotation policy into one answer for one call.
 
 import { randomUUID } from 'node:crypto';
 import type { ServerId, ToolSummary } from '../../../shared/domain.ts';
@@ -14,8 +14,12 @@ import { toolFingerprint } from './toolFingerprint.ts';
 
 export type GrantScope = 'once' | 'conversation' | 'always';
 export type GrantEffect = 'allow' | 'deny';
-/** The CLI's `--approve`: ask = the annotation policy; readonly = read-only tools of trusted servers only. */
-export type ApprovalMode = 'ask' | 'readonly' | 'all' | 'none';
+/**
+ * How calls no grant decides are decided: ask = the annotation policy (asking when it says so); ask-every =
+ * ask for every call, even a trusted server's read-only tool; readonly = allow read-only tools of trusted
+ * servers and deny the rest without asking; all = allow; none = deny.
+ */
+export type ApprovalMode = 'ask' | 'ask-every' | 'readonly' | 'all' | 'none';
 
 export interface GrantTarget {
   serverId: ServerId;
@@ -218,7 +222,12 @@ export class GrantLedger {
       return { kind: 'allow', by: 'mode', reason: '--approve all allows every tool', elevated: false, record: true, changedSinceApproval };
     }
     if (mode === 'none') {
-      return { kind: 'deny', by: 'mode', reason: '--approve none denies every tool', elevated: false, record: true, changedSinceApproval };
+      return { kind: 'deny', by: 'mode', reason: 'every tool call is denied (approval mode "none")', elevated: false, record: true, changedSinceApproval };
+    }
+    if (mode === 'ask-every') {
+      // The policy still says how dangerous the tool is, so the question carries its warning.
+      const why = changedSinceApproval ? 'this tool changed since you approved it' : policy.reason;
+      return { kind: 'ask', by: 'mode', reason: `you asked to approve every tool call; ${why}`, elevated: policy.kind === 'ask' && policy.elevated, record: true, changedSinceApproval };
     }
     if (mode === 'readonly') {
       const readOnly = believedHints(tool.annotations, serverTrusted).readOnly && !changedSinceApproval;

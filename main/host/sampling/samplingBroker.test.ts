@@ -30,7 +30,7 @@ const params = (extra: Record<string, unknown> = {}) => ({
 });
 
 /** A broker whose pending requests are answered by `answer` (stage by stage), recording what was shown. */
-function setup(policy: SamplingPolicy, answer: (record: PendingRecord) => unknown, overrides: Partial<SamplingBrokerDeps> = {}) {
+function setup(policy: SamplingPolicy | (() => SamplingPolicy), answer: (record: PendingRecord) => unknown, overrides: Partial<SamplingBrokerDeps> = {}) {
   const shown: PendingRecord[] = [];
   const pending = new PendingRequests({
     opened: (record) => {
@@ -41,7 +41,7 @@ function setup(policy: SamplingPolicy, answer: (record: PendingRecord) => unknow
   });
   const llm = provider(['claude-haiku-4', 'claude-sonnet-4', 'claude-opus-4']);
   const broker = createSamplingBroker({
-    policy,
+    policy: typeof policy === 'function' ? policy : () => policy,
     pending,
     models: () => ({ provider: llm, defaultModel: 'claude-sonnet-4' }),
     isTrusted: (serverId) => serverId === 'trusted',
@@ -59,6 +59,16 @@ test('sampling is refused by the deny policy without asking anyone', async () =>
   const { ask, shown } = setup('deny', () => ({ action: 'approve' }));
   await assert.rejects(ask('s'), RequestRefusedError);
   assert.equal(shown.length, 0);
+});
+
+test('the policy is read for each request: turning sampling off applies to the next request, without a restart', async () => {
+  let policy: SamplingPolicy = 'ask';
+  const { ask, shown } = setup(() => policy, (record) => (stage(record) === 'request' ? { action: 'approve' } : { action: 'send' }));
+  await ask('s');
+  assert.equal(shown.length, 2);
+  policy = 'deny';
+  await assert.rejects(ask('s'), /declined: sampling is turned off/);
+  assert.equal(shown.length, 2, 'the person is not asked once sampling is off');
 });
 
 test('the person sees the request with the chosen model, edits and approves it, then reviews and edits the reply', async () => {
@@ -117,7 +127,7 @@ test('a malformed answer is refused and the request stays open for a proper one'
   const firstRecord = new Promise<PendingRecord>((resolve) => (opened = resolve));
   const pending = new PendingRequests({ opened: (record) => opened(record), closed: () => undefined });
   const broker = createSamplingBroker({
-    policy: 'ask',
+    policy: () => 'ask',
     pending,
     models: () => ({ provider: provider([]), defaultModel: 'm' }),
     isTrusted: () => false,

@@ -4,7 +4,7 @@
 //      preferences and the model Atrium chose; the person approves (editing any of it) or rejects;
 //   2. the model runs;
 //   3. the reply becomes a second pending record; the person sends it (edited or not) or withholds it.
-// Policy 'deny' refuses everything (the default). Policy 'approve' skips both questions, but only for
+// Policy 'deny' refuses everything (the default), read per request so a change in Settings applies at once. Policy 'approve' skips both questions, but only for
 // servers the person marked trusted; any other server is still asked. includeContext is honoured only
 // when the person explicitly agrees in step 1, never under the auto-approve policy.
 
@@ -32,7 +32,8 @@ export interface SamplingModels {
 export type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload };
 
 export interface SamplingBrokerDeps {
-  policy: SamplingPolicy;
+  /** Read at every request: a policy chosen in Settings applies to the next request. */
+  policy(): SamplingPolicy;
   pending: PendingRequests;
   models(): SamplingModels;
   isTrusted(serverId: string): boolean;
@@ -52,14 +53,15 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
   const limiter = new RateLimiter(deps.perMinuteLimit ?? 10, 60_000);
   return {
     createMessage: async ({ serverId, params, signal }) => {
-      if (deps.policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
+      const policy = deps.policy();
+      if (policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
       const { provider, defaultModel, traits } = deps.models();
       const models = await provider.listModels().catch(() => [] as string[]);
       const choice = chooseModel(params.modelPreferences, models, defaultModel, traits);
       const conversationId = deps.conversationFor(serverId);
       const includeContext = params.includeContext ?? 'none';
-      const asked = !(deps.policy === 'approve' && deps.isTrusted(serverId));
+      const asked = !(policy === 'approve' && deps.isTrusted(serverId));
       const options = { signal, ...(conversationId ? { conversationId } : {}) };
 
       let messages = params.messages.map(toChatMessage);

@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
 import { startFakeOpenAi } from '../../../e2e/fixtures/llm/fakeOpenAiServer.ts';
 import { closedPort } from '../../chat/providers/providerTestKit.ts';
+import { parseServersFile } from '../../mcp/config/serverConfig.ts';
 import { discoverConfigs, knownConfigPaths, probeModelServers } from './discoverSetup.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -31,6 +32,16 @@ test('found configs list their servers with the exact command lines; missing fil
   assert.equal(found[0]?.app, 'Cursor');
   assert.deepEqual(found[0]?.servers, [{ id: 'fs', transport: 'stdio', target: "npx -y server-filesystem '/my dir'" }]);
   assert.match(found[0]?.problems[0] ?? '', /server "bad"/);
+});
+
+test('a found server Atrium already runs (under any name, trusted since) says which one it is', async () => {
+  const home = await makeTempDir();
+  cleanups.push(() => rm(home, { recursive: true, force: true }));
+  await mkdir(join(home, '.cursor'));
+  await writeFile(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'fs'] }, web: { url: 'https://example.com/mcp' } } }));
+  const present = parseServersFile(JSON.stringify({ mcpServers: { files: { command: 'npx', args: ['-y', 'fs'], trusted: true }, web: { url: 'https://example.com/other' } } }), 'servers.json').servers;
+  const [found] = await discoverConfigs(knownConfigPaths(home, 'linux', {}), present);
+  assert.deepEqual(found?.servers.map((s) => [s.id, s.alreadyAs]), [['fs', 'files'], ['web', undefined]]);
 });
 
 test('a local OpenAI-compatible server is found with its models; a closed port is not', async () => {

@@ -4,13 +4,14 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeTarget } from '../../mcp/config/serverConfig.ts';
+import { describeTarget, isSameServer } from '../../mcp/config/serverConfig.ts';
+import type { ServerDefinition } from '../../mcp/config/serverConfig.ts';
 import { loadServersFile } from '../../mcp/config/serversFile.ts';
 
 export interface DiscoveredConfig {
   app: string;
   path: string;
-  servers: { id: string; transport: string; target: string }[];
+  servers: { id: string; transport: string; target: string; alreadyAs?: string }[];
   problems: string[];
 }
 
@@ -30,7 +31,8 @@ export function knownConfigPaths(home: string = homedir(), platform: NodeJS.Plat
   ];
 }
 
-export async function discoverConfigs(paths: readonly { app: string; path: string }[]): Promise<DiscoveredConfig[]> {
+/** The servers of each config that exists; one Atrium already has (`present`) names itself in `alreadyAs`. */
+export async function discoverConfigs(paths: readonly { app: string; path: string }[], present: readonly ServerDefinition[] = []): Promise<DiscoveredConfig[]> {
   const found: DiscoveredConfig[] = [];
   for (const { app, path } of paths) {
     const loaded = await loadServersFile(path).catch(() => null);
@@ -38,7 +40,10 @@ export async function discoverConfigs(paths: readonly { app: string; path: strin
     found.push({
       app,
       path,
-      servers: loaded.servers.map((server) => ({ id: server.id, transport: server.transport, target: describeTarget(server) })),
+      servers: loaded.servers.map((server) => {
+        const already = present.find((mine) => isSameServer(mine, server));
+        return { id: server.id, transport: server.transport, target: describeTarget(server), ...(already ? { alreadyAs: already.id } : {}) };
+      }),
       problems: loaded.problems.map((p) => p.message),
     });
   }

@@ -1,9 +1,10 @@
 // `atrium import <file>`: bring the servers of a Claude Desktop, VS Code or Cursor config into Atrium's
-// own file. A server whose name is taken keeps the existing definition when both are the same, and is
-// added under a numbered name otherwise, so an import never overwrites what the person already has.
+// own file. A server already there (under any name, whatever trust or on/off it was given since) is not
+// added again; one whose name is taken by a different server is added under a numbered name, so an
+// import never overwrites what the person already has.
 
-import { isDeepStrictEqual } from 'node:util';
 import type { ConfigProblem } from '../../../shared/domain.ts';
+import { isSameServer } from './serverConfig.ts';
 import type { ServerDefinition } from './serverConfig.ts';
 import { loadServersFile, saveServers, serversTableOf } from './serversFile.ts';
 
@@ -24,7 +25,7 @@ export async function importServers(sourcePath: string, targetPath: string): Pro
   const report: ImportReport = { added: [], unchanged: [], problems: source.problems };
   for (const server of source.servers) {
     // The same server under any name is already there (an import run twice adds nothing).
-    const existing = merged.find((s) => isDeepStrictEqual({ ...s, id: '' }, { ...server, id: '' }));
+    const existing = merged.find((s) => isSameServer(s, server));
     if (existing) {
       report.unchanged.push(server.id);
       continue;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeTarget, isToolEnabled, parseServersFile, toStoredEntry, withToolEnabled } from './serverConfig.ts';
+import { describeTarget, isSameServer, isToolEnabled, parseServersFile, toStoredEntry, withToolEnabled } from './serverConfig.ts';
 
 test('accepts the Claude Desktop / Cursor shape {"mcpServers": {...}}', () => {
   const { servers, problems } = parseServersFile(
@@ -71,4 +71,21 @@ test('tools can be turned off for the model one by one or all at once, and back 
   const backOn = withToolEnabled(withToolEnabled(allOff, undefined, true), 'delete', true);
   assert.equal(backOn.disabledTools, undefined);
   assert.deepEqual(parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(oneOff) } }), 't').servers[0]?.disabledTools, ['delete']);
+});
+
+test('the same server is recognised under another name and after the person trusted it or turned it off; a different launch is not', () => {
+  const parse = (entries: Record<string, unknown>) => parseServersFile(JSON.stringify({ mcpServers: entries }), 't').servers;
+  const [theirs, ours, otherArgs, otherEnv] = parse({
+    fs: { command: 'npx', args: ['-y', 'fs'] },
+    'fs-mine': { command: 'npx', args: ['-y', 'fs'], trusted: true, disabled: true, disabledTools: ['write'] },
+    fs2: { command: 'npx', args: ['-y', 'fs', '/tmp'] },
+    fs3: { command: 'npx', args: ['-y', 'fs'], env: { TOKEN: 't' } },
+  });
+  assert.ok(theirs && ours && otherArgs && otherEnv);
+  assert.equal(isSameServer(theirs, ours), true);
+  const { requestTimeoutMs: _left, ...withoutTimeoutKey } = ours;
+  assert.ok('requestTimeoutMs' in theirs && !('requestTimeoutMs' in withoutTimeoutKey));
+  assert.equal(isSameServer(theirs, withoutTimeoutKey), true, 'a key left undefined is the same as one left out');
+  assert.equal(isSameServer(theirs, otherArgs), false);
+  assert.equal(isSameServer(theirs, otherEnv), false);
 });

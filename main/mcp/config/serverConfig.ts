@@ -3,6 +3,7 @@
 // `{"servers": {...}}` (VS Code, whose entries carry `type`: stdio | http | sse). A bad entry becomes a
 // problem naming the server and the field; every other server still loads.
 
+import { isDeepStrictEqual } from 'node:util';
 import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
@@ -207,6 +208,20 @@ export function toStoredEntry(server: ServerDefinition): Record<string, unknown>
     ...(Object.keys(server.headers).length ? { headers: server.headers } : {}),
     ...common,
   };
+}
+
+/**
+ * Whether two definitions run the same server: the same command line or address, environment and
+ * headers, whatever their names and whatever the person chose for it since (trust, on/off, tools off).
+ */
+export function isSameServer(a: ServerDefinition, b: ServerDefinition): boolean {
+  return isDeepStrictEqual(launchOf(a), launchOf(b));
+}
+
+function launchOf(server: ServerDefinition): unknown {
+  const { id: _id, disabled: _disabled, trusted: _trusted, disabledTools: _disabledTools, ...launch } = server;
+  // Through JSON, so a key present as undefined and a key left out compare equal.
+  return JSON.parse(JSON.stringify(launch));
 }
 
 /** How the server will be run or reached, shown to the person exactly. */

@@ -5,6 +5,7 @@ import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError
 import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
 import type { ListKind } from '../../../shared/contract.ts';
+import { isLogLevel } from '../../../shared/domain.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import { InvalidServerRequestError, RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -27,7 +28,6 @@ export interface SessionOptions {
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
 const USER_REJECTED = -1;
-const LOG_LEVELS = new Set<LogLevel>(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 export class Session {
   readonly client: Client;
@@ -121,15 +121,18 @@ export class Session {
   }
 
   /**
-   * tools/call. On a 2025-era connection the result is checked by a cheap structural check plus the
-   * tool's outputSchema (compiled once); on 2026-07-28 the SDK's callTool also drives input_required
-   * rounds and header mirroring, so it is used as is.
+   * tools/call. On a 2025-era connection the result is checked by a cheap structural check; on 2026-07-28
+   * the SDK's callTool also drives input_required rounds and header mirroring, so it is used as is. In
+   * both, the structuredContent is checked here against the tool's outputSchema (compiled once), so a
+   * result that breaks it fails the same way in both eras, as Atrium's refusal, not the server's error.
    */
   async callTool(params: CallToolRequest['params'], options: RequestOptions, tool: Tool | undefined): Promise<CallToolResult> {
-    if (this.era === 'modern') return (await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: tool } : {}) })) as CallToolResult;
-    const result = await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
+    const result =
+      this.era === 'modern'
+        ? ((await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult)
+        : await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
     const problem = checkStructuredContent(result, tool, this.options.services.validator);
-    if (problem) throw new ProtocolError(INVALID_PARAMS, problem);
+    if (problem) throw new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: ${problem}`);
     return result;
   }
 
@@ -240,7 +243,7 @@ function createClient(options: SessionOptions): Client {
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
-    log.add(LOG_LEVELS.has(level as LogLevel) ? (level as LogLevel) : 'info', 'server', logger ? `[${logger}] ${text}` : text);
+    log.add(isLogLevel(level) ? level : 'info', 'server', logger ? `[${logger}] ${text}` : text);
   });
   client.setNotificationHandler('notifications/resources/updated', (notification) => options.onResourceUpdated(notification.params.uri));
   return client;

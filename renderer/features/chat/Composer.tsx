@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -26,6 +26,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
+  const pickerId = useId();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -155,7 +156,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         send();
       }}
     >
-      {slash ? <PromptPicker query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
+      {slash ? <PromptPicker id={pickerId} query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
       {error ? (
         <p className="composer-error" role="alert">
           {error}
@@ -195,8 +196,10 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         aria-keyshortcuts={ariaShortcut(focusComposerShortcut)}
-        aria-expanded={slash}
-        aria-haspopup="listbox"
+        // A textbox may not say "expanded"; it says it completes from a list and which option is highlighted.
+        aria-autocomplete="list"
+        aria-controls={slash ? pickerId : undefined}
+        aria-activedescendant={slash && options.length > 0 ? `${pickerId}-${active}` : undefined}
       />
       <div className="composer-actions">
         <label className="button attach-button">

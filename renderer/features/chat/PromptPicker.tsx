@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -6,6 +6,8 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { matchPrompts } from './slashCommands.ts';
 
 interface PromptPickerProps {
+  /** The listbox's id; option N is `${id}-N`, so the composer can point at the highlighted one. */
+  id: string;
   query: string;
   /** The index of the highlighted option, moved by the composer's arrow keys. */
   active: number;
@@ -14,21 +16,21 @@ interface PromptPickerProps {
 }
 
 /** The list that opens when the composer starts with "/": every ready server's prompts, best match first. */
-export function PromptPicker({ query, active, onOptions, onPick }: PromptPickerProps) {
+export function PromptPicker({ id, query, active, onOptions, onPick }: PromptPickerProps) {
   const api = useAtriumApi();
-  const listId = useId();
   const { data: prompts, error, reload } = useHostQuery(() => api.listPrompts({}), 'prompts');
   useEffect(() => api.on('listChanged', ({ list }) => list === 'prompts' && void reload()), [api, reload]);
   const options = useMemo(() => (prompts ? matchPrompts(query, prompts) : []), [prompts, query]);
   useEffect(() => onOptions(options), [onOptions, options]);
 
   return (
-    <ul className="prompt-picker" role="listbox" id={listId} aria-label="Prompts">
+    <ul className="prompt-picker" role="listbox" id={id} aria-label="Prompts">
       {error ? <li role="alert">{error}</li> : prompts === null ? <li className="muted">Loading prompts…</li> : null}
       {prompts !== null && options.length === 0 ? <li className="muted">No prompt matches “{query}”.</li> : null}
       {options.map((prompt, index) => (
         <li
           key={`${prompt.serverId}/${prompt.name}`}
+          id={`${id}-${index}`}
           role="option"
           aria-selected={index === active}
           className={index === active ? 'prompt-option prompt-option-active' : 'prompt-option'}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
@@ -18,6 +19,8 @@ export interface SavedToolCall {
   finishedAt?: number;
   durationMs?: number;
   decidedBy?: string;
+  /** The tool's output schema when it was called; absent in calls saved before Atrium kept it. */
+  outputSchema?: OutputSchemaAtCall;
 }
 
 const statusText: Record<string, string> = {
@@ -94,7 +97,7 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
       {status === 'cancelled' ? (
         <p className="muted">Cancelled before it finished.</p>
       ) : saved?.result !== undefined && status !== 'running' ? (
-        <ToolResultView serverId={serverId} tool={tool} result={saved.result} />
+        <ToolResultView serverId={serverId} tool={tool} result={saved.result} outputSchema={saved.outputSchema} />
       ) : live?.summary ? (
         <pre className="tool-result-text">
           <UntrustedText text={live.summary} />

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
 
 /** A tool's result as saved: the MCP content blocks, structuredContent, or the failure that stopped the call. */
 export interface SavedResult {
@@ -25,14 +26,18 @@ interface ContentBlock {
 /**
  * Every kind of content a tool may return, each shown for what it is: text, images, audio with a player,
  * links to resources (opened in the resources view), embedded resources, and structured content as a
- * tree. A failure to call the tool is shown apart from a result in which the tool reports a failure.
+ * tree beside whether it was checked against the tool's output schema (offered folded). A failure to call
+ * the tool is shown apart from a result in which the tool reports a failure.
  */
-export function ToolResultView({ serverId, tool, result }: { serverId: string; tool: string; result: SavedResult }) {
+export function ToolResultView({ serverId, tool, result, outputSchema }: { serverId: string; tool: string; result: SavedResult; outputSchema?: OutputSchemaAtCall | undefined }) {
   if (result.error !== undefined) {
     return (
-      <p className="tool-call-failure" role="alert">
-        The call failed: <UntrustedText text={result.error} />
-      </p>
+      <>
+        <p className="tool-call-failure" role="alert">
+          The call failed: <UntrustedText text={result.error} />
+        </p>
+        <OutputSchemaTree outputSchema={outputSchema} />
+      </>
     );
   }
   const content = result.content ?? [];
@@ -42,12 +47,8 @@ export function ToolResultView({ serverId, tool, result }: { serverId: string; t
       {content.map((block, index) => (
         <Block key={index} serverId={serverId} tool={tool} block={block} />
       ))}
-      {result.structuredContent !== undefined ? (
-        <details className="structured">
-          <summary>Structured content</summary>
-          <JsonTree value={result.structuredContent} />
-        </details>
-      ) : null}
+      {result.structuredContent !== undefined ? <StructuredContent value={result.structuredContent} outputSchema={outputSchema} isError={result.isError === true} /> : null}
+      <OutputSchemaTree outputSchema={outputSchema} />
     </div>
   );
 }
@@ -101,33 +102,4 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
     default:
       return <p className="muted">[{block.type} content]</p>;
   }
-}
-
-/** JSON as a tree whose objects and arrays fold; every string in it is untrusted text. */
-export function JsonTree({ value, name }: { value: unknown; name?: string }): ReactNode {
-  const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
-  if (value !== null && typeof value === 'object') {
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
-    return (
-      <details open className="json-node">
-        <summary>
-          {label}
-          {Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`}
-        </summary>
-        <ul className="json-children">
-          {entries.map(([key, child]) => (
-            <li key={key}>
-              <JsonTree value={child} name={key} />
-            </li>
-          ))}
-        </ul>
-      </details>
-    );
-  }
-  return (
-    <span className="json-leaf">
-      {label}
-      <span className={`json-${value === null ? 'null' : typeof value}`}>{typeof value === 'string' ? <UntrustedText text={JSON.stringify(value)} /> : String(value)}</span>
-    </span>
-  );
 }

@@ -6,12 +6,13 @@ import { useHostQuery } from '../../api/useHostQuery.ts';
 
 /**
  * Workspaces and their folders (roots). The active workspace's folders are what servers may work in;
- * a change reaches them at once. In the browser there is no native folder picker, so a folder is typed
- * as a path and the host checks that it exists.
+ * a change reaches them at once. A folder is typed as a path (the host checks that it exists) or, in
+ * the desktop app, chosen with the system's folder picker.
  */
 export function RootsView() {
   const api = useAtriumApi();
   const { data, error: loadError, reload: load } = useHostQuery(() => api.listWorkspaces({}), 'workspaces');
+  const { data: hostInfo } = useHostQuery(() => api.getHostInfo({}), 'hostInfo');
   const workspaces: WorkspaceView[] = data ?? [];
   const [shownId, setShownId] = useState<string | null>(null);
   const [path, setPath] = useState('');
@@ -111,8 +112,26 @@ export function RootsView() {
             <button type="submit" className="button">
               Add folder
             </button>
+            {hostInfo?.canPickFolders ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  void act(async () => {
+                    // The host turns each path into its file:// root and drops one that is already there.
+                    const chosen = await api.pickFolders({});
+                    if (chosen.length > 0) await api.setWorkspaceRoots({ workspaceId: shown.id, roots: [...shown.roots, ...chosen.map((uri) => ({ uri }))] });
+                  })
+                }
+              >
+                Choose folder…
+              </button>
+            ) : null}
           </form>
-          <p className="muted">Folders are checked to exist and sent to servers as file:// addresses. The desktop app opens the system’s folder picker instead.</p>
+          <p className="muted">
+            Folders are checked to exist and sent to servers as file:// addresses.
+            {hostInfo && !hostInfo.canPickFolders ? ' The desktop app can also open the system’s folder picker.' : null}
+          </p>
         </section>
       ) : null}
     </div>

@@ -1,25 +1,30 @@
-import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { logLevels } from '../../../shared/domain.ts';
 import type { LogLevel, LogLine, ServerSnapshot } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
+import { LogFilterBar } from './LogFilterBar.tsx';
 import { LogLineRow } from './LogLineRow.tsx';
+import { filterLogLines, isFiltering, lineCount, showEverything } from './logLineFilter.ts';
 
-const levels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const noLines: LogLine[] = [];
 
-/** The selected server's log, following new lines while the view is scrolled to the bottom. */
+/** The selected server's log, filtered as the person asks, following new lines while scrolled to the bottom. */
 export function ServerLogPanel({ server }: { server: ServerSnapshot }) {
   const headingId = useId();
   const lines = useAtriumStore((state) => state.logs[server.id] ?? noLines);
   const scroller = useRef<HTMLDivElement>(null);
   const following = useRef(true);
+  const [filter, setFilter] = useState(showEverything);
+  const shown = useMemo(() => filterLogLines(lines, filter), [lines, filter]);
+  const filtering = isFiltering(filter);
 
   useLayoutEffect(() => {
     const element = scroller.current;
     if (element && following.current) element.scrollTop = element.scrollHeight;
-  }, [lines]);
+  }, [shown]);
 
   return (
     <section className="log-panel" aria-labelledby={headingId}>
@@ -29,6 +34,7 @@ export function ServerLogPanel({ server }: { server: ServerSnapshot }) {
         </h2>
         {server.capabilities?.logging ? <LogLevelPicker serverId={server.id} /> : null}
       </header>
+      <LogFilterBar serverId={server.id} filter={filter} onChange={setFilter} count={lineCount(shown.length, lines.length, filtering)} />
       <div
         className="log-scroll"
         ref={scroller}
@@ -39,9 +45,11 @@ export function ServerLogPanel({ server }: { server: ServerSnapshot }) {
       >
         {lines.length === 0 ? (
           <EmptyState title="No log lines yet">Lines from the server’s stderr, its log messages and Atrium appear here.</EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title="No lines match">Every line is hidden by the level or the search above.</EmptyState>
         ) : (
           <ol className="log-lines" aria-label={`Log lines for ${server.id}`}>
-            {lines.map((line, index) => (
+            {shown.map((line, index) => (
               <LogLineRow key={`${line.at}-${index}`} line={line} />
             ))}
           </ol>
@@ -70,7 +78,7 @@ function LogLevelPicker({ serverId }: { serverId: string }) {
         <option value="" disabled>
           Server default
         </option>
-        {levels.map((name) => (
+        {logLevels.map((name) => (
           <option key={name} value={name}>
             {name}
           </option>

@@ -4,11 +4,12 @@ import type { JsonObject } from '../../../shared/contract.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
+import { ImportServersDialog } from './ImportServersDialog.tsx';
 import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
 import { ServerEditor } from './ServerEditor.tsx';
 
-/** Every configured server with its live state, and the log of the one selected. */
+/** Every configured server with its live state, the detail of the one selected, and adding or importing more. */
 export function ServersView() {
   const servers = useAtriumStore((state) => state.servers);
   const loaded = useAtriumStore((state) => state.serversLoaded);
@@ -19,16 +20,21 @@ export function ServersView() {
   );
   const selected = servers.find((server) => server.id === selectedId);
   const [editor, setEditor] = useState<{ id: string; entry: JsonObject } | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
 
   return (
     <div className="servers">
       <section className="servers-list" aria-label="Servers">
         <div className="servers-actions">
+          <button type="button" className="button" onClick={() => setImporting(true)}>
+            Import…
+          </button>
           <button type="button" className="button button-primary" onClick={() => setEditor('new')}>
             Add server
           </button>
         </div>
         {editor ? <ServerEditor editing={editor === 'new' ? null : editor} onDone={() => setEditor(null)} /> : null}
+        {importing ? <ImportServersDialog onDone={() => setImporting(false)} /> : null}
         {problems.length > 0 ? (
           <Banner tone="warning">
             <p className="banner-title">The servers file has problems; the other servers still run.</p>
@@ -40,7 +46,7 @@ export function ServersView() {
           </Banner>
         ) : null}
         {loaded && servers.length === 0 ? (
-          <EmptyState title="No MCP servers configured">Add one with “Add server”, or import them with `atrium import`.</EmptyState>
+          <EmptyState title="No MCP servers configured">Add one with “Add server”, or bring in those of Claude Desktop, VS Code or Cursor with “Import…”.</EmptyState>
         ) : (
           <ul className="cards" aria-label="Configured servers">
             {servers.map((server) => (

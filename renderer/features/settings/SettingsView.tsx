@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 
 const KINDS = [
@@ -13,7 +15,8 @@ const KINDS = [
 
 /**
  * Providers and their keys (typed into a password field, stored encrypted, never shown again: only
- * "key set"), the default model, the tool-count threshold, and the theme.
+ * "key set"), the default model, the tool-count threshold, how tool calls and sampling are approved, and
+ * the theme.
  */
 export function SettingsView() {
   const api = useAtriumApi();
@@ -21,6 +24,11 @@ export function SettingsView() {
   const { data: providers, reload: reloadModels } = useHostQuery(() => api.listProviders({}), 'providers');
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  // Where keys would be weakly kept, none is stored until the person ticks that they accept it.
+  const [acceptWeak, setAcceptWeak] = useState(false);
+  const weakStorage = Boolean(settings?.canStoreKeys && settings.keyStorageWarning);
+  const canStore = Boolean(settings?.canStoreKeys) && (!weakStorage || acceptWeak);
+  const consent = weakStorage && acceptWeak ? { acceptWeakKeyStorage: true } : {};
   const act = async (action: () => Promise<unknown>, done: string) => {
     setProblem(null);
     setSaved(null);
@@ -50,6 +58,18 @@ export function SettingsView() {
 
       <section className="setup-section" aria-label="Providers">
         <h3>Model providers</h3>
+        {settings?.keyStorageWarning ? (
+          <Banner tone="warning">
+            <p className="banner-title">Keys are not well protected on this computer</p>
+            <p>{settings.keyStorageWarning}</p>
+            {weakStorage ? (
+              <label className="field-check">
+                <input type="checkbox" checked={acceptWeak} onChange={(event) => setAcceptWeak(event.target.checked)} />
+                Store keys here anyway, knowing they are weakly protected
+              </label>
+            ) : null}
+          </Banner>
+        ) : null}
         <ul className="setup-servers">
           {settings?.providers.map((provider) => (
             <li key={provider.id} className="grant-row">
@@ -59,7 +79,7 @@ export function SettingsView() {
                 <span className={provider.hasKey ? 'chip' : 'chip chip-warn'}>{provider.hasKey ? 'key set' : 'no key'}</span>
               </span>
               <span className="conversation-actions">
-                <KeyForm providerId={provider.id} canStore={settings.canStoreKeys} onSave={(key) => act(() => api.saveProvider({ provider: stripKey(provider), key }), `Saved the key for ${provider.id}`)} />
+                <KeyForm providerId={provider.id} canStore={canStore} onSave={(key) => act(() => api.saveProvider({ provider: stripKey(provider), key, ...consent }), `Saved the key for ${provider.id}`)} />
                 <button type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}>
                   Remove
                 </button>
@@ -68,7 +88,9 @@ export function SettingsView() {
           ))}
           {settings && settings.providers.length === 0 ? <li className="muted">No provider yet.</li> : null}
         </ul>
-        {settings ? <AddProvider canStore={settings.canStoreKeys} onAdd={(provider, key) => act(() => api.saveProvider({ provider, ...(key ? { key } : {}) }), `Added ${provider.id}`)} /> : null}
+        {settings ? (
+          <AddProvider canStore={canStore} onAdd={(provider, key) => act(() => api.saveProvider({ provider, ...(key ? { key, ...consent } : {}) }), `Added ${provider.id}`)} />
+        ) : null}
       </section>
 
       <section className="setup-section" aria-label="Defaults">
@@ -95,6 +117,11 @@ export function SettingsView() {
           </select>
         </label>
         <ThresholdField value={settings?.toolThreshold ?? 64} onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)} />
+      </section>
+
+      <section className="setup-section" aria-label="Approvals">
+        <h3>Approvals</h3>
+        {settings ? <ApprovalSettings saved={settings.approvals} onSave={(approvals, done) => act(() => api.saveDefaults({ approvals }), done)} /> : null}
       </section>
 
       <section className="setup-section" aria-label="Appearance">

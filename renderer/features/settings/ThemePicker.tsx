@@ -1,7 +1,13 @@
 import { useEffect, useState } from 'react';
+import { RadioChoices } from '../../ui/RadioChoices.tsx';
 
 export type Theme = 'system' | 'light' | 'dark';
 const KEY = 'atrium.theme';
+const THEMES = [
+  { value: 'system', label: 'As the system' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+] as const;
 
 /** Applies the stored theme to the page (before the first paint, from main.tsx). */
 export function applyStoredTheme(): void {
@@ -22,15 +28,5 @@ export function ThemePicker() {
     else localStorage.setItem(KEY, theme);
     applyStoredTheme();
   }, [theme]);
-  return (
-    <fieldset className="field theme-picker">
-      <legend>Theme</legend>
-      {(['system', 'light', 'dark'] as const).map((value) => (
-        <label key={value} className="field-check">
-          <input type="radio" name="theme" value={value} checked={theme === value} onChange={() => setTheme(value)} />
-          {value === 'system' ? 'As the system' : value === 'light' ? 'Light' : 'Dark'}
-        </label>
-      ))}
-    </fieldset>
-  );
+  return <RadioChoices<Theme> legend="Theme" name="theme" choices={THEMES} value={theme} onChange={setTheme} />;
 }

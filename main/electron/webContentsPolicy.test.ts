@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Session, WebContents } from 'electron';
+import { denyAllPermissions, guardWebContents, windowOpenHandler } from './webContentsPolicy.ts';
+
+function opener(fail = false) {
+  const opened: string[] = [];
+  const warnings: string[] = [];
+  return {
+    opened,
+    warnings,
+    openExternal: async (url: string) => {
+      if (fail) throw new Error('no handler for this address');
+      opened.push(url);
+    },
+    warn: (message: string) => warnings.push(message),
+  };
+}
+
+/** A WebContents that records its listeners and window-open handler, so tests can fire them. */
+function fakeContents() {
+  const listeners = new Map<string, (event: { url?: string; preventDefault(): void }) => void>();
+  let openHandler: ((details: { url: string }) => unknown) | undefined;
+  const contents = {
+    on: (name: string, listener: (event: { url?: string; preventDefault(): void }) => void) => listeners.set(name, listener),
+    setWindowOpenHandler: (handler: (details: { url: string }) => unknown) => (openHandler = handler),
+  };
+  const fire = (name: string, url?: string) => {
+    let prevented = false;
+    listeners.get(name)?.({ url, preventDefault: () => (prevented = true) });
+    return prevented;
+  };
+  return { contents: contents as unknown as WebContents, fire, open: (url: string) => openHandler?.({ url }), listeners };
+}
+
+test('window.open never creates a window; an https link the gate accepts goes to the browser', async () => {
+  const links = opener();
+  const handle = windowOpenHandler(links);
+  assert.deepEqual(handle({ url: 'https://example.com/docs' }), { action: 'deny' });
+  await Promise.resolve();
+  assert.deepEqual(links.opened, ['https://example.com/docs']);
+  assert.deepEqual(links.warnings, []);
+});
+
+test('a link the gate refuses is not opened, and the reason is reported to main’s log', async () => {
+  const links = opener();
+  const handle = windowOpenHandler(links);
+  for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'http://example.com/', 'https://u:p@example.com/']) {
+    assert.deepEqual(handle({ url }), { action: 'deny' });
+  }
+  await Promise.resolve();
+  assert.deepEqual(links.opened, []);
+  assert.equal(links.warnings.length, 5);
+  assert.match(links.warnings[0] ?? '', /^Atrium did not open a link: Atrium does not open file: addresses\.$/);
+});
+
+test('a failure of the OS’s URL handler is reported, not thrown', async () => {
+  const links = opener(true);
+  windowOpenHandler(links)({ url: 'https://example.com/' });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(links.warnings, ['Atrium could not open https://example.com/: no handler for this address']);
+});
+
+test('a guarded page never navigates, never attaches a webview, and opens links only through the gate', async () => {
+  const links = opener();
+  const page = fakeContents();
+  guardWebContents(page.contents, links);
+  assert.equal(page.fire('will-navigate', 'https://example.com/'), true);
+  assert.equal(page.fire('will-navigate', 'atrium://app/index.html'), true);
+  assert.equal(page.fire('will-attach-webview'), true);
+  assert.equal(page.fire('will-redirect', 'https://example.com/'), true);
+  assert.equal(page.fire('will-redirect', 'atrium://app/index.html'), false);
+  assert.deepEqual(page.open('https://example.com/a'), { action: 'deny' });
+  assert.deepEqual(page.open('file:///etc/passwd'), { action: 'deny' });
+  await Promise.resolve();
+  assert.deepEqual(links.opened, ['https://example.com/a']);
+});
+
+test('every permission request, check and device request is denied', () => {
+  const handlers: Record<string, (...args: never[]) => unknown> = {};
+  const session = {
+    setPermissionRequestHandler: (handler: never) => (handlers.request = handler),
+    setPermissionCheckHandler: (handler: never) => (handlers.check = handler),
+    setDevicePermissionHandler: (handler: never) => (handlers.device = handler),
+    setDisplayMediaRequestHandler: (handler: never) => (handlers.display = handler),
+  } as unknown as Session;
+  denyAllPermissions(session);
+
+  for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'midiSysex', 'fullscreen', 'openExternal', 'unknown']) {
+    const answers: boolean[] = [];
+    const request = handlers.request as (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void;
+    request({}, permission, (granted) => answers.push(granted), { requestingUrl: 'atrium://app/index.html' });
+    assert.deepEqual(answers, [false], permission);
+    const check = handlers.check as (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
+    assert.equal(check({}, permission, 'atrium://app', {}), false, permission);
+  }
+  assert.equal((handlers.device as (details: unknown) => boolean)({ deviceType: 'usb', origin: 'atrium://app' }), false);
+  const streams: unknown[] = [];
+  (handlers.display as (request: unknown, callback: (streams: unknown) => void) => void)({}, (given) => streams.push(given));
+  assert.deepEqual(streams, [null]);
+});
