@@ -1,8 +1,7 @@
 // Every view and every consent dialog, checked by axe-core (WCAG 2.1 A and AA: names of controls,
 // roles, contrast, focus order rules) in both themes at 1280×800, and each dialog driven from the
 // keyboard alone. A person who cannot use a mouse, or who uses a screen reader, can live in the app.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { violations } from './fixtures/axe.ts';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -19,14 +18,6 @@ const env = chatHostFor(
   ],
   { echo: fixtureCommand('echoServer') },
 );
-
-/** What axe finds on the page as it is now, one readable line per failing node. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${where}: ${violation.id} (${violation.help}) at ${node.target.join(' ')}: ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`),
-  );
-}
 
 const views = ['Chat', 'Resources', 'Roots', 'Servers', 'Settings', 'Get started'] as const;
 
@@ -102,6 +93,12 @@ test('accessibility: every view and dialog passes axe in both themes, and dialog
           found.push(...(await violations(page, `${scheme} ${view}`)));
         }
       }
+      await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await expect(help).toBeVisible();
+      found.push(...(await violations(page, `${scheme} keyboard shortcuts dialog`)));
+      await page.keyboard.press('Escape');
+      await expect(help).toBeHidden();
     });
   }
 

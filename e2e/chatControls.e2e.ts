@@ -1,12 +1,14 @@
 // The chat's controls as a person uses them, in Debian's Chromium against a real host process: stopping a
 // reply mid-stream (with Stop and with Escape), a tool call's live progress and its own Cancel, a form
 // request withdrawn when its server dies, the conversations list (new, search by title and by what was
-// said, rename in place, delete after a confirmation), and the keyboard shortcuts.
+// said, rename in place, delete after a confirmation; both kept across a reload), and the keyboard
+// shortcuts with their help. Each new state is checked by axe in both themes.
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { violationsInBothThemes } from './fixtures/axe.ts';
 import { chatHostFor, lastModelRequest, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { holdStream } from './fixtures/llm/streamHold.ts';
@@ -42,6 +44,13 @@ const assistant = (page: Page) => page.getByRole('listitem', { name: 'Assistant'
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const conversationsNav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const conversationButtons = (page: Page) => conversationsNav(page).locator('.conversation-open');
+
+/** Reloads the window and comes back to the chat, as a person would after restarting it. */
+async function reloadToChat(page: Page): Promise<void> {
+  await page.reload();
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await page.getByRole('button', { name: 'Chat' }).click();
+}
 
 test('chat controls: stop a reply, cancel one tool call, a request withdrawn with its server, the conversations list, shortcuts', async ({ page }) => {
   // Nothing here may fall back on the browser's own prompt, confirm or alert.
@@ -98,6 +107,8 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect.poll(value, { message: 'the bar moves as the server reports' }).toBeGreaterThan(first);
     await expect(bar).toHaveAttribute('max', '100');
     await page.screenshot({ path: 'e2e/artifacts/chat-progress.png' });
+    expect(await violationsInBothThemes(page, 'a tool call with progress, under stopped replies'), 'axe finds nothing').toEqual([]);
+    await expect(call.getByRole('status'), 'still running after the checks').toHaveText('Running');
     await call.getByRole('button', { name: 'Cancel call' }).click();
     await expect(call.getByRole('status')).toHaveText(/^Cancelled · \d+(\.\d)? m?s$/);
     await expect(bar, 'a cancelled call shows no progress').toHaveCount(0);
@@ -109,9 +120,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await page.getByRole('button', { name: 'Servers' }).click();
     await page.getByRole('article', { name: 'echo', exact: true }).getByRole('button', { name: 'echo', exact: true }).click();
     await expect(page.getByRole('list', { name: 'Log lines for echo' })).toContainText(/slow cancelled/);
-    await page.reload();
-    await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
-    await page.getByRole('button', { name: 'Chat' }).click();
+    await reloadToChat(page);
     await conversationsNav(page).getByRole('button', { name: 'tell me a long story', exact: true }).click();
     const call = page.getByRole('article', { name: 'Tool call echo/slow' });
     await expect(call.getByRole('status')).toHaveText(/^Cancelled · \d+(\.\d)? m?s$/);
@@ -126,7 +135,9 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada');
     process.kill(Number(await readFile(pidFile, 'utf8')), 'SIGKILL');
     await expect(form).toBeHidden();
-    const notice = page.getByRole('list', { name: 'Notices' }).getByRole('status');
+    const notices = page.getByRole('list', { name: 'Notices' });
+    await expect(notices, 'read out as it arrives').toHaveAttribute('aria-live', 'polite');
+    const notice = notices.getByRole('listitem');
     await expect(notice).toContainText('The request for information from echo was withdrawn');
     await expect(notice, 'the notice says why').toContainText('echo is no longer connected — the server process was killed (SIGKILL)');
     const call = page.getByRole('article', { name: 'Tool call echo/ask' });
@@ -134,6 +145,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(call.getByRole('alert')).toContainText('The call failed');
     await expect(assistant(page).last()).toContainText('The server went away before you could answer.');
     await page.screenshot({ path: 'e2e/artifacts/consent-withdrawn.png' });
+    expect(await violationsInBothThemes(page, 'a withdrawn request’s notice'), 'axe finds nothing').toEqual([]);
     await expect(page.getByRole('listitem', { name: 'You' }), 'nothing said before is lost').toHaveCount(5);
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await expect(notice).toHaveCount(0);
@@ -166,6 +178,39 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(conversationButtons(page)).toHaveText(['what is a quokka', 'plan the garden party', 'tell me a long story']);
   });
 
+  await test.step('? lists the shortcuts, except in a text field, where it is a question mark', async () => {
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await composer(page).focus();
+    await page.keyboard.type('why?');
+    await expect(composer(page), 'typed, not taken as a shortcut').toHaveValue('why?');
+    await expect(help).toHaveCount(0);
+    await composer(page).fill('');
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await search.press('?');
+    await expect(search).toHaveValue('?');
+    await expect(help).toHaveCount(0);
+    await search.fill('');
+    const quokka = conversationsNav(page).getByRole('button', { name: 'what is a quokka', exact: true });
+    await quokka.focus();
+    await page.keyboard.press('?');
+    await expect(help).toBeVisible();
+    await expect(help.getByRole('row', { name: 'Ctrl+Shift+O Start a new conversation' })).toBeVisible();
+    await expect(help.getByRole('row', { name: 'Ctrl+L Put the cursor in the message box' })).toBeVisible();
+    await expect(help.getByRole('table', { name: 'In the message box' }).getByRole('row', { name: 'Esc Stop the reply being written' })).toBeVisible();
+    await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
+    await page.screenshot({ path: 'e2e/artifacts/keyboard-shortcuts.png' });
+    expect(await violationsInBothThemes(page, 'the keyboard shortcuts'), 'axe finds nothing').toEqual([]);
+    await page.keyboard.press('Control+Shift+O');
+    await page.keyboard.press('Escape');
+    await expect(help).toHaveCount(0);
+    await expect(quokka, 'the keyboard is back where it was').toBeFocused();
+    await expect(page.getByRole('heading', { name: 'what is a quokka' }), 'no shortcut acted behind the open help').toBeVisible();
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await expect(help).toBeVisible();
+    await help.getByRole('button', { name: 'Close' }).click();
+    await expect(help).toHaveCount(0);
+  });
+
   await test.step('search narrows the list by title and by what was said', async () => {
     const search = page.getByRole('searchbox', { name: 'Search conversations' });
     await search.fill('lanterns');
@@ -174,7 +219,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(conversationButtons(page), 'found by its title').toHaveText(['what is a quokka']);
     await search.fill('no such words anywhere');
     await expect(conversationButtons(page)).toHaveCount(0);
-    await expect(conversationsNav(page)).toContainText('No conversation matches.');
+    await expect(conversationsNav(page).getByRole('status')).toHaveText('No conversations match “no such words anywhere”.');
     await search.fill('');
     await expect(conversationButtons(page)).toHaveCount(3);
   });
@@ -184,6 +229,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     const field = conversationsNav(page).getByRole('textbox', { name: 'New title for what is a quokka' });
     await expect(field).toBeFocused();
     await expect(field).toHaveValue('what is a quokka');
+    expect(await violationsInBothThemes(page, 'a conversation being renamed'), 'axe finds nothing').toEqual([]);
     await page.keyboard.type('Never mind');
     await field.press('Escape');
     await expect(field).toHaveCount(0);
@@ -196,6 +242,8 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(renamed).toBeVisible();
     await expect(renamed).toBeFocused();
     await expect(page.getByRole('heading', { name: 'Quokka facts' })).toBeVisible();
+    await reloadToChat(page);
+    await expect(conversationButtons(page), 'the new title is kept').toHaveText(['Quokka facts', 'plan the garden party', 'tell me a long story']);
   });
 
   await test.step('delete asks first (Keep has the focus, Escape keeps), then removes it and opens its neighbour', async () => {
@@ -205,6 +253,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     const confirm = conversationsNav(page).getByRole('group', { name: 'Delete plan the garden party?' });
     await expect(confirm).toContainText('removed for good');
     await expect(confirm.getByRole('button', { name: 'Keep' })).toBeFocused();
+    expect(await violationsInBothThemes(page, 'a deletion to confirm'), 'axe finds nothing').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(confirm).toHaveCount(0);
     await expect(conversationButtons(page)).toHaveCount(3);
@@ -215,6 +264,12 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(neighbour, 'the conversation below takes its place').toHaveAttribute('aria-current', 'true');
     await expect(neighbour).toBeFocused();
     await expect(page.getByRole('heading', { name: 'tell me a long story' })).toBeVisible();
+    await reloadToChat(page);
+    await expect(conversationButtons(page), 'it stays gone').toHaveText(['Quokka facts', 'tell me a long story']);
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('lanterns');
+    await expect(conversationsNav(page).getByRole('status'), 'its messages went with it').toHaveText('No conversations match “lanterns”.');
+    await expect(conversationButtons(page)).toHaveCount(0);
   });
 
   expect(nativeDialogs, 'no window.prompt, confirm or alert').toEqual([]);

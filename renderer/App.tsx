@@ -1,14 +1,18 @@
+import { useCallback, useState } from 'react';
 import { ChatView } from './features/chat/ChatView.tsx';
-import { useChatShortcuts } from './features/chat/useChatShortcuts.ts';
 import { PendingRequests } from './features/consent/PendingRequests.tsx';
 import { ResourcesView } from './features/resources/ResourcesView.tsx';
 import { RootsView } from './features/roots/RootsView.tsx';
 import { SettingsView } from './features/settings/SettingsView.tsx';
 import { SetupView } from './features/setup/SetupView.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
+import { shortcutsHelpShortcut } from './features/shortcuts/appShortcuts.ts';
+import { ShortcutsHelp } from './features/shortcuts/ShortcutsHelp.tsx';
+import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
 import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
+import { shortcutLabel } from './ui/shortcuts.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
@@ -25,7 +29,9 @@ export function App() {
   const loadError = useAtriumStore((state) => state.loadError);
   const view = useAtriumStore((state) => state.view);
   const showView = useAtriumStore((state) => state.showView);
-  useChatShortcuts();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const showHelp = useCallback(() => setHelpOpen(true), []);
+  useAppShortcuts(showHelp);
   return (
     <div className="app">
       <header className="topbar">
@@ -37,10 +43,15 @@ export function App() {
             </button>
           ))}
         </nav>
-        <span className={`link link-${link}`} role="status" aria-label={`Connection: ${linkText[link]}`}>
-          <span className="badge-dot" aria-hidden="true" />
-          {linkText[link]}
-        </span>
+        <div className="topbar-end">
+          <button type="button" className="view-tab" title={`Keyboard shortcuts (${shortcutLabel(shortcutsHelpShortcut)})`} onClick={showHelp}>
+            Keyboard shortcuts
+          </button>
+          <span className={`link link-${link}`} role="status" aria-label={`Connection: ${linkText[link]}`}>
+            <span className="badge-dot" aria-hidden="true" />
+            {linkText[link]}
+          </span>
+        </div>
       </header>
       {link === 'no-token' ? (
         <Banner tone="alert">This page needs its access token. Open the exact address Atrium printed when it started.</Banner>
@@ -54,6 +65,7 @@ export function App() {
         {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}
       </main>
       <PendingRequests />
+      {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );
 }

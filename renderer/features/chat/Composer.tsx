@@ -5,9 +5,9 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
+import { focusComposerShortcut } from '../shortcuts/appShortcuts.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
-import { focusComposerShortcut } from './useChatShortcuts.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or

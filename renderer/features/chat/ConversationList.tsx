@@ -5,8 +5,8 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
+import { newConversationShortcut } from '../shortcuts/appShortcuts.ts';
 import { ConversationItem } from './ConversationItem.tsx';
-import { newConversationShortcut } from './useChatShortcuts.ts';
 
 /**
  * The person's conversations, newest first: start a new one, pick, search (titles and what was said,
@@ -90,19 +90,24 @@ export function ConversationList() {
           />
         ))}
       </ul>
-      {search.matches && search.matches.length === 0 ? <p className="muted">No conversation matches.</p> : null}
+      {search.matches && search.matches.length === 0 ? (
+        <p className="muted" role="status">
+          No conversations match “{query.trim()}”.
+        </p>
+      ) : null}
     </nav>
   );
 }
 
 /**
  * The conversations whose title or messages hold `query`, as the host's history finds them; null while
- * nothing is searched. Asked again whenever the list changes (a new message may match).
+ * nothing is searched. Asked again whenever the list changes (a new message may match, a renamed one
+ * shows its new title).
  */
 function useConversationSearch(query: string, conversations: readonly ConversationSummary[]): { matches: ConversationSummary[] | null; error: string | null } {
   const api = useAtriumApi();
   const wanted = query.trim();
-  const listVersion = `${conversations.length} ${conversations[0]?.id ?? ''} ${conversations[0]?.updatedAt ?? 0}`;
+  const listVersion = conversations.map((c) => `${c.id} ${c.updatedAt} ${c.title}`).join('\n');
   const { data, error } = useHostQuery(() => (wanted ? api.listConversations({ search: wanted }) : Promise.resolve(null)), `${wanted}\n${listVersion}`);
   return { matches: wanted ? data : null, error: wanted ? error : null };
 }

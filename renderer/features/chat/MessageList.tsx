@@ -36,8 +36,12 @@ interface MessageListProps {
 export function MessageList({ detail, live, scroller }: MessageListProps) {
   const messages = useMemo(() => ((detail?.messages ?? []) as unknown as SavedMessage[]).filter(isShown), [detail]);
   const calls = useMemo(() => new Map(((detail?.toolCalls ?? []) as unknown as SavedToolCall[]).map((call) => [call.id, call])), [detail]);
-  // A call the saved reply already shows (its tool_use block) is not shown again in the live row.
-  const shownCalls = useMemo(() => new Set(messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])))), [messages]);
+  // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
+  // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
+  const shownCalls = useMemo(
+    () => new Set(messages.filter((m) => m.id !== live?.messageId).flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])))),
+    [messages, live?.messageId],
+  );
   const liveToolCalls = live?.toolCalls;
   const liveCalls = useMemo(() => new Map((liveToolCalls ?? []).map((call) => [call.callId, call])), [liveToolCalls]);
   const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);

@@ -29,9 +29,10 @@ export function PendingRequests() {
 
   return (
     <>
-      <ul className="notices" aria-label="Notices">
+      {/* Always there, so a screen reader already watches it when a notice arrives. */}
+      <ul className="notices" aria-label="Notices" aria-live="polite" aria-relevant="additions">
         {withdrawn.map((notice) => (
-          <li key={notice.id} className="notice" role="status">
+          <li key={notice.id} className="notice">
             The {requestName[notice.kind]} from <UntrustedText text={notice.serverId} /> was withdrawn: <UntrustedText text={notice.reason} />.
             <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismissWithdrawn(notice.id)}>
               ×
