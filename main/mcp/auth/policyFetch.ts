@@ -13,14 +13,20 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** The fields of protected-resource and authorization-server metadata that Atrium fetches or opens. */
 const METADATA_URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
 
-export function policyFetch(origin: OriginReach, base: FetchLike = fetch): FetchLike {
-  return async (input, init) => {
+/**
+ * `onRefused` hears every refusal, even one the SDK later swallows (it falls back to the server's own
+ * origin when protected-resource discovery fails): a refusal must stop the sign-in, not be routed around.
+ */
+export function policyFetch(origin: OriginReach, base: FetchLike = fetch, onRefused: (error: UrlPolicyError) => void = () => undefined): FetchLike {
+  const guarded: FetchLike = async (input, init) => {
     let url = assertServerUrl(String(input), origin, 'fetch');
     let request: RequestInit = { ...init };
     for (let hop = 0; ; hop++) {
       const response = await base(url, { ...request, redirect: 'manual' });
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
       if (location === null) return guardMetadata(url, response, origin);
+      // A redirect somewhere the policy forbids is the server's own doing: refused, whoever follows it.
+      const next = checkRedirect(location, url, origin, response);
       // A caller that handles redirects itself (the SDK's same-origin follower) gets the hop as it is;
       // its next request comes back through here and is checked like any other.
       if (init?.redirect === 'manual') return response;
@@ -29,11 +35,31 @@ export function policyFetch(origin: OriginReach, base: FetchLike = fetch): Fetch
       const keepsBody = response.status === 307 || response.status === 308;
       if ((method !== 'GET' && method !== 'HEAD' && !keepsBody) || hop === MAX_REDIRECTS) return response;
       await response.body?.cancel().catch(() => undefined);
-      const next = assertServerUrl(new URL(location, url).href, origin, 'follow a redirect to');
       if (next.origin !== url.origin) request = withoutCredentials(request);
       url = next;
     }
   };
+  return async (input, init) => {
+    try {
+      return await guarded(input, init);
+    } catch (error) {
+      if (error instanceof UrlPolicyError) onRefused(error);
+      throw error;
+    }
+  };
+}
+
+function checkRedirect(location: string, from: URL, origin: OriginReach, response: Response): URL {
+  let target: string;
+  try {
+    target = new URL(location, from).href;
+  } catch {
+    target = location;
+  }
+  const verdict = checkServerUrl(target, origin);
+  if (verdict.ok) return verdict.url;
+  void response.body?.cancel().catch(() => undefined);
+  throw new UrlPolicyError('follow a redirect to', target, verdict.reason);
 }
 
 function withoutCredentials(init: RequestInit): RequestInit {

@@ -17,18 +17,17 @@ import { AuthorizationFailure } from '../connection/remoteAuthorization.ts';
 import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization } from '../connection/remoteAuthorization.ts';
 import type { SecretSource } from '../../store/secrets.ts';
 import { AtriumOAuthProvider, PersonNeededError } from './atriumOAuthProvider.ts';
-import type { InteractiveFlow } from './atriumOAuthProvider.ts';
 import { toAuthorizationFailure } from './authorizationErrors.ts';
 import { redirectUrisOf, ServerCredentials } from './credentialVault.ts';
 import type { CredentialStore } from './credentialVault.ts';
-import { openLoopbackRedirect } from './loopbackRedirect.ts';
-import type { AuthorizationCallback, LoopbackRedirect } from './loopbackRedirect.ts';
 import { machineGrantProvider } from './machineGrants.ts';
 import { policyFetch } from './policyFetch.ts';
 import { expiryOf, signedInView } from './signInView.ts';
+import { openSignInFlow } from './signInFlow.ts';
+import type { SignInFlow } from './signInFlow.ts';
 import { revokeTokens } from './tokenRevocation.ts';
-import { assertServerUrl, reachOf } from './urlPolicy.ts';
-import type { OriginReach } from './urlPolicy.ts';
+import { reachOf } from './urlPolicy.ts';
+import type { OriginReach, UrlPolicyError } from './urlPolicy.ts';
 
 export type SignInMode = 'automatic' | 'when-asked';
 
@@ -69,11 +68,6 @@ const MAX_STEP_UPS = 2;
 const REFRESH_MARGIN_MS = 60_000;
 const DEFAULT_SIGN_IN_TIMEOUT_MS = 10 * 60_000;
 
-interface OpenFlow extends InteractiveFlow {
-  readonly result: Promise<AuthorizationCallback>;
-  close(): Promise<void>;
-}
-
 class ServerAuthorization implements RemoteAuthorization {
   private readonly definition: RemoteServerDefinition;
   private readonly hooks: AuthorizationHooks;
@@ -90,6 +84,8 @@ class ServerAuthorization implements RemoteAuthorization {
   /** What the next sign-in must answer: the last challenge that needed the person. */
   private pending: Challenge = {};
   private stepUpsSinceSuccess = 0;
+  /** What the URL policy refused during the authorization under way: any refusal ends it. */
+  private refusals: UrlPolicyError[] = [];
 
   constructor(definition: RemoteServerDefinition, hooks: AuthorizationHooks, services: SignInServices) {
     this.definition = definition;
@@ -97,7 +93,9 @@ class ServerAuthorization implements RemoteAuthorization {
     this.services = services;
     this.reach = reachOf(definition.url);
     this.origin = new URL(definition.url).origin;
-    this.authFetch = policyFetch(this.reach, services.fetch);
+    const guarded = policyFetch(this.reach, services.fetch, (refusal) => this.refusals.push(refusal));
+    // After one refusal nothing else is fetched in that sign-in: the SDK must not route around it.
+    this.authFetch = (input, init) => (this.refusals[0] ? Promise.reject(this.refusals[0]) : guarded(input, init));
     this.credentials = new ServerCredentials(services.store, definition.id, definition.url);
     void this.load().catch((error: unknown) => hooks.log('warning', `the stored sign-in could not be read: ${(error as Error).message}`));
   }
@@ -155,6 +153,7 @@ class ServerAuthorization implements RemoteAuthorization {
   async signOut(): Promise<void> {
     await this.load();
     await this.running?.catch(() => undefined);
+    this.refusals = [];
     const provider = this.browserProvider ?? this.machine;
     const tokens = await provider?.tokens();
     if (provider && tokens) {
@@ -208,6 +207,7 @@ class ServerAuthorization implements RemoteAuthorization {
   }
 
   private async runAuthorization(need: Need, interactive: boolean, signal?: AbortSignal): Promise<void> {
+    this.refusals = [];
     const stored = await this.credentials.read();
     const provider = this.browserProvider ?? (await this.machineProvider(need));
     (provider as { beginAttempt?: () => void }).beginAttempt?.();
@@ -219,8 +219,11 @@ class ServerAuthorization implements RemoteAuthorization {
     const browser = this.browserProvider;
     if (browser && !interactive && (force || !previous?.refresh_token)) {
       this.pending = { ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
-      const failure = toAuthorizationFailure(this.definition.id, new PersonNeededError());
-      if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: need.reason === 'insufficient-scope' ? `${this.definition.id} needs more permission (${scope ?? 'unnamed scopes'}): sign in again` : failure.message });
+      const failure =
+        need.reason === 'insufficient-scope'
+          ? new AuthorizationFailure(`${this.definition.id}: the server needs more permission (${scope ?? 'unnamed scopes'}); sign in again to grant it`, true)
+          : toAuthorizationFailure(this.definition.id, new PersonNeededError());
+      if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: failure.message });
       throw failure;
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
@@ -246,12 +249,15 @@ class ServerAuthorization implements RemoteAuthorization {
         result = await auth(provider, { ...options, authorizationCode: callback.code, ...(callback.iss !== undefined ? { iss: callback.iss } : {}) });
         if (result !== 'AUTHORIZED') throw new Error('the authorization server issued no tokens');
       }
+      const [refused] = this.refusals;
+      if (refused) throw refused;
       const tokens = await provider.tokens();
       this.pending = {};
       this.hooks.log('info', need.reason === 'expiring' ? 'refreshed the sign-in before it expired' : `signed in${tokens?.issuer ? ` with ${tokens.issuer}` : ''}`);
       this.show(tokens ? signedInView(tokens as StoredOAuthTokens & { receivedAt?: number }) : { state: 'signed-in' });
     } catch (error) {
-      const failure = toAuthorizationFailure(this.definition.id, error);
+      // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
+      const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
       if (failure.needsPerson) this.pending = { ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
       if (need.reason !== 'expiring') this.show({ state: failure.needsPerson && !flow ? 'signed-out' : 'failed', error: failure.message });
       throw failure;
@@ -288,42 +294,34 @@ class ServerAuthorization implements RemoteAuthorization {
       config,
       issuer,
       secret: (ref, field) => this.secret(ref, field),
-      idpFetch: idpEndpoint ? policyFetch(reachOf(idpEndpoint), this.services.fetch) : this.authFetch,
+      idpFetch: idpEndpoint ? policyFetch(reachOf(idpEndpoint), this.services.fetch, (refusal) => this.refusals.push(refusal)) : this.authFetch,
     });
     if (!provider) throw new AuthorizationFailure(`${this.definition.id}: the oauth block names no grant Atrium can use`, false);
     this.machine = provider;
     return provider;
   }
 
-  private async openFlow(signal?: AbortSignal): Promise<OpenFlow> {
+  private async openFlow(signal?: AbortSignal): Promise<SignInFlow> {
     const stored = await this.credentials.read();
-    const configured = this.definition.oauth?.redirectUri ? new URL(this.definition.oauth.redirectUri) : undefined;
-    const timeoutMs = this.services.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
-    const common = { timeoutMs, ...(signal ? { signal } : {}) };
-    let receiver: LoopbackRedirect;
-    if (configured) {
-      receiver = await openLoopbackRedirect({ ...common, port: Number(configured.port), path: configured.pathname }).catch((error: unknown) => {
-        throw new AuthorizationFailure(`${this.definition.id}: cannot receive the sign-in at ${configured.href}: ${(error as Error).message}`, false);
+    const configuredRedirect = this.definition.oauth?.redirectUri;
+    try {
+      return await openSignInFlow({
+        ...(configuredRedirect ? { configuredRedirect } : {}),
+        registeredRedirects: Object.values(stored.clients).flatMap(redirectUrisOf),
+        timeoutMs: this.services.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+        reach: this.reach,
+        show: async (authorizationUrl) => {
+          // The SDK may have carried on past a refusal (its discovery falls back); nothing opens then.
+          if (this.refusals[0]) throw this.refusals[0];
+          this.show({ state: 'signing-in', signInUrl: authorizationUrl });
+          this.hooks.log('notice', `signing in at ${new URL(authorizationUrl).origin}`);
+          await this.services.openAuthorizationUrl(authorizationUrl, this.definition.id);
+        },
       });
-    } else {
-      // The port of the last registration, so the redirect URI stays the registered one when it can.
-      const registered = Object.values(stored.clients).flatMap(redirectUrisOf).find((uri) => uri.startsWith('http://127.0.0.1:'));
-      const port = registered ? Number(new URL(registered).port) : 0;
-      receiver = await openLoopbackRedirect({ ...common, port }).catch(() => openLoopbackRedirect(common));
+    } catch (error) {
+      throw new AuthorizationFailure(`${this.definition.id}: ${(error as Error).message}`, false);
     }
-    const redirectUrl = configured?.href ?? receiver.redirectUrl;
-    return {
-      redirectUrl,
-      expect: (state) => receiver.expect(state),
-      open: async (authorizationUrl) => {
-        const checked = assertServerUrl(authorizationUrl.href, this.reach, 'open for sign-in');
-        this.show({ state: 'signing-in', signInUrl: checked.href });
-        this.hooks.log('notice', `signing in at ${checked.origin}`);
-        await this.services.openAuthorizationUrl(checked.href, this.definition.id);
-      },
-      result: receiver.result,
-      close: () => receiver.close(),
-    };
   }
 
   private async secret(ref: SecretRef, field: string): Promise<string> {
