@@ -121,6 +121,9 @@ describe('signing in to a remote server', () => {
       assert.match(error.message, /^remote: the server needs more permission \(read admin\); sign in again to grant it$/);
       return true;
     });
+    const needsMore = (await second.core.api.listServers({})).find((s) => s.id === 'remote')?.auth;
+    assert.equal(needsMore?.state, 'signed-in', 'still signed in for what was granted');
+    assert.match(needsMore?.error ?? '', /needs more permission \(read admin\)/);
     await second.core.api.signIn({ serverId: 'remote' });
     assert.equal(new URL(second.opened[0] ?? '').searchParams.get('scope'), 'read admin');
     assert.equal(textOf(await second.core.api.callTool({ serverId: 'remote', tool: 'admin_action' })), 'admin done');

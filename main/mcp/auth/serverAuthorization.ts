@@ -116,6 +116,8 @@ class ServerAuthorization implements RemoteAuthorization {
         const tokens = await provider?.tokens();
         const send = provider?.dpop ? withDpopFromProvider(provider)(next) : next;
         const response = await send(input, withBearer(init, tokens));
+        // Ending a session (DELETE) never starts a sign-in: nobody is waiting for it.
+        if ((response.status === 401 || response.status === 403) && init?.method === 'DELETE') return response;
         if (response.status === 401) {
           const challenge = challengeOf(response);
           await discard(response);
@@ -157,6 +159,7 @@ class ServerAuthorization implements RemoteAuthorization {
     const provider = this.browserProvider ?? this.machine;
     const tokens = await provider?.tokens();
     if (provider && tokens) {
+      await this.readClientSecret().catch(() => undefined);
       const stored = await this.credentials.read();
       const client = tokens.issuer ? await provider.clientInformation({ issuer: tokens.issuer }) : undefined;
       const problems = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
@@ -223,7 +226,9 @@ class ServerAuthorization implements RemoteAuthorization {
         need.reason === 'insufficient-scope'
           ? new AuthorizationFailure(`${this.definition.id}: the server needs more permission (${scope ?? 'unnamed scopes'}); sign in again to grant it`, true)
           : toAuthorizationFailure(this.definition.id, new PersonNeededError());
-      if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: failure.message });
+      // Still signed in for what was granted; the step-up waits for the person.
+      if (need.reason === 'insufficient-scope') this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
+      else if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: failure.message });
       throw failure;
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
@@ -232,7 +237,7 @@ class ServerAuthorization implements RemoteAuthorization {
     try {
       if (browser) {
         browser.flow = flow;
-        browser.clientSecret = this.definition.oauth?.clientSecret ? await this.secret(this.definition.oauth.clientSecret, 'oauth.clientSecret') : undefined;
+        await this.readClientSecret();
         if (scope) await this.credentials.update((c) => void (c.requestedScope = scope));
       }
       const options: AuthOptions = {
@@ -322,6 +327,12 @@ class ServerAuthorization implements RemoteAuthorization {
     } catch (error) {
       throw new AuthorizationFailure(`${this.definition.id}: ${(error as Error).message}`, false);
     }
+  }
+
+  /** A pre-registered confidential client's secret, read when it is about to be used. */
+  private async readClientSecret(): Promise<void> {
+    const ref = this.definition.oauth?.clientSecret;
+    if (this.browserProvider) this.browserProvider.clientSecret = ref ? await this.secret(ref, 'oauth.clientSecret') : undefined;
   }
 
   private async secret(ref: SecretRef, field: string): Promise<string> {
