@@ -43,11 +43,6 @@ export function credentialName(serverId: string, serverUrl: string): string {
   return `${PREFIX}${serverId}@${digest}`;
 }
 
-/** Whether a secret name is one of these entries (so Settings never lists them as model keys). */
-export function isCredentialName(name: string): boolean {
-  return name.startsWith(PREFIX);
-}
-
 /** A store that lasts as long as the process: the conformance client, or a front end with no safe store. */
 export function memoryCredentialStore(): CredentialStore {
   const table = new Map<string, string>();
@@ -83,14 +78,6 @@ export class ServerCredentials {
     change(credentials);
     const text = JSON.stringify(credentials);
     const write = this.writes.then(() => this.store.set(this.name, text));
-    this.writes = write.catch(() => undefined);
-    await write;
-  }
-
-  /** Forgets everything about this server: registrations, tokens, keys. */
-  async forgetAll(): Promise<void> {
-    this.loaded = Promise.resolve(empty(this.serverUrl));
-    const write = this.writes.then(() => this.store.delete(this.name));
     this.writes = write.catch(() => undefined);
     await write;
   }

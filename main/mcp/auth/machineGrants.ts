@@ -9,7 +9,7 @@ import { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvide
 import type { FetchLike, OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { OAuthServerConfig, SecretRef } from '../config/oauthConfig.ts';
 
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 export interface MachineGrantInputs {
   config: OAuthServerConfig;
