@@ -55,6 +55,8 @@ export function authorizationFactory(services: SignInServices): AuthorizationFac
 interface Challenge {
   resourceMetadataUrl?: URL;
   scope?: string;
+  /** The person is asked for more scope than they granted (a 403 insufficient_scope). */
+  stepUp?: boolean;
 }
 
 type Need = Challenge & {
@@ -136,8 +138,9 @@ class ServerAuthorization implements RemoteAuthorization {
                 false,
               );
             }
-            this.stepUpsSinceSuccess++;
             await this.authorize({ ...challenge, reason: 'insufficient-scope' });
+            // Only a step-up that was actually authorized counts; one waiting for the person has not happened.
+            this.stepUpsSinceSuccess++;
             continue;
           }
         }
@@ -149,7 +152,9 @@ class ServerAuthorization implements RemoteAuthorization {
 
   async signIn(signal?: AbortSignal): Promise<void> {
     await this.load();
+    const answersStepUp = this.pending.stepUp === true;
     await this.authorize({ ...this.pending, reason: 'asked' }, true, signal);
+    if (answersStepUp) this.stepUpsSinceSuccess++;
   }
 
   async signOut(): Promise<void> {
@@ -220,8 +225,13 @@ class ServerAuthorization implements RemoteAuthorization {
     const scope = computeScopeUnion(stored.requestedScope, need.reason === 'insufficient-scope' ? previous?.scope : undefined, need.scope, configured);
     const force = need.reason === 'asked' || (need.reason === 'insufficient-scope' && isStrictScopeSuperset(scope, previous?.scope));
     const browser = this.browserProvider;
+    const pendingChallenge: Challenge = {
+      ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}),
+      ...(scope ? { scope } : {}),
+      ...(need.reason === 'insufficient-scope' || need.stepUp ? { stepUp: true } : {}),
+    };
     if (browser && !interactive && (force || !previous?.refresh_token)) {
-      this.pending = { ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+      this.pending = pendingChallenge;
       const failure =
         need.reason === 'insufficient-scope'
           ? new AuthorizationFailure(`${this.definition.id}: the server needs more permission (${scope ?? 'unnamed scopes'}); sign in again to grant it`, true)
@@ -263,7 +273,7 @@ class ServerAuthorization implements RemoteAuthorization {
     } catch (error) {
       // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
       const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
-      if (failure.needsPerson) this.pending = { ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+      if (failure.needsPerson) this.pending = pendingChallenge;
       if (need.reason !== 'expiring') this.show({ state: failure.needsPerson && !flow ? 'signed-out' : 'failed', error: failure.message });
       throw failure;
     } finally {
