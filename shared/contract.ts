@@ -49,6 +49,15 @@ export interface AtriumRequests {
   listServers: Req<Record<string, never>, ServerSnapshot[]>;
   listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
   restartServer: Req<{ serverId: ServerId }, null>;
+  /**
+   * Signs in to a remote server that uses OAuth: its authorization page is opened (the desktop app opens
+   * the system browser; in the browser mode the window opens `auth.signInUrl` of the server's snapshot,
+   * which `serverChanged` carries as soon as the page is ready). Resolves with the server once it is
+   * signed in and connected; fails with a sentence saying why.
+   */
+  signIn: Req<{ serverId: ServerId }, ServerSnapshot>;
+  /** Revokes the server's tokens where its authorization server allows, forgets them, and disconnects it. */
+  signOut: Req<{ serverId: ServerId }, ServerSnapshot>;
   /** What the person already has: other hosts' MCP configs and a local model server, for the first run. */
   discoverSetup: Req<Record<string, never>, SetupDiscovery>;
   /** Imports the chosen servers of one discovered config file, each trusted or not as the person chose; they start. */
@@ -280,6 +289,8 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   listServers: noParams,
   listConfigProblems: noParams,
   restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  signIn: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  signOut: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   discoverSetup: noParams,
   importServers: {
     type: 'object',
@@ -532,6 +543,7 @@ export const eventNames = Object.keys(eventNameSet) as EventName[];
 
 /** An error a front end can show as-is: `message` is written for a person, never a stack trace. */
 export interface ApiErrorShape {
-  code: 'invalid_params' | 'unknown_method' | 'not_found' | 'server_unavailable' | 'timeout' | 'cancelled' | 'failed';
+  /** `unauthorized`: a remote server needs the person to sign in (again); `signIn` does it. */
+  code: 'invalid_params' | 'unknown_method' | 'not_found' | 'server_unavailable' | 'unauthorized' | 'timeout' | 'cancelled' | 'failed';
   message: string;
 }

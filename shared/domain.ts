@@ -15,6 +15,8 @@ export type ServerStatus =
   | { kind: 'ready'; since: number }
   | { kind: 'restarting'; attempt: number; retryAt: number; lastError: string }
   | { kind: 'error'; message: string }
+  /** A remote server that needs the person to sign in (again) before it can connect: no restarts until then. */
+  | { kind: 'needs-sign-in'; message: string }
   | { kind: 'stopped' };
 
 export type ServerStatusKind = ServerStatus['kind'];
@@ -31,6 +33,8 @@ export function statusLabel(status: ServerStatus): string {
       return `Restarting (attempt ${status.attempt})`;
     case 'error':
       return 'Error';
+    case 'needs-sign-in':
+      return 'Sign-in needed';
     case 'stopped':
       return 'Stopped';
   }
@@ -54,6 +58,31 @@ export interface ServerIdentity {
   title?: string;
 }
 
+/** Where a remote server's sign-in stands. */
+export type AuthState = 'signed-out' | 'signing-in' | 'signed-in' | 'failed';
+
+/**
+ * A remote server's sign-in as the person sees it; never a token. Present once the server has asked for
+ * authorization (or Atrium holds a sign-in for it); absent for servers that need none.
+ */
+export interface ServerAuthView {
+  state: AuthState;
+  /** Who the authorization server says signed in, when its tokens say (untrusted text). */
+  subject?: string;
+  /** When the current access token expires (epoch ms); it is refreshed before then. */
+  expiresAt?: number;
+  scopes?: string[];
+  /** The authorization server that issued the sign-in. */
+  issuer?: string;
+  /** Why the last sign-in failed, or why a new one is needed. */
+  error?: string;
+  /**
+   * While signing in: the authorization page the person should see. The desktop app has already opened
+   * it in the system browser; the browser mode's window opens it in a new tab.
+   */
+  signInUrl?: string;
+}
+
 /** What the renderer shows of one configured server: a snapshot pushed on every change. */
 export interface ServerSnapshot {
   id: ServerId;
@@ -69,6 +98,8 @@ export interface ServerSnapshot {
   serverInfo?: ServerIdentity;
   instructions?: string;
   capabilities?: Record<string, unknown>;
+  /** Remote servers that use OAuth: their sign-in. */
+  auth?: ServerAuthView;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

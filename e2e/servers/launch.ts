@@ -15,7 +15,7 @@ export type StdioFixture =
   | 'logLevelsServer'
   | 'structuredWeatherServer';
 
-export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer';
+export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
 export function fixturePath(name: StdioFixture | HttpFixture): string {
   return fileURLToPath(new URL(`./${name}.ts`, import.meta.url));

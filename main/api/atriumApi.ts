@@ -55,6 +55,16 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       await hub.get(serverId).restart();
       return null;
     },
+    signIn: async ({ serverId }) => {
+      const connection = hub.get(serverId);
+      await connection.signIn();
+      return connection.snapshot;
+    },
+    signOut: async ({ serverId }) => {
+      const connection = hub.get(serverId);
+      await connection.signOut();
+      return connection.snapshot;
+    },
     setServerEnabled: async ({ serverId, enabled }) => {
       const definition = registry.get(serverId);
       if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);

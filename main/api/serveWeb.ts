@@ -45,6 +45,10 @@ async function main(): Promise<void> {
     secrets: windowSecrets(secretStore),
     secretStore,
     frontEnd: { kind: 'browser' },
+    // A remote server's sign-in page is opened by the window, in a new tab of the person's own browser
+    // (the server's `auth.signInUrl`): the host never launches a browser itself, and sign-ins are kept
+    // in the same encrypted store as keys.
+    signIn: { openAuthorizationUrl: () => undefined },
     ...(configPath ? { configPath } : {}),
   });
   const bridge = await startBrowserBridge({ api: core.api, events: core.events, staticDir, port }).catch(

@@ -74,10 +74,12 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       return null;
     },
     removeProvider: async ({ id }) => {
+      const existed = settings.providers.some((p) => p.id === id);
       settings.providers = settings.providers.filter((p) => p.id !== id);
       if (settings.default?.provider === id) delete settings.default;
       await save();
-      await deps.store?.delete(id);
+      // Only a provider's own key goes: the store also holds other secrets (servers' sign-ins).
+      if (existed) await deps.store?.delete(id);
       return null;
     },
     saveDefaults: async ({ default: chosen, toolThreshold, approvals }) => {

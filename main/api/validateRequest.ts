@@ -74,6 +74,7 @@ const apiErrorCodes: ReadonlySet<string> = new Set<ApiErrorShape['code']>([
   'unknown_method',
   'not_found',
   'server_unavailable',
+  'unauthorized',
   'timeout',
   'cancelled',
   'failed',

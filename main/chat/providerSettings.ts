@@ -35,10 +35,12 @@ const schema = {
         type: 'object',
         required: ['id', 'kind'],
         properties: {
-          id: { type: 'string', minLength: 1, maxLength: 100 },
+          // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
+          // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
+          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
           kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] },
           baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100 },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           imageGeneration: { type: 'boolean' },
         },

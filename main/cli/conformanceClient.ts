@@ -4,6 +4,12 @@
 // person would use Atrium (list the tools, call one, accept a form); every protocol detail on the wire
 // comes from the host core, so the suite measures Atrium's real connection layer.
 //
+// The auth/* scenarios are met the way a person would: the server's 401 starts Atrium's sign-in, and
+// the authorization page is "opened" in a headless browser that follows the suite's auto-approving
+// authorization server back to Atrium's loopback redirect. Credentials the suite hands over (a
+// pre-registered client, client-credentials keys, a workload assertion, an enterprise ID token) go into
+// the server's `oauth` block as named secrets, exactly as a person would configure them.
+//
 // Usage: conformance-client <server-url>, with MCP_CONFORMANCE_SCENARIO (and, for some scenarios,
 // MCP_CONFORMANCE_CONTEXT) set by the suite. Exits 0, or 1 with one line on stderr.
 
@@ -13,12 +19,20 @@ import { join } from 'node:path';
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
 import type { ToolSummary } from '../../shared/domain.ts';
 import { fixedElicitation } from '../host/brokers.ts';
+import type { OAuthServerConfig } from '../mcp/config/oauthConfig.ts';
+import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
+import type { SecretSource } from '../store/secrets.ts';
 import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { NO_RESTARTS } from './runCli.ts';
 
 const SERVER_ID = 'test-server';
+/**
+ * The Client ID Metadata Document URL the suite's authorization servers accept as a client_id (they do
+ * not fetch it); where a server advertises CIMD support, Atrium uses it instead of registering.
+ */
+const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
 /** What the person does with the one configured server; every call goes through the typed API. */
 class Person {
@@ -110,11 +124,57 @@ const scripts: Record<string, ScenarioScript> = {
   },
 };
 
-/** Every auth/* server guards `test-tool` with OAuth, which Atrium does not do for remote servers yet. */
+/** Every auth/* server guards its tools with OAuth: signing in happens on the way to calling one. */
 const authScript: ScenarioScript = async (person) => {
   await person.tools();
   await person.call('test-tool');
 };
+
+/**
+ * The `oauth` block a person would write for the credentials the suite hands over, and the secrets it
+ * names; undefined for scenarios where Atrium registers itself.
+ */
+function oauthSetup(scenario: string, context: Record<string, unknown>): { oauth: OAuthServerConfig; secrets: Record<string, string> } | undefined {
+  const text = (key: string): string => {
+    const value = context[key];
+    if (typeof value !== 'string') throw new ConformanceFailure(`the suite gave no "${key}" for ${scenario}`);
+    return value;
+  };
+  switch (scenario) {
+    case 'auth/pre-registration':
+      return { oauth: { clientId: text('client_id'), clientSecret: { secret: 'client-secret' } }, secrets: { 'client-secret': text('client_secret') } };
+    case 'auth/client-credentials-basic':
+      return {
+        oauth: { grant: 'client_credentials', clientId: text('client_id'), clientSecret: { secret: 'client-secret' } },
+        secrets: { 'client-secret': text('client_secret') },
+      };
+    case 'auth/client-credentials-jwt': {
+      const algorithm = typeof context.signing_algorithm === 'string' ? (context.signing_algorithm as OAuthServerConfig['signingAlgorithm']) : undefined;
+      return {
+        oauth: { grant: 'client_credentials', clientId: text('client_id'), privateKey: { secret: 'private-key' }, ...(algorithm ? { signingAlgorithm: algorithm } : {}) },
+        secrets: { 'private-key': text('private_key_pem') },
+      };
+    }
+    case 'auth/wif-jwt-bearer':
+      return { oauth: { grant: 'jwt-bearer', clientId: text('client_id'), assertion: { secret: 'workload-jwt' } }, secrets: { 'workload-jwt': text('valid_jwt') } };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        oauth: {
+          grant: 'enterprise',
+          clientId: text('client_id'),
+          clientSecret: { secret: 'client-secret' },
+          idp: { tokenEndpoint: text('idp_token_endpoint'), clientId: text('idp_client_id'), idToken: { secret: 'id-token' } },
+        },
+        secrets: { 'client-secret': text('client_secret'), 'id-token': text('idp_id_token') },
+      };
+    default:
+      return undefined;
+  }
+}
+
+function secretTable(table: Record<string, string>): SecretSource {
+  return { get: async (name) => table[name] };
+}
 
 function toolCallsFrom(context: Record<string, unknown>): Array<{ name: string; arguments: JsonObject }> {
   const calls = context.toolCalls;
@@ -135,7 +195,8 @@ async function run(url: string, scenario: string, context: Record<string, unknow
   let core: HostCore | undefined;
   try {
     const configPath = join(home, 'servers.json');
-    await writeFile(configPath, JSON.stringify({ servers: { [SERVER_ID]: { type: 'http', url } } }));
+    const setup = oauthSetup(scenario, context);
+    await writeFile(configPath, JSON.stringify({ servers: { [SERVER_ID]: { type: 'http', url, ...(setup ? { oauth: setup.oauth } : {}) } } }));
     core = await startHostCore({
       home,
       configPath,
@@ -143,6 +204,8 @@ async function run(url: string, scenario: string, context: Record<string, unknow
       elicitation: fixedElicitation({ action: 'accept', content: {} }),
       restartPolicy: NO_RESTARTS,
       keepAliveMs: 0,
+      secrets: secretTable(setup?.secrets ?? {}),
+      signIn: { mode: 'automatic', openAuthorizationUrl: approvingBrowser(), clientMetadataUrl: CIMD_CLIENT_METADATA_URL },
     });
     const [problem] = core.configProblems;
     if (problem) throw new ConformanceFailure(problem.message);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { judge, label, parseScenarioList, planRuns } from './conformanceRunner.ts';
+import { decides, groupOf, judge, label, parseScenarioList, planRuns } from './conformanceRunner.ts';
 
 const listing = `Client scenarios (test against a client):
   - initialize [2025-06-18,2025-11-25]
@@ -39,4 +39,17 @@ test('a run passes only with at least one check and none failed', () => {
   assert.deepEqual(judge([{ id: 'skill', status: 'SKIPPED', errorMessage: 'never listed' }]), { passed: false, reason: 'no check passed or failed: skill SKIPPED: never listed' });
   const failed = judge([{ id: 'a', status: 'SUCCESS' }, { id: 'b', status: 'FAILURE', errorMessage: 'no default' }]);
   assert.deepEqual(failed, { passed: false, reason: '1 of 2 checks failed: b: no default' });
+});
+
+test('required and auth scenarios decide the exit code, auth extensions included; the other extensions are reported', () => {
+  const verdicts = parseScenarioList(listing).map((scenario) => `${scenario.name} ${decides(groupOf(scenario)) ? 'decides' : 'reported'}`);
+  assert.deepEqual(verdicts, [
+    'initialize decides',
+    'tools_call decides',
+    'request-metadata decides',
+    'auth/metadata-default decides',
+    'auth/2025-03-26-oauth-metadata-backcompat decides',
+    'auth/dpop decides',
+    'sep-2640-client-no-prefetch reported',
+  ]);
 });

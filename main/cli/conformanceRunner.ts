@@ -5,8 +5,10 @@
 // and the suite's requirement sets (its requirements/*.yaml) say which versions are scored. A scenario
 // runs under each scored version it targets; one that targets none of them runs under its own latest
 // version, and an extension under the suite's default. A run passes only with at least one check and
-// no failed check (the suite alone calls a run with zero checks "passed"). Only the required group
-// (neither OAuth nor an extension) decides the exit code; auth/* and extensions are reported.
+// no failed check (the suite alone calls a run with zero checks "passed"). The required group (neither
+// OAuth nor an extension) and the auth group (every auth/* scenario, the auth extensions included:
+// Atrium passes each of them reliably) decide the exit code; the other extensions (skills) are reported.
+// An auth scenario a newer suite adds decides too: one Atrium fails is a gap to close, not to excuse.
 //
 // Usage: node main/cli/conformanceRunner.ts [required] [auth] [extensions]   (no group: all three)
 
@@ -20,6 +22,12 @@ import { fileURLToPath } from 'node:url';
 
 export type Group = 'required' | 'auth' | 'extensions';
 export const GROUPS: readonly Group[] = ['required', 'auth', 'extensions'];
+/** The groups whose failures fail `npm run conformance`. */
+export const DECIDING_GROUPS: readonly Group[] = ['required', 'auth'];
+
+export function decides(group: Group): boolean {
+  return DECIDING_GROUPS.includes(group);
+}
 
 export interface Scenario {
   name: string;
@@ -46,7 +54,7 @@ export type Verdict = { passed: true; checks: number } | { passed: false; reason
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLIENT_COMMAND = 'npm run --silent conformance-client --';
 const PARALLEL_RUNS = 2;
-const REQUIRED_TIMEOUT_MS = 30_000;
+const DECIDING_TIMEOUT_MS = 30_000;
 const OTHER_TIMEOUT_MS = 15_000;
 /** The suite ends a run at its own timeout; this only guards against the suite itself hanging. */
 const RUNNER_GRACE_MS = 30_000;
@@ -164,7 +172,7 @@ interface Outcome {
 
 async function execute(suite: Suite, run: Run, outputDir: string): Promise<Outcome> {
   const started = Date.now();
-  const timeoutMs = run.group === 'required' ? REQUIRED_TIMEOUT_MS : OTHER_TIMEOUT_MS;
+  const timeoutMs = decides(run.group) ? DECIDING_TIMEOUT_MS : OTHER_TIMEOUT_MS;
   const argv = [
     ...suite.command,
     'client',
@@ -270,16 +278,16 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const group of wanted) {
     const mine = outcomes.filter((o) => o.run.group === group);
     const passed = mine.filter((o) => o.verdict.passed).length;
-    const note = group === 'required' ? '' : ' (reported, not required)';
+    const note = decides(group) ? '' : ' (reported, not required)';
     process.stdout.write(`${group}: ${passed} of ${mine.length} runs pass${note}\n`);
-    if (group === 'required') for (const o of mine.filter((m) => !m.verdict.passed)) process.stdout.write(`  failed: ${label(o.run)}\n`);
+    if (decides(group)) for (const o of mine.filter((m) => !m.verdict.passed)) process.stdout.write(`  failed: ${label(o.run)}\n`);
   }
-  const required = outcomes.filter((o) => o.run.group === 'required');
-  const requiredFailed = required.filter((o) => !o.verdict.passed).length;
-  if (requiredFailed > 0) process.stdout.write(`results kept in ${resultsDir}\n`);
+  const deciding = outcomes.filter((o) => decides(o.run.group));
+  const failed = deciding.filter((o) => !o.verdict.passed).length;
+  if (failed > 0) process.stdout.write(`results kept in ${resultsDir}\n`);
   else await rm(resultsDir, { recursive: true, force: true });
-  process.stdout.write(`conformance: ${required.length - requiredFailed} passed, ${requiredFailed} failed\n`);
-  return requiredFailed > 0 ? 1 : 0;
+  process.stdout.write(`conformance: ${deciding.length - failed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

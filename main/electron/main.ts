@@ -17,7 +17,7 @@ import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { notifyPendingRequests } from './pendingNotifier.ts';
 import { openKeychainSecrets } from './safeStorageSecrets.ts';
-import { denyAllPermissions, guardWebContents, openExternalLink } from './webContentsPolicy.ts';
+import { denyAllPermissions, guardWebContents, openExternalLink, openSignInPage } from './webContentsPolicy.ts';
 import type { LinkOpener } from './webContentsPolicy.ts';
 import { buildWindowOptions, windowSizes } from './windowOptions.ts';
 import { readWindowState, restoreWindow, writeWindowState } from './windowState.ts';
@@ -124,6 +124,8 @@ async function openHost(): Promise<HostCore> {
     ...(keychain.protection.kind !== 'keychain' ? { keyStorageWarning: keychain.protection.warning } : {}),
     frontEnd: { kind: 'electron', pickFolders },
     sampleServer: bundledSampleServer(here),
+    // A remote server's sign-in page goes to the person's own browser, through the same gate as links.
+    signIn: { openAuthorizationUrl: (url) => openSignInPage(url, links) },
   });
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session, WebContents } from 'electron';
-import { denyAllPermissions, guardWebContents, windowOpenHandler } from './webContentsPolicy.ts';
+import { denyAllPermissions, guardWebContents, openSignInPage, windowOpenHandler } from './webContentsPolicy.ts';
 
 function opener(fail = false) {
   const opened: string[] = [];
@@ -98,4 +98,14 @@ test('every permission request, check and device request is denied', () => {
   const streams: unknown[] = [];
   (handlers.display as (request: unknown, callback: (streams: unknown) => void) => void)({}, (given) => streams.push(given));
   assert.deepEqual(streams, [null]);
+});
+
+test('a sign-in page goes to the system browser through the link gate; a refused one fails the sign-in and opens nothing', async () => {
+  const links = opener();
+  await openSignInPage('https://auth.example.com/authorize?client_id=atrium&state=s', links);
+  assert.deepEqual(links.opened, ['https://auth.example.com/authorize?client_id=atrium&state=s']);
+  await assert.rejects(openSignInPage('file:///etc/passwd', links), /Atrium did not open the sign-in page: Atrium does not open file: addresses/);
+  await assert.rejects(openSignInPage('https://user:pw@auth.example.com/', links), /user name or password/);
+  assert.equal(links.opened.length, 1);
+  await assert.rejects(openSignInPage('https://auth.example.com/authorize', opener(true)), /no handler for this address/);
 });

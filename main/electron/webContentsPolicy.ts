@@ -23,6 +23,16 @@ export function openExternalLink(url: string, opener: LinkOpener): boolean {
   return true;
 }
 
+/**
+ * A remote server's authorization page (already through the sign-in URL policy) goes to the system
+ * browser through the same gate as a link; a refused address fails the sign-in with the gate's reason.
+ */
+export async function openSignInPage(url: string, opener: LinkOpener): Promise<void> {
+  const verdict = checkExternalUrl(url);
+  if (!verdict.ok) throw new Error(`Atrium did not open the sign-in page: ${verdict.reason}`);
+  await opener.openExternal(verdict.url);
+}
+
 /** No window is ever created; an address the gate accepts goes to the person's browser instead. */
 export function windowOpenHandler(opener: LinkOpener): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
   return ({ url }) => {

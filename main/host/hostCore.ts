@@ -31,6 +31,10 @@ import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
 import type { FrontEnd } from '../api/hostInfoApi.ts';
 import type { SampleServerLaunch } from '../api/setupApi.ts';
+import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
+import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
+import { authorizationFactory } from '../mcp/auth/serverAuthorization.ts';
+import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -81,6 +85,18 @@ export interface HostCoreOptions {
   makeProvider?: (config: ProviderConfig) => LlmProvider;
   /** ':memory:' keeps conversations in memory only (the conformance client); the home's atrium.db otherwise. */
   databasePath?: string;
+  /**
+   * Signing in to remote servers (OAuth). `openAuthorizationUrl` shows the person the authorization page
+   * (by default nothing is opened: the page's address is in the server's `auth.signInUrl` for the
+   * window); `mode` says whether a server that needs a sign-in starts one by itself ('automatic', the
+   * headless client that answers the page itself) or waits for the person's signIn ('when-asked', the default).
+   */
+  signIn?: Partial<Pick<SignInServices, 'mode' | 'openAuthorizationUrl' | 'clientMetadataUrl' | 'fetch' | 'timeoutMs'>>;
+  /**
+   * Where sign-ins are kept: by default the secret store when it is well protected (they survive a
+   * restart), else memory (they last this run).
+   */
+  credentialStore?: CredentialStore;
 }
 
 export interface HostCore {
@@ -160,6 +176,14 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      authorization: authorizationFactory({
+        mode: 'when-asked',
+        openAuthorizationUrl: () => undefined,
+        ...options.signIn,
+        store: options.credentialStore ?? (options.secretStore && !options.keyStorageWarning ? options.secretStore : memoryCredentialStore()),
+        secrets,
+        softwareVersion: ATRIUM_VERSION,
+      }),
     },
     (event, payload) => events.emit(event, payload),
   );

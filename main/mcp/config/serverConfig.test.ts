@@ -89,3 +89,25 @@ test('the same server is recognised under another name and after the person trus
   assert.equal(isSameServer(theirs, otherArgs), false);
   assert.equal(isSameServer(theirs, otherEnv), false);
 });
+
+test('a remote server may carry an oauth block, kept as written; its secrets are named, never written in the file', () => {
+  const oauth = { clientId: 'atrium-app', clientSecret: { secret: 'atrium-app-secret' }, scopes: ['repo', 'read:org'], redirectUri: 'http://127.0.0.1:33418/callback' };
+  const { servers, problems } = parseServersFile(JSON.stringify({ mcpServers: { gh: { url: 'https://api.example.com/mcp', oauth } } }), 'test');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(servers[0]?.transport !== 'stdio' ? servers[0]?.oauth : undefined, oauth);
+  assert.deepEqual(servers[0] ? toStoredEntry(servers[0]).oauth : undefined, oauth);
+
+  const plaintext = parseServersFile(JSON.stringify({ mcpServers: { gh: { url: 'https://api.example.com/mcp', oauth: { clientId: 'a', clientSecret: 'hunter2' } } } }), 'test');
+  assert.equal(plaintext.problems[0]?.field, 'oauth.clientSecret');
+  assert.match(plaintext.problems[0]?.message ?? '', /must name a secret \(\{"secret": "name"\}\).*not hold it/);
+  assert.doesNotMatch(plaintext.problems[0]?.message ?? '', /hunter2/);
+});
+
+test('an oauth block is checked: the grant has what it needs, the redirect URI is loopback, stdio servers have none', () => {
+  const parse = (entry: unknown) => parseServersFile(JSON.stringify({ mcpServers: { s: entry } }), 'test').problems[0];
+  assert.match(parse({ url: 'https://a.example/mcp', oauth: { grant: 'client_credentials', clientId: 'c' } })?.message ?? '', /needs "clientSecret" or "privateKey"/);
+  assert.match(parse({ url: 'https://a.example/mcp', oauth: { grant: 'jwt-bearer', clientId: 'c' } })?.message ?? '', /needs "assertion"/);
+  assert.equal(parse({ url: 'https://a.example/mcp', oauth: { redirectUri: 'https://evil.example/callback' } })?.field, 'oauth.redirectUri');
+  assert.equal(parse({ url: 'https://a.example/mcp', oauth: { clientIdd: 'typo' } })?.field, 'oauth');
+  assert.match(parse({ command: 'x', oauth: { clientId: 'c' } })?.message ?? '', /"oauth" is for remote servers/);
+});

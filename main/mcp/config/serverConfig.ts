@@ -7,6 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
+import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
+import type { OAuthServerConfig } from './oauthConfig.ts';
 
 interface ServerDefinitionBase {
   id: ServerId;
@@ -33,6 +35,8 @@ export interface RemoteServerDefinition extends ServerDefinitionBase {
   transport: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /** What the person configured about signing in; discovery finds the rest. */
+  oauth?: OAuthServerConfig;
 }
 
 export type ServerDefinition = StdioServerDefinition | RemoteServerDefinition;
@@ -62,6 +66,7 @@ const entrySchema = {
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
     maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
+    oauth: oauthSchema,
   },
 } as const;
 
@@ -113,13 +118,15 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   const problem = (field: string, message: string) => ({ problem: { serverId: id, field, message: `server "${id}": ${message}` } });
   if (!serverIdPattern.test(id)) return problem('(name)', 'the name must be 1–200 characters without control characters');
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return problem('(entry)', 'must be an object');
+  const plaintext = plaintextSecretField((entry as { oauth?: unknown }).oauth);
+  if (plaintext) return problem(plaintext, `"${plaintext}" must name a secret ({"secret": "name"}) kept in Atrium's secret store, not hold it: servers.json is not encrypted`);
   if (!validateEntry(entry)) {
     const first = (validateEntry.errors ?? [])[0];
     return problem(fieldOf(first), describe(first));
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
+    url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
   };
   const base = {
     id,
@@ -133,6 +140,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   if (kind === 'stdio') {
     if (e.command === undefined) return problem('command', 'a stdio server needs "command"');
     if (e.url !== undefined) return problem('url', 'has both "command" and "url"; keep one');
+    if (e.oauth !== undefined) return problem('oauth', '"oauth" is for remote servers (with "url")');
     return {
       server: {
         ...base,
@@ -154,7 +162,9 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     return problem('url', `"${e.url}" is not a valid URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('url', `"${e.url}" must be an http(s) URL`);
-  return { server: { ...base, transport: kind, url: url.href, headers: e.headers ?? {} } };
+  const oauthGap = e.oauth ? oauthProblem(e.oauth) : undefined;
+  if (oauthGap) return problem(oauthGap[0], oauthGap[1]);
+  return { server: { ...base, transport: kind, url: url.href, headers: e.headers ?? {}, ...(e.oauth ? { oauth: e.oauth } : {}) } };
 }
 
 function transportOf(e: { type?: string; command?: string }): TransportKind {
@@ -206,6 +216,7 @@ export function toStoredEntry(server: ServerDefinition): Record<string, unknown>
     type: server.transport,
     url: server.url,
     ...(Object.keys(server.headers).length ? { headers: server.headers } : {}),
+    ...(server.oauth ? { oauth: server.oauth } : {}),
     ...common,
   };
 }

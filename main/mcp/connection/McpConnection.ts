@@ -26,6 +26,8 @@ import type { Catalog } from './serverCatalog.ts';
 import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.ts';
 import type { Session } from './session.ts';
 import { SessionOpener } from './sessionOpener.ts';
+import { findAuthorizationFailure } from './remoteAuthorization.ts';
+import type { AuthorizationFactory, RemoteAuthorization } from './remoteAuthorization.ts';
 
 export interface ConnectionServices {
   clientInfo: Implementation;
@@ -43,6 +45,8 @@ export interface ConnectionServices {
   /** Interval of keep-alive pings; 0 turns them off. */
   keepAliveMs?: number;
   maxMessageBytes?: number;
+  /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
+  authorization?: AuthorizationFactory;
 }
 
 export interface ConnectionHooks {
@@ -82,6 +86,7 @@ export class McpConnection {
   private healthyTimer: NodeJS.Timeout | undefined;
   private stopKeepAlive: () => void = () => undefined;
   private readonly opener: SessionOpener;
+  private readonly authorization: RemoteAuthorization | undefined;
   private readonly settledWaiters = new Set<() => void>();
   /** The log level asked of the server; sent with each request to a 2026-07-28 server. */
   private logLevel: LogLevel = 'info';
@@ -93,12 +98,23 @@ export class McpConnection {
     this.hooks = hooks;
     this.policy = services.restartPolicy ?? defaultRestartPolicy;
     this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
-    this.opener = new SessionOpener(definition, services.maxMessageBytes, (name) => this.catalog.tools.find((t) => t.name === name));
+    this.authorization =
+      definition.transport === 'stdio'
+        ? undefined
+        : services.authorization?.(definition, { onChange: () => this.emitChange(), log: (level, text) => this.log.add(level, 'host', text) });
+    const authorization = this.authorization;
+    this.opener = new SessionOpener(
+      definition,
+      services.maxMessageBytes,
+      (name) => this.catalog.tools.find((t) => t.name === name),
+      authorization ? (next) => authorization.wrapFetch(next) : undefined,
+    );
     this.status = definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' };
   }
 
   get snapshot(): ServerSnapshot {
     const session = this.session;
+    const auth = this.authorization?.view;
     return {
       id: this.id,
       transport: this.opener.transport,
@@ -112,6 +128,7 @@ export class McpConnection {
         prompts: this.catalog.prompts.length,
       },
       ...(session?.describe() ?? {}),
+      ...(auth ? { auth } : {}),
     };
   }
 
@@ -157,6 +174,37 @@ export class McpConnection {
     this.catalog = emptyCatalog();
     this.setStatus(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
     if (session) await session.close();
+  }
+
+  /**
+   * The person signs in (the browser opens at the server's authorization page). A server that is
+   * connected keeps its session and uses the new tokens from its next request; one that is not
+   * connects once signed in. Rejects with the reason when the sign-in or the connection fails.
+   */
+  async signIn(): Promise<void> {
+    const authorization = this.authorization;
+    if (!authorization) throw new ServerError(this.id, 'protocol', `${this.id}: only remote servers sign in`);
+    if (this.definition.disabled) throw new ServerError(this.id, 'unavailable', `${this.id}: the server is disabled; enable it first`);
+    try {
+      await authorization.signIn();
+    } catch (error) {
+      const failure = toServerError(this.id, error);
+      if (this.status.kind !== 'ready') this.failWithoutRestart(error, failure.message);
+      throw failure;
+    }
+    if (this.status.kind === 'ready') return;
+    this.start();
+    const status = await this.whenSettled();
+    if (status.kind !== 'ready') throw new ServerError(this.id, status.kind === 'needs-sign-in' ? 'unauthorized' : 'unavailable', describeStatus(status));
+  }
+
+  /** Forgets the server's tokens (revoking them where the authorization server allows) and disconnects. */
+  async signOut(): Promise<void> {
+    const authorization = this.authorization;
+    if (!authorization) throw new ServerError(this.id, 'protocol', `${this.id}: only remote servers sign in`);
+    await this.stop();
+    await authorization.signOut();
+    if (!this.definition.disabled) this.setStatus({ kind: 'needs-sign-in', message: `${this.id}: signed out; sign in to connect` });
   }
 
   /** Resolves once the server is ready, has failed (error or waiting to restart), or is off. */
@@ -324,8 +372,16 @@ export class McpConnection {
       if (failed) void failed.close();
       const message = toServerError(this.id, error, failed?.closedReason ? { closedReason: failed.closedReason } : {}).message;
       this.log.add('error', 'host', message);
-      this.scheduleRestart(message);
+      if (findAuthorizationFailure(error)) this.failWithoutRestart(error, message);
+      else this.scheduleRestart(message);
     }
+  }
+
+  /** A connect refused for want of authorization: restarting would only ask again, so nothing retries. */
+  private failWithoutRestart(error: unknown, message: string): void {
+    this.clearTimers();
+    const needsPerson = findAuthorizationFailure(error)?.needsPerson ?? false;
+    this.setStatus(needsPerson ? { kind: 'needs-sign-in', message } : { kind: 'error', message });
   }
 
   private connect(generation: number): Promise<Session> {
@@ -427,6 +483,7 @@ export class McpConnection {
 function describeStatus(status: ServerStatus): string {
   switch (status.kind) {
     case 'error':
+    case 'needs-sign-in':
       return status.message;
     case 'restarting':
       return `restarting after: ${status.lastError}`;

@@ -4,8 +4,9 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ApiErrorShape } from '../../../shared/contract.ts';
 import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
+import { findAuthorizationFailure } from './remoteAuthorization.ts';
 
-export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'failed';
+export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'unauthorized' | 'failed';
 
 export class ServerError extends Error {
   readonly serverId: string;
@@ -29,6 +30,7 @@ const apiCodes: Record<ServerErrorKind, ApiErrorShape['code']> = {
   timeout: 'timeout',
   cancelled: 'cancelled',
   not_found: 'not_found',
+  unauthorized: 'unauthorized',
   protocol: 'failed',
   failed: 'failed',
 };
@@ -36,6 +38,9 @@ const apiCodes: Record<ServerErrorKind, ApiErrorShape['code']> = {
 /** Turns whatever a request threw into a ServerError naming the server. */
 export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string } = {}): ServerError {
   if (error instanceof ServerError) return error;
+  // The sign-in's own sentence (it names the server) says more than the SDK's wrapping of it.
+  const authorization = findAuthorizationFailure(error);
+  if (authorization) return new ServerError(serverId, 'unauthorized', authorization.message, { cause: error });
   const what = context.what ? `${context.what}: ` : '';
   // SdkHttpError is an SdkError, so it is recognised first.
   if (error instanceof SdkHttpError) {

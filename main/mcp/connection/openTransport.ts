@@ -23,18 +23,24 @@ export async function openStdioTransport(def: StdioServerDefinition, hooks: Stdi
   );
 }
 
-export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined): StreamableHTTPClientTransport {
+/** What the host adds beneath every request to a remote server (its OAuth credentials); none by default. */
+export type FetchWrapper = (next: FetchLike) => FetchLike;
+
+const unwrapped: FetchWrapper = (next) => next;
+
+export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined, wrap: FetchWrapper = unwrapped): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
-    fetch: withMcpRequestHeaders((url, init) => fetch(url, init), toolByName),
+    fetch: withMcpRequestHeaders(wrap((url, init) => fetch(url, init)), toolByName),
   });
 }
 
-export function openSseTransport(def: RemoteServerDefinition, fetchImpl?: FetchLike): SSEClientTransport {
+export function openSseTransport(def: RemoteServerDefinition, wrap: FetchWrapper = unwrapped): SSEClientTransport {
+  const wrapped = wrap((url, init) => fetch(url, init));
   return new SSEClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
-    eventSourceInit: { fetch: (url, init) => (fetchImpl ?? fetch)(url, { ...init, headers: { ...def.headers, ...(init?.headers as Record<string, string> | undefined) } }) },
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    eventSourceInit: { fetch: (url, init) => wrapped(url, { ...init, headers: { ...def.headers, ...(init?.headers as Record<string, string> | undefined) } }) },
+    fetch: wrapped,
   });
 }
 

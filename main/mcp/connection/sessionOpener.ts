@@ -8,6 +8,8 @@ import type { TransportKind } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { ServerError } from './connectionErrors.ts';
 import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
+import type { FetchWrapper } from './openTransport.ts';
+import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 
@@ -20,10 +22,14 @@ export class SessionOpener {
   /** Set once an HTTP server turned out to speak only the legacy HTTP+SSE transport. */
   private usesLegacySse = false;
 
-  constructor(definition: ServerDefinition, defaultMaxMessageBytes: number | undefined, toolByName: (name: string) => Tool | undefined) {
+  /** Puts the server's credentials on each HTTP request (the host's OAuth); absent for stdio. */
+  private readonly wrapFetch: FetchWrapper | undefined;
+
+  constructor(definition: ServerDefinition, defaultMaxMessageBytes: number | undefined, toolByName: (name: string) => Tool | undefined, wrapFetch?: FetchWrapper) {
     this.definition = definition;
     this.defaultMaxMessageBytes = defaultMaxMessageBytes;
     this.toolByName = toolByName;
+    this.wrapFetch = wrapFetch;
   }
 
   /** The transport in use, as the person should see it. */
@@ -52,13 +58,14 @@ export class SessionOpener {
     }
     if (!this.usesLegacySse) {
       try {
-        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName), this.prior));
+        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName, this.wrapFetch), this.prior));
       } catch (error) {
-        if (def.transport === 'http' && !suggestsLegacySse(error)) throw error;
+        // A server that wants a sign-in speaks Streamable HTTP: only signing in helps.
+        if ((def.transport === 'http' && !suggestsLegacySse(error)) || findAuthorizationFailure(error)) throw error;
         options.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
       }
     }
-    const session = await Session.open(options, async () => openSseTransport(def), { kind: 'legacy' });
+    const session = await Session.open(options, async () => openSseTransport(def, this.wrapFetch), { kind: 'legacy' });
     this.usesLegacySse = true;
     return session;
   }

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { policyFetch } from './policyFetch.ts';
+
+/** A network that answers from a table and records every URL it was asked for, with its headers. */
+function network(routes: Record<string, () => Response>) {
+  const asked: { url: string; authorization: string | null }[] = [];
+  const fetchLike: FetchLike = async (input, init) => {
+    const url = String(input);
+    asked.push({ url, authorization: new Headers(init?.headers).get('authorization') });
+    const route = routes[url];
+    return route ? route() : new Response('not found', { status: 404 });
+  };
+  return { asked, fetch: fetchLike };
+}
+
+const redirect = (location: string, status = 302) => () => new Response(null, { status, headers: { location } });
+
+test('a public server cannot redirect Atrium to a private address; the private address is never fetched', async () => {
+  const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': redirect('https://10.0.0.5/metadata') });
+  await assert.rejects(
+    policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server'),
+    /refused to follow a redirect to "https:\/\/10\.0\.0\.5\/metadata": a public server may not send Atrium to a private network address/,
+  );
+  assert.deepEqual(net.asked.map((a) => a.url), ['https://auth.example.com/.well-known/oauth-authorization-server']);
+});
+
+test('a URL that breaks the policy is refused before anything is fetched', async () => {
+  const net = network({});
+  for (const url of ['http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', 'http://auth.example.com/token']) {
+    await assert.rejects(policyFetch('public', net.fetch)(url), /Atrium refused to fetch/);
+  }
+  assert.deepEqual(net.asked, []);
+});
+
+test('redirects are followed hop by hop, and credentials never cross to another origin', async () => {
+  const net = network({
+    'https://auth.example.com/a': redirect('/b'),
+    'https://auth.example.com/b': redirect('https://login.example.net/c'),
+    'https://login.example.net/c': () => Response.json({ ok: true }),
+  });
+  const response = await policyFetch('public', net.fetch)('https://auth.example.com/a', { headers: { authorization: 'Bearer secret' } });
+  assert.deepEqual(await response.json(), { ok: true });
+  assert.deepEqual(net.asked, [
+    { url: 'https://auth.example.com/a', authorization: 'Bearer secret' },
+    { url: 'https://auth.example.com/b', authorization: 'Bearer secret' },
+    { url: 'https://login.example.net/c', authorization: null },
+  ]);
+});
+
+test('a redirected POST (a token request) is not replayed elsewhere: the redirect comes back as the answer', async () => {
+  const net = network({ 'https://auth.example.com/token': redirect('https://other.example.com/token') });
+  const response = await policyFetch('public', net.fetch)('https://auth.example.com/token', { method: 'POST', body: 'code=x' });
+  assert.equal(response.status, 302);
+  assert.deepEqual(net.asked.map((a) => a.url), ['https://auth.example.com/token']);
+});
+
+test('metadata whose endpoints break the policy is refused as a whole, naming the field', async () => {
+  const metadata = (fields: Record<string, unknown>) => () => Response.json({ issuer: 'https://auth.example.com', ...fields });
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ authorization_endpoint: 'javascript:alert(1)' }, /authorization_endpoint .*only https addresses are allowed/],
+    [{ authorization_endpoint: 'file:///etc/passwd' }, /authorization_endpoint .*only https addresses are allowed/],
+    [{ authorization_endpoint: 'https://x/$(touch /tmp/pwned)' }, /authorization_endpoint .*spaces, control characters/],
+    [{ token_endpoint: 'https://169.254.169.254/token' }, /token_endpoint .*cloud metadata/],
+    [{ registration_endpoint: 'https://192.168.1.10/register' }, /registration_endpoint .*private network address/],
+  ];
+  for (const [fields, reason] of cases) {
+    const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': metadata(fields) });
+    await assert.rejects(policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server'), reason);
+  }
+  const prm = network({ 'https://mcp.example.com/.well-known/oauth-protected-resource': () => Response.json({ authorization_servers: ['https://metadata.google.internal/'] }) });
+  await assert.rejects(policyFetch('public', prm.fetch)('https://mcp.example.com/.well-known/oauth-protected-resource'), /authorization_servers .*cloud metadata/);
+});
+
+test('a redirect to a forbidden address is refused even when the caller follows redirects itself', async () => {
+  const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': redirect('https://169.254.169.254/latest/meta-data/') });
+  await assert.rejects(
+    policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server', { redirect: 'manual' }),
+    /refused to follow a redirect to "https:\/\/169\.254\.169\.254\/latest\/meta-data\/": it points at a cloud metadata service/,
+  );
+  assert.equal(net.asked.length, 1);
+});

@@ -1,0 +1,94 @@
+// The fetch every sign-in request goes through: discovery, registration, token, refresh, revocation.
+// Each URL passes the URL policy before it is fetched, redirects are never followed blindly (each hop is
+// checked again, and credentials never cross to another origin), and a metadata document whose
+// endpoints break the policy is refused as a whole, with the offending field named, before the SDK
+// reads it.
+
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { assertServerUrl, checkServerUrl, UrlPolicyError } from './urlPolicy.ts';
+import type { OriginReach } from './urlPolicy.ts';
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** The fields of protected-resource and authorization-server metadata that Atrium fetches or opens. */
+const METADATA_URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
+
+/**
+ * `onRefused` hears every refusal, even one the SDK later swallows (it falls back to the server's own
+ * origin when protected-resource discovery fails): a refusal must stop the sign-in, not be routed around.
+ */
+export function policyFetch(origin: OriginReach, base: FetchLike = fetch, onRefused: (error: UrlPolicyError) => void = () => undefined): FetchLike {
+  const guarded: FetchLike = async (input, init) => {
+    let url = assertServerUrl(String(input), origin, 'fetch');
+    let request: RequestInit = { ...init };
+    for (let hop = 0; ; hop++) {
+      const response = await base(url, { ...request, redirect: 'manual' });
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+      if (location === null) return guardMetadata(url, response, origin);
+      // A redirect somewhere the policy forbids is the server's own doing: refused, whoever follows it.
+      const next = checkRedirect(location, url, origin, response);
+      // A caller that handles redirects itself (the SDK's same-origin follower) gets the hop as it is;
+      // its next request comes back through here and is checked like any other.
+      if (init?.redirect === 'manual') return response;
+      if (init?.redirect === 'error') throw new TypeError(`${url.href} answered with a redirect`);
+      const method = (request.method ?? 'GET').toUpperCase();
+      const keepsBody = response.status === 307 || response.status === 308;
+      if ((method !== 'GET' && method !== 'HEAD' && !keepsBody) || hop === MAX_REDIRECTS) return response;
+      await response.body?.cancel().catch(() => undefined);
+      if (next.origin !== url.origin) request = withoutCredentials(request);
+      url = next;
+    }
+  };
+  return async (input, init) => {
+    try {
+      return await guarded(input, init);
+    } catch (error) {
+      if (error instanceof UrlPolicyError) onRefused(error);
+      throw error;
+    }
+  };
+}
+
+function checkRedirect(location: string, from: URL, origin: OriginReach, response: Response): URL {
+  let target: string;
+  try {
+    target = new URL(location, from).href;
+  } catch {
+    target = location;
+  }
+  const verdict = checkServerUrl(target, origin);
+  if (verdict.ok) return verdict.url;
+  void response.body?.cancel().catch(() => undefined);
+  throw new UrlPolicyError('follow a redirect to', target, verdict.reason);
+}
+
+function withoutCredentials(init: RequestInit): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.delete('authorization');
+  headers.delete('dpop');
+  headers.delete('cookie');
+  return { ...init, headers };
+}
+
+async function guardMetadata(url: URL, response: Response, origin: OriginReach): Promise<Response> {
+  if (!url.pathname.includes('/.well-known/') || !response.ok) return response;
+  let document: unknown;
+  try {
+    document = await response.clone().json();
+  } catch {
+    // Not JSON: the SDK reports that itself.
+    return response;
+  }
+  if (typeof document !== 'object' || document === null) return response;
+  const fields = document as Record<string, unknown>;
+  const named: [string, unknown][] = [
+    ...METADATA_URL_FIELDS.map((field): [string, unknown] => [field, fields[field]]),
+    ...(Array.isArray(fields.authorization_servers) ? fields.authorization_servers.map((value): [string, unknown] => ['authorization_servers', value]) : []),
+  ];
+  for (const [field, value] of named) {
+    if (value === undefined) continue;
+    const verdict = typeof value === 'string' ? checkServerUrl(value, origin) : { ok: false as const, reason: 'it is not a string' };
+    if (!verdict.ok) throw new UrlPolicyError(`use the ${field} from ${url.href}`, String(value), verdict.reason);
+  }
+  return response;
+}
