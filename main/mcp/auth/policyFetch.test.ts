@@ -20,7 +20,7 @@ const redirect = (location: string, status = 302) => () => new Response(null, { 
 test('a public server cannot redirect Atrium to a private address; the private address is never fetched', async () => {
   const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': redirect('https://10.0.0.5/metadata') });
   await assert.rejects(
-    policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server'),
+    policyFetch('public', { base: net.fetch })('https://auth.example.com/.well-known/oauth-authorization-server'),
     /refused to follow a redirect to "https:\/\/10\.0\.0\.5\/metadata": a public server may not send Atrium to a private network address/,
   );
   assert.deepEqual(net.asked.map((a) => a.url), ['https://auth.example.com/.well-known/oauth-authorization-server']);
@@ -29,7 +29,7 @@ test('a public server cannot redirect Atrium to a private address; the private a
 test('a URL that breaks the policy is refused before anything is fetched', async () => {
   const net = network({});
   for (const url of ['http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', 'http://auth.example.com/token']) {
-    await assert.rejects(policyFetch('public', net.fetch)(url), /Atrium refused to fetch/);
+    await assert.rejects(policyFetch('public', { base: net.fetch })(url), /Atrium refused to fetch/);
   }
   assert.deepEqual(net.asked, []);
 });
@@ -40,7 +40,7 @@ test('redirects are followed hop by hop, and credentials never cross to another 
     'https://auth.example.com/b': redirect('https://login.example.net/c'),
     'https://login.example.net/c': () => Response.json({ ok: true }),
   });
-  const response = await policyFetch('public', net.fetch)('https://auth.example.com/a', { headers: { authorization: 'Bearer secret' } });
+  const response = await policyFetch('public', { base: net.fetch })('https://auth.example.com/a', { headers: { authorization: 'Bearer secret' } });
   assert.deepEqual(await response.json(), { ok: true });
   assert.deepEqual(net.asked, [
     { url: 'https://auth.example.com/a', authorization: 'Bearer secret' },
@@ -51,7 +51,7 @@ test('redirects are followed hop by hop, and credentials never cross to another 
 
 test('a redirected POST (a token request) is not replayed elsewhere: the redirect comes back as the answer', async () => {
   const net = network({ 'https://auth.example.com/token': redirect('https://other.example.com/token') });
-  const response = await policyFetch('public', net.fetch)('https://auth.example.com/token', { method: 'POST', body: 'code=x' });
+  const response = await policyFetch('public', { base: net.fetch })('https://auth.example.com/token', { method: 'POST', body: 'code=x' });
   assert.equal(response.status, 302);
   assert.deepEqual(net.asked.map((a) => a.url), ['https://auth.example.com/token']);
 });
@@ -67,17 +67,37 @@ test('metadata whose endpoints break the policy is refused as a whole, naming th
   ];
   for (const [fields, reason] of cases) {
     const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': metadata(fields) });
-    await assert.rejects(policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server'), reason);
+    await assert.rejects(policyFetch('public', { base: net.fetch })('https://auth.example.com/.well-known/oauth-authorization-server'), reason);
   }
   const prm = network({ 'https://mcp.example.com/.well-known/oauth-protected-resource': () => Response.json({ authorization_servers: ['https://metadata.google.internal/'] }) });
-  await assert.rejects(policyFetch('public', prm.fetch)('https://mcp.example.com/.well-known/oauth-protected-resource'), /authorization_servers .*cloud metadata/);
+  await assert.rejects(policyFetch('public', { base: prm.fetch })('https://mcp.example.com/.well-known/oauth-protected-resource'), /authorization_servers .*cloud metadata/);
 });
 
 test('a redirect to a forbidden address is refused even when the caller follows redirects itself', async () => {
   const net = network({ 'https://auth.example.com/.well-known/oauth-authorization-server': redirect('https://169.254.169.254/latest/meta-data/') });
   await assert.rejects(
-    policyFetch('public', net.fetch)('https://auth.example.com/.well-known/oauth-authorization-server', { redirect: 'manual' }),
+    policyFetch('public', { base: net.fetch })('https://auth.example.com/.well-known/oauth-authorization-server', { redirect: 'manual' }),
     /refused to follow a redirect to "https:\/\/169\.254\.169\.254\/latest\/meta-data\/": it points at a cloud metadata service/,
   );
   assert.equal(net.asked.length, 1);
+});
+
+test('a public name that resolves to a metadata, link-local or private address is refused before it is fetched', async () => {
+  const net = network({});
+  const resolveHost = async (hostname: string) => ({ 'meta.example.com': ['169.254.169.254'], 'lan.example.com': ['93.184.215.14', '10.1.2.3'], 'v6.example.com': ['fe80::1'] })[hostname] ?? [];
+  const guarded = policyFetch('public', { base: net.fetch, resolveHost });
+  await assert.rejects(guarded('https://meta.example.com/token'), /refused to fetch "https:\/\/meta\.example\.com\/token": meta\.example\.com resolves to 169\.254\.169\.254: a cloud metadata service/);
+  await assert.rejects(guarded('https://lan.example.com/token'), /lan\.example\.com resolves to 10\.1\.2\.3: a public server may not send Atrium to a private network address/);
+  await assert.rejects(guarded('https://v6.example.com/token'), /v6\.example\.com resolves to fe80::1: a link-local address/);
+  assert.deepEqual(net.asked, []);
+});
+
+test('the host the person configured may resolve to a private address (a company server), never to a metadata service', async () => {
+  const net = network({ 'https://mcp.corp.example/.well-known/oauth-protected-resource': () => Response.json({ resource: 'https://mcp.corp.example/mcp' }) });
+  const resolveHost = async (hostname: string) => ({ 'mcp.corp.example': ['10.0.0.7'], 'other.corp.example': ['10.0.0.8'] })[hostname] ?? [];
+  const guarded = policyFetch('public', { base: net.fetch, resolveHost, chosenHost: 'mcp.corp.example' });
+  assert.equal((await guarded('https://mcp.corp.example/.well-known/oauth-protected-resource')).status, 200);
+  await assert.rejects(guarded('https://other.corp.example/token'), /resolves to 10\.0\.0\.8/);
+  const metadata = policyFetch('public', { base: net.fetch, resolveHost: async () => ['169.254.169.254'], chosenHost: 'mcp.corp.example' });
+  await assert.rejects(metadata('https://mcp.corp.example/x'), /cloud metadata service/);
 });

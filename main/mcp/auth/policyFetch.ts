@@ -2,10 +2,15 @@
 // Each URL passes the URL policy before it is fetched, redirects are never followed blindly (each hop is
 // checked again, and credentials never cross to another origin), and a metadata document whose
 // endpoints break the policy is refused as a whole, with the offending field named, before the SDK
-// reads it.
+// reads it. On the real network a host name is resolved first and each of its addresses judged like a
+// literal one, so a public name pointing at 169.254.169.254 or a private address is refused too (the
+// name is resolved again by fetch itself: this stops a server's metadata, not a DNS server that lies
+// twice).
 
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { assertServerUrl, checkServerUrl, UrlPolicyError } from './urlPolicy.ts';
+import { assertServerUrl, checkResolvedAddresses, checkServerUrl, UrlPolicyError } from './urlPolicy.ts';
 import type { OriginReach } from './urlPolicy.ts';
 
 const MAX_REDIRECTS = 5;
@@ -13,16 +18,48 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** The fields of protected-resource and authorization-server metadata that Atrium fetches or opens. */
 const METADATA_URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
 
-/**
- * `onRefused` hears every refusal, even one the SDK later swallows (it falls back to the server's own
- * origin when protected-resource discovery fails): a refusal must stop the sign-in, not be routed around.
- */
-export function policyFetch(origin: OriginReach, base: FetchLike = fetch, onRefused: (error: UrlPolicyError) => void = () => undefined): FetchLike {
+/** The addresses a host name resolves to; none when it does not resolve (fetch then reports that itself). */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+const resolveOnTheNetwork: HostResolver = (hostname) =>
+  lookup(hostname, { all: true }).then(
+    (found) => found.map((entry) => entry.address),
+    () => [],
+  );
+
+export interface PolicyFetchOptions {
+  /** The network beneath the policy: global fetch unless a test records what is fetched. */
+  base?: FetchLike;
+  /**
+   * Hears every refusal, even one the SDK later swallows (it falls back to the server's own origin when
+   * protected-resource discovery fails): a refusal must stop the sign-in, not be routed around.
+   */
+  onRefused?: (error: UrlPolicyError) => void;
+  /** Resolves host names; by default the real network's resolver when there is no `base`, else none. */
+  resolveHost?: HostResolver;
+  /**
+   * The host the person configured: where its name resolves is their choice (a company server's name
+   * may well resolve to a private address), so for it only metadata and link-local addresses are refused.
+   */
+  chosenHost?: string;
+}
+
+export function policyFetch(origin: OriginReach, options: PolicyFetchOptions = {}): FetchLike {
+  const network = options.base ?? fetch;
+  const resolveHost = options.resolveHost ?? (options.base ? undefined : resolveOnTheNetwork);
+  const checkResolved = async (url: URL, what: string) => {
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    if (!resolveHost || isIP(hostname) !== 0) return;
+    const reach = hostname === options.chosenHost ? 'loopback' : origin;
+    const verdict = checkResolvedAddresses(url, await resolveHost(hostname), reach);
+    if (!verdict.ok) throw new UrlPolicyError(what, url.href, verdict.reason);
+  };
   const guarded: FetchLike = async (input, init) => {
     let url = assertServerUrl(String(input), origin, 'fetch');
     let request: RequestInit = { ...init };
     for (let hop = 0; ; hop++) {
-      const response = await base(url, { ...request, redirect: 'manual' });
+      await checkResolved(url, hop === 0 ? 'fetch' : 'follow a redirect to');
+      const response = await network(url, { ...request, redirect: 'manual' });
       const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
       if (location === null) return guardMetadata(url, response, origin);
       // A redirect somewhere the policy forbids is the server's own doing: refused, whoever follows it.
@@ -43,7 +80,7 @@ export function policyFetch(origin: OriginReach, base: FetchLike = fetch, onRefu
     try {
       return await guarded(input, init);
     } catch (error) {
-      if (error instanceof UrlPolicyError) onRefused(error);
+      if (error instanceof UrlPolicyError) options.onRefused?.(error);
       throw error;
     }
   };

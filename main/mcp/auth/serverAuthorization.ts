@@ -95,7 +95,11 @@ class ServerAuthorization implements RemoteAuthorization {
     this.services = services;
     this.reach = reachOf(definition.url);
     this.origin = new URL(definition.url).origin;
-    const guarded = policyFetch(this.reach, services.fetch, (refusal) => this.refusals.push(refusal));
+    const guarded = policyFetch(this.reach, {
+      ...(services.fetch ? { base: services.fetch } : {}),
+      onRefused: (refusal) => this.refusals.push(refusal),
+      chosenHost: new URL(definition.url).hostname,
+    });
     // After one refusal nothing else is fetched in that sign-in: the SDK must not route around it.
     this.authFetch = (input, init) => (this.refusals[0] ? Promise.reject(this.refusals[0]) : guarded(input, init));
     this.credentials = new ServerCredentials(services.store, definition.id, definition.url);
@@ -309,7 +313,13 @@ class ServerAuthorization implements RemoteAuthorization {
       config,
       issuer,
       secret: (ref, field) => this.secret(ref, field),
-      idpFetch: idpEndpoint ? policyFetch(reachOf(idpEndpoint), this.services.fetch, (refusal) => this.refusals.push(refusal)) : this.authFetch,
+      idpFetch: idpEndpoint
+        ? policyFetch(reachOf(idpEndpoint), {
+            ...(this.services.fetch ? { base: this.services.fetch } : {}),
+            onRefused: (refusal) => this.refusals.push(refusal),
+            chosenHost: new URL(idpEndpoint).hostname,
+          })
+        : this.authFetch,
     });
     if (!provider) throw new AuthorizationFailure(`${this.definition.id}: the oauth block names no grant Atrium can use`, false);
     this.machine = provider;

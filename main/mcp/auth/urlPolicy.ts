@@ -4,7 +4,7 @@
 // server cannot: https only (plain http only to this computer), no file:/javascript:/data: or any other
 // scheme, no link-local or cloud-metadata addresses, and nothing closer to the person than the server
 // they configured (a public server may not send Atrium to a private or loopback address).
-// Names are judged as written; they are not resolved here.
+// Names are judged as written here; policyFetch also judges the addresses a name resolves to.
 
 export type AddressKind = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unusable' | 'public';
 
@@ -56,23 +56,38 @@ export function checkServerUrl(raw: string, origin: OriginReach): UrlVerdict {
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'the address carries a user name or password' };
   const kind = addressKind(url.hostname);
   if (url.protocol === 'http:' && kind !== 'loopback') return { ok: false, reason: 'plain http is allowed only to this computer (localhost); use https' };
-  switch (kind) {
-    case 'metadata':
-      return { ok: false, reason: 'it points at a cloud metadata service' };
-    case 'link-local':
-      return { ok: false, reason: 'it points at a link-local address (169.254.0.0/16, fe80::/10)' };
-    case 'unusable':
-      return { ok: false, reason: 'it points at an address that is not a single host' };
-    case 'loopback':
-      if (origin !== 'loopback') return { ok: false, reason: `a ${origin} server may not send Atrium to this computer (a loopback address)` };
-      break;
-    case 'private':
-      if (origin === 'public') return { ok: false, reason: 'a public server may not send Atrium to a private network address' };
-      break;
-    case 'public':
-      break;
+  const refusal = refusalFor(kind, origin);
+  return refusal ? { ok: false, reason: refusal } : { ok: true, url };
+}
+
+/**
+ * Checks the addresses a URL's host name resolved to, as checkServerUrl checks a literal address: a
+ * public name that resolves to a cloud metadata service, a link-local or (from a public server) a
+ * private address is refused as if it had been written so.
+ */
+export function checkResolvedAddresses(url: URL, addresses: readonly string[], origin: OriginReach): UrlVerdict {
+  for (const address of addresses) {
+    const refusal = refusalFor(addressKind(address.includes(':') ? `[${address}]` : address), origin);
+    if (refusal) return { ok: false, reason: `${url.hostname} resolves to ${address}: ${refusal.replace(/^it points at /, '')}` };
   }
   return { ok: true, url };
+}
+
+function refusalFor(kind: AddressKind, origin: OriginReach): string | undefined {
+  switch (kind) {
+    case 'metadata':
+      return 'it points at a cloud metadata service';
+    case 'link-local':
+      return 'it points at a link-local address (169.254.0.0/16, fe80::/10)';
+    case 'unusable':
+      return 'it points at an address that is not a single host';
+    case 'loopback':
+      return origin === 'loopback' ? undefined : `a ${origin} server may not send Atrium to this computer (a loopback address)`;
+    case 'private':
+      return origin === 'public' ? 'a public server may not send Atrium to a private network address' : undefined;
+    case 'public':
+      return undefined;
+  }
 }
 
 /** checkServerUrl that throws a UrlPolicyError naming what Atrium was about to do. */
