@@ -1,8 +1,8 @@
 // Every kind of tool result rendered for what it is, from the real server-everything: an image, links to
 // resources that open in the resources view, an embedded resource, structured content as a tree beside
-// whether it matched the tool's output schema, and a call that never reached the server shown apart from a
-// tool that reports a failure. A fixture server whose content breaks its own output schema shows as a
-// failed call that says so.
+// whether it matched the tool's output schema, audio with a player, and a call that never reached the
+// server shown apart from a tool that reports a failure. A fixture server whose content breaks its own
+// output schema shows as a failed call that says so.
 import { createRequire } from 'node:module';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -27,6 +27,7 @@ const env = chatHostFor(
       toolCalls: [
         { id: 'call_wrong', name: 'weather__wrong_forecast', input: { city: 'Lisbon' } },
         { id: 'call_plain', name: 'weather__plain_forecast', input: { city: 'Lisbon' } },
+        { id: 'call_spoken', name: 'weather__spoken_forecast', input: { city: 'Lisbon' } },
       ],
     },
     { text: 'Checked the weather.' },
@@ -34,7 +35,7 @@ const env = chatHostFor(
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] }, weather: fixtureCommand('structuredWeatherServer') },
 );
 
-test('tool results: image, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
+test('tool results: image, audio, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
   await openApp(page, env().host, ['everything', 'weather']);
   await sendMessage(page, 'show me every kind of result');
   const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });
@@ -83,6 +84,20 @@ test('tool results: image, resource links, embedded resource, structured tree wi
     await expect(plain.getByText('The tool declares no output schema, so this content was not checked.')).toBeVisible();
     await expect(plain.getByText('Output schema', { exact: true })).toHaveCount(0);
     await page.screenshot({ path: 'e2e/artifacts/chat-output-schema.png' });
+  });
+
+  await test.step('audio gets a player that has loaded the sound', async () => {
+    const spoken = page.getByRole('article', { name: 'Tool call weather/spoken_forecast' });
+    await expect(spoken).toContainText('The forecast for Lisbon, read aloud:');
+    const player = spoken.getByLabel('Audio returned by spoken_forecast');
+    await expect(player).toBeVisible();
+    // 0.25 s: the fixture's tone, decoded by the page's own player.
+    const loadedSeconds = () =>
+      player.evaluate((element) => {
+        const audio = element as unknown as { readyState: number; duration: number };
+        return audio.readyState > 0 ? Math.round(audio.duration * 100) / 100 : -1;
+      });
+    await expect.poll(loadedSeconds).toBe(0.25);
   });
 
   await test.step('a resource link opens the resource in the resources view', async () => {
