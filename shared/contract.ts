@@ -56,6 +56,12 @@ export interface AtriumRequests {
    * signed in and connected; fails with a sentence saying why.
    */
   signIn: Req<{ serverId: ServerId }, ServerSnapshot>;
+  /**
+   * Stops the sign-in under way for the server, if any: its loopback redirect closes, so a page that
+   * answers later is refused, and the pending `signIn` fails. Resolves with the server once the sign-in
+   * has ended (signed out, or still signed in with what it had, when this was a sign-in again).
+   */
+  cancelSignIn: Req<{ serverId: ServerId }, ServerSnapshot>;
   /** Revokes the server's tokens where its authorization server allows, forgets them, and disconnects it. */
   signOut: Req<{ serverId: ServerId }, ServerSnapshot>;
   /** What the person already has: other hosts' MCP configs and a local model server, for the first run. */
@@ -290,6 +296,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   listConfigProblems: noParams,
   restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   signIn: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  cancelSignIn: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   signOut: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   discoverSetup: noParams,
   importServers: {

@@ -46,6 +46,8 @@ export interface ApiDeps {
 export function createAtriumApi(deps: ApiDeps): AtriumApi {
   const { home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore, keyStorageWarning } = deps;
   const callsInFlight = new Map<string, AbortController>();
+  // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
+  const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
 
   const api = {
@@ -57,7 +59,25 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     },
     signIn: async ({ serverId }) => {
       const connection = hub.get(serverId);
-      await connection.signIn();
+      const controller = new AbortController();
+      const running = connection.signIn(controller.signal);
+      const entry = { controller, ended: running.catch(() => undefined) };
+      const entries = signInsInFlight.get(serverId) ?? new Set();
+      signInsInFlight.set(serverId, entries.add(entry));
+      try {
+        await running;
+      } finally {
+        entries.delete(entry);
+        if (entries.size === 0 && signInsInFlight.get(serverId) === entries) signInsInFlight.delete(serverId);
+      }
+      return connection.snapshot;
+    },
+    cancelSignIn: async ({ serverId }) => {
+      const connection = hub.get(serverId);
+      // Nothing under way (it may have just finished) is not an error: the snapshot says where it stands.
+      const entries = [...(signInsInFlight.get(serverId) ?? [])];
+      for (const { controller } of entries) controller.abort();
+      await Promise.all(entries.map(({ ended }) => ended));
       return connection.snapshot;
     },
     signOut: async ({ serverId }) => {

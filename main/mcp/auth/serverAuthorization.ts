@@ -219,6 +219,7 @@ class ServerAuthorization implements RemoteAuthorization {
   }
 
   private async runAuthorization(need: Need, interactive: boolean, signal?: AbortSignal): Promise<void> {
+    const before = this.current;
     this.refusals = [];
     const stored = await this.credentials.read();
     const provider = this.browserProvider ?? (await this.machineProvider(need));
@@ -247,6 +248,7 @@ class ServerAuthorization implements RemoteAuthorization {
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
     if (need.rejectedToken && need.reason === 'unauthorized') await provider.invalidateCredentials?.('discovery');
+    if (signal?.aborted) throw this.cancelled(before, pendingChallenge);
     const flow = browser && interactive ? await this.openFlow(signal) : undefined;
     try {
       if (browser) {
@@ -275,6 +277,7 @@ class ServerAuthorization implements RemoteAuthorization {
       this.hooks.log('info', need.reason === 'expiring' ? 'refreshed the sign-in before it expired' : `signed in${tokens?.issuer ? ` with ${tokens.issuer}` : ''}`);
       this.show(tokens ? signedInView(tokens as StoredOAuthTokens & { receivedAt?: number }) : { state: 'signed-in' });
     } catch (error) {
+      if (signal?.aborted) throw this.cancelled(before, pendingChallenge, error);
       // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
       const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
       if (failure.needsPerson) this.pending = pendingChallenge;
@@ -284,6 +287,19 @@ class ServerAuthorization implements RemoteAuthorization {
       if (browser) browser.flow = undefined;
       await flow?.close();
     }
+  }
+
+  /**
+   * The person called the sign-in off. What Atrium held before stays: a sign-in again that was cancelled
+   * leaves the earlier sign-in (and any need it had) as it was; otherwise the server waits, signed out.
+   */
+  private cancelled(before: ServerAuthView | undefined, pendingChallenge: Challenge, cause?: unknown): AuthorizationFailure {
+    this.pending = pendingChallenge;
+    const failure = new AuthorizationFailure(`${this.definition.id}: the sign-in was cancelled`, true, { cause });
+    this.hooks.log('notice', 'the sign-in was cancelled');
+    const stillSignedIn = before?.state === 'signed-in' && this.browserProvider?.tokens() !== undefined;
+    this.show(stillSignedIn ? before : { state: 'signed-out', error: failure.message });
+    return failure;
   }
 
   /** The refresh token is used before the access token runs out; a failure leaves it to the 401 path. */
@@ -339,6 +355,8 @@ class ServerAuthorization implements RemoteAuthorization {
         show: async (authorizationUrl) => {
           // The SDK may have carried on past a refusal (its discovery falls back); nothing opens then.
           if (this.refusals[0]) throw this.refusals[0];
+          // Called off while the page was being prepared: the person must not be sent to it.
+          if (signal?.aborted) throw new Error('the sign-in was cancelled');
           this.show({ state: 'signing-in', signInUrl: authorizationUrl });
           this.hooks.log('notice', `signing in at ${new URL(authorizationUrl).origin}`);
           await this.services.openAuthorizationUrl(authorizationUrl, this.definition.id);

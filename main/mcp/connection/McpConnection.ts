@@ -179,14 +179,15 @@ export class McpConnection {
   /**
    * The person signs in (the browser opens at the server's authorization page). A server that is
    * connected keeps its session and uses the new tokens from its next request; one that is not
-   * connects once signed in. Rejects with the reason when the sign-in or the connection fails.
+   * connects once signed in. Rejects with the reason when the sign-in or the connection fails, or when
+   * `signal` calls the sign-in off before the browser came back.
    */
-  async signIn(): Promise<void> {
+  async signIn(signal?: AbortSignal): Promise<void> {
     const authorization = this.authorization;
     if (!authorization) throw new ServerError(this.id, 'protocol', `${this.id}: only remote servers sign in`);
     if (this.definition.disabled) throw new ServerError(this.id, 'unavailable', `${this.id}: the server is disabled; enable it first`);
     try {
-      await authorization.signIn();
+      await authorization.signIn(signal);
     } catch (error) {
       const failure = toServerError(this.id, error);
       if (this.status.kind !== 'ready') this.failWithoutRestart(error, failure.message);
