@@ -1,12 +1,24 @@
 import type { ServerId } from '../../shared/domain.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
+/** The tabs of a server's detail; 'sign-in' is offered for remote servers only. */
+export type ServerTab = 'log' | 'tools' | 'permissions' | 'about' | 'sign-in';
+
 export interface SelectionSlice {
   selectedServerId: ServerId | null;
+  selectedServerTab: ServerTab;
+  /** Another server's detail opens on its log; the same one keeps its tab. */
   selectServer(serverId: ServerId | null): void;
+  selectServerTab(tab: ServerTab): void;
+  /** Shows a server's Sign-in tab in the Servers view, from anywhere (a tool call that needs a sign-in). */
+  showServerSignIn(serverId: ServerId): void;
 }
 
 export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
   selectedServerId: null,
-  selectServer: (selectedServerId) => set({ selectedServerId }),
+  selectedServerTab: 'log',
+  selectServer: (selectedServerId) =>
+    set((state) => (state.selectedServerId === selectedServerId ? {} : { selectedServerId, selectedServerTab: 'log' })),
+  selectServerTab: (selectedServerTab) => set({ selectedServerTab }),
+  showServerSignIn: (selectedServerId) => set({ view: 'servers', selectedServerId, selectedServerTab: 'sign-in' }),
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PendingRequestView } from '../../../shared/domain.ts';
 import type { ElicitationAnswer, ElicitationFormPayload, ElicitationUrlPayload, FormField } from '../../../shared/pendingPayloads.ts';
+import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, safely } from './ConsentDialog.tsx';
 
@@ -21,23 +22,12 @@ export function ElicitationDialog({ record, answer, openUrl }: ElicitationDialog
 }
 
 function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogProps & { payload: ElicitationUrlPayload }) {
-  const at = payload.url.indexOf(payload.domain);
   return (
     <ConsentDialog title="Open a web page?" from={<>Server <strong><UntrustedText text={record.serverId} /></strong> asks you to open a page.</>} onDismiss={() => safely(answer, { action: 'cancel' })}>
       <p className="consent-description">
         <UntrustedText text={payload.message} />
       </p>
-      <p className="consent-url" aria-label="Full address">
-        {at >= 0 ? (
-          <>
-            <UntrustedText text={payload.url.slice(0, at)} />
-            <mark className="consent-domain">{payload.domain}</mark>
-            <UntrustedText text={payload.url.slice(at + payload.domain.length)} />
-          </>
-        ) : (
-          <UntrustedText text={payload.url} />
-        )}
-      </p>
+      <AddressWithDomain url={payload.url} domain={payload.domain} label="Full address" />
       <p>
         It goes to <strong className="consent-domain-name">{payload.domain}</strong>. Atrium has not opened or fetched it.
       </p>

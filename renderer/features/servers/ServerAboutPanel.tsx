@@ -1,6 +1,5 @@
-import { useId } from 'react';
-import type { ReactNode } from 'react';
 import type { ServerSnapshot, TransportKind } from '../../../shared/domain.ts';
+import { Fact } from '../../ui/Fact.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { capabilityList } from './capabilityList.ts';
 
@@ -58,17 +57,6 @@ export function ServerAboutPanel({ server }: { server: ServerSnapshot }) {
           </div>
         </section>
       ) : null}
-    </div>
-  );
-}
-
-/** One term and its value; the value is named by its term, so it can be found by that name. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  const termId = useId();
-  return (
-    <div className="about-fact">
-      <dt id={termId}>{term}</dt>
-      <dd aria-labelledby={termId}>{children}</dd>
     </div>
   );
 }

@@ -4,10 +4,13 @@ import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
+import { SignInLine } from './SignInLine.tsx';
+import { signInNeeded } from './signInState.ts';
 
 interface ServerCardProps {
   server: ServerSnapshot;
@@ -23,6 +26,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const nameId = useId();
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  const showSignIn = useAtriumStore((state) => state.showServerSignIn);
   const { status } = server;
 
   const act = async (action: () => Promise<unknown>) => {
@@ -60,6 +64,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
         {server.target}
       </p>
       <StatusDetail status={status} />
+      <SignInLine server={server} />
       <ServerCounts counts={server.counts} serverId={server.id} />
       <div className="card-actions">
         <Switch
@@ -84,6 +89,11 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
         >
           Remove
         </button>
+        {signInNeeded(server) && status.kind !== 'disabled' ? (
+          <button type="button" className="button button-primary" aria-label={`Sign in to ${server.id}…`} onClick={() => showSignIn(server.id)}>
+            Sign in…
+          </button>
+        ) : null}
         {canRestart(status) ? (
           <button
             type="button"

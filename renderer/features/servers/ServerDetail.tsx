@@ -1,34 +1,41 @@
-import { useState } from 'react';
 import type { ComponentType } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
+import type { ServerTab } from '../../store/selectionSlice.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { ServerAboutPanel } from './ServerAboutPanel.tsx';
 import { ServerGrantsPanel } from './ServerGrantsPanel.tsx';
 import { ServerLogPanel } from './ServerLogPanel.tsx';
+import { ServerSignInPanel } from './ServerSignInPanel.tsx';
 import { ServerToolsPanel } from './ServerToolsPanel.tsx';
 
-type Tab = 'log' | 'tools' | 'permissions' | 'about';
-const tabs: { name: Tab; label: string }[] = [
+const everyServersTabs: { name: ServerTab; label: string }[] = [
   { name: 'log', label: 'Log' },
   { name: 'tools', label: 'Tools' },
   { name: 'permissions', label: 'Permissions' },
   { name: 'about', label: 'About' },
 ];
+// Only a remote server can ask Atrium to sign in; a program on this computer never does.
+const remoteServersTabs = [...everyServersTabs, { name: 'sign-in' as const, label: 'Sign-in' }];
 
-const panels: Record<Tab, ComponentType<{ server: ServerSnapshot }>> = {
+const panels: Record<ServerTab, ComponentType<{ server: ServerSnapshot }>> = {
   log: ServerLogPanel,
   tools: ServerToolsPanel,
   permissions: ServerGrantsPanel,
   about: ServerAboutPanel,
+  'sign-in': ServerSignInPanel,
 };
 
-/** The selected server in depth: its log, its tools (on/off for the model), the permissions given, and what it is. */
+/** The selected server in depth: its log, its tools (on/off for the model), the permissions given, what it is, and its sign-in. */
 export function ServerDetail({ server }: { server: ServerSnapshot }) {
-  const [tab, setTab] = useState<Tab>('log');
+  const chosen = useAtriumStore((state) => state.selectedServerTab);
+  const selectTab = useAtriumStore((state) => state.selectServerTab);
+  const tabs = server.transport === 'stdio' ? everyServersTabs : remoteServersTabs;
+  const tab = tabs.some((t) => t.name === chosen) ? chosen : 'log';
   const Panel = panels[tab];
   return (
     <section className="log-panel" aria-label={`Server ${server.id}`}>
-      <Tabs<Tab> label={`${server.id} details`} tabs={tabs} selected={tab} onSelect={setTab}>
+      <Tabs<ServerTab> label={`${server.id} details`} tabs={tabs} selected={tab} onSelect={selectTab}>
         <Panel server={server} />
       </Tabs>
     </section>
