@@ -5,6 +5,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import type { SavedResult } from './ToolResultView.tsx';
+import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
 
 /** A saved tool call record, as getConversation returns it. */
@@ -103,6 +104,7 @@ export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: Li
           <UntrustedText text={live.summary} />
         </pre>
       ) : null}
+      {status === 'error' && serverId ? <SignInHint serverId={serverId} /> : null}
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>
   );
