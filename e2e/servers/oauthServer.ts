@@ -7,7 +7,10 @@
 //
 // Tools: whoami → "alice read" (subject and scopes); admin_action → needs scope `admin`
 // (`--admin-never-enough` keeps refusing it); revoke_access_tokens → invalidates every access token
-// (refresh tokens keep working).
+// (refresh tokens keep working); revoke_all_tokens → invalidates every access and refresh token (only a
+// new sign-in helps).
+// `--deny`: the authorization page refuses (the person said no): it sends the browser back with
+// error=access_denied.
 // Options that make it misbehave, to prove Atrium refuses: --authorization-endpoint URL,
 // --authorization-server URL (in the resource metadata), --resource-metadata URL (in WWW-Authenticate),
 // --redirect-as-metadata-to URL (the AS metadata document answers 302 there).
@@ -26,6 +29,7 @@ const { values: options } = parseArgs({
   options: {
     'expires-in': { type: 'string', default: '3600' },
     'admin-never-enough': { type: 'boolean', default: false },
+    deny: { type: 'boolean', default: false },
     'authorization-endpoint': { type: 'string' },
     'authorization-server': { type: 'string' },
     'resource-metadata': { type: 'string' },
@@ -114,7 +118,14 @@ function authorize(query: URLSearchParams): Response {
   if (query.get('code_challenge_method') !== 'S256' || !query.get('code_challenge') || !query.get('state')) return oauthError(400, 'invalid_request');
   const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
   const resource = query.get('resource') ?? '';
-  log(`authorize scope=${scopes.join(' ')} resource=${resource}`);
+  log(`authorize scope=${scopes.join(' ')} resource=${resource}${options.deny ? ' denied' : ''}`);
+  if (options.deny) {
+    const refused = new URL(redirectUri);
+    refused.searchParams.set('error', 'access_denied');
+    refused.searchParams.set('state', query.get('state') ?? '');
+    refused.searchParams.set('iss', base);
+    return new Response(null, { status: 302, headers: { location: refused.href } });
+  }
   const code = token();
   codes.set(code, { scopes, resource, challenge: query.get('code_challenge') ?? '', redirectUri, clientId });
   const back = new URL(redirectUri);
@@ -177,6 +188,13 @@ function serverFor(request: Request | undefined): McpServer {
     // After this answer has gone out with the token that asked for it.
     setImmediate(() => accessTokens.clear());
     return text('revoked');
+  });
+  server.registerTool('revoke_all_tokens', { description: 'Invalidates every access and refresh token: only a new sign-in helps.' }, () => {
+    setImmediate(() => {
+      accessTokens.clear();
+      refreshTokens.clear();
+    });
+    return text('revoked everything');
   });
   return server;
 }
