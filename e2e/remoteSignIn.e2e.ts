@@ -68,6 +68,9 @@ async function openSignInPage(page: Page, panel: Locator): Promise<Page> {
 
 test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in, sign in again from the chat, sign out', async ({ page }) => {
   test.setTimeout(180_000);
+  // Everything the host sends the window, across the restart: it must never carry a token.
+  const frames: string[] = [];
+  page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => void frames.push(String(payload))));
   const running = await startHost({ mcpServers: {} });
   await page.goto(running.host.url);
   await page.getByRole('button', { name: 'Servers' }).click();
@@ -188,6 +191,11 @@ test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in,
     await expect(card(page, 'remote').getByRole('status')).toHaveText('Sign-in needed');
     await expect(card(page, 'remote')).toContainText('Not signed in');
     await oauth.waitForStderr(/^revoke refresh_token$/);
+  });
+
+  await test.step('no token ever reached the window: only who, until when and for what', async () => {
+    expect(frames.some((frame) => frame.includes('"subject":"alice"')), 'the window saw the sign-in').toBe(true);
+    expect(frames.filter((frame) => /access_token|refresh_token|id_token|code_verifier|Bearer /i.test(frame))).toEqual([]);
   });
 });
 
