@@ -14,7 +14,7 @@ import type { ServerAuthView } from '../../../shared/domain.ts';
 import type { SecretRef } from '../config/oauthConfig.ts';
 import type { RemoteServerDefinition } from '../config/serverConfig.ts';
 import { AuthorizationFailure } from '../connection/remoteAuthorization.ts';
-import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization } from '../connection/remoteAuthorization.ts';
+import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization, SignOutReport } from '../connection/remoteAuthorization.ts';
 import type { SecretSource } from '../../store/secrets.ts';
 import { AtriumOAuthProvider, PersonNeededError } from './atriumOAuthProvider.ts';
 import { toAuthorizationFailure } from './authorizationErrors.ts';
@@ -161,18 +161,20 @@ class ServerAuthorization implements RemoteAuthorization {
     if (answersStepUp) this.stepUpsSinceSuccess++;
   }
 
-  async signOut(): Promise<void> {
+  async signOut(): Promise<SignOutReport> {
     await this.load();
     await this.running?.catch(() => undefined);
     this.refusals = [];
     const provider = this.browserProvider ?? this.machine;
     const tokens = await provider?.tokens();
+    const report: SignOutReport = { hadTokens: tokens !== undefined, revocationOffered: false, revoked: [], problems: [] };
     if (provider && tokens) {
       await this.readClientSecret().catch(() => undefined);
       const stored = await this.credentials.read();
       const client = tokens.issuer ? await provider.clientInformation({ issuer: tokens.issuer }) : undefined;
-      const problems = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
-      for (const problem of problems) this.hooks.log('warning', `signing out: ${problem}`);
+      const outcome = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
+      for (const problem of outcome.problems) this.hooks.log('warning', `signing out: ${problem}`);
+      Object.assign(report, { revocationOffered: outcome.offered, revoked: outcome.revoked, problems: outcome.problems });
     }
     await this.credentials.update((c) => {
       delete c.tokens;
@@ -183,6 +185,7 @@ class ServerAuthorization implements RemoteAuthorization {
     this.pending = {};
     this.hooks.log('notice', 'signed out');
     this.show({ state: 'signed-out' });
+    return report;
   }
 
   private load(): Promise<void> {
@@ -235,15 +238,9 @@ class ServerAuthorization implements RemoteAuthorization {
       ...(need.reason === 'insufficient-scope' || need.stepUp ? { stepUp: true } : {}),
     };
     if (browser && !interactive && (force || !previous?.refresh_token)) {
-      this.pending = pendingChallenge;
-      const failure =
-        need.reason === 'insufficient-scope'
-          ? new AuthorizationFailure(`${this.definition.id}: the server needs more permission (${scope ?? 'unnamed scopes'}); sign in again to grant it`, true)
-          : toAuthorizationFailure(this.definition.id, new PersonNeededError());
-      // Still signed in for what was granted; the step-up waits for the person.
-      if (need.reason === 'insufficient-scope') this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
-      else if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: failure.message });
-      throw failure;
+      // A token the server refused, with nothing to renew it, is of no more use: it is not sent again.
+      if (need.reason === 'unauthorized' && previous) await provider.invalidateCredentials?.('tokens');
+      throw this.waitForPerson(need, pendingChallenge);
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
     if (need.rejectedToken && need.reason === 'unauthorized') await provider.invalidateCredentials?.('discovery');
@@ -275,6 +272,8 @@ class ServerAuthorization implements RemoteAuthorization {
       this.hooks.log('info', need.reason === 'expiring' ? 'refreshed the sign-in before it expired' : `signed in${tokens?.issuer ? ` with ${tokens.issuer}` : ''}`);
       this.show(tokens ? signedInView(tokens as StoredOAuthTokens & { receivedAt?: number }) : { state: 'signed-in' });
     } catch (error) {
+      // A refresh the authorization server refused ends where a sign-in would open a browser.
+      if (error instanceof PersonNeededError && !flow && !this.refusals[0]) throw this.waitForPerson(need, pendingChallenge);
       // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
       const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
       if (failure.needsPerson) this.pending = pendingChallenge;
@@ -284,6 +283,32 @@ class ServerAuthorization implements RemoteAuthorization {
       if (browser) browser.flow = undefined;
       await flow?.close();
     }
+  }
+
+  /**
+   * Only the person can go on. A step-up keeps what was granted meanwhile; otherwise the server is
+   * signed out, and a server that refused a sign-in Atrium held (it expired or was revoked) is told to
+   * the connection, which cannot go on without one.
+   */
+  private waitForPerson(need: Need, pending: Challenge): AuthorizationFailure {
+    this.pending = pending;
+    const id = this.definition.id;
+    // A refused refresh has discarded the tokens: then no grant is left to step up from.
+    if (need.reason === 'insufficient-scope' && this.browserProvider?.tokens() !== undefined) {
+      const failure = new AuthorizationFailure(`${id}: the server needs more permission (${pending.scope ?? 'unnamed scopes'}); sign in again to grant it`, true);
+      this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
+      return failure;
+    }
+    // A refused token, or a refresh refused before a request (the view still says signed in): it was lost.
+    const lost = need.rejectedToken === true || this.current?.state === 'signed-in';
+    const failure = lost ? new AuthorizationFailure(`${id}: the sign-in expired or was revoked; sign in again`, true) : toAuthorizationFailure(id, new PersonNeededError());
+    if (need.reason === 'expiring') return failure;
+    this.show({ state: 'signed-out', error: failure.message });
+    if (lost) {
+      this.hooks.log('warning', failure.message);
+      this.hooks.signInLost(failure.message);
+    }
+    return failure;
   }
 
   /** The refresh token is used before the access token runs out; a failure leaves it to the 401 path. */
