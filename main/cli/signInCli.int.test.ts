@@ -14,7 +14,10 @@ import { after, describe, test } from 'node:test';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../e2e/servers/launch.ts';
+import { startHostCore } from '../host/hostCore.ts';
 import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
+import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
+import { windowSecrets } from '../store/secrets.ts';
 
 const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
 const run = promisify(execFile);
@@ -132,6 +135,15 @@ describe('atrium sign-in and sign-out', () => {
     const called = await atrium(home, 'call', 'remote', 'whoami');
     assert.equal(called.code, 0, called.stderr);
     assert.equal(called.stdout.trim(), 'alice read');
+    // The browser mode (`npm run web`) keeps its sign-ins in the same store: it is signed in too.
+    const secretStore = encryptedFileSecrets(home);
+    const web = await startHostCore({ home, keepAliveMs: 0, secrets: windowSecrets(secretStore), secretStore, frontEnd: { kind: 'browser' } });
+    try {
+      assert.equal((await web.hub.whenSettled()).get('remote')?.kind, 'ready');
+      assert.equal((await web.api.listServers({})).find((server) => server.id === 'remote')?.auth?.subject, 'alice');
+    } finally {
+      await web.shutdown();
+    }
     assert.equal(count(fixture, /^authorize /), 1, 'one sign-in in all');
 
     const signedOut = await atrium(home, 'sign-out', 'remote');
@@ -150,7 +162,7 @@ describe('atrium sign-in and sign-out', () => {
     assert.equal(count(fixture, /^authorize /), 1, 'nothing signed in behind the person’s back');
   });
 
-  test('a sign-in the server revoked: the next process says so and needs sign-in, instead of showing Ready', async () => {
+  test('a sign-in the server revoked: the CLI says so and later processes too, until the person signs in again', async () => {
     const fixture = await oauthFixture();
     const home = await homeWith({ remote: { url: fixture.url } });
     const signingIn = startAtrium(home, 'sign-in', 'remote');
@@ -158,8 +170,18 @@ describe('atrium sign-in and sign-out', () => {
     assert.equal((await signingIn.exited).code, 0);
 
     assert.equal((await atrium(home, 'call', 'remote', 'revoke_all_tokens')).code, 0);
+    const refused = await atrium(home, 'call', 'remote', 'whoami');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^atrium: remote: the sign-in expired or was revoked; sign in again — atrium sign-in remote$/m);
+    // A later process knows why, though the refused tokens are gone.
     const listed = await atrium(home, 'servers');
     assert.match(listed.stdout, /^remote {2}\[http\] {2}Sign-in needed\n(?: {4}.*\n){2} {4}not signed in: the sign-in expired or was revoked; sign in again — atrium sign-in remote$/m);
+    assert.equal(count(fixture, /^mcp 401 token refused$/), 1, 'the refused token was not sent again');
+
+    const again = startAtrium(home, 'sign-in', 'remote');
+    await approvingBrowser()(await again.lineMatching(AUTHORIZATION_PAGE));
+    assert.match((await again.exited).stdout, /^Signed in to remote as alice/m);
+    assert.match((await atrium(home, 'servers')).stdout, /^ {4}signed in as alice · expires in (59|60) min$/m);
   });
 
   test('a server that cannot be signed in to is refused with the reason and a non-zero exit', async () => {

@@ -180,6 +180,7 @@ class ServerAuthorization implements RemoteAuthorization {
       delete c.tokens;
       delete c.codeVerifier;
       delete c.requestedScope;
+      delete c.signInLost;
     });
     this.machine = undefined;
     this.pending = {};
@@ -202,6 +203,7 @@ class ServerAuthorization implements RemoteAuthorization {
         });
       }
       if (stored.tokens && this.browserProvider) this.show(signedInView(stored.tokens));
+      else if (stored.signInLost) this.show({ state: 'signed-out', error: this.lostMessage() });
       else if (config) this.show({ state: 'signed-out' });
     })().catch((error: unknown) => {
       this.loading = undefined;
@@ -240,7 +242,7 @@ class ServerAuthorization implements RemoteAuthorization {
     if (browser && !interactive && (force || !previous?.refresh_token)) {
       // A token the server refused, with nothing to renew it, is of no more use: it is not sent again.
       if (need.reason === 'unauthorized' && previous) await provider.invalidateCredentials?.('tokens');
-      throw this.waitForPerson(need, pendingChallenge);
+      throw await this.waitForPerson(need, pendingChallenge);
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
     if (need.rejectedToken && need.reason === 'unauthorized') await provider.invalidateCredentials?.('discovery');
@@ -269,11 +271,12 @@ class ServerAuthorization implements RemoteAuthorization {
       if (refused) throw refused;
       const tokens = await provider.tokens();
       this.pending = {};
+      if (stored.signInLost) await this.credentials.update((c) => void delete c.signInLost);
       this.hooks.log('info', need.reason === 'expiring' ? 'refreshed the sign-in before it expired' : `signed in${tokens?.issuer ? ` with ${tokens.issuer}` : ''}`);
       this.show(tokens ? signedInView(tokens as StoredOAuthTokens & { receivedAt?: number }) : { state: 'signed-in' });
     } catch (error) {
       // A refresh the authorization server refused ends where a sign-in would open a browser.
-      if (error instanceof PersonNeededError && !flow && !this.refusals[0]) throw this.waitForPerson(need, pendingChallenge);
+      if (error instanceof PersonNeededError && !flow && !this.refusals[0]) throw await this.waitForPerson(need, pendingChallenge);
       // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
       const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
       if (failure.needsPerson) this.pending = pendingChallenge;
@@ -290,7 +293,7 @@ class ServerAuthorization implements RemoteAuthorization {
    * signed out, and a server that refused a sign-in Atrium held (it expired or was revoked) is told to
    * the connection, which cannot go on without one.
    */
-  private waitForPerson(need: Need, pending: Challenge): AuthorizationFailure {
+  private async waitForPerson(need: Need, pending: Challenge): Promise<AuthorizationFailure> {
     this.pending = pending;
     const id = this.definition.id;
     // A refused refresh has discarded the tokens: then no grant is left to step up from.
@@ -299,9 +302,12 @@ class ServerAuthorization implements RemoteAuthorization {
       this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
       return failure;
     }
-    // A refused token, or a refresh refused before a request (the view still says signed in): it was lost.
-    const lost = need.rejectedToken === true || this.current?.state === 'signed-in';
-    const failure = lost ? new AuthorizationFailure(`${id}: the sign-in expired or was revoked; sign in again`, true) : toAuthorizationFailure(id, new PersonNeededError());
+    // A refused token, or a refresh refused before a request (the view still says signed in): it was
+    // lost, and stays known as lost (in a later run too) until the person signs in or out.
+    const stored = await this.credentials.read();
+    const lost = need.rejectedToken === true || this.current?.state === 'signed-in' || stored.signInLost === true;
+    if (lost && !stored.signInLost) await this.credentials.update((c) => void (c.signInLost = true));
+    const failure = lost ? new AuthorizationFailure(this.lostMessage(), true) : toAuthorizationFailure(id, new PersonNeededError());
     if (need.reason === 'expiring') return failure;
     this.show({ state: 'signed-out', error: failure.message });
     if (lost) {
@@ -309,6 +315,10 @@ class ServerAuthorization implements RemoteAuthorization {
       this.hooks.signInLost(failure.message);
     }
     return failure;
+  }
+
+  private lostMessage(): string {
+    return `${this.definition.id}: the sign-in expired or was revoked; sign in again`;
   }
 
   /** The refresh token is used before the access token runs out; a failure leaves it to the 401 path. */

@@ -93,12 +93,16 @@ describe('a sign-in the server stops taking', () => {
     const later = await startHost(home);
     cleanups.push(() => later.core.shutdown());
     assert.equal((await later.core.hub.whenSettled()).get('remote')?.kind, 'needs-sign-in');
-    assert.equal((await remoteOf(later.core))?.auth?.state, 'signed-out');
+    const remembered = await remoteOf(later.core);
+    assert.equal(remembered?.auth?.state, 'signed-out');
+    assert.match(remembered?.auth?.error ?? '', LOST, 'why is remembered, not just "sign in to connect"');
+    assert.match(remembered?.status.kind === 'needs-sign-in' ? remembered.status.message : '', LOST);
     assert.equal(count(fixture, /^mcp 401 token refused$/), 1, 'the refused token is not sent again');
 
     const again = await later.core.api.signIn({ serverId: 'remote' });
     assert.equal(again.status.kind, 'ready');
     assert.equal(again.auth?.state, 'signed-in');
+    assert.equal(again.auth?.error, undefined);
     assert.equal(textOf(await later.core.api.callTool({ serverId: 'remote', tool: 'whoami' })), 'alice read');
   });
 
