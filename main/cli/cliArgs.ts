@@ -59,7 +59,7 @@ commands:
 options:
   --config FILE      use this servers file instead of the stored one
   --json             machine-readable output
-  --timeout MS       per-request and start-up time limit
+  --timeout MS       per-request and start-up time limit (sign-in: also how long to wait for the browser)
   --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
