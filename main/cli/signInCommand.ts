@@ -61,7 +61,7 @@ export async function runSignIn(invocation: CliInvocation, home: string, io: Sig
       await connection.signIn(signal);
     } catch (error) {
       if (signal?.aborted) {
-        io.err(`atrium: the sign-in to ${serverId} was cancelled; nothing was stored`);
+        io.err(`atrium: the sign-in to ${serverId} was cancelled`);
         return 130;
       }
       throw error;
