@@ -7,8 +7,8 @@
 //
 // Tools: whoami → "alice read" (subject and scopes); admin_action → needs scope `admin`
 // (`--admin-never-enough` keeps refusing it); revoke_access_tokens → invalidates every access token
-// (refresh tokens keep working); revoke_all_tokens → invalidates every access and refresh token (only a
-// new sign-in helps).
+// (refresh tokens keep working); revoke_all_tokens → invalidates every access and refresh token (the
+// sign-in is revoked: only signing in again helps). `--no-refresh-token` issues access tokens alone.
 // `--deny`: the authorization page refuses (the person said no): it sends the browser back with
 // error=access_denied.
 // Options that make it misbehave, to prove Atrium refuses: --authorization-endpoint URL,
@@ -17,7 +17,7 @@
 // stderr, one line per event: `register <client>`, `authorize scope=<s> resource=<r>`,
 // `token <grant>`, `revoke <hint>`, `mcp 401` (no token) or `mcp 401 token refused`, `mcp 403 <tool>`,
 // `mcp ok <method>`.
-//   node e2e/servers/oauthServer.ts [--port 0] [--expires-in 3600] …    prints `listening <url>` (path /mcp)
+//   node e2e/servers/oauthServer.ts [--port 0] [--expires-in 3600] [--no-refresh-token] …    prints `listening <url>` (path /mcp)
 import { createHash, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
@@ -30,6 +30,7 @@ const { values: options } = parseArgs({
     'expires-in': { type: 'string', default: '3600' },
     'admin-never-enough': { type: 'boolean', default: false },
     deny: { type: 'boolean', default: false },
+    'no-refresh-token': { type: 'boolean', default: false },
     'authorization-endpoint': { type: 'string' },
     'authorization-server': { type: 'string' },
     'resource-metadata': { type: 'string' },
@@ -57,13 +58,13 @@ let base = '';
 
 function issue(grant: Grant): Record<string, unknown> {
   const access = token();
-  const refresh = token();
   accessTokens.set(access, { ...grant, expiresAt: Date.now() + expiresIn * 1000 });
-  refreshTokens.set(refresh, grant);
+  const refresh = options['no-refresh-token'] ? undefined : token();
+  if (refresh) refreshTokens.set(refresh, grant);
   // An OpenID-style ID token naming the person, unsigned: the client only shows who signed in.
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const idToken = `${part({ alg: 'none' })}.${part({ iss: base, sub: SUBJECT, preferred_username: SUBJECT })}.`;
-  return { access_token: access, token_type: 'Bearer', expires_in: expiresIn, refresh_token: refresh, scope: grant.scopes.join(' '), id_token: idToken };
+  return { access_token: access, token_type: 'Bearer', expires_in: expiresIn, ...(refresh ? { refresh_token: refresh } : {}), scope: grant.scopes.join(' '), id_token: idToken };
 }
 
 async function handle(request: Request): Promise<Response> {
@@ -189,12 +190,12 @@ function serverFor(request: Request | undefined): McpServer {
     setImmediate(() => accessTokens.clear());
     return text('revoked');
   });
-  server.registerTool('revoke_all_tokens', { description: 'Invalidates every access and refresh token: only a new sign-in helps.' }, () => {
+  server.registerTool('revoke_all_tokens', { description: 'Invalidates every access and refresh token: the sign-in is revoked.' }, () => {
     setImmediate(() => {
       accessTokens.clear();
       refreshTokens.clear();
     });
-    return text('revoked everything');
+    return text('revoked');
   });
   return server;
 }

@@ -12,6 +12,7 @@ import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets }
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
 import { chooseProvider, loadProviderSettings } from '../chat/providerSettings.ts';
+import { cliCredentialStore } from './signInCommand.ts';
 
 export interface ChatIo {
   out(text: string): void;
@@ -47,6 +48,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     samplingChoice: choice,
     secrets: chainSecrets(...(invocation.secretsFile ? [fileSecrets(invocation.secretsFile)] : []), environmentSecrets(io.env), conventionalKeySecrets(io.env)),
     keepAliveMs: 0,
+    credentialStore: cliCredentialStore(home),
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
   try {

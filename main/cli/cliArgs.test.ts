@@ -37,3 +37,11 @@ test('--approve takes ask, ask-every, readonly, all or none, for this run only',
   assert.equal(parseCli(['chat', 'hi', '--approve', 'ask-every']).approve, 'ask-every');
   assert.throws(() => parseCli(['chat', 'hi', '--approve', 'sometimes']), /--approve takes ask, ask-every, readonly, all, none/);
 });
+
+test('sign-in and sign-out take exactly one server', () => {
+  assert.deepEqual(parseCli(['sign-in', 'github']).args, ['github']);
+  assert.equal(parseCli(['sign-in', 'github', '--timeout', '60000']).timeoutMs, 60000);
+  assert.equal(parseCli(['sign-out', 'github']).command, 'sign-out');
+  assert.throws(() => parseCli(['sign-in']), /"sign-in" takes <server>/);
+  assert.throws(() => parseCli(['sign-out', 'a', 'b']), /"sign-out" takes <server>/);
+});

@@ -5,7 +5,7 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { ElicitationAnswer } from '../host/brokers.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history', 'workspaces'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -33,6 +33,9 @@ export interface CliInvocation {
 
 export class UsageError extends Error {}
 
+/** A failure the person caused or can fix; printed as one line. */
+export class CliFailure extends Error {}
+
 export const USAGE = `usage: atrium <command> [arguments] [options]
 
 commands:
@@ -49,11 +52,14 @@ commands:
   workspaces set <name> <dir>...   make or update a workspace with these folders as its roots
   workspaces use <name>            make a workspace the active one (its roots go to servers)
   workspaces remove <name>         delete a workspace that is not active
+  sign-in <server>                 sign in to a remote server: prints its authorization page's address
+                                   and waits for the browser to come back (10 minutes, or --timeout MS)
+  sign-out <server>                revoke a remote server's tokens where its authorization server allows, and forget them
 
 options:
   --config FILE      use this servers file instead of the stored one
   --json             machine-readable output
-  --timeout MS       per-request and start-up time limit
+  --timeout MS       per-request and start-up time limit (sign-in: also how long to wait for the browser)
   --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
@@ -163,6 +169,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   chat: [1, 1, '<message>'],
   history: [0, 2, '[export <conversation id>]'],
   workspaces: [0, 257, '[set <name> <dir>... | use <name> | remove <name>]'],
+  'sign-in': [1, 1, '<server>'],
+  'sign-out': [1, 1, '<server>'],
 };
 
 function checkArity({ command, args }: CliInvocation): void {

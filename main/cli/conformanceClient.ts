@@ -25,7 +25,7 @@ import type { SecretSource } from '../store/secrets.ts';
 import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
-import { NO_RESTARTS } from './runCli.ts';
+import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 
 const SERVER_ID = 'test-server';
 /**

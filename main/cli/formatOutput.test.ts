@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatContent, visible } from './formatOutput.ts';
+import { expiry, formatAuth, formatContent, formatServers, formatSignedIn, formatSignedOut, visible } from './formatOutput.ts';
+import type { ServerSnapshot } from '../../shared/domain.ts';
 
 test('terminal escapes, bidi overrides, zero-width and tag characters from a server are made visible', () => {
   const hostile = 'ok\u001b[2J\u202Eevil\u200B\u{E0041}';
@@ -22,4 +23,49 @@ test('a tool result prints text, describes binary content and shows structured c
   });
   assert.match(out, /^hello\n\[image image\/png, 3 bytes\]\n\[resource link: file:\/\/\/x \(x\)\]\nstructured content:/);
   assert.match(out, /"sum": 3/);
+});
+
+const NOW = Date.UTC(2026, 0, 1);
+const minutes = (n: number) => n * 60_000;
+
+test('a token\'s lifetime is said roughly: minutes, hours, days, or how long ago it expired', () => {
+  assert.equal(expiry(NOW + minutes(60), NOW), 'expires in 60 min');
+  assert.equal(expiry(NOW + 20_000, NOW), 'expires in under a minute');
+  assert.equal(expiry(NOW + minutes(180), NOW), 'expires in 3 h');
+  assert.equal(expiry(NOW + minutes(60 * 24 * 30), NOW), 'expires in 30 days');
+  assert.equal(expiry(NOW - minutes(5), NOW), 'expired 5 min ago');
+});
+
+test('a remote server\'s sign-in line says who and until when, or why not and how to sign in', () => {
+  assert.equal(formatAuth('gh', { state: 'signed-in', subject: 'alice', expiresAt: NOW + minutes(59) }, NOW), 'signed in as alice · expires in 59 min');
+  assert.equal(formatAuth('gh', { state: 'signed-in' }, NOW), 'signed in');
+  assert.equal(
+    formatAuth('gh', { state: 'signed-in', subject: 'alice', error: 'gh: the server needs more permission (admin); sign in again to grant it' }, NOW),
+    'signed in as alice · the server needs more permission (admin); sign in again to grant it',
+  );
+  assert.equal(formatAuth('gh', { state: 'signed-out' }, NOW), 'not signed in — atrium sign-in gh');
+  assert.equal(formatAuth('gh', { state: 'signed-out', error: 'gh: the sign-in expired or was revoked; sign in again' }, NOW), 'not signed in: the sign-in expired or was revoked; sign in again — atrium sign-in gh');
+  assert.equal(formatAuth('gh', { state: 'failed', error: 'gh: the authorization server refused: access_denied' }, NOW), 'the authorization server refused: access_denied');
+  // Who signed in is the authorization server's word: untrusted text.
+  assert.equal(formatAuth('gh', { state: 'signed-in', subject: 'eve\u001b[2J' }, NOW), 'signed in as eve\\u{1b}[2J');
+});
+
+test('servers list a sign-in line only for servers that have a sign-in', () => {
+  const base: ServerSnapshot = { id: 'local', transport: 'stdio', target: 'node x', status: { kind: 'ready', since: 0 }, trusted: false, counts: { tools: 1, resources: 0, resourceTemplates: 0, prompts: 0 } };
+  const remote: ServerSnapshot = { ...base, id: 'gh', transport: 'http', target: 'https://gh.example/mcp', auth: { state: 'signed-in', subject: 'alice', expiresAt: NOW + minutes(30) } };
+  assert.equal(formatServers([base, remote], NOW).split('\n').length, 7);
+  assert.match(formatServers([remote], NOW), /^gh {2}\[http\] {2}Ready\n {4}1 tools.*\n {4}https:\/\/gh\.example\/mcp\n {4}signed in as alice · expires in 30 min$/);
+});
+
+test('sign-in and sign-out say what happened', () => {
+  assert.equal(formatSignedIn('gh', { state: 'signed-in', subject: 'alice', scopes: ['read', 'admin'], expiresAt: NOW + minutes(60) }, NOW), 'Signed in to gh as alice (scopes read admin, expires in 60 min)');
+  assert.equal(formatSignedIn('gh', { state: 'signed-in' }, NOW), 'Signed in to gh');
+  const report = { hadTokens: true, revocationOffered: true, revoked: ['refresh token', 'access token'], problems: [] };
+  assert.equal(formatSignedOut('gh', report), 'Signed out of gh: its authorization server revoked the refresh token and the access token, and Atrium forgot them.');
+  assert.match(formatSignedOut('gh', { ...report, revocationOffered: false, revoked: [] }), /^Signed out of gh: Atrium forgot its tokens\. Its authorization server offers no way to revoke them/);
+  assert.equal(
+    formatSignedOut('gh', { ...report, revoked: ['access token'], problems: ['revoking the refresh token failed (HTTP 500)'] }),
+    'Signed out of gh: Atrium forgot its tokens, but revoking the refresh token failed (HTTP 500) (revoked: access token).',
+  );
+  assert.equal(formatSignedOut('gh', { hadTokens: false, revocationOffered: false, revoked: [], problems: [] }), 'Not signed in to gh: there was nothing to sign out of.');
 });

@@ -2,7 +2,8 @@
 // visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
+import type { SignOutReport } from '../mcp/connection/remoteAuthorization.ts';
 import { statusLabel } from '../../shared/domain.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 
@@ -10,16 +11,79 @@ export function visible(text: string): string {
   return visibleText(text);
 }
 
-export function formatServers(servers: ServerSnapshot[]): string {
+export function formatServers(servers: ServerSnapshot[], now: number = Date.now()): string {
   if (servers.length === 0) return 'No servers configured.';
   return servers
     .map((s) => {
       const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : statusLabel(s.status);
       const counts = `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.resourceTemplates} templates, ${s.counts.prompts} prompts`;
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
-      return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}`;
+      const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';
+      return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}${auth}`;
     })
     .join('\n');
+}
+
+/** A remote server's sign-in in one line: who and until when, or why not and how to sign in. */
+export function formatAuth(serverId: string, auth: ServerAuthView, now: number): string {
+  const error = auth.error ? visible(withoutServer(serverId, auth.error)) : undefined;
+  switch (auth.state) {
+    case 'signed-in': {
+      const parts = [auth.subject ? `signed in as ${visible(auth.subject)}` : 'signed in'];
+      if (auth.expiresAt !== undefined) parts.push(expiry(auth.expiresAt, now));
+      if (error) parts.push(error);
+      return parts.join(' · ');
+    }
+    case 'signed-out':
+      return `not signed in${error ? `: ${error}` : ''} — atrium sign-in ${visible(serverId)}`;
+    case 'signing-in':
+      return 'signing in';
+    case 'failed':
+      // The reason is a sentence about the sign-in already ("sign-in failed: …", "the authorization server refused: …").
+      return error ?? 'sign-in failed';
+  }
+}
+
+/** What `atrium sign-in` prints once the browser came back: "Signed in to S as who (scopes …, expires in …)". */
+export function formatSignedIn(serverId: string, auth: ServerAuthView | undefined, now: number): string {
+  const who = auth?.subject ? ` as ${visible(auth.subject)}` : '';
+  const details = [
+    ...(auth?.scopes?.length ? [`scopes ${visible(auth.scopes.join(' '))}`] : []),
+    ...(auth?.expiresAt !== undefined ? [expiry(auth.expiresAt, now)] : []),
+  ];
+  return `Signed in to ${visible(serverId)}${who}${details.length ? ` (${details.join(', ')})` : ''}`;
+}
+
+/** What `atrium sign-out` prints: whether the authorization server revoked the tokens, and that they are forgotten. */
+export function formatSignedOut(serverId: string, report: SignOutReport): string {
+  const id = visible(serverId);
+  if (!report.hadTokens) return `Not signed in to ${id}: there was nothing to sign out of.`;
+  if (!report.revocationOffered) {
+    return `Signed out of ${id}: Atrium forgot its tokens. Its authorization server offers no way to revoke them, so the last access token works until it expires.`;
+  }
+  if (report.problems.length > 0) {
+    return `Signed out of ${id}: Atrium forgot its tokens, but ${report.problems.map(visible).join('; ')}${report.revoked.length ? ` (revoked: ${report.revoked.join(', ')})` : ''}.`;
+  }
+  return `Signed out of ${id}: its authorization server revoked the ${report.revoked.join(' and the ')}, and Atrium forgot them.`;
+}
+
+/** "expires in 59 min", "expired 3 h ago": the access token's lifetime, which a refresh renews. */
+export function expiry(expiresAt: number, now: number): string {
+  const left = expiresAt - now;
+  return left > 0 ? `expires in ${roughly(left)}` : `expired ${roughly(-left)} ago`;
+}
+
+function roughly(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+}
+
+/** A sign-in's sentences name their server first; under the server's own name that is said already. */
+function withoutServer(serverId: string, text: string): string {
+  return text.startsWith(`${serverId}: `) ? text.slice(serverId.length + 2) : text;
 }
 
 export function formatTools(tools: ToolSummary[]): string {

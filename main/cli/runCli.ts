@@ -12,11 +12,13 @@ import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
+import { CliFailure, USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
+import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
+import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { WorkspaceError } from '../host/workspaces.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
@@ -32,12 +34,9 @@ export interface CliIo {
   ask?(question: string): Promise<string>;
 }
 
-/** A failure the person caused or can fix; printed as one line. */
-export class CliFailure extends Error {}
-
 const TARGETED = new Set(['call', 'read', 'prompt']);
-/** A one-shot run reports a server's failure instead of waiting through restarts. */
-export const NO_RESTARTS = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
+/** Commands that start the host core their own way. */
+const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
 export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   let invocation: CliInvocation;
@@ -53,10 +52,20 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
   const home = resolveAtriumHome(io.env);
   if (invocation.command === 'import') return runImport(invocation, home, io);
-  if (invocation.command === 'chat' || invocation.command === 'history' || invocation.command === 'workspaces') {
+  if (OWN_HOST.has(invocation.command)) {
     try {
-      if (invocation.command === 'workspaces') return await runWorkspaces(invocation, home, io);
-      return invocation.command === 'chat' ? await runChat(invocation, home, io, signal) : await runHistory(invocation, home, io);
+      switch (invocation.command) {
+        case 'workspaces':
+          return await runWorkspaces(invocation, home, io);
+        case 'sign-in':
+          return await runSignIn(invocation, home, io, signal);
+        case 'sign-out':
+          return await runSignOut(invocation, home, io);
+        case 'chat':
+          return await runChat(invocation, home, io, signal);
+        default:
+          return await runHistory(invocation, home, io);
+      }
     } catch (error) {
       if (isExpectedFailure(error)) {
         io.err(`atrium: ${(error as Error).message}`);
@@ -84,6 +93,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       // A one-shot command reports a failure instead of waiting through restarts.
       restartPolicy: NO_RESTARTS,
       keepAliveMs: 0,
+      // Remote servers are signed in to with `atrium sign-in`, which keeps the sign-in here.
+      credentialStore: cliCredentialStore(home),
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
@@ -121,7 +132,11 @@ async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo):
   }
 
   const failed = [...statuses].filter(([, status]) => !isUsable(status));
-  for (const [id, status] of failed) io.err(`atrium: ${id}: ${describeFailure(status)}`);
+  for (const [id, status] of failed) {
+    // Most reasons already start with the server's name.
+    const reason = describeFailure(id, status);
+    io.err(`atrium: ${reason.startsWith(`${id}: `) ? reason : `${id}: ${reason}`}`);
+  }
   const scoped = invocation.server ?? (TARGETED.has(invocation.command) ? invocation.args[0] : undefined);
   if (scoped !== undefined && failed.some(([id]) => id === scoped)) return 1;
 
@@ -207,8 +222,9 @@ function isUsable(status: ServerStatus): boolean {
   return status.kind === 'ready' || status.kind === 'disabled';
 }
 
-function describeFailure(status: ServerStatus): string {
+function describeFailure(id: string, status: ServerStatus): string {
   if (status.kind === 'error') return status.message;
+  if (status.kind === 'needs-sign-in') return `${status.message} — atrium sign-in ${format.visible(id)}`;
   if (status.kind === 'restarting') return status.lastError;
   return `not ready (${status.kind})`;
 }

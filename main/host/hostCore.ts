@@ -47,6 +47,8 @@ export interface HostCoreOptions {
   roots?: string[];
   /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
   onlyServers?: readonly string[];
+  /** false: add the servers without starting them (the CLI's sign-out needs no connection). */
+  startServers?: boolean;
   sampling?: SamplingBroker;
   /** A fixed way to answer elicitations (the CLI's --elicit); the person is asked through pending requests otherwise. */
   elicitation?: ElicitationBroker;
@@ -198,7 +200,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     void hub.notifyRootsChanged();
   });
   const wanted = options.onlyServers;
-  hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all());
+  hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
 
   let stopping: Promise<void> | undefined;
   return {

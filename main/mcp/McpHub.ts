@@ -22,8 +22,11 @@ export class McpHub {
     this.emit = emit;
   }
 
-  /** Adds the servers and starts every enabled one at once; returns without waiting for any. */
-  add(definitions: readonly ServerDefinition[]): void {
+  /**
+   * Adds the servers and starts every enabled one at once; returns without waiting for any. With
+   * `start: false` they are only added, for a caller that starts the one it needs (or none).
+   */
+  add(definitions: readonly ServerDefinition[], { start = true }: { start?: boolean } = {}): void {
     for (const definition of definitions) {
       if (this.connections.has(definition.id)) throw new Error(`server "${definition.id}" is already configured`);
       const connection = new McpConnection(definition, this.services, {
@@ -34,6 +37,7 @@ export class McpHub {
       });
       this.connections.set(definition.id, connection);
     }
+    if (!start) return;
     for (const definition of definitions) this.connections.get(definition.id)?.start();
   }
 

@@ -27,6 +27,8 @@ export interface StoredCredentials {
   requestedScope?: string;
   /** The authorization server a pre-registered client was first used with; it goes to no other. */
   preRegisteredIssuer?: string;
+  /** The server refused the sign-in and nothing could renew it: said until the person signs in or out. */
+  signInLost?: true;
 }
 
 const PREFIX = 'mcp-oauth:';

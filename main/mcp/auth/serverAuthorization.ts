@@ -14,7 +14,7 @@ import type { ServerAuthView } from '../../../shared/domain.ts';
 import type { SecretRef } from '../config/oauthConfig.ts';
 import type { RemoteServerDefinition } from '../config/serverConfig.ts';
 import { AuthorizationFailure } from '../connection/remoteAuthorization.ts';
-import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization } from '../connection/remoteAuthorization.ts';
+import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization, SignOutReport } from '../connection/remoteAuthorization.ts';
 import type { SecretSource } from '../../store/secrets.ts';
 import { AtriumOAuthProvider, PersonNeededError } from './atriumOAuthProvider.ts';
 import { toAuthorizationFailure } from './authorizationErrors.ts';
@@ -161,28 +161,32 @@ class ServerAuthorization implements RemoteAuthorization {
     if (answersStepUp) this.stepUpsSinceSuccess++;
   }
 
-  async signOut(): Promise<void> {
+  async signOut(): Promise<SignOutReport> {
     await this.load();
     await this.running?.catch(() => undefined);
     this.refusals = [];
     const provider = this.browserProvider ?? this.machine;
     const tokens = await provider?.tokens();
+    const report: SignOutReport = { hadTokens: tokens !== undefined, revocationOffered: false, revoked: [], problems: [] };
     if (provider && tokens) {
       await this.readClientSecret().catch(() => undefined);
       const stored = await this.credentials.read();
       const client = tokens.issuer ? await provider.clientInformation({ issuer: tokens.issuer }) : undefined;
-      const problems = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
-      for (const problem of problems) this.hooks.log('warning', `signing out: ${problem}`);
+      const outcome = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
+      for (const problem of outcome.problems) this.hooks.log('warning', `signing out: ${problem}`);
+      Object.assign(report, { revocationOffered: outcome.offered, revoked: outcome.revoked, problems: outcome.problems });
     }
     await this.credentials.update((c) => {
       delete c.tokens;
       delete c.codeVerifier;
       delete c.requestedScope;
+      delete c.signInLost;
     });
     this.machine = undefined;
     this.pending = {};
     this.hooks.log('notice', 'signed out');
     this.show({ state: 'signed-out' });
+    return report;
   }
 
   private load(): Promise<void> {
@@ -199,6 +203,7 @@ class ServerAuthorization implements RemoteAuthorization {
         });
       }
       if (stored.tokens && this.browserProvider) this.show(signedInView(stored.tokens));
+      else if (stored.signInLost) this.show({ state: 'signed-out', error: this.lostMessage() });
       else if (config) this.show({ state: 'signed-out' });
     })().catch((error: unknown) => {
       this.loading = undefined;
@@ -236,15 +241,9 @@ class ServerAuthorization implements RemoteAuthorization {
       ...(need.reason === 'insufficient-scope' || need.stepUp ? { stepUp: true } : {}),
     };
     if (browser && !interactive && (force || !previous?.refresh_token)) {
-      this.pending = pendingChallenge;
-      const failure =
-        need.reason === 'insufficient-scope'
-          ? new AuthorizationFailure(`${this.definition.id}: the server needs more permission (${scope ?? 'unnamed scopes'}); sign in again to grant it`, true)
-          : toAuthorizationFailure(this.definition.id, new PersonNeededError());
-      // Still signed in for what was granted; the step-up waits for the person.
-      if (need.reason === 'insufficient-scope') this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
-      else if (need.reason !== 'expiring') this.show({ state: 'signed-out', error: failure.message });
-      throw failure;
+      // A token the server refused, with nothing to renew it, is of no more use: it is not sent again.
+      if (need.reason === 'unauthorized' && previous) await provider.invalidateCredentials?.('tokens');
+      throw await this.waitForPerson(need, pendingChallenge);
     }
     // A token the server no longer takes may mean its authorization server moved: discover afresh (SEP-2352).
     if (need.rejectedToken && need.reason === 'unauthorized') await provider.invalidateCredentials?.('discovery');
@@ -274,10 +273,13 @@ class ServerAuthorization implements RemoteAuthorization {
       if (refused) throw refused;
       const tokens = await provider.tokens();
       this.pending = {};
+      if (stored.signInLost) await this.credentials.update((c) => void delete c.signInLost);
       this.hooks.log('info', need.reason === 'expiring' ? 'refreshed the sign-in before it expired' : `signed in${tokens?.issuer ? ` with ${tokens.issuer}` : ''}`);
       this.show(tokens ? signedInView(tokens as StoredOAuthTokens & { receivedAt?: number }) : { state: 'signed-in' });
     } catch (error) {
       if (signal?.aborted) throw this.cancelled(before, pendingChallenge, error);
+      // A refresh the authorization server refused ends where a sign-in would open a browser.
+      if (error instanceof PersonNeededError && !flow && !this.refusals[0]) throw await this.waitForPerson(need, pendingChallenge);
       // A refusal explains more than what the SDK made of it (or of the fallback it tried instead).
       const failure = toAuthorizationFailure(this.definition.id, this.refusals[0] ?? error);
       if (failure.needsPerson) this.pending = pendingChallenge;
@@ -300,6 +302,39 @@ class ServerAuthorization implements RemoteAuthorization {
     const stillSignedIn = before?.state === 'signed-in' && this.browserProvider?.tokens() !== undefined;
     this.show(stillSignedIn ? before : { state: 'signed-out', error: failure.message });
     return failure;
+  }
+
+  /**
+   * Only the person can go on. A step-up keeps what was granted meanwhile; otherwise the server is
+   * signed out, and a server that refused a sign-in Atrium held (it expired or was revoked) is told to
+   * the connection, which cannot go on without one.
+   */
+  private async waitForPerson(need: Need, pending: Challenge): Promise<AuthorizationFailure> {
+    this.pending = pending;
+    const id = this.definition.id;
+    // A refused refresh has discarded the tokens: then no grant is left to step up from.
+    if (need.reason === 'insufficient-scope' && this.browserProvider?.tokens() !== undefined) {
+      const failure = new AuthorizationFailure(`${id}: the server needs more permission (${pending.scope ?? 'unnamed scopes'}); sign in again to grant it`, true);
+      this.show({ ...(this.current ?? { state: 'signed-in' }), error: failure.message });
+      return failure;
+    }
+    // A refused token, or a refresh refused before a request (the view still says signed in): it was
+    // lost, and stays known as lost (in a later run too) until the person signs in or out.
+    const stored = await this.credentials.read();
+    const lost = need.rejectedToken === true || this.current?.state === 'signed-in' || stored.signInLost === true;
+    if (lost && !stored.signInLost) await this.credentials.update((c) => void (c.signInLost = true));
+    const failure = lost ? new AuthorizationFailure(this.lostMessage(), true) : toAuthorizationFailure(id, new PersonNeededError());
+    if (need.reason === 'expiring') return failure;
+    this.show({ state: 'signed-out', error: failure.message });
+    if (lost) {
+      this.hooks.log('warning', failure.message);
+      this.hooks.signInLost(failure.message);
+    }
+    return failure;
+  }
+
+  private lostMessage(): string {
+    return `${this.definition.id}: the sign-in expired or was revoked; sign in again`;
   }
 
   /** The refresh token is used before the access token runs out; a failure leaves it to the 401 path. */

@@ -12,12 +12,22 @@ export interface RevocationInputs {
   fetch: FetchLike;
 }
 
-/** Revokes what can be revoked; returns what went wrong, as sentences (empty when all went well). */
-export async function revokeTokens({ metadata, client, tokens, fetch }: RevocationInputs): Promise<string[]> {
+export interface RevocationOutcome {
+  /** The authorization server has a revocation endpoint Atrium can use with this client. */
+  offered: boolean;
+  /** What it revoked: 'refresh token', 'access token'. */
+  revoked: string[];
+  /** What went wrong, as sentences (empty when all went well). */
+  problems: string[];
+}
+
+/** Revokes what can be revoked, and says what was and what went wrong. */
+export async function revokeTokens({ metadata, client, tokens, fetch }: RevocationInputs): Promise<RevocationOutcome> {
   // Both metadata shapes (RFC 8414 and OpenID) may carry these; the SDK's union type names them on one only.
   const fields = (metadata ?? {}) as { revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[]; token_endpoint_auth_methods_supported?: string[] };
   const endpoint = fields.revocation_endpoint;
-  if (!endpoint || !client) return [];
+  if (!endpoint || !client) return { offered: false, revoked: [], problems: [] };
+  const revoked: string[] = [];
   const problems: string[] = [];
   const supported = fields.revocation_endpoint_auth_methods_supported ?? fields.token_endpoint_auth_methods_supported ?? [];
   const method = selectClientAuthMethod(client, supported);
@@ -27,6 +37,7 @@ export async function revokeTokens({ metadata, client, tokens, fetch }: Revocati
   ];
   for (const [token, hint] of candidates) {
     if (!token) continue;
+    const what = hint.replace('_', ' ');
     const body = new URLSearchParams({ token, token_type_hint: hint });
     const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' });
     if (method === 'client_secret_basic' && client.client_secret) {
@@ -38,10 +49,11 @@ export async function revokeTokens({ metadata, client, tokens, fetch }: Revocati
     try {
       const response = await fetch(endpoint, { method: 'POST', headers, body });
       await response.body?.cancel().catch(() => undefined);
-      if (!response.ok) problems.push(`revoking the ${hint.replace('_', ' ')} failed (HTTP ${response.status})`);
+      if (response.ok) revoked.push(what);
+      else problems.push(`revoking the ${what} failed (HTTP ${response.status})`);
     } catch (error) {
-      problems.push(`revoking the ${hint.replace('_', ' ')} failed: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`revoking the ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return problems;
+  return { offered: true, revoked, problems };
 }

@@ -27,7 +27,7 @@ import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.
 import type { Session } from './session.ts';
 import { SessionOpener } from './sessionOpener.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
-import type { AuthorizationFactory, RemoteAuthorization } from './remoteAuthorization.ts';
+import type { AuthorizationFactory, RemoteAuthorization, SignOutReport } from './remoteAuthorization.ts';
 
 export interface ConnectionServices {
   clientInfo: Implementation;
@@ -88,6 +88,8 @@ export class McpConnection {
   private readonly opener: SessionOpener;
   private readonly authorization: RemoteAuthorization | undefined;
   private readonly settledWaiters = new Set<() => void>();
+  /** Sessions ended because the server refused their sign-in: requests still in flight say so. */
+  private readonly signInsLost = new WeakMap<Session, string>();
   /** The log level asked of the server; sent with each request to a 2026-07-28 server. */
   private logLevel: LogLevel = 'info';
 
@@ -101,7 +103,11 @@ export class McpConnection {
     this.authorization =
       definition.transport === 'stdio'
         ? undefined
-        : services.authorization?.(definition, { onChange: () => this.emitChange(), log: (level, text) => this.log.add(level, 'host', text) });
+        : services.authorization?.(definition, {
+            onChange: () => this.emitChange(),
+            log: (level, text) => this.log.add(level, 'host', text),
+            signInLost: (message) => this.onSignInLost(message),
+          });
     const authorization = this.authorization;
     this.opener = new SessionOpener(
       definition,
@@ -167,13 +173,7 @@ export class McpConnection {
   }
 
   async stop(): Promise<void> {
-    this.generation++;
-    this.clearTimers();
-    const session = this.session;
-    this.session = undefined;
-    this.catalog = emptyCatalog();
-    this.setStatus(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
-    if (session) await session.close();
+    await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
   }
 
   /**
@@ -200,12 +200,13 @@ export class McpConnection {
   }
 
   /** Forgets the server's tokens (revoking them where the authorization server allows) and disconnects. */
-  async signOut(): Promise<void> {
+  async signOut(): Promise<SignOutReport> {
     const authorization = this.authorization;
     if (!authorization) throw new ServerError(this.id, 'protocol', `${this.id}: only remote servers sign in`);
     await this.stop();
-    await authorization.signOut();
+    const report = await authorization.signOut();
     if (!this.definition.disabled) this.setStatus({ kind: 'needs-sign-in', message: `${this.id}: signed out; sign in to connect` });
+    return report;
   }
 
   /** Resolves once the server is ready, has failed (error or waiting to restart), or is off. */
@@ -318,6 +319,9 @@ export class McpConnection {
       return await run(session);
     } catch (error) {
       if (signal?.aborted) throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: cancelled`, { cause: error });
+      // Whether the request saw the refusal or the session closing first, the cause is the lost sign-in.
+      const lost = this.signInsLost.get(session);
+      if (lost !== undefined) throw new ServerError(this.id, 'unauthorized', lost, { cause: error });
       // Spec 002: a 404 for a request carrying a session id means the session is gone; start a new
       // one and send the request once more.
       if (session.isSessionExpiry(error) && session === this.session) {
@@ -376,6 +380,28 @@ export class McpConnection {
       if (findAuthorizationFailure(error)) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
     }
+  }
+
+  /**
+   * The server refused a connected session's sign-in and nothing could renew it: the session ends and
+   * the server waits for the person, as if it had been refused at connect. A connect under way fails by
+   * itself with the same sentence.
+   */
+  private onSignInLost(message: string): void {
+    if (this.status.kind !== 'ready' || !this.session) return;
+    this.signInsLost.set(this.session, message);
+    void this.endSession({ kind: 'needs-sign-in', message });
+  }
+
+  /** Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on. */
+  private async endSession(status: ServerStatus): Promise<void> {
+    this.generation++;
+    this.clearTimers();
+    const session = this.session;
+    this.session = undefined;
+    this.catalog = emptyCatalog();
+    this.setStatus(status);
+    if (session) await session.close();
   }
 
   /** A connect refused for want of authorization: restarting would only ask again, so nothing retries. */

@@ -14,7 +14,19 @@ export interface RemoteAuthorization {
   /** Runs the sign-in with the person now (the browser opens); resolves once the server's tokens are stored. */
   signIn(signal?: AbortSignal): Promise<void>;
   /** Revokes what the authorization server lets Atrium revoke, then forgets the tokens. */
-  signOut(): Promise<void>;
+  signOut(): Promise<SignOutReport>;
+}
+
+/** What signing out did, for the person: whether there was a sign-in, and what was revoked. */
+export interface SignOutReport {
+  /** Atrium held tokens for the server (else there was nothing to sign out of). */
+  hadTokens: boolean;
+  /** The authorization server offers revocation (RFC 7009); without it the tokens are only forgotten. */
+  revocationOffered: boolean;
+  /** What the authorization server revoked: 'refresh token', 'access token'. */
+  revoked: string[];
+  /** What could not be revoked, and why, as sentences (the tokens are forgotten all the same). */
+  problems: string[];
 }
 
 export interface AuthorizationHooks {
@@ -22,6 +34,11 @@ export interface AuthorizationHooks {
   onChange(): void;
   /** A line for the server's log: never a token or a code. */
   log(level: 'info' | 'notice' | 'warning', text: string): void;
+  /**
+   * The server refused what Atrium sent and nothing but the person signing in again can renew it (the
+   * sign-in expired or was revoked): a connected server cannot go on. `message` names the server.
+   */
+  signInLost(message: string): void;
 }
 
 /** Made by the host for each remote server; undefined when the host does no OAuth (stdio servers, tests). */

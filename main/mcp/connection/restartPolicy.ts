@@ -16,6 +16,9 @@ export const defaultRestartPolicy: RestartPolicy = {
   healthyAfterMs: 60_000,
 };
 
+/** A one-shot run (the CLI, the conformance client) reports a server's failure instead of waiting through restarts. */
+export const NO_RESTARTS: RestartPolicy = { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY };
+
 /** The delay before restart attempt `failures` (1-based), or null when it is time to give up. */
 export function nextRestartDelay(policy: RestartPolicy, failures: number): number | null {
   if (failures >= policy.maxConsecutiveFailures) return null;
