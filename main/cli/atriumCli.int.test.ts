@@ -1,33 +1,14 @@
 // The CLI as a person runs it: a real `node main/cli/atrium.ts` process against real servers.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
+import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { everythingServerPath, makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function atrium(home: string, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const atrium = (home: string, ...args: string[]) => runAtriumCli(home, args);
 
 describe('atrium CLI', () => {
   let home: string;

@@ -2,31 +2,20 @@
 // against a scripted fake LLM server, real MCP servers, and the SQLite file on disk.
 
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { openDatabase } from '../store/database.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
 const key = 'sk-ant-test-key-never-logged';
 
-async function atrium(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: key } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const atrium = (home: string, args: string[]) => runAtriumCli(home, args, { ANTHROPIC_API_KEY: key });
 
 describe('atrium chat', () => {
   let home: string;
@@ -99,7 +88,7 @@ describe('kill -9 during a streamed reply', () => {
     const llm = await startFakeAnthropic([{ hang: true, text: 'Partial reply that never ends' }]);
     try {
       await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: {} }));
-      const child = spawn(process.execPath, [cli, 'chat', 'please write a long essay', '--provider', 'anthropic', '--model', 'm', '--base-url', llm.url], {
+      const child = spawn(process.execPath, [atriumCliPath, 'chat', 'please write a long essay', '--provider', 'anthropic', '--model', 'm', '--base-url', llm.url], {
         env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: key },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

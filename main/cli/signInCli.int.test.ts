@@ -4,13 +4,13 @@
 // back to the CLI's loopback listener, as a browser does once the person approved.
 
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
+import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
+import type { CliOutcome } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../e2e/servers/launch.ts';
@@ -19,37 +19,20 @@ import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';
 
-const cli = fileURLToPath(new URL('./atrium.ts', import.meta.url));
-const run = promisify(execFile);
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** One CLI run to its end. */
-async function atrium(home: string, ...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const atrium = (home: string, ...args: string[]) => runAtriumCli(home, args);
 
 interface Running {
   /** The first line of standard output (printed already or still to come) that matches. */
   lineMatching(pattern: RegExp): Promise<string>;
-  readonly exited: Promise<Outcome>;
+  readonly exited: Promise<CliOutcome>;
   stillRunning(): boolean;
   interrupt(): void;
 }
 
 /** A CLI run that is still going: `atrium sign-in` waits for the browser. */
 function startAtrium(home: string, ...args: string[]): Running {
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ATRIUM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [atriumCliPath, ...args], { env: { ...process.env, ATRIUM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const lines: string[] = [];
@@ -60,7 +43,7 @@ function startAtrium(home: string, ...args: string[]): Running {
     lines.push(line);
     for (const waiter of [...waiters]) waiter();
   });
-  const exited = new Promise<Outcome>((resolve) => child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+  const exited = new Promise<CliOutcome>((resolve) => child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
   return {
     lineMatching: (pattern) =>
       new Promise((resolve, reject) => {
