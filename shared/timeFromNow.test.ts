@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { timeFromNow } from './timeFromNow.ts';
+import { expiryText, timeFromNow } from './timeFromNow.ts';
 
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
 const minutes = (n: number) => now + n * 60_000;
@@ -18,4 +18,12 @@ test('a time gone by reads as how long ago', () => {
   assert.equal(timeFromNow(now - 5_000, now), 'less than a minute ago');
   assert.equal(timeFromNow(minutes(-2), now), '2 min ago');
   assert.equal(timeFromNow(minutes(-120), now), '2 h ago');
+});
+
+test('a token\'s lifetime says whether it expires or already expired, and when', () => {
+  assert.equal(expiryText(minutes(60), now), 'expires in 1 h');
+  assert.equal(expiryText(now + 20_000, now), 'expires in less than a minute');
+  assert.equal(expiryText(minutes(180), now), 'expires in 3 h');
+  assert.equal(expiryText(minutes(60 * 24 * 30), now), 'expires in 30 days');
+  assert.equal(expiryText(minutes(-5), now), 'expired 5 min ago');
 });

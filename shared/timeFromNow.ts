@@ -12,6 +12,11 @@ export function timeFromNow(at: number, now: number): string {
   return ahead ? `in ${span}` : `${span} ago`;
 }
 
+/** A token's lifetime: "expires in 52 min", or "expired 3 min ago" when it was not refreshed in time. */
+export function expiryText(expiresAt: number, now: number): string {
+  return `${expiresAt >= now ? 'expires' : 'expired'} ${timeFromNow(expiresAt, now)}`;
+}
+
 function hoursAndMinutes(minutes: number): string {
   const rest = minutes % 60;
   return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
 import type { SignOutReport } from '../mcp/connection/remoteAuthorization.ts';
 import { statusLabel } from '../../shared/domain.ts';
+import { expiryText } from '../../shared/timeFromNow.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 
 export function visible(text: string): string {
@@ -30,7 +31,7 @@ export function formatAuth(serverId: string, auth: ServerAuthView, now: number):
   switch (auth.state) {
     case 'signed-in': {
       const parts = [auth.subject ? `signed in as ${visible(auth.subject)}` : 'signed in'];
-      if (auth.expiresAt !== undefined) parts.push(expiry(auth.expiresAt, now));
+      if (auth.expiresAt !== undefined) parts.push(expiryText(auth.expiresAt, now));
       if (error) parts.push(error);
       return parts.join(' · ');
     }
@@ -49,7 +50,7 @@ export function formatSignedIn(serverId: string, auth: ServerAuthView | undefine
   const who = auth?.subject ? ` as ${visible(auth.subject)}` : '';
   const details = [
     ...(auth?.scopes?.length ? [`scopes ${visible(auth.scopes.join(' '))}`] : []),
-    ...(auth?.expiresAt !== undefined ? [expiry(auth.expiresAt, now)] : []),
+    ...(auth?.expiresAt !== undefined ? [expiryText(auth.expiresAt, now)] : []),
   ];
   return `Signed in to ${visible(serverId)}${who}${details.length ? ` (${details.join(', ')})` : ''}`;
 }
@@ -65,20 +66,6 @@ export function formatSignedOut(serverId: string, report: SignOutReport): string
     return `Signed out of ${id}: Atrium forgot its tokens, but ${report.problems.map(visible).join('; ')}${report.revoked.length ? ` (revoked: ${report.revoked.join(', ')})` : ''}.`;
   }
   return `Signed out of ${id}: its authorization server revoked the ${report.revoked.join(' and the ')}, and Atrium forgot them.`;
-}
-
-/** "expires in 59 min", "expired 3 h ago": the access token's lifetime, which a refresh renews. */
-export function expiry(expiresAt: number, now: number): string {
-  const left = expiresAt - now;
-  return left > 0 ? `expires in ${roughly(left)}` : `expired ${roughly(-left)} ago`;
-}
-
-function roughly(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'under a minute';
-  if (minutes < 120) return `${minutes} min`;
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
 }
 
 /** A sign-in's sentences name their server first; under the server's own name that is said already. */

@@ -26,6 +26,7 @@ import { expiryOf, signedInView } from './signInView.ts';
 import { openSignInFlow } from './signInFlow.ts';
 import type { SignInFlow } from './signInFlow.ts';
 import { revokeTokens } from './tokenRevocation.ts';
+import type { RevocationOutcome } from './tokenRevocation.ts';
 import { reachOf } from './urlPolicy.ts';
 import type { OriginReach, UrlPolicyError } from './urlPolicy.ts';
 
@@ -167,14 +168,13 @@ class ServerAuthorization implements RemoteAuthorization {
     this.refusals = [];
     const provider = this.browserProvider ?? this.machine;
     const tokens = await provider?.tokens();
-    const report: SignOutReport = { hadTokens: tokens !== undefined, revocationOffered: false, revoked: [], problems: [] };
+    let outcome: RevocationOutcome = { offered: false, revoked: [], problems: [] };
     if (provider && tokens) {
       await this.readClientSecret().catch(() => undefined);
       const stored = await this.credentials.read();
       const client = tokens.issuer ? await provider.clientInformation({ issuer: tokens.issuer }) : undefined;
-      const outcome = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
+      outcome = await revokeTokens({ metadata: stored.discovery?.authorizationServerMetadata, client, tokens, fetch: this.authFetch });
       for (const problem of outcome.problems) this.hooks.log('warning', `signing out: ${problem}`);
-      Object.assign(report, { revocationOffered: outcome.offered, revoked: outcome.revoked, problems: outcome.problems });
     }
     await this.credentials.update((c) => {
       delete c.tokens;
@@ -186,7 +186,7 @@ class ServerAuthorization implements RemoteAuthorization {
     this.pending = {};
     this.hooks.log('notice', 'signed out');
     this.show({ state: 'signed-out' });
-    return report;
+    return { hadTokens: tokens !== undefined, revocationOffered: outcome.offered, revoked: outcome.revoked, problems: outcome.problems };
   }
 
   private load(): Promise<void> {

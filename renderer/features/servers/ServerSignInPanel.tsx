@@ -7,7 +7,8 @@ import { Fact } from '../../ui/Fact.tsx';
 import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useNow } from '../../ui/useNow.ts';
-import { expiryText, signInHeadline } from './signInState.ts';
+import { expiryText } from '../../../shared/timeFromNow.ts';
+import { signInHeadline } from './signInState.ts';
 import { SignInProgress } from './SignInProgress.tsx';
 
 /**

@@ -1,7 +1,8 @@
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useNow } from '../../ui/useNow.ts';
-import { expiryText, signInHeadline } from './signInState.ts';
+import { expiryText } from '../../../shared/timeFromNow.ts';
+import { signInHeadline } from './signInState.ts';
 
 /** A remote server's sign-in in one line on its card: "Signed in as alice · expires in 52 min", "Not signed in". */
 export function SignInLine({ server }: { server: ServerSnapshot }) {

@@ -1,5 +1,4 @@
 import type { AuthState, ServerSnapshot } from '../../../shared/domain.ts';
-import { timeFromNow } from '../../../shared/timeFromNow.ts';
 
 const headlines: Record<AuthState, string> = {
   'signed-in': 'Signed in',
@@ -21,9 +20,4 @@ export function signInNeeded(server: ServerSnapshot): boolean {
   if (server.status.kind === 'needs-sign-in') return true;
   const auth = server.auth;
   return auth !== undefined && (auth.state !== 'signed-in' || auth.error !== undefined);
-}
-
-/** "expires in 52 min", or "expired 3 min ago" when the token was not refreshed in time. */
-export function expiryText(expiresAt: number, now: number): string {
-  return `${expiresAt >= now ? 'expires' : 'expired'} ${timeFromNow(expiresAt, now)}`;
 }
