@@ -152,7 +152,7 @@ export interface AtriumRequests {
   /** The configured LLM providers and their models, for the model picker. */
   listProviders: Req<Record<string, never>, ProviderView[]>;
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
-  runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string> }, { conversationId: string; stopReason: string }>;
+  runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string>; provider?: string; model?: string }, { conversationId: string; stopReason: string }>;
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
   respondPending: Req<{ id: string; outcome: JsonObject }, null>;
@@ -211,8 +211,10 @@ export interface ProviderView {
   id: string;
   kind: string;
   models: string[];
-  /** Set on the default provider: the model a new conversation uses. */
+  /** The model a message to this provider uses when none is picked (absent only when it offers none). */
   defaultModel?: string;
+  /** Set on the provider a new conversation uses. */
+  isDefault?: true;
   /** Why the models could not be listed; the configured ones are shown instead. */
   error?: string;
 }
@@ -499,7 +501,14 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     type: 'object',
     additionalProperties: false,
     required: ['serverId', 'name'],
-    properties: { conversationId, serverId, name: { type: 'string', minLength: 1, maxLength: 512 }, arguments: stringMap },
+    properties: {
+      conversationId,
+      serverId,
+      name: { type: 'string', minLength: 1, maxLength: 512 },
+      arguments: stringMap,
+      provider: { type: 'string', minLength: 1, maxLength: 100 },
+      model: { type: 'string', minLength: 1, maxLength: 200 },
+    },
   },
   cancelTurn: conversationOnly,
   listPending: noParams,

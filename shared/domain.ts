@@ -223,7 +223,8 @@ export interface ConfigProblem {
   message: string;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'other';
+/** 'error': the turn failed (its message says why); it is over all the same. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'error' | 'other';
 
 export interface TokenUsage {
   inputTokens: number;

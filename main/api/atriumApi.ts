@@ -14,7 +14,7 @@ import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
-import { createConversationApi } from './conversationApi.ts';
+import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
@@ -160,7 +160,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
     },
-    runPrompt: async ({ conversationId, serverId, name, arguments: args }) => {
+    runPrompt: async ({ conversationId, serverId, name, arguments: args, provider, model }) => {
       const prompt = await hub.get(serverId).getPrompt(name, args);
       let content;
       try {
@@ -169,12 +169,13 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         if (error instanceof PromptShapeError) throw new ServerError(serverId, 'protocol', `${serverId}'s prompt "${name}" cannot be used: ${error.message}`);
         throw error;
       }
-      const { conversationId: id, outcome } = await conversations.chat.send({
+      return sendTurn(conversations.chat, {
         content,
         origin: { kind: 'prompt', serverId, name },
         ...(conversationId ? { conversationId } : {}),
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
       });
-      return { conversationId: id, stopReason: outcome.stopReason };
     },
     ...createServerConfigApi(hub, registry, events),
     ...createSetupApi({ home, hub, registry, events, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),

@@ -5,6 +5,7 @@ import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/co
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { Conversation } from '../store/historyStore.ts';
+import type { ChatService, SendRequest } from '../chat/chatService.ts';
 import type { ChatContent } from '../chat/llmTypes.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
@@ -73,13 +74,12 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
         }
       }
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
-      const { conversationId: id, outcome } = await chat.send({
+      return sendTurn(chat, {
         content: [{ type: 'text', text }, ...attached],
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
       });
-      return { conversationId: id, stopReason: outcome.stopReason };
     },
     listProviders: async () => chat.listProviders(),
     cancelTurn: async ({ conversationId }) => {
@@ -98,6 +98,22 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
     },
     listAudit: async ({ limit, serverId }) => audit.list({ limit: limit ?? 100, ...(serverId ? { serverId } : {}) }) as unknown as JsonObject[],
   };
+}
+
+/**
+ * Runs a turn for a window. A failure before the turn begins (no model, a busy conversation) fails the
+ * request, so the words come back to the composer; a failure after it is the turn's: saved with the
+ * reply, announced by its `done` event and shown in the conversation, so the request succeeds.
+ */
+export async function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+  let started: string | undefined;
+  try {
+    const { conversationId, outcome } = await chat.send({ ...request, onStarted: (id) => (started = id) });
+    return { conversationId, stopReason: outcome.stopReason };
+  } catch (error) {
+    if (started === undefined) throw error;
+    return { conversationId: started, stopReason: 'error' };
+  }
 }
 
 function summary(c: Conversation): ConversationSummary {

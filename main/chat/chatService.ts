@@ -10,7 +10,7 @@ import type { ToolCallRecord, ToolGate, ToolRunner, TurnEvent, TurnOutcome, Turn
 import { runTurn } from './agentLoop.ts';
 import type { ChatContent, LlmProvider, ProviderConfig } from './llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
-import { chooseProvider } from './providerSettings.ts';
+import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
 import { createProvider } from './providers/createProvider.ts';
 import { transcriptForModel } from './transcript.ts';
 
@@ -35,7 +35,10 @@ export interface ProviderModels {
   id: string;
   kind: string;
   models: string[];
+  /** The model a message to this provider uses when none is picked. */
   defaultModel?: string;
+  /** Set on the provider a new conversation uses. */
+  isDefault?: true;
   /** Why the models could not be listed (no key, not reachable); the configured ones are offered instead. */
   error?: string;
 }
@@ -46,12 +49,16 @@ export interface SendRequest extends ProviderChoice {
   /** Where the content came from when the person did not type it (a server's prompt). */
   origin?: MessageOrigin;
   system?: string;
+  /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
+  onStarted?(conversationId: string): void;
 }
 
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly calls = new Map<string, AbortController>();
+  /** What each provider's API listed when last asked: a provider without a default model uses the first. */
+  private readonly listed = new Map<string, string[]>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -67,12 +74,21 @@ export class ChatService {
       ...(existing?.model && (!request.provider || request.provider === existing.providerId) ? { model: existing.model } : {}),
       ...dropUndefined(request),
     };
-    const { config, model } = chooseProvider(this.deps.settings(), choice);
+    const { config, model } = await this.resolveModel(choice);
     const provider = (this.deps.makeProvider ?? ((c) => createProvider(c, this.deps.secrets)))(config);
     const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
+    // What the person picked for this message is the conversation's model from now on.
+    if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
+    // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
+    let ended = false;
+    const onEvent = (event: TurnEvent) => {
+      if (event.type === 'done') ended = true;
+      this.deps.onEvent(conversation.id, event);
+    };
+    request.onStarted?.(conversation.id);
     try {
       const outcome = await runTurn(
         {
@@ -90,7 +106,7 @@ export class ChatService {
           gate: this.deps.gate,
           runner: this.deps.runner,
           validator: this.deps.validator,
-          onEvent: (event) => this.deps.onEvent(conversation.id, event),
+          onEvent,
           registerCall: (callId, callController) => {
             this.calls.set(callId, callController);
             return () => this.calls.delete(callId);
@@ -99,23 +115,57 @@ export class ChatService {
         },
       );
       return { conversationId: conversation.id, outcome };
+    } catch (error) {
+      if (!ended) onEvent({ type: 'done', stopReason: 'error', usage: { inputTokens: 0, outputTokens: 0 } });
+      throw error;
     } finally {
       this.running.delete(conversation.id);
     }
   }
 
-  /** The configured providers and the models each offers (fetched where the API lists them); a provider that cannot answer says why. */
+  /**
+   * The provider and model a message or a server's sampling request uses (see chooseProvider). A provider
+   * with no default model is asked for its models first, so one whose list loads is always usable.
+   */
+  async resolveModel(choice: ProviderChoice): Promise<{ config: ProviderConfig; model: string }> {
+    const settings = this.deps.settings();
+    try {
+      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+    } catch (error) {
+      if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
+      const config = settings.providers.find((p) => p.id === error.modelless);
+      if (!config) throw error;
+      const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
+      if (models.length > 0) this.listed.set(config.id, models);
+      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+    }
+  }
+
+  private makeProvider(config: ProviderConfig): LlmProvider {
+    return (this.deps.makeProvider ?? ((c: ProviderConfig) => createProvider(c, this.deps.secrets)))(config);
+  }
+
+  /**
+   * The configured providers and the models each offers (fetched where the API lists them), each with the
+   * model it uses when none is picked, and which one a new conversation uses; one that cannot answer says why.
+   */
   async listProviders(): Promise<ProviderModels[]> {
     const settings = this.deps.settings();
-    const make = this.deps.makeProvider ?? ((c: ProviderConfig) => createProvider(c, this.deps.secrets));
+    const defaultId = defaultProviderId(settings);
     return Promise.all(
       settings.providers.map(async (config): Promise<ProviderModels> => {
-        const isDefault = settings.default?.provider === config.id;
-        const base = { id: config.id, kind: config.kind, ...(isDefault && settings.default ? { defaultModel: settings.default.model } : {}) };
+        const base = { id: config.id, kind: config.kind, ...(config.id === defaultId ? { isDefault: true as const } : {}) };
+        const withDefault = (models: string[], listed: string[] | undefined) => {
+          const defaultModel = defaultModelOf(settings, config.id, config.models, listed);
+          return { ...base, models, ...(defaultModel ? { defaultModel } : {}) };
+        };
         try {
-          return { ...base, models: await make(config).listModels() };
+          const models = await this.makeProvider(config).listModels();
+          if (models.length > 0) this.listed.set(config.id, models);
+          else this.listed.delete(config.id);
+          return withDefault(models, models);
         } catch (error) {
-          return { ...base, models: config.models ?? [], error: (error as Error).message };
+          return { ...withDefault(config.models ?? [], this.listed.get(config.id)), error: (error as Error).message };
         }
       }),
     );

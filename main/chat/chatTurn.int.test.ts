@@ -323,3 +323,53 @@ for (const era of ['2025', '2026-07-28'] as const) {
     });
   });
 }
+
+describe('a first session', () => {
+  async function firstSessionHost(script: FakeTurn[], models: string[]): Promise<{ host: TestHost; llm: FakeLlmServer }> {
+    const llm = await startFakeAnthropic(script, { models });
+    // As a provider added in Settings is: no default model, no models of its own.
+    const host = await startTestHost(
+      { echo: { ...fixtureCommand('echoServer'), trusted: true } },
+      {
+        approvalMode: 'all',
+        samplingPolicy: 'approve',
+        providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }] },
+        secrets: { get: async () => 'sk-test-key-not-real' },
+      },
+    );
+    await host.core.hub.whenSettled();
+    cleanups.push(async () => {
+      await host.close();
+      await llm.close();
+    });
+    return { host, llm };
+  }
+  const modelsAsked = (llm: FakeLlmServer) => llm.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { model: string }).model);
+
+  test('a turn the provider refuses is announced as done (stopped by an error); the request succeeds and the conversation says why', async () => {
+    const { host } = await firstSessionHost([{ error: { status: 401, message: 'invalid x-api-key' } }], ['m-1']);
+    const done = nextEvent(host.core, 'chatEvent', ({ event }) => event.type === 'done');
+    const reply = await host.core.api.sendMessage({ text: 'hello' });
+    assert.equal(reply.stopReason, 'error');
+    assert.deepEqual((await done).event, { type: 'done', stopReason: 'error', usage: { inputTokens: 0, outputTokens: 0 } });
+    const { messages } = await host.core.api.getConversation({ conversationId: reply.conversationId });
+    assert.equal(messages.at(-1)?.status, 'error');
+    assert.match(String(messages.at(-1)?.error), /rejected the API key/);
+  });
+
+  test("with no default model, messages and a server's sampling use the conversation's model; a new conversation the provider's first", async () => {
+    const { host, llm } = await firstSessionHost(
+      [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'sampled' }, { text: 'done' }, { text: 'again' }, { text: 'second conversation' }],
+      ['m-1', 'm-2'],
+    );
+    const providers = await host.core.api.listProviders({});
+    assert.deepEqual(providers.map((p) => [p.id, p.defaultModel, p.isDefault]), [['fake', 'm-1', true]], 'the host names the model a message uses');
+    const first = await host.core.api.sendMessage({ text: 'use sampling', provider: 'fake', model: 'm-2' });
+    assert.equal(first.stopReason, 'end_turn');
+    await host.core.api.sendMessage({ conversationId: first.conversationId, text: 'and again' });
+    assert.deepEqual(modelsAsked(llm), ['m-2', 'm-2', 'm-2', 'm-2'], 'the turn, the sampling, the turn again and the next message');
+    const second = await host.core.api.sendMessage({ text: 'a new conversation' });
+    assert.notEqual(second.conversationId, first.conversationId);
+    assert.equal(modelsAsked(llm).at(-1), 'm-1');
+  });
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseProvider } from './providerSettings.ts';
+import { ModelChoiceError, chooseProvider } from './providerSettings.ts';
 
 const settings = {
   providers: [
@@ -22,9 +22,38 @@ test('a provider kind given as a flag works without configuration; its key comes
   assert.equal(model, 'gpt-x');
 });
 
-test('missing choices are errors that say what to do', () => {
-  assert.throws(() => chooseProvider({ providers: [] }, {}), /no LLM provider is configured/);
-  assert.throws(() => chooseProvider(settings, { provider: 'nope' }), /no provider "nope".*claude, local/);
-  assert.throws(() => chooseProvider({ providers: [] }, { provider: 'openai-compatible', model: 'x' }), /needs a base URL/);
-  assert.throws(() => chooseProvider({ providers: [] }, { provider: 'anthropic' }), /no model chosen/);
+/** What the window says and what the CLI says for a choice that cannot be made. */
+function wordings(run: () => unknown): { window: string; commandLine: string } {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ModelChoiceError, String(error));
+    return { window: error.message, commandLine: error.commandLine };
+  }
+  assert.fail('the choice was made');
+}
+
+test('missing choices are errors that say what to do: in the window with Settings, in the CLI with its flags and files', () => {
+  const cases = [
+    wordings(() => chooseProvider({ providers: [] }, {})),
+    wordings(() => chooseProvider(settings, { provider: 'nope' })),
+    wordings(() => chooseProvider({ providers: [] }, { provider: 'openai-compatible', model: 'x' })),
+    wordings(() => chooseProvider({ providers: [{ id: 'bare', kind: 'anthropic' }] }, {})),
+  ];
+  assert.match(cases[0]!.window, /no model provider is set up yet: add one in Settings/);
+  assert.match(cases[0]!.commandLine, /no LLM provider is configured/);
+  assert.match(cases[1]!.window, /no provider "nope".*claude, local/);
+  assert.match(cases[2]!.commandLine, /needs a base URL \(--base-url/);
+  assert.match(cases[3]!.window, /provider "bare" has no model to use/);
+  assert.match(cases[3]!.commandLine, /no model chosen for provider "bare": pass --model/);
+  for (const { window } of cases) assert.doesNotMatch(window, /providers\.json|--[a-z]/, window);
+});
+
+test('a provider without a default or configured models uses the first model its API listed', () => {
+  const bare = { providers: [{ id: 'fake', kind: 'anthropic' as const }] };
+  const listed = (id: string) => (id === 'fake' ? ['fake-1', 'fake-2'] : undefined);
+  assert.deepEqual(chooseProvider(bare, {}, listed).model, 'fake-1');
+  assert.equal(chooseProvider(bare, { model: 'fake-2' }, listed).model, 'fake-2');
+  // A default chosen in Settings still wins over the listed order.
+  assert.equal(chooseProvider({ ...bare, default: { provider: 'fake', model: 'fake-2' } }, {}, listed).model, 'fake-2');
 });

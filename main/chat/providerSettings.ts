@@ -113,11 +113,43 @@ export interface ProviderChoice {
 
 const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible', 'openai-responses'];
 
-/** Which provider and model a turn uses: the flags, else the conversation's, else the settings' default. */
-export function chooseProvider(settings: ProviderSettings, choice: ProviderChoice): { config: ProviderConfig; model: string } {
-  const wanted = choice.provider ?? settings.default?.provider ?? settings.providers[0]?.id;
+/**
+ * Why no model can be used, in the words of the window (Settings, the model picker); `commandLine` says
+ * the same for the CLI, whose flags the window has not got.
+ */
+export class ModelChoiceError extends ProviderSettingsError {
+  readonly commandLine: string;
+  /** The provider that has no model yet, when that is the problem: listing its models may give one. */
+  readonly modelless: string | undefined;
+  constructor(message: string, commandLine: string, modelless?: string) {
+    super(message);
+    this.commandLine = commandLine;
+    this.modelless = modelless;
+  }
+}
+
+/** The provider a new conversation uses: the default's, else the first configured. */
+export function defaultProviderId(settings: ProviderSettings): string | undefined {
+  return settings.default?.provider ?? settings.providers[0]?.id;
+}
+
+/** The model a provider answers with when none is picked: the default's, else the first configured, else the first its API listed. */
+export function defaultModelOf(settings: ProviderSettings, providerId: string, configured: readonly string[] | undefined, listed: readonly string[] | undefined): string | undefined {
+  return (settings.default?.provider === providerId ? settings.default.model : undefined) ?? configured?.[0] ?? listed?.[0];
+}
+
+/**
+ * Which provider and model a turn uses: the flags (or the person's pick), else the conversation's, else
+ * the settings' default; a provider without a default model uses the first it offers (`listed`, what its
+ * API answered when asked). Every front end and sampling decide with this one function.
+ */
+export function chooseProvider(settings: ProviderSettings, choice: ProviderChoice, listed: (providerId: string) => readonly string[] | undefined = () => undefined): { config: ProviderConfig; model: string } {
+  const wanted = choice.provider ?? defaultProviderId(settings);
   if (wanted === undefined) {
-    throw new ProviderSettingsError('no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible|openai-responses --model M');
+    throw new ModelChoiceError(
+      'no model provider is set up yet: add one in Settings (Model providers)',
+      'no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible|openai-responses --model M',
+    );
   }
   const configured = settings.providers.find((p) => p.id === wanted);
   const config: ProviderConfig | undefined = configured
@@ -125,11 +157,21 @@ export function chooseProvider(settings: ProviderSettings, choice: ProviderChoic
     : (KINDS as readonly string[]).includes(wanted)
       ? { id: wanted, kind: wanted as ProviderKind, apiKeySecret: wanted, ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}) }
       : undefined;
-  if (!config) throw new ProviderSettingsError(`there is no provider "${wanted}" in providers.json (configured: ${settings.providers.map((p) => p.id).join(', ') || 'none'})`);
+  const known = settings.providers.map((p) => p.id).join(', ') || 'none';
+  if (!config) throw new ModelChoiceError(`there is no provider "${wanted}" any more (set up: ${known}); pick another model`, `there is no provider "${wanted}" in providers.json (configured: ${known})`);
   if (config.kind === 'openai-compatible' && !config.baseUrl) {
-    throw new ProviderSettingsError(`provider "${config.id}" is OpenAI-compatible and needs a base URL (--base-url http://127.0.0.1:11434/v1 for Ollama)`);
+    throw new ModelChoiceError(
+      `provider "${config.id}" is OpenAI-compatible and needs a base URL: add it again in Settings with its base URL`,
+      `provider "${config.id}" is OpenAI-compatible and needs a base URL (--base-url http://127.0.0.1:11434/v1 for Ollama)`,
+    );
   }
-  const model = choice.model ?? (settings.default?.provider === config.id ? settings.default.model : undefined) ?? config.models?.[0];
-  if (!model) throw new ProviderSettingsError(`no model chosen for provider "${config.id}": pass --model, or set "default" or "models" in providers.json`);
+  const model = choice.model ?? defaultModelOf(settings, config.id, config.models, listed(config.id));
+  if (!model) {
+    throw new ModelChoiceError(
+      `provider "${config.id}" has no model to use: its models could not be listed (check its key and address in Settings), and none were given when it was added`,
+      `no model chosen for provider "${config.id}": pass --model, or set "default" or "models" in providers.json`,
+      config.id,
+    );
+  }
   return { config, model };
 }

@@ -22,7 +22,7 @@ import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { WorkspaceError } from '../host/workspaces.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
-import { ProviderSettingsError } from '../chat/providerSettings.ts';
+import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -68,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       }
     } catch (error) {
       if (isExpectedFailure(error)) {
-        io.err(`atrium: ${(error as Error).message}`);
+        io.err(`atrium: ${expectedFailureText(error)}`);
         return 1;
       }
       if (error instanceof UsageError) {
@@ -107,7 +107,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     return await Promise.race([runCommand(invocation, started, io), aborted]);
   } catch (error) {
     if (isExpectedFailure(error)) {
-      io.err(`atrium: ${(error as Error).message}`);
+      io.err(`atrium: ${expectedFailureText(error)}`);
       return 1;
     }
     if (error instanceof UsageError) {
@@ -216,6 +216,11 @@ function isExpectedFailure(error: unknown): boolean {
     error instanceof WorkspaceError ||
     (error as { code?: unknown } | undefined)?.code === 'not_found'
   );
+}
+
+/** A model choice that failed is worded for the command line: the flags and files a terminal user has. */
+function expectedFailureText(error: unknown): string {
+  return error instanceof ModelChoiceError ? error.commandLine : (error as Error).message;
 }
 
 function isUsable(status: ServerStatus): boolean {

@@ -9,7 +9,6 @@ import type { ToolRunner, TurnEvent } from '../chat/agentLoop.ts';
 import { ChatService } from '../chat/chatService.ts';
 import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
-import { chooseProvider } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import type { Database } from '../store/database.ts';
 import { openDatabase } from '../store/database.ts';
@@ -117,7 +116,7 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
     sampling: createSamplingBroker({
       policy: approvals.samplingPolicy,
       pending,
-      models: samplingModels(options, makeProvider),
+      models: samplingModels(options, history, chat, makeProvider),
       isTrusted: trusted,
       conversationFor: (serverId) => activity.conversationFor(serverId),
       context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
@@ -146,14 +145,20 @@ function journaled(history: HistoryStore, listener: PendingListener): PendingLis
   };
 }
 
-/** Sampling uses the provider and model of the CLI's flags, else the settings' default, made on first use. */
-function samplingModels(options: ConversationHostOptions, makeProvider: (config: ProviderConfig) => LlmProvider): () => SamplingModels {
-  let models: SamplingModels | undefined;
-  return () => {
-    if (!models) {
-      const { config, model } = chooseProvider(options.settings, options.samplingChoice ?? {});
-      models = { provider: makeProvider(config), defaultModel: model, ...(options.settings.modelTraits ? { traits: options.settings.modelTraits } : {}) };
-    }
-    return models;
+/**
+ * Sampling uses the model of the conversation the server is serving, else the CLI's flags, else the
+ * default: chosen like a chat message's (ChatService.resolveModel), at every request, so the model the
+ * person sees in the picker and any change in Settings apply at once.
+ */
+function samplingModels(options: ConversationHostOptions, history: HistoryStore, chat: ChatService, makeProvider: (config: ProviderConfig) => LlmProvider): (conversationId: string | undefined) => Promise<SamplingModels> {
+  return async (conversationId) => {
+    const conversation = conversationId ? history.getConversation(conversationId) : undefined;
+    const flags = options.samplingChoice ?? {};
+    // The flags' base URL still applies when the conversation was made with the flags' provider.
+    const choice: ProviderChoice = conversation?.providerId
+      ? { ...(flags.provider === conversation.providerId ? flags : {}), provider: conversation.providerId, ...(conversation.model ? { model: conversation.model } : {}) }
+      : flags;
+    const { config, model } = await chat.resolveModel(choice);
+    return { provider: makeProvider(config), defaultModel: model, ...(options.settings.modelTraits ? { traits: options.settings.modelTraits } : {}) };
   };
 }

@@ -315,6 +315,7 @@ function prepareStatements(db: Database) {
                       AND block.value ->> 'text' LIKE :pattern ESCAPE '\\')
       ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit`),
     renameConversation: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
+    setConversationModel: db.prepare('UPDATE conversations SET provider_id = ?, model = ? WHERE id = ?'),
     touchConversation: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
     deleteConversation: db.prepare('DELETE FROM conversations WHERE id = ?'),
     insertMessage: db.prepare(`
@@ -416,6 +417,11 @@ export class HistoryStore {
 
   renameConversation(id: string, title: string): boolean {
     return Number(this.sql.renameConversation.run(title, this.now(), id).changes) > 0;
+  }
+
+  /** The provider and model the conversation's next messages (and its servers' sampling) use. */
+  setConversationModel(id: string, providerId: string, model: string): boolean {
+    return Number(this.sql.setConversationModel.run(providerId, model, id).changes) > 0;
   }
 
   /** Removes the conversation with its messages, tool calls and requests. */

@@ -79,8 +79,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }),
     api.on('chatEvent', ({ conversationId, event }) => {
       if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) {
-        state().setAwaitingNewConversation(false);
-        state().selectConversation(conversationId);
+        state().adoptNewConversation(conversationId);
         void loadConversations();
       }
       const shown = state().selectedConversationId === conversationId;

@@ -1,5 +1,6 @@
 import type { ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
 import type { ChatTurnEvent, ToolCallOutcome } from '../../shared/domain.ts';
+import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
@@ -32,11 +33,11 @@ export interface Attachment {
   name: string;
 }
 
-/** The model the person picked for a conversation ('new' for the one not yet started). */
-export interface ModelChoice {
-  provider: string;
-  model: string;
-}
+/** The model the person picked for a conversation's next messages. */
+export type ModelChoice = ModelInUse;
+
+/** How a conversation is named in what this window keeps per conversation: 'new' for the one not yet started. */
+export const conversationKey = (conversationId: string | null): string => conversationId ?? 'new';
 
 export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
@@ -49,8 +50,12 @@ export interface ChatSlice {
   /** Shows the chat on a new conversation, ready to type. */
   startConversation(): void;
   conversations: ConversationSummary[];
+  /** The person's picks, by conversationKey; a conversation without one uses its own model or the default (modelInUse). */
   modelChoice: Record<string, ModelChoice>;
   chooseModel(conversationKey: string, choice: ModelChoice): void;
+  /** Conversations (by conversationKey) whose message is on its way to the host, before its turn's first event. */
+  sending: Record<string, true>;
+  setSending(conversationKey: string, value: boolean): void;
   attachments: Attachment[];
   attach(attachment: Attachment): void;
   detach(uri: string): void;
@@ -65,6 +70,8 @@ export interface ChatSlice {
   selectConversation(id: string | null): void;
   setDetail(detail: ConversationDetail | null): void;
   setAwaitingNewConversation(value: boolean): void;
+  /** The conversation made by the first message of 'new' is shown and takes over the model picked for it. */
+  adoptNewConversation(conversationId: string): void;
   applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
 }
 
@@ -79,7 +86,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   startConversation: () => set({ view: 'chat', selectedConversationId: null, detail: null, composerFocusRequested: true }),
   conversations: [],
   modelChoice: {},
-  chooseModel: (conversationKey, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [conversationKey]: choice } })),
+  chooseModel: (key, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [key]: choice } })),
+  sending: {},
+  setSending: (key, value) =>
+    set((state) => {
+      const { [key]: _was, ...others } = state.sending;
+      return { sending: value ? { ...others, [key]: true } : others };
+    }),
   attachments: [],
   attach: (attachment) =>
     set((state) => (state.attachments.some((a) => a.serverId === attachment.serverId && a.uri === attachment.uri) ? {} : { attachments: [...state.attachments, attachment] })),
@@ -93,6 +106,17 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   selectConversation: (selectedConversationId) => set((state) => (state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null })),
   setDetail: (detail) => set({ detail }),
   setAwaitingNewConversation: (awaitingNewConversation) => set({ awaitingNewConversation }),
+  adoptNewConversation: (conversationId) =>
+    set((state) => {
+      // The next new conversation starts from the default again, not from this one's pick.
+      const { new: picked, ...modelChoice } = state.modelChoice;
+      return {
+        awaitingNewConversation: false,
+        selectedConversationId: conversationId,
+        detail: null,
+        modelChoice: picked ? { ...modelChoice, [conversationId]: picked } : modelChoice,
+      };
+    }),
   applyTurnEvent: (conversationId, event) =>
     set((state) => {
       if (event.type === 'done') {

@@ -43,7 +43,7 @@ function setup(policy: SamplingPolicy | (() => SamplingPolicy), answer: (record:
   const broker = createSamplingBroker({
     policy: typeof policy === 'function' ? policy : () => policy,
     pending,
-    models: () => ({ provider: llm, defaultModel: 'claude-sonnet-4' }),
+    models: async () => ({ provider: llm, defaultModel: 'claude-sonnet-4' }),
     isTrusted: (serverId) => serverId === 'trusted',
     conversationFor: () => 'conv-1',
     context: (_conversation, serverId, scope) => `CONTEXT(${serverId}, ${scope})`,
@@ -129,7 +129,7 @@ test('a malformed answer is refused and the request stays open for a proper one'
   const broker = createSamplingBroker({
     policy: () => 'ask',
     pending,
-    models: () => ({ provider: provider([]), defaultModel: 'm' }),
+    models: async () => ({ provider: provider([]), defaultModel: 'm' }),
     isTrusted: () => false,
     conversationFor: () => undefined,
     context: () => '',

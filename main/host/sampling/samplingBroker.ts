@@ -22,7 +22,7 @@ import type { ContextScope } from './samplingContext.ts';
 
 export type SamplingPolicy = 'deny' | 'ask' | 'approve';
 
-/** The model sampling uses, made when the first request comes so a host without providers still starts. */
+/** The model sampling uses, chosen at each request so a host without providers still starts. */
 export interface SamplingModels {
   provider: LlmProvider;
   defaultModel: string;
@@ -35,7 +35,8 @@ export interface SamplingBrokerDeps {
   /** Read at every request: a policy chosen in Settings applies to the next request. */
   policy(): SamplingPolicy;
   pending: PendingRequests;
-  models(): SamplingModels;
+  /** The model for a request: the one of the conversation the server is serving, else the default; read per request. */
+  models(conversationId: string | undefined): Promise<SamplingModels>;
   isTrusted(serverId: string): boolean;
   conversationFor(serverId: string): string | undefined;
   /** The conversation's context in the scope the server asked for. */
@@ -56,10 +57,10 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       const policy = deps.policy();
       if (policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
-      const { provider, defaultModel, traits } = deps.models();
+      const conversationId = deps.conversationFor(serverId);
+      const { provider, defaultModel, traits } = await deps.models(conversationId);
       const models = await provider.listModels().catch(() => [] as string[]);
       const choice = chooseModel(params.modelPreferences, models, defaultModel, traits);
-      const conversationId = deps.conversationFor(serverId);
       const includeContext = params.includeContext ?? 'none';
       const asked = !(policy === 'approve' && deps.isTrusted(serverId));
       const options = { signal, ...(conversationId ? { conversationId } : {}) };

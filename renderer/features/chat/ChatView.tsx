@@ -1,4 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
+import { modelInUse } from '../../../shared/modelInUse.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useHostQuery } from '../../api/useHostQuery.ts';
+import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Composer } from './Composer.tsx';
@@ -11,18 +15,29 @@ export function ChatView() {
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const detail = useAtriumStore((state) => (state.detail && state.detail.conversation.id === selectedId ? state.detail : null));
   const live = useAtriumStore((state) => (selectedId ? state.live[selectedId] : undefined));
+  const key = conversationKey(selectedId);
+  // A turn runs from the moment its message is sent until the host says it is done (its `done` event).
+  const sending = useAtriumStore((state) => state.sending[key] === true);
+  const busy = sending || live !== undefined;
+  const picked = useAtriumStore((state) => state.modelChoice[key]);
+  const summary = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId));
+  const api = useAtriumApi();
+  // Asked again each time the chat opens, so a provider added in Settings is offered at once.
+  const { data: providers } = useHostQuery(() => api.listProviders({}), 'providers');
+  const shown = modelInUse(providers, selectedId ? (summary ?? detail?.conversation ?? null) : null, picked);
   // The list has the latest title (a rename reloads the list, not the open conversation).
   const listedTitle = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId)?.title);
   const title = detail ? (listedTitle ?? detail.conversation.title) : 'New conversation';
-  const scroller = useRef<HTMLDivElement>(null);
+  // The messages are laid out once the element they scroll in exists, so they are measured against it.
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
 
   // Follow the reply as it streams, unless the person scrolled up to read.
   useEffect(() => {
-    const element = scroller.current;
+    const element = scroller;
     if (!element) return;
     const nearBottom = element.scrollHeight - element.scrollTop - element.clientHeight < 120;
     if (nearBottom) element.scrollTop = element.scrollHeight;
-  }, [detail, live]);
+  }, [detail, live, scroller]);
 
   return (
     <div className="chat">
@@ -30,16 +45,16 @@ export function ChatView() {
       <section className="conversation-pane" aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
         <header className="conversation-head">
           <h2>{title}</h2>
-          <ModelPicker conversation={detail?.conversation ?? null} />
+          <ModelPicker conversationKey={key} providers={providers} shown={shown} />
         </header>
-        <div className="conversation-scroll" ref={scroller}>
+        <div className="conversation-scroll" ref={setScroller}>
           {selectedId === null && !live ? (
             <EmptyState title="Start a conversation">The model can use the tools of every ready server; you approve what needs approving.</EmptyState>
           ) : (
-            <MessageList detail={detail} live={live} scroller={() => scroller.current} />
+            scroller && <MessageList detail={detail} live={live} scroller={() => scroller} />
           )}
         </div>
-        <Composer conversationId={selectedId} busy={live !== undefined} />
+        <Composer conversationId={selectedId} busy={busy} model={shown} />
       </section>
     </div>
   );

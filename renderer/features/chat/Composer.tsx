@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
+import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut } from '../shortcuts/appShortcuts.ts';
@@ -14,27 +16,27 @@ import { PromptPicker } from './PromptPicker.tsx';
  * Escape) ends it. A message that starts with "/" opens the servers' prompts: arrows choose, Enter
  * picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's message.
  */
-export function Composer({ conversationId, busy }: { conversationId: string | null; busy: boolean }) {
+export function Composer({ conversationId, busy, model }: { conversationId: string | null; busy: boolean; model: ModelInUse | null }) {
   const api = useAtriumApi();
   const setAwaitingNew = useAtriumStore((state) => state.setAwaitingNewConversation);
   const attachments = useAtriumStore((state) => state.attachments);
   const detach = useAtriumStore((state) => state.detach);
   const clearAttachments = useAtriumStore((state) => state.clearAttachments);
   const attach = useAtriumStore((state) => state.attach);
-  const choice = useAtriumStore((state) => state.modelChoice[conversationId ?? 'new']);
+  const setSending = useAtriumStore((state) => state.setSending);
   const draft = useAtriumStore((state) => state.draft);
   const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
   const pickerId = useId();
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [options, setOptions] = useState<PromptSummary[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const [files, setFiles] = useState<AttachedFile[]>([]);
-  const running = busy || sending;
+  // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
+  const running = busy;
   // "Edit" on a sent message puts its words here, ready to change and send again.
   useEffect(() => {
     if (!draft) return;
@@ -54,8 +56,9 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
 
   /** Runs one turn; the words typed come back if it could not start, so nothing is lost. */
   const submit = async (start: () => Promise<unknown>, restore: string) => {
+    const key = conversationKey(conversationId);
     setError(null);
-    setSending(true);
+    setSending(key, true);
     if (!conversationId) setAwaitingNew(true);
     try {
       await start();
@@ -63,7 +66,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
       setError(errorMessage(failure));
       setText((current) => (current === '' ? restore : current));
     } finally {
-      setSending(false);
+      setSending(key, false);
       if (!conversationId) setAwaitingNew(false);
     }
   };
@@ -81,7 +84,8 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
       try {
         await api.sendMessage({
           text: message,
-          ...(choice ?? {}),
+          // Exactly what the model picker shows.
+          ...(model ?? {}),
           ...(resources.length > 0 ? { resources } : {}),
           ...(sentFiles.length > 0 ? { files: sentFiles } : {}),
           ...(conversationId ? { conversationId } : {}),
@@ -98,7 +102,7 @@ export function Composer({ conversationId, busy }: { conversationId: string | nu
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
     setPrompt(null);
     setText('');
-    void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
+    void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
   };
 
   const stop = () => {

@@ -25,7 +25,7 @@ type Row = { kind: 'saved'; message: SavedMessage } | { kind: 'live' } | { kind:
 interface MessageListProps {
   detail: ConversationDetail | null;
   live: LiveTurn | undefined;
-  /** The element that scrolls: only the rows in (and near) its view are rendered. */
+  /** The element that scrolls, already in the page: only the rows in (and near) its view are rendered. */
   scroller: () => HTMLElement | null;
 }
 
@@ -56,6 +56,9 @@ export function MessageList({ detail, live, scroller }: MessageListProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: scroller,
+    // Measured now, so the first render already has rows: a list mounted with its messages (back from
+    // another view) is otherwise laid out against a zero-height view and shows nothing until it changes.
+    initialRect: viewportOf(scroller()),
     estimateSize: () => 90,
     overscan: 6,
     getItemKey: (index) => {
@@ -105,6 +108,10 @@ interface RowPlace {
   ref: (element: Element | null) => void;
   'data-index': number;
   style: { transform: string };
+}
+
+function viewportOf(element: HTMLElement | null): { width: number; height: number } {
+  return element ? { width: element.clientWidth, height: element.clientHeight } : { width: 0, height: 0 };
 }
 
 function isShown(message: SavedMessage): boolean {
@@ -168,7 +175,7 @@ const SavedMessageItem = memo(function SavedMessageItem({
       <MessageActions message={message} />
       {message.status === 'error' ? (
         <p className="message-error" role="alert">
-          The reply failed{message.error ? `: ${message.error}` : ''}.
+          {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
         </p>
       ) : null}
       </div>
@@ -181,7 +188,9 @@ function MessageActions({ message }: { message: SavedMessage }) {
   const api = useAtriumApi();
   const setDraft = useAtriumStore((state) => state.setDraft);
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
-  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined : false));
+  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
+  // Retry goes to the model the picker shows: the person's pick, else the conversation's own (the host's).
+  const picked = useAtriumStore((state) => (conversationId ? state.modelChoice[conversationId] : undefined));
   // Only the conversation's last reply offers Retry; the others skip the search for the words to resend.
   const lastUserText = useAtriumStore((state) => {
     const saved = state.detail?.messages as unknown as SavedMessage[] | undefined;
@@ -201,11 +210,16 @@ function MessageActions({ message }: { message: SavedMessage }) {
   if (!conversationId || lastUserText === undefined) return null;
   return (
     <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => void api.sendMessage({ conversationId, text: lastUserText }).catch(() => undefined)}>
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => void api.sendMessage({ conversationId, text: lastUserText, ...(picked ?? {}) }).catch(() => undefined)}>
         Retry
       </button>
     </div>
   );
+}
+
+/** The host's error sentences usually end with their own full stop; one is added only where missing. */
+function asSentence(text: string): string {
+  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
 function lastTypedText(messages: readonly SavedMessage[]): string | undefined {

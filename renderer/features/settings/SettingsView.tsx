@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ProviderView } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -98,7 +99,7 @@ export function SettingsView() {
         <label className="field">
           Default model for new conversations
           <select
-            value={settings?.default ? `${settings.default.provider}\u0000${settings.default.model}` : ''}
+            value={defaultShown(settings?.default, providers)}
             onChange={(event) => {
               const [provider = '', model = ''] = event.target.value.split('\u0000');
               void act(() => api.saveDefaults({ default: { provider, model } }), `New conversations use ${model}`);
@@ -162,6 +163,13 @@ function KeyForm({ providerId, canStore, onSave }: { providerId: string; canStor
       </button>
     </form>
   );
+}
+
+/** The model new conversations use: the one chosen here, else the one the host falls back to (the default provider's first). */
+function defaultShown(chosen: { provider: string; model: string } | undefined, providers: readonly ProviderView[] | null): string {
+  if (chosen) return `${chosen.provider}\u0000${chosen.model}`;
+  const fallback = providers?.find((p) => p.isDefault);
+  return fallback?.defaultModel ? `${fallback.id}\u0000${fallback.defaultModel}` : '';
 }
 
 function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: string; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {

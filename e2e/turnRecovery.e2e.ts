@@ -1,0 +1,138 @@
+// A turn that fails ends in the window, and a conversation survives a visit to every other view: a
+// wrong API key and an unreachable provider each show their sentence once, after which Send, Retry and
+// Stop work without a reload; an open conversation still shows its messages after Servers, Settings,
+// Roots, Resources and Get started.
+import type { Page } from '@playwright/test';
+import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import type { RunningHost } from './fixtures/hostProcess.ts';
+import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
+import { sendMessage } from './fixtures/chatHost.ts';
+
+/** A host whose default provider is a scripted fake, beside a provider nobody answers; stopped after the test. */
+async function startHost(script: FakeTurn[]): Promise<{ llm: FakeLlmServer; running: RunningHost }> {
+  const llm = await startFakeAnthropic(script, { models: ['claude-e2e'] });
+  const running = await startHostProcess({
+    mcpServers: {},
+    providers: {
+      providers: [
+        { id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' },
+        // Nothing listens on the discard port: every request to it is refused at once.
+        { id: 'offline', kind: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKeySecret: 'claude', models: ['claude-offline'] },
+      ],
+      default: { provider: 'claude', model: 'claude-e2e' },
+    },
+    env: { ATRIUM_SECRET_CLAUDE: 'sk-ant-e2e-not-real' },
+  }).catch(async (error: unknown) => {
+    await llm.close();
+    throw error;
+  });
+  hosts.push({ llm, running });
+  return { llm, running };
+}
+
+const hosts: { llm: FakeLlmServer; running: RunningHost }[] = [];
+test.afterEach(async () => {
+  for (const { llm, running } of hosts.splice(0)) {
+    await running.stop();
+    await llm.close();
+  }
+});
+
+/** Opens the app on the chat (a home without servers opens on Get started the first time). */
+async function openChat(page: Page, running: RunningHost): Promise<void> {
+  await page.goto(running.host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+}
+
+/** What a person checks to know the turn is over: nothing is thinking, Stop is gone, Send works again. */
+async function expectTurnOver(page: Page): Promise<void> {
+  await expect(page.getByText('Thinking…')).toBeHidden();
+  await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('probe');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
+  await box.fill('');
+}
+
+test('a failed turn ends in the window: its sentence shows once, then Retry, Send and Stop work', async ({ page }) => {
+  const { running } = await startHost([
+    { error: { status: 401, message: 'invalid x-api-key' } },
+    { text: 'Retried and answered.' },
+    { hang: true, text: 'I am thinking about' },
+    { text: 'Answered after the stop.' },
+    { text: 'Back on the working provider.' },
+  ]);
+  await openChat(page, running);
+
+  await test.step('a wrong API key: the error is said once and the turn ends', async () => {
+    await sendMessage(page, 'hello there');
+    const failed = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('alert');
+    await expect(failed).toContainText('rejected the API key');
+    await expectTurnOver(page);
+    const sentence = (await failed.textContent()) ?? '';
+    expect(sentence, 'the sentence ends with one full stop').not.toMatch(/\.\.\s*$/);
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-wrong-key.png' });
+  });
+
+  await test.step('Retry sends the words again and the reply comes', async () => {
+    const retry = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' });
+    await expect(retry).toBeEnabled();
+    await retry.click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Retried and answered.');
+    await expectTurnOver(page);
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-retried.png' });
+  });
+
+  await test.step('Stop ends a reply that hangs, and the next message is answered', async () => {
+    await sendMessage(page, 'think hard');
+    await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('I am thinking about');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.getByText('Stopped before it finished')).toBeVisible();
+    await expectTurnOver(page);
+    await sendMessage(page, 'try again');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Answered after the stop.');
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-stopped.png' });
+  });
+
+  await test.step('an unreachable provider: the error is said once, the turn ends, another model answers', async () => {
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    await picker.selectOption({ label: 'claude-offline' });
+    await sendMessage(page, 'anyone there?');
+    const failed = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('alert');
+    await expect(failed).toContainText('cannot reach http://127.0.0.1:9');
+    await expectTurnOver(page);
+    expect((await failed.textContent()) ?? '').not.toMatch(/\.\.\s*$/);
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-unreachable.png' });
+    await picker.selectOption({ label: 'claude-e2e' });
+    await sendMessage(page, 'and now?');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Back on the working provider.');
+    await expectTurnOver(page);
+  });
+});
+
+test('an open conversation still shows its messages after a visit to every other view', async ({ page }) => {
+  const { running } = await startHost([{ text: 'Nice to meet you.' }, { text: 'Here is the second answer.' }]);
+  await openChat(page, running);
+  await sendMessage(page, 'hello there');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Nice to meet you.');
+  await sendMessage(page, 'and a second question');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is the second answer.');
+  // A fresh tab opens the conversation from the list, as a person coming back would.
+  await page.reload();
+  await page.getByRole('button', { name: 'hello there', exact: true }).click();
+  await expect(page.getByRole('listitem', { name: 'You' }).first()).toContainText('hello there');
+  for (const view of ['Servers', 'Settings', 'Roots', 'Resources', 'Get started']) {
+    await test.step(`${view} and back`, async () => {
+      await page.getByRole('button', { name: view, exact: true }).click();
+      await expect(page.getByRole('button', { name: view, exact: true })).toHaveAttribute('aria-current', 'page');
+      await page.getByRole('button', { name: 'Chat', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'hello there' })).toBeVisible();
+      await expect(page.getByRole('listitem', { name: 'You' }).first()).toContainText('hello there');
+      await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is the second answer.');
+      await page.screenshot({ path: `e2e/artifacts/turn-recovery-back-from-${view.toLowerCase().replace(' ', '-')}.png` });
+    });
+  }
+});
