@@ -97,3 +97,25 @@ test('the first chat after adding a provider uses the model the picker shows, fo
     await expect(picker.locator('option:checked')).toHaveText('claude-fake-2');
   });
 });
+
+test('a provider that offers no model says why beside the picker, and sending says what to do in Settings', async ({ page }) => {
+  // Nothing answers on the discard port, and no models were given when the provider was added.
+  const offline = await startHostProcess({
+    mcpServers: {},
+    providers: { providers: [{ id: 'offline', kind: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKeySecret: 'offline' }] },
+    env: { ATRIUM_SECRET_OFFLINE: 'sk-ant-e2e-not-real' },
+  });
+  try {
+    await page.goto(offline.host.url);
+    await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'No model to use' })).toContainText('cannot reach http://127.0.0.1:9');
+    await sendMessage(page, 'hello?');
+    await expect(page.getByRole('alert')).toContainText('in Settings');
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the words typed are kept').toHaveValue('hello?');
+    await expectNoCommandLineWords(page);
+    await page.screenshot({ path: 'e2e/artifacts/first-model-no-model.png' });
+  } finally {
+    await offline.stop();
+  }
+});

@@ -12,6 +12,14 @@ const SEPARATOR = '\u0000';
 export function ModelPicker({ conversationKey, providers, shown }: { conversationKey: string; providers: readonly ProviderView[] | null; shown: ModelInUse | null }) {
   const chooseModel = useAtriumStore((state) => state.chooseModel);
   if (!providers || providers.length === 0) return null;
+  if (!providers.some((p) => p.models.length > 0)) {
+    // Nothing to pick: say why beside the picker rather than offer an empty list.
+    return (
+      <p className="model-picker muted" role="status">
+        No model to use: {providers.map((p) => `${p.id}: ${p.error ?? 'it offers no models'}`).join(' ')}
+      </p>
+    );
+  }
   const provider = shown?.provider ?? '';
   const model = shown?.model ?? '';
   const problems = providers.filter((p) => p.error);
