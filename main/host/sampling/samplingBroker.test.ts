@@ -151,3 +151,13 @@ test('a server is rate-limited before the person is asked', async () => {
   assert.equal(shown.length, 4);
   await ask('other');
 });
+
+test('with no model to use, the request is declined with the reason (not an internal error), and nobody is asked', async () => {
+  const { ask, shown } = setup('ask', () => ({ action: 'approve' }), {
+    models: async () => {
+      throw new Error('no model provider is set up yet: add one in Settings (Model providers)');
+    },
+  });
+  await assert.rejects(ask('s'), (error: unknown) => error instanceof RequestRefusedError && /declined: no model provider is set up yet/.test(error.message));
+  assert.equal(shown.length, 0);
+});

@@ -58,7 +58,10 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       if (policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
       const conversationId = deps.conversationFor(serverId);
-      const { provider, defaultModel, traits } = await deps.models(conversationId);
+      // No model at all is a refusal the server can report, not an internal error: nobody can be asked to run one.
+      const { provider, defaultModel, traits } = await deps.models(conversationId).catch((error: unknown) => {
+        throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: ${(error as Error).message}`);
+      });
       const models = await provider.listModels().catch(() => [] as string[]);
       const choice = chooseModel(params.modelPreferences, models, defaultModel, traits);
       const includeContext = params.includeContext ?? 'none';
