@@ -89,6 +89,13 @@ test('a failed turn ends in the window: its sentence shows once, then Retry, Sen
   await test.step('Stop ends a reply that hangs, and the next message is answered', async () => {
     await sendMessage(page, 'think hard');
     await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('I am thinking about');
+    // The running turn is this conversation's only: another one can be written in meanwhile.
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('something else');
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
+    await page.getByRole('textbox', { name: 'Message' }).fill('');
+    await page.getByRole('button', { name: 'hello there', exact: true }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('I am thinking about');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect(page.getByText('Stopped before it finished')).toBeVisible();
     await expectTurnOver(page);
