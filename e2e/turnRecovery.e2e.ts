@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
+import { holdStream } from './fixtures/llm/streamHold.ts';
 import type { RunningHost } from './fixtures/hostProcess.ts';
 import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
 import { sendMessage } from './fixtures/chatHost.ts';
@@ -142,4 +143,38 @@ test('an open conversation still shows its messages after a visit to every other
       await page.screenshot({ path: `e2e/artifacts/turn-recovery-back-from-${view.toLowerCase().replace(' ', '-')}.png` });
     });
   }
+});
+
+test('a turn that ends while the link to Atrium is down has ended when the link comes back', async ({ page, context }) => {
+  const hold = holdStream('The first half,');
+  const { running } = await startHost([{ text: 'The first half, and the second half.', hold }]);
+  // The page's link to the host goes through this route, so the test can cut it and let it come back.
+  let linkUp = true;
+  const links: { close(): Promise<void> }[] = [];
+  await page.routeWebSocket(/./, (ws) => {
+    if (!linkUp) return void ws.close();
+    ws.connectToServer();
+    links.push(ws);
+  });
+  await openChat(page, running);
+  await sendMessage(page, 'tell me both halves');
+  await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('The first half,');
+
+  linkUp = false;
+  for (const link of links.splice(0)) await link.close();
+  await expect(page.getByRole('status', { name: 'Connection: Reconnecting' })).toBeVisible();
+  // The reply finishes while this window hears nothing; another tab sees it end.
+  hold.release();
+  const other = await context.newPage();
+  await openChat(other, running);
+  await other.getByRole('button', { name: 'tell me both halves', exact: true }).click();
+  await expect(other.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('and the second half.');
+  await expect(other.getByRole('listitem', { name: 'Assistant (replying)' })).toHaveCount(0);
+  await other.close();
+
+  linkUp = true;
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('and the second half.');
+  await expectTurnOver(page);
+  await page.screenshot({ path: 'e2e/artifacts/turn-recovery-link-back.png' });
 });

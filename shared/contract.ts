@@ -226,6 +226,8 @@ export interface ConversationSummary {
   updatedAt: number;
   providerId?: string;
   model?: string;
+  /** A turn runs in it now: a window that missed a turn's end while its link was down learns it here. */
+  running?: true;
 }
 
 /** A conversation with its messages and tool calls, as saved; server-provided text in it is untrusted. */

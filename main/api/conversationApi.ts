@@ -41,9 +41,9 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
     return found;
   };
   return {
-    listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map(summary),
+    listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map((c) => summary(c, chat)),
     getConversation: async ({ conversationId }) => ({
-      conversation: summary(conversation(conversationId)),
+      conversation: summary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId) as unknown as JsonObject[],
       toolCalls: history.listToolCalls(conversationId) as unknown as JsonObject[],
     }),
@@ -116,8 +116,9 @@ export async function sendTurn(chat: ChatService, request: SendRequest): Promise
   }
 }
 
-function summary(c: Conversation): ConversationSummary {
+function summary(c: Conversation, chat: ChatService): ConversationSummary {
   return {
+    ...(chat.isRunning(c.id) ? { running: true as const } : {}),
     id: c.id,
     title: c.title,
     createdAt: c.createdAt,

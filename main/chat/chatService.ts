@@ -178,6 +178,11 @@ export class ChatService {
     return controller !== undefined;
   }
 
+  /** Whether a turn runs in the conversation now. */
+  isRunning(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
   /** Stops the running turn of a conversation: the stream ends, a running tool call is cancelled. */
   cancel(conversationId: string): boolean {
     const controller = this.running.get(conversationId);

@@ -58,6 +58,8 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setPending(pending);
       state().setLoadError(null);
       await loadConversations();
+      // Events sent while the link was down are lost: the host's list says which turns still run.
+      state().endTurnsNotRunning();
       await loadDetail();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
       if (firstLoad && state().view === 'chat' && servers.length === 0 && state().conversations.length === 0) state().showView('setup');

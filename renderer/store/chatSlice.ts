@@ -73,6 +73,8 @@ export interface ChatSlice {
   /** The conversation made by the first message of 'new' is shown and takes over the model picked for it. */
   adoptNewConversation(conversationId: string): void;
   applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
+  /** After the link came back: a turn the host no longer runs (its `done` was missed) ends here too. */
+  endTurnsNotRunning(): void;
 }
 
 const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notices: [] });
@@ -117,6 +119,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         modelChoice: picked ? { ...modelChoice, [conversationId]: picked } : modelChoice,
       };
     }),
+  endTurnsNotRunning: () =>
+    set((state) => ({ live: Object.fromEntries(Object.entries(state.live).filter(([id]) => state.conversations.some((c) => c.id === id && c.running))) })),
   applyTurnEvent: (conversationId, event) =>
     set((state) => {
       if (event.type === 'done') {
