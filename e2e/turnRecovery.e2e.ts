@@ -143,6 +143,18 @@ test('an open conversation still shows its messages after a visit to every other
       await page.screenshot({ path: `e2e/artifacts/turn-recovery-back-from-${view.toLowerCase().replace(' ', '-')}.png` });
     });
   }
+
+  await test.step('words being written wait in their conversation while another view or conversation is shown', async () => {
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('a third question, half written');
+    await page.getByRole('button', { name: 'Resources', exact: true }).click();
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await expect(box).toHaveValue('a third question, half written');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(box, 'a new conversation starts with an empty box').toHaveValue('');
+    await page.getByRole('button', { name: 'hello there', exact: true }).click();
+    await expect(box).toHaveValue('a third question, half written');
+  });
 });
 
 test('a turn that ends while the link to Atrium is down has ended when the link comes back', async ({ page, context }) => {

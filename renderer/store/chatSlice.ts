@@ -43,6 +43,9 @@ export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
   setDraft(text: string): void;
+  /** What is written in each conversation's message box (by conversationKey), kept while other views or conversations are shown. */
+  composerText: Record<string, string>;
+  setComposerText(conversationKey: string, text: string | ((current: string) => string)): void;
   /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
@@ -82,6 +85,13 @@ const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notice
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
+  composerText: {},
+  setComposerText: (key, text) =>
+    set((state) => {
+      const next = typeof text === 'function' ? text(state.composerText[key] ?? '') : text;
+      const { [key]: _was, ...others } = state.composerText;
+      return { composerText: next === '' ? others : { ...others, [key]: next } };
+    }),
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),

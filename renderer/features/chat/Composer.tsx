@@ -29,7 +29,11 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
   const pickerId = useId();
-  const [text, setText] = useState('');
+  // The words belong to the conversation, not to this box: they wait while another view or conversation is shown.
+  const key = conversationKey(conversationId);
+  const text = useAtriumStore((state) => state.composerText[key] ?? '');
+  const setComposerText = useAtriumStore((state) => state.setComposerText);
+  const setText = (value: string | ((current: string) => string)) => setComposerText(key, value);
   const [error, setError] = useState<string | null>(null);
   const [options, setOptions] = useState<PromptSummary[]>([]);
   const [active, setActive] = useState(0);
@@ -56,7 +60,6 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
 
   /** Runs one turn; the words typed come back if it could not start, so nothing is lost. */
   const submit = async (start: () => Promise<unknown>, restore: string) => {
-    const key = conversationKey(conversationId);
     setError(null);
     setSending(key, true);
     if (!conversationId) setAwaitingNew(true);
