@@ -12,7 +12,7 @@ import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { CliFailure, USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
+import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
@@ -39,6 +39,11 @@ const TARGETED = new Set(['call', 'read', 'prompt']);
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
 export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  const answer = informationAnswer(argv);
+  if (answer !== undefined) {
+    io.out(answer);
+    return 0;
+  }
   let invocation: CliInvocation;
   try {
     invocation = parseCli(argv);
