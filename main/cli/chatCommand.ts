@@ -8,6 +8,7 @@ import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { terminalConsent } from './terminalConsent.ts';
+import { reportConfigProblems } from './configProblems.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
@@ -52,7 +53,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
   try {
-    for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
+    if (reportConfigProblems(core.configProblems, io.err)) return 1;
     for (const [id, status] of await core.hub.whenSettled()) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
@@ -83,20 +84,29 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
 
 /** Prints the turn as it happens; returns the function that stops printing. */
 function showTurn(core: HostCore, io: ChatIo): () => void {
+  // Streamed text may stop mid-line; what Atrium adds (a tool call, its result) always gets lines of its own.
+  let atLineStart = true;
+  const line = (text: string) => {
+    if (!atLineStart) io.write('\n');
+    io.out(text);
+    atLineStart = true;
+  };
   const offs = [
     core.events.on('chatEvent', ({ event }) => {
       switch (event.type) {
         case 'text':
+          if (event.delta === '') break;
           io.write(visible(event.delta));
+          atLineStart = event.delta.endsWith('\n');
           break;
         case 'image':
-          io.out(`\n[image ${visible(event.mimeType)}, ${Math.round((event.data.length * 3) / 4 / 1024)} KB; see it with: atrium history export <conversation> --format json]`);
+          line(`[image ${visible(event.mimeType)}, ${Math.round((event.data.length * 3) / 4 / 1024)} KB; see it with: atrium history export <conversation> --format json]`);
           break;
         case 'tool_call':
-          if (event.status === 'running') io.out(`\n[tool ${visible(event.serverId)}/${visible(event.tool)} ${visible(JSON.stringify(event.arguments))}]`);
+          if (event.status === 'running') line(`[tool ${visible(event.serverId)}/${visible(event.tool)} ${visible(JSON.stringify(event.arguments))}]`);
           break;
         case 'tool_result':
-          io.out(`[→ ${event.status}: ${visible(event.summary.split('\n')[0] ?? '')}]`);
+          line(`[→ ${event.status}: ${visible(event.summary.split('\n')[0] ?? '')}]`);
           break;
         case 'notice':
           io.err(`atrium: ${event.message}`);
@@ -105,7 +115,7 @@ function showTurn(core: HostCore, io: ChatIo): () => void {
           break;
       }
     }),
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io)),
+    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io, (id, reason) => core.conversations.pending.withdraw(id, reason))),
   ];
   return () => offs.forEach((off) => off());
 }

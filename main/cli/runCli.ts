@@ -16,10 +16,12 @@ import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonOb
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
+import { reportConfigProblems } from './configProblems.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { WorkspaceError } from '../host/workspaces.ts';
+import { InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ProviderSettingsError } from '../chat/providerSettings.ts';
@@ -103,8 +105,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io));
-    for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
+    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io, (id, reason) => started.conversations.pending.withdraw(id, reason)));
+    if (reportConfigProblems(core.configProblems, io.err)) return 1;
     if (serverScope !== undefined && !core.hub.has(serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
@@ -219,6 +221,7 @@ function isExpectedFailure(error: unknown): boolean {
     error instanceof ProviderSettingsError ||
     error instanceof ConversationError ||
     error instanceof WorkspaceError ||
+    error instanceof InvalidToolArgumentsError ||
     (error as { code?: unknown } | undefined)?.code === 'not_found'
   );
 }

@@ -19,18 +19,31 @@ export interface ConsentIo {
 }
 
 type Respond = AtriumApi['respondPending'];
+/** Closes a request unanswered, saying why; the host tells the model it was not made, not that it was denied. */
+type Withdraw = (id: string, reason: string) => void;
+
+/** Why a call that needs approval was not made when there is nobody at a terminal. */
+const NOBODY_TO_ASK = "it needs the person's approval, and no one could be asked (Atrium ran without a terminal)";
 
 /** Settles pending requests one after another: two questions never interleave on the terminal. */
-export function terminalConsent(respond: Respond, io: ConsentIo): (record: PendingRequestView) => void {
+export function terminalConsent(respond: Respond, io: ConsentIo, withdraw: Withdraw): (record: PendingRequestView) => void {
   let queue = Promise.resolve();
   return (record) => {
-    queue = queue.then(() => settle(respond, io, record)).catch((error: Error) => io.err(`atrium: ${error.message}`));
+    queue = queue.then(() => settle(respond, io, withdraw, record)).catch((error: Error) => io.err(`atrium: ${error.message}`));
   };
 }
 
-async function settle(respond: Respond, io: ConsentIo, record: PendingRequestView): Promise<void> {
+async function settle(respond: Respond, io: ConsentIo, withdraw: Withdraw, record: PendingRequestView): Promise<void> {
   const server = visible(record.serverId);
-  if (record.kind === 'tool_approval') return settleApproval(respond, io, record, record.payload as ToolApprovalPayload);
+  if (record.kind === 'tool_approval') {
+    const payload = record.payload as ToolApprovalPayload;
+    if (!io.ask) {
+      io.err(`atrium: ${visible(payload.tool.serverId)}/${visible(payload.tool.name)} needs your approval, but there is no terminal to ask on; it was not run (use --approve readonly|all|none to decide up front)`);
+      withdraw(record.id, NOBODY_TO_ASK);
+      return;
+    }
+    return settleApproval(respond, io, io.ask, record, payload);
+  }
   if (record.kind === 'elicitation') {
     const payload = record.payload as ElicitationPayload;
     if (!io.ask) {
@@ -52,17 +65,11 @@ async function send(respond: Respond, record: PendingRequestView, outcome: JsonO
   await respond({ id: record.id, outcome }).catch(() => undefined);
 }
 
-async function settleApproval(respond: Respond, io: ConsentIo, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
+async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
   const { tool, arguments: args, elevated, annotationsTrusted, reason } = payload;
-  const name = `${visible(tool.serverId)}/${visible(tool.name)}`;
-  let answer: ToolApprovalAnswer = { effect: 'deny', scope: 'once', target: 'tool' };
-  if (!io.ask) {
-    io.err(`atrium: ${name} needs your approval, but there is no terminal to ask on; it was denied (use --approve readonly|all|none to decide up front)`);
-  } else {
-    io.out(`\n${elevated ? '⚠ ' : ''}${name} wants to run with ${visible(JSON.stringify(args))}`);
-    io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
-    answer = answerFrom((await io.ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
-  }
+  io.out(`\n${elevated ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
+  io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
+  const answer = answerFrom((await ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
   await send(respond, record, { ...answer });
 }
 

@@ -208,6 +208,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   return {
     api: createAtriumApi({
       home: options.home,
+      validator,
       hub,
       registry,
       roots,

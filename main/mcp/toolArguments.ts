@@ -1,0 +1,15 @@
+// The one check of a tool call's arguments against the tool's input schema, made before the call
+// reaches the server: by the agent loop for a model's call (before the person is asked to approve it)
+// and by the API for a person's direct call (the CLI's `atrium call`, the window's tool runner).
+import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
+
+/** Arguments that do not fit the tool; the server never saw them. */
+export class InvalidToolArgumentsError extends Error {
+  readonly code = 'invalid_params';
+}
+
+/** Why `args` do not fit `inputSchema`, or undefined when they do. */
+export function toolArgumentsProblem(validator: jsonSchemaValidator, inputSchema: unknown, args: Record<string, unknown>): string | undefined {
+  const check = validator.getValidator(inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(args);
+  return check.valid ? undefined : check.errorMessage;
+}
