@@ -15,7 +15,10 @@ if (answer !== undefined) {
 
 async function runFromTerminal(): Promise<number> {
   const [{ terminalAsk }, { runCli }] = await Promise.all([import('./chatCommand.ts'), import('./runCli.ts')]);
-  const ask = terminalAsk();
+  const terminal = terminalAsk();
+  // A question still on the terminal when the run is over is taken back, so the process can end.
+  const runOver = new AbortController();
+  const ask = terminal && ((question: string, signal?: AbortSignal) => terminal(question, signal ? AbortSignal.any([signal, runOver.signal]) : runOver.signal));
   const controller = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
 
@@ -43,5 +46,6 @@ async function runFromTerminal(): Promise<number> {
     },
     controller.signal,
   );
+  runOver.abort();
   return readerGone ? 0 : code;
 }

@@ -22,7 +22,7 @@ export interface ChatIo {
   write(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Asks the person a question on the terminal; undefined when there is no terminal. */
-  ask?(question: string): Promise<string>;
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 export async function runChat(invocation: CliInvocation, home: string, io: ChatIo, signal?: AbortSignal): Promise<number> {
@@ -84,6 +84,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
 
 /** Prints the turn as it happens; returns the function that stops printing. */
 function showTurn(core: HostCore, io: ChatIo): () => void {
+  const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => core.conversations.pending.withdraw(id, reason) }, io);
   // Streamed text may stop mid-line; what Atrium adds (a tool call, its result) always gets lines of its own.
   let atLineStart = true;
   const line = (text: string) => {
@@ -115,18 +116,19 @@ function showTurn(core: HostCore, io: ChatIo): () => void {
           break;
       }
     }),
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io, (id, reason) => core.conversations.pending.withdraw(id, reason))),
+    core.events.on('pendingOpened', consent.opened),
+    core.events.on('pendingClosed', consent.closed),
   ];
   return () => offs.forEach((off) => off());
 }
 
 /** A terminal question, when standard input is a terminal. */
-export function terminalAsk(): ((question: string) => Promise<string>) | undefined {
+export function terminalAsk(): ((question: string, signal?: AbortSignal) => Promise<string>) | undefined {
   if (!process.stdin.isTTY) return undefined;
-  return async (question) => {
+  return async (question, signal) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
     try {
-      return await rl.question(question);
+      return await rl.question(question, signal ? { signal } : {});
     } finally {
       rl.close();
     }

@@ -2,13 +2,15 @@
 // whose start-up files are slow or extend PATH, and (for the terminal itself) a tmux pane.
 
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import type { TerminalSession } from '../../e2e/fixtures/terminalSession.ts';
+import { openTerminal, shellQuote, tmuxAvailable } from '../../e2e/fixtures/terminalSession.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
 const bash = ['/bin/bash', '/usr/bin/bash'].find((file) => {
@@ -19,15 +21,6 @@ const bash = ['/bin/bash', '/usr/bin/bash'].find((file) => {
     return false;
   }
 });
-
-const tmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { timeout: 10_000 });
-    return 'tmux';
-  } catch {
-    return undefined;
-  }
-})();
 
 async function countLines(file: string): Promise<number> {
   try {
@@ -80,44 +73,28 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
     assert.equal(await countLines(asked), 2, 'an edited profile is read again');
   });
 
-  test('a login shell slower than the time limit leaves the terminal to Atrium: the approval question is asked and answered', { skip: tmux ? false : 'no tmux on this machine', timeout: 120_000 }, async () => {
+  test('a login shell slower than the time limit leaves the terminal to Atrium: the approval question is asked and answered', { skip: tmuxAvailable ? false : 'no tmux on this machine', timeout: 150_000 }, async () => {
     const slowHome = await makeTempDir('atrium-slow-shell-');
     const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 2, b: 3 } }] }, { text: 'Two and three make five.' }]);
-    const socket = `atrium-test-${process.pid}`;
-    const tmuxRun = (...args: string[]) =>
-      new Promise<string>((resolve, reject) =>
-        execFile(tmux ?? 'tmux', ['-L', socket, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-      );
-    /** Waits, up to a limit, until the pane shows what `pattern` matches. */
-    const paneShows = async (pattern: RegExp, limitMs: number): Promise<string> => {
-      const deadline = Date.now() + limitMs;
-      let pane = '';
-      while (Date.now() < deadline) {
-        pane = await tmuxRun('capture-pane', '-p', '-J', '-S', '-200', '-t', 'atrium');
-        if (pattern.test(pane)) return pane;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      assert.fail(`the terminal never showed ${pattern}; it shows:\n${pane}`);
-    };
+    let terminal: TerminalSession | undefined;
     try {
       await writeFile(join(slowHome, '.bash_profile'), 'sleep 4\n');
-      const echo = fixtureCommand('echoServer');
-      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo } }));
-      const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-      const command = [
-        'env', `HOME=${quote(slowHome)}`, `SHELL=${quote(bash ?? '')}`, `ATRIUM_HOME=${quote(home)}`, 'ANTHROPIC_API_KEY=sk-ant-test',
-        quote(process.execPath), quote(atriumCliPath), 'chat', quote('add 2 and 3'),
-        '--provider', 'anthropic', '--model', 'claude-test', '--base-url', quote(llm.url), '--approve', 'ask',
-      ].join(' ');
-      await tmuxRun('new-session', '-d', '-s', 'atrium', '-x', '200', '-y', '50', `${command}; echo "atrium exited with $?"; sleep 600`);
-      await paneShows(/Allow\? \[y\] once/, 60_000);
-      await tmuxRun('send-keys', '-t', 'atrium', 'y', 'Enter');
-      const pane = await paneShows(/atrium exited with \d+/, 60_000);
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+      terminal = await openTerminal(
+        [
+          'env', `HOME=${shellQuote(slowHome)}`, `SHELL=${shellQuote(bash ?? '')}`, `ATRIUM_HOME=${shellQuote(home)}`, 'ANTHROPIC_API_KEY=sk-ant-test',
+          shellQuote(process.execPath), shellQuote(atriumCliPath), 'chat', shellQuote('add 2 and 3'),
+          '--provider', 'anthropic', '--model', 'claude-test', '--base-url', shellQuote(llm.url), '--approve', 'ask',
+        ].join(' '),
+      );
+      await terminal.waitFor(/Allow\? \[y\] once/);
+      await terminal.type('y');
+      const pane = await terminal.waitFor(/exited with \d+/);
       assert.match(pane, /Two and three make five\./);
-      assert.match(pane, /atrium exited with 0/);
+      assert.match(pane, /exited with 0/);
       assert.doesNotMatch(pane, /EIO|setRawMode|\n\s+at /);
     } finally {
-      await tmuxRun('kill-server').catch(() => undefined);
+      await terminal?.close();
       await llm.close();
       await rm(slowHome, { recursive: true, force: true });
       await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo' } } }));

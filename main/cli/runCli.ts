@@ -33,7 +33,7 @@ export interface CliIo {
   write(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Asks a question on the terminal; absent when standard input is not a terminal. */
-  ask?(question: string): Promise<string>;
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 const TARGETED = new Set(['call', 'read', 'prompt']);
@@ -105,7 +105,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io, (id, reason) => started.conversations.pending.withdraw(id, reason)));
+    const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => started.conversations.pending.withdraw(id, reason) }, io);
+    core.events.on('pendingOpened', consent.opened);
+    core.events.on('pendingClosed', consent.closed);
     if (reportConfigProblems(core.configProblems, io.err)) return 1;
     if (serverScope !== undefined && !core.hub.has(serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
