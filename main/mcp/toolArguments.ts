@@ -11,5 +11,7 @@ export class InvalidToolArgumentsError extends Error {
 /** Why `args` do not fit `inputSchema`, or undefined when they do. */
 export function toolArgumentsProblem(validator: jsonSchemaValidator, inputSchema: unknown, args: Record<string, unknown>): string | undefined {
   const check = validator.getValidator(inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(args);
-  return check.valid ? undefined : check.errorMessage;
+  if (check.valid) return undefined;
+  // The validator calls the value "data"; here it is the call's arguments ("arguments/a must be number").
+  return (check.errorMessage ?? 'they do not match').replace(/(^|, )data(?=[/ ]|$)/g, '$1arguments');
 }
