@@ -10,6 +10,8 @@ export default defineConfig({
   retries: 0,
   reporter: 'list',
   timeout: 60_000,
+  // Every test is bounded by `timeout`; this bounds the whole run, so CI can never hang on it.
+  globalTimeout: 60 * 60_000,
   expect: { timeout: 20_000 },
   use: {
     browserName: 'chromium',

@@ -39,6 +39,20 @@ const SECRET_SCHEMA = {
   required: ['apiKey', 'retries'],
 };
 
+/** A form with a field of each checked kind: a range, a format and a choice. */
+const PROFILE_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    name: { type: 'string' as const, title: 'Name' },
+    age: { type: 'integer' as const, title: 'Age', minimum: 0, maximum: 150 },
+    email: { type: 'string' as const, title: 'Email', format: 'email' as const },
+    colour: { type: 'string' as const, title: 'Colour', enum: ['red', 'green'] },
+  },
+  required: ['name', 'age'],
+};
+
+const FORM_SCHEMAS = { name: ASK_SCHEMA, secret: SECRET_SCHEMA, profile: PROFILE_SCHEMA };
+
 const SIGN_IN_URL = 'https://xn--exmple-cua.com/sign-in?session=42';
 
 function text(value: string): CallToolResult {
@@ -162,8 +176,8 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
     'ask',
     {
       description:
-        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), or a sign-in page (form "url").',
-      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'url']).default('name') }),
+        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), a form with a range, a format and a choice (form "profile"), or a sign-in page (form "url").',
+      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'profile', 'url']).default('name') }),
     },
     async ({ message, form }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       await logCall(ctx, 'ask');
@@ -171,13 +185,13 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
         const { action, content } =
           form === 'url'
             ? await ctx.mcpReq.elicitInput({ mode: 'url', message, url: SIGN_IN_URL, elicitationId: 'sign-in-42' })
-            : await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
+            : await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: FORM_SCHEMAS[form] });
         return text(JSON.stringify({ action, content }));
       }
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'ask');
       if (answer.kind !== 'elicit') {
         const request =
-          form === 'url' ? inputRequired.elicitUrl({ message, url: SIGN_IN_URL }) : inputRequired.elicit({ message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
+          form === 'url' ? inputRequired.elicitUrl({ message, url: SIGN_IN_URL }) : inputRequired.elicit({ message, requestedSchema: FORM_SCHEMAS[form] });
         return inputRequired({ inputRequests: { ask: request } });
       }
       return text(JSON.stringify({ action: answer.action, content: answer.content }));

@@ -2,6 +2,7 @@
 // request against shared/contract.ts and then call this object; the CLI calls it directly.
 
 import { randomUUID } from 'node:crypto';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ToolSummary } from '../../shared/domain.ts';
 import type { RootsStore } from '../host/rootsStore.ts';
@@ -10,6 +11,7 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
@@ -41,10 +43,12 @@ export interface ApiDeps {
   workspaces: Workspaces;
   events: EventBus;
   conversations: ConversationHost;
+  /** Checks a direct tool call's arguments, as the agent loop checks a model's. */
+  validator: jsonSchemaValidator;
 }
 
 export function createAtriumApi(deps: ApiDeps): AtriumApi {
-  const { home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore, keyStorageWarning } = deps;
+  const { home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore, keyStorageWarning, validator } = deps;
   const callsInFlight = new Map<string, AbortController>();
   // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
@@ -128,6 +132,9 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ),
       ),
     callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
+      const declared = hub.get(serverId).tools.find((t) => t.name === tool);
+      const problem = declared ? toolArgumentsProblem(validator, declared.inputSchema, args ?? {}) : undefined;
+      if (problem !== undefined) throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}": the arguments do not fit its input schema: ${problem}`);
       const controller = new AbortController();
       callsInFlight.set(callId, controller);
       try {

@@ -9,6 +9,7 @@ import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { MessageOrigin } from '../store/historyStore.ts';
 import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
+import { toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
@@ -47,6 +48,8 @@ export interface ToolCallRecord {
 export interface GateDecision {
   allowed: boolean;
   decidedBy: 'person' | 'policy' | 'grant' | 'mode';
+  /** Nobody answered: the request was withdrawn (the server went away, nobody could be asked). */
+  unanswered?: true;
   reason: string;
 }
 
@@ -232,9 +235,9 @@ async function runToolCall(
   if (!tool) return finish({ status: 'invalid', error: 'unknown tool' }, `There is no tool named "${call.name}".`, true);
 
   // A mismatch goes back to the model as an error it can fix; the server never sees it.
-  const check = deps.validator.getValidator(tool.inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(call.input);
-  if (!check.valid) {
-    return finish({ status: 'invalid', error: check.errorMessage }, `The arguments do not match the tool's input schema: ${check.errorMessage}. Fix them and call the tool again.`, true);
+  const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, call.input);
+  if (problem !== undefined) {
+    return finish({ status: 'invalid', error: problem }, `The arguments do not match the tool's input schema: ${problem}. Fix them and call the tool again.`, true);
   }
 
   // One call can be cancelled on its own (the turn goes on), and cancelling the turn cancels it too.
@@ -263,7 +266,8 @@ async function approveAndRun(
   const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal });
   const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? 'allow' : 'deny' };
   if (!decision.allowed) {
-    return finish({ ...decided, status: 'denied' }, `The person did not allow this call (${decision.reason}).`, true);
+    const toModel = decision.unanswered ? `This call was not made: ${decision.reason}.` : `The person did not allow this call (${decision.reason}).`;
+    return finish({ ...decided, status: 'denied' }, toModel, true);
   }
 
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });

@@ -1,22 +1,51 @@
 #!/usr/bin/env node
-// The headless front end: `atrium <command> [options]`. See cliArgs.ts for the commands.
+// The headless front end: `atrium <command> [options]`. See cliArgs.ts for the commands. Run through
+// bin/atrium.mjs (which checks the Node version first) or directly with `node main/cli/atrium.ts`.
 
-import { terminalAsk } from './chatCommand.ts';
-import { runCli } from './runCli.ts';
+import { informationAnswer } from './cliArgs.ts';
 
-const ask = terminalAsk();
-const controller = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+const argv = process.argv.slice(2);
+// --help and --version load nothing of the host, so they answer at once.
+const answer = informationAnswer(argv);
+if (answer !== undefined) {
+  process.stdout.write(`${answer}\n`);
+} else {
+  process.exitCode = await runFromTerminal();
+}
 
-const code = await runCli(
-  process.argv.slice(2),
-  {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
-    write: (text) => process.stdout.write(text),
-    env: process.env,
-    ...(ask ? { ask } : {}),
-  },
-  controller.signal,
-);
-process.exitCode = code;
+async function runFromTerminal(): Promise<number> {
+  const [{ terminalAsk }, { runCli }] = await Promise.all([import('./chatCommand.ts'), import('./runCli.ts')]);
+  const terminal = terminalAsk();
+  // A question still on the terminal when the run is over is taken back, so the process can end.
+  const runOver = new AbortController();
+  const ask = terminal && ((question: string, signal?: AbortSignal) => terminal(question, signal ? AbortSignal.any([signal, runOver.signal]) : runOver.signal));
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+
+  // A reader that stopped reading (`atrium chat … | head`) wants nothing more: the run stops quietly.
+  let readerGone = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+    controller.abort();
+  });
+  const toStdout = (text: string) => {
+    if (!readerGone) process.stdout.write(text);
+  };
+
+  const code = await runCli(
+    argv,
+    {
+      out: (text) => toStdout(`${text}\n`),
+      err: (text) => {
+        if (!readerGone) process.stderr.write(`${text}\n`);
+      },
+      write: toStdout,
+      env: process.env,
+      ...(ask ? { ask } : {}),
+    },
+    controller.signal,
+  );
+  runOver.abort();
+  return readerGone ? 0 : code;
+}

@@ -47,7 +47,7 @@ describe('atrium chat', () => {
     script.push({ toolCalls: [{ name: 'echo__env', input: { name: 'HOME' } }] }, { text: 'I could not.' });
     const { code, stdout, stderr } = await atrium(home, ['chat', 'read HOME', ...flags()]);
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /echo\/env needs your approval, but there is no terminal to ask on; it was denied \(use --approve/);
+    assert.match(stderr, /echo\/env needs your approval, but there is no terminal to ask on; it was not run \(use --approve/);
     assert.match(stdout, /\[→ denied/);
   });
 

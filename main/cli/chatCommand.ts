@@ -8,6 +8,7 @@ import type { HostCore } from '../host/hostCore.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { terminalConsent } from './terminalConsent.ts';
+import { reportConfigProblems } from './configProblems.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
@@ -21,7 +22,7 @@ export interface ChatIo {
   write(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Asks the person a question on the terminal; undefined when there is no terminal. */
-  ask?(question: string): Promise<string>;
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 export async function runChat(invocation: CliInvocation, home: string, io: ChatIo, signal?: AbortSignal): Promise<number> {
@@ -52,7 +53,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
   try {
-    for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
+    if (reportConfigProblems(core.configProblems, io.err)) return 1;
     for (const [id, status] of await core.hub.whenSettled()) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
@@ -83,20 +84,30 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
 
 /** Prints the turn as it happens; returns the function that stops printing. */
 function showTurn(core: HostCore, io: ChatIo): () => void {
+  const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => core.conversations.pending.withdraw(id, reason) }, io);
+  // Streamed text may stop mid-line; what Atrium adds (a tool call, its result) always gets lines of its own.
+  let atLineStart = true;
+  const line = (text: string) => {
+    if (!atLineStart) io.write('\n');
+    io.out(text);
+    atLineStart = true;
+  };
   const offs = [
     core.events.on('chatEvent', ({ event }) => {
       switch (event.type) {
         case 'text':
+          if (event.delta === '') break;
           io.write(visible(event.delta));
+          atLineStart = event.delta.endsWith('\n');
           break;
         case 'image':
-          io.out(`\n[image ${visible(event.mimeType)}, ${Math.round((event.data.length * 3) / 4 / 1024)} KB; see it with: atrium history export <conversation> --format json]`);
+          line(`[image ${visible(event.mimeType)}, ${Math.round((event.data.length * 3) / 4 / 1024)} KB; see it with: atrium history export <conversation> --format json]`);
           break;
         case 'tool_call':
-          if (event.status === 'running') io.out(`\n[tool ${visible(event.serverId)}/${visible(event.tool)} ${visible(JSON.stringify(event.arguments))}]`);
+          if (event.status === 'running') line(`[tool ${visible(event.serverId)}/${visible(event.tool)} ${visible(JSON.stringify(event.arguments))}]`);
           break;
         case 'tool_result':
-          io.out(`[→ ${event.status}: ${visible(event.summary.split('\n')[0] ?? '')}]`);
+          line(`[→ ${event.status}: ${visible(event.summary.split('\n')[0] ?? '')}]`);
           break;
         case 'notice':
           io.err(`atrium: ${event.message}`);
@@ -105,18 +116,19 @@ function showTurn(core: HostCore, io: ChatIo): () => void {
           break;
       }
     }),
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io)),
+    core.events.on('pendingOpened', consent.opened),
+    core.events.on('pendingClosed', consent.closed),
   ];
   return () => offs.forEach((off) => off());
 }
 
 /** A terminal question, when standard input is a terminal. */
-export function terminalAsk(): ((question: string) => Promise<string>) | undefined {
+export function terminalAsk(): ((question: string, signal?: AbortSignal) => Promise<string>) | undefined {
   if (!process.stdin.isTTY) return undefined;
-  return async (question) => {
+  return async (question, signal) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
     try {
-      return await rl.question(question);
+      return await rl.question(question, signal ? { signal } : {});
     } finally {
       rl.close();
     }

@@ -1,6 +1,7 @@
 // The command line: `atrium <command> [arguments] [options]`, options anywhere after the command.
 
 import { parseArgs } from 'node:util';
+import { ATRIUM_VERSION } from '../host/atriumVersion.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { ElicitationAnswer } from '../host/brokers.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
@@ -64,6 +65,7 @@ options:
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
   --server S         only this server (tools, resources, templates, prompts)
+  --help, --version  print this, or Atrium's version
 
 chat options:
   --conversation ID  continue a conversation
@@ -71,6 +73,26 @@ chat options:
   --approve ask|ask-every|readonly|all|none   tool calls, this run: ask on the terminal when the policy says so, ask for every call, allow read-only ones, allow all, deny all (default: the choice saved in Settings, else ask)
   --sampling deny|ask|approve            servers' sampling requests, this run: refuse, ask on the terminal, or run a trusted server's without asking (others are asked) (default: the choice saved in Settings, else deny)
   --secrets FILE     a JSON file of {"secret name": "value"} (API keys); else ATRIUM_SECRET_<NAME>, ANTHROPIC_API_KEY, OPENAI_API_KEY`;
+
+/**
+ * What `atrium --help` (or `-h`) and `atrium --version` ask for, anywhere on the line; undefined for
+ * anything else. Answered before the host is loaded, so both are instant.
+ */
+export function informationWanted(argv: readonly string[]): 'help' | 'version' | undefined {
+  const { tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } } });
+  const names = new Set(tokens.filter((token) => token.kind === 'option').map((token) => token.name));
+  if (names.has('help')) return 'help';
+  if (names.has('version')) return 'version';
+  return undefined;
+}
+
+/** The text `atrium --help` or `atrium --version` prints, or undefined when the line asks for neither. */
+export function informationAnswer(argv: readonly string[]): string | undefined {
+  const wanted = informationWanted(argv);
+  if (wanted === 'help') return USAGE;
+  if (wanted === 'version') return `atrium ${ATRIUM_VERSION}`;
+  return undefined;
+}
 
 export function parseCli(argv: readonly string[]): CliInvocation {
   let parsed;
@@ -96,6 +118,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         secrets: { type: 'string' },
         format: { type: 'string', default: 'markdown' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {

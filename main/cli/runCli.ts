@@ -12,14 +12,16 @@ import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { CliFailure, USAGE, UsageError, parseCli, parseJsonObject } from './cliArgs.ts';
+import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
+import { reportConfigProblems } from './configProblems.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { WorkspaceError } from '../host/workspaces.ts';
+import { InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
@@ -31,7 +33,7 @@ export interface CliIo {
   write(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Asks a question on the terminal; absent when standard input is not a terminal. */
-  ask?(question: string): Promise<string>;
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 const TARGETED = new Set(['call', 'read', 'prompt']);
@@ -39,6 +41,11 @@ const TARGETED = new Set(['call', 'read', 'prompt']);
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
 export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  const answer = informationAnswer(argv);
+  if (answer !== undefined) {
+    io.out(answer);
+    return 0;
+  }
   let invocation: CliInvocation;
   try {
     invocation = parseCli(argv);
@@ -98,8 +105,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
-    core.events.on('pendingOpened', terminalConsent(core.api.respondPending, io));
-    for (const problem of core.configProblems) io.err(`atrium: ${problem.message}`);
+    const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => started.conversations.pending.withdraw(id, reason) }, io);
+    core.events.on('pendingOpened', consent.opened);
+    core.events.on('pendingClosed', consent.closed);
+    if (reportConfigProblems(core.configProblems, io.err)) return 1;
     if (serverScope !== undefined && !core.hub.has(serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
@@ -214,6 +223,7 @@ function isExpectedFailure(error: unknown): boolean {
     error instanceof ProviderSettingsError ||
     error instanceof ConversationError ||
     error instanceof WorkspaceError ||
+    error instanceof InvalidToolArgumentsError ||
     (error as { code?: unknown } | undefined)?.code === 'not_found'
   );
 }

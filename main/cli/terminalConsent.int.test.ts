@@ -1,5 +1,6 @@
 // `--elicit ask` as a person at a terminal uses it: runCli in-process with a scripted terminal, against
-// the real echo server. The questions, the warnings and what reached the server are all checked.
+// the real echo server (the questions, the warnings and what reached the server are all checked), and
+// the real process in a real terminal for what only a terminal shows.
 
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
@@ -8,6 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { atriumCliPath } from '../../e2e/fixtures/atriumCliProcess.ts';
+import type { TerminalSession } from '../../e2e/fixtures/terminalSession.ts';
+import { openTerminal, shellQuote, tmuxAvailable } from '../../e2e/fixtures/terminalSession.ts';
 import { runCli } from './runCli.ts';
 
 describe('answering on the terminal', () => {
@@ -30,7 +34,7 @@ describe('answering on the terminal', () => {
       env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
       ...(replies
         ? {
-            ask: async (question: string) => {
+            ask: async (question: string, _signal?: AbortSignal) => {
               asked.push(question);
               const reply = replies.shift();
               if (reply === undefined) throw new Error(`no scripted reply for ${question}`);
@@ -43,14 +47,27 @@ describe('answering on the terminal', () => {
   }
 
   test('a form is filled in field by field; an answer that does not fit is explained and asked again', async () => {
-    const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"message": "Who are you?"}', '--elicit', 'ask'], ['y', '', 'n', 'Ada', 'y']);
+    const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"message": "Who are you?"}', '--elicit', 'ask'], ['y', '', 'Ada', 'y']);
     assert.equal(code, 0, err);
     assert.match(out, /echo asks: Who are you\?/);
-    assert.deepEqual(asked.slice(1, 3), ['  Name*: ', '  Confirm [y/n]: ']);
-    assert.match(err, /required property 'name'/, 'the first, empty answer was refused with the reason');
+    assert.deepEqual(asked.slice(1), ['  Name*: ', '  Name*: ', '  Confirm [y/n]: ']);
+    assert.match(err, /✗ Name: an answer is needed; try again/, 'the first, empty answer was refused with the reason');
     assert.match(out, /"action":\s*"accept"/);
     assert.match(out, /"name":\s*"Ada"/);
     assert.match(out, /"confirm":\s*true/);
+  });
+
+  test('an answer that does not fit its field is explained and only that field is asked again', async () => {
+    const replies = ['y', 'Ada', 'old', '-3', '42', 'not-an-email', 'ada@example.com', 'purple', 'red'];
+    const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"form": "profile"}', '--elicit', 'ask'], replies);
+    assert.equal(code, 0, err);
+    assert.deepEqual(asked.slice(1), ['  Name*: ', '  Age*: ', '  Age*: ', '  Age*: ', '  Email (email): ', '  Email (email): ', '  Colour (red, green): ', '  Colour (red, green): ']);
+    assert.match(err, /✗ Age: "old" is not a number; try again/);
+    assert.match(err, /✗ Age: must be >= 0; try again/);
+    assert.match(err, /✗ Email: must match format "email"; try again/);
+    assert.match(err, /✗ Colour: choose from red, green; try again/);
+    const result = out.slice(out.indexOf('{"action"'));
+    assert.deepEqual(JSON.parse(result.trim()), { action: 'accept', content: { name: 'Ada', age: 42, email: 'ada@example.com', colour: 'red' } });
   });
 
   test('a form asking for a key carries a warning; a URL shows its real domain and is only printed after consent', async () => {
@@ -85,5 +102,28 @@ describe('answering on the terminal', () => {
     const { out, err } = await withTerminal(['call', 'echo', 'ask', '{}', '--elicit', 'ask'], undefined);
     assert.match(err, /echo asked for your input, but there is no terminal to ask on; it was declined \(use --elicit/);
     assert.match(out, /"action":\s*"decline"/);
+  });
+});
+
+describe('a question on a real terminal', { skip: tmuxAvailable ? false : 'no tmux on this machine' }, () => {
+  test('a form left unanswered past the time limit ends the run: the question is taken back and the command exits', { timeout: 150_000 }, async () => {
+    const home = await makeTempDir('atrium-terminal-limit-');
+    let terminal: TerminalSession | undefined;
+    try {
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+      terminal = await openTerminal(
+        ['env', `ATRIUM_HOME=${shellQuote(home)}`, shellQuote(process.execPath), shellQuote(atriumCliPath), 'call', 'echo', 'ask', shellQuote('{"message": "Who?"}'), '--elicit', 'ask', '--timeout', '3000'].join(' '),
+      );
+      await terminal.waitFor(/Answer\? \[y\] fill in/);
+      await terminal.type('y');
+      await terminal.waitFor(/Name\*: /);
+      const pane = await terminal.waitFor(/exited with \d+/, 60_000);
+      assert.match(pane, /no answer within the time limit/);
+      assert.match(pane, /exited with 1/);
+      assert.doesNotMatch(pane, /\n\s+at /);
+    } finally {
+      await terminal?.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,50 +1,94 @@
 // The CLI's stand-in for the consent dialogs: each pending request (a tool approval, a server's
 // elicitation or sampling request) is put to the person on the terminal, one at a time, and settled
-// through the same typed API the renderer uses. Without a terminal the safe answer is given (deny,
-// decline, reject) and the person is told how to decide up front. Everything a server sent is shown
-// through `visible`, so it cannot rewrite the terminal.
+// through the same typed API the renderer uses. Without a terminal nothing is run that needed the person:
+// a tool call is not made (the model is told no one could be asked), an elicitation is declined, a
+// sampling request rejected, and the person is told how to decide up front. A request that ends while
+// its question is on the terminal (its time limit) takes the question back. Everything a server sent is
+// shown through `visible`, so it cannot rewrite the terminal.
 
 import type { PendingRequestView } from '../../shared/domain.ts';
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../host/consentGate.ts';
-import type { FormField } from '../host/elicitation/elicitationForm.ts';
 import type { ElicitationPayload } from '../host/elicitation/personElicitation.ts';
 import type { SamplingRequestPayload, SamplingResultPayload } from '../host/sampling/samplingBroker.ts';
 import { visible } from './formatOutput.ts';
+import { askForm } from './terminalForm.ts';
 
 export interface ConsentIo {
   out(text: string): void;
   err(text: string): void;
-  ask?(question: string): Promise<string>;
+  /** Asks on the terminal; the signal takes the question back (its request ended unanswered). */
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 type Respond = AtriumApi['respondPending'];
 
+export interface ConsentHost {
+  respond: Respond;
+  /** Closes a request unanswered, saying why; the host tells the model it was not made, not that it was denied. */
+  withdraw(id: string, reason: string): void;
+}
+
+export interface TerminalConsent {
+  opened(record: PendingRequestView): void;
+  /** A request closed elsewhere (its time limit, its server gone): a question still on the terminal is taken back. */
+  closed(event: { id: string; how: 'settled' | 'withdrawn'; reason?: string }): void;
+}
+
+/** Why a call that needs approval was not made when there is nobody at a terminal. */
+const NOBODY_TO_ASK = "it needs the person's approval, and no one could be asked (Atrium ran without a terminal)";
+
 /** Settles pending requests one after another: two questions never interleave on the terminal. */
-export function terminalConsent(respond: Respond, io: ConsentIo): (record: PendingRequestView) => void {
+export function terminalConsent(host: ConsentHost, io: ConsentIo): TerminalConsent {
   let queue = Promise.resolve();
-  return (record) => {
-    queue = queue.then(() => settle(respond, io, record)).catch((error: Error) => io.err(`atrium: ${error.message}`));
+  const open = new Map<string, AbortController>();
+  return {
+    opened: (record) => {
+      const controller = new AbortController();
+      open.set(record.id, controller);
+      queue = queue
+        .then(() => (controller.signal.aborted ? undefined : settle(host, io, record, controller.signal)))
+        .catch((error: Error) => {
+          // The request ended while its question was on the terminal: the line is finished, the reason is the caller's to tell.
+          if (controller.signal.aborted) io.out('');
+          else io.err(`atrium: ${error.message}`);
+        })
+        .finally(() => open.delete(record.id));
+    },
+    closed: ({ id, how, reason }) => {
+      if (how === 'withdrawn') open.get(id)?.abort(new Error(reason ?? 'the request ended'));
+    },
   };
 }
 
-async function settle(respond: Respond, io: ConsentIo, record: PendingRequestView): Promise<void> {
+async function settle(host: ConsentHost, io: ConsentIo, record: PendingRequestView, signal: AbortSignal): Promise<void> {
+  const { respond } = host;
   const server = visible(record.serverId);
-  if (record.kind === 'tool_approval') return settleApproval(respond, io, record, record.payload as ToolApprovalPayload);
+  const terminal = io.ask;
+  const ask = terminal ? (question: string) => terminal(question, signal) : undefined;
+  if (record.kind === 'tool_approval') {
+    const payload = record.payload as ToolApprovalPayload;
+    if (!ask) {
+      io.err(`atrium: ${visible(payload.tool.serverId)}/${visible(payload.tool.name)} needs your approval, but there is no terminal to ask on; it was not run (use --approve readonly|all|none to decide up front)`);
+      host.withdraw(record.id, NOBODY_TO_ASK);
+      return;
+    }
+    return settleApproval(respond, io, ask, record, payload);
+  }
   if (record.kind === 'elicitation') {
     const payload = record.payload as ElicitationPayload;
-    if (!io.ask) {
+    if (!ask) {
       io.err(`atrium: ${server} asked for your input, but there is no terminal to ask on; it was declined (use --elicit to answer up front)`);
       return send(respond, record, { action: 'decline' });
     }
-    return payload.mode === 'url' ? settleUrl(respond, io, io.ask, record, payload) : settleForm(respond, io, io.ask, record, payload);
+    return payload.mode === 'url' ? settleUrl(respond, io, ask, record, payload) : settleForm(respond, io, ask, record, payload);
   }
   const payload = record.payload as SamplingRequestPayload | SamplingResultPayload;
-  if (!io.ask) {
+  if (!ask) {
     io.err(`atrium: ${server} asked to use your model, but there is no terminal to ask on; it was rejected`);
     return send(respond, record, { action: 'reject' });
   }
-  return payload.stage === 'request' ? settleSampling(respond, io, io.ask, record, payload) : settleSampledReply(respond, io, io.ask, record, payload);
+  return payload.stage === 'request' ? settleSampling(respond, io, ask, record, payload) : settleSampledReply(respond, io, ask, record, payload);
 }
 
 /** Settles; a record withdrawn meanwhile (the turn was cancelled) has nothing left to settle. */
@@ -52,17 +96,11 @@ async function send(respond: Respond, record: PendingRequestView, outcome: JsonO
   await respond({ id: record.id, outcome }).catch(() => undefined);
 }
 
-async function settleApproval(respond: Respond, io: ConsentIo, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
+async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
   const { tool, arguments: args, elevated, annotationsTrusted, reason } = payload;
-  const name = `${visible(tool.serverId)}/${visible(tool.name)}`;
-  let answer: ToolApprovalAnswer = { effect: 'deny', scope: 'once', target: 'tool' };
-  if (!io.ask) {
-    io.err(`atrium: ${name} needs your approval, but there is no terminal to ask on; it was denied (use --approve readonly|all|none to decide up front)`);
-  } else {
-    io.out(`\n${elevated ? '⚠ ' : ''}${name} wants to run with ${visible(JSON.stringify(args))}`);
-    io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
-    answer = answerFrom((await io.ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
-  }
+  io.out(`\n${elevated ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
+  io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
+  const answer = answerFrom((await ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
   await send(respond, record, { ...answer });
 }
 
@@ -97,45 +135,12 @@ async function settleForm(respond: Respond, io: ConsentIo, ask: Ask, record: Pen
   if (payload.asksForSecrets) io.out('  ⚠ this form seems to ask for a password or key; servers must not ask for secrets this way');
   const reply = (await ask('  Answer? [y] fill in, [d] decline, [c] cancel: ')).trim();
   if (reply !== 'y' && reply !== 'Y') return send(respond, record, { action: reply === 'c' ? 'cancel' : 'decline' });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const content: JsonObject = {};
-    for (const field of payload.fields) {
-      const value = parseField(field, (await ask(fieldQuestion(field))).trim());
-      if (value !== undefined) content[field.name] = value;
-    }
-    try {
-      await respond({ id: record.id, outcome: { action: 'accept', content } });
-      return;
-    } catch (error) {
-      io.err(`atrium: ${(error as Error).message}`);
-    }
+  const content = await askForm(payload.fields, payload.requestedSchema, { ask, err: io.err });
+  if (content === undefined) {
+    io.err('atrium: the form was declined: a field got no answer that fits it');
+    return send(respond, record, { action: 'decline' });
   }
-  io.err('atrium: the form was declined after three answers that did not fit it');
-  await send(respond, record, { action: 'decline' });
-}
-
-function fieldQuestion(field: FormField): string {
-  const label = visible(field.title ?? field.name);
-  const options = field.options ? ` (${field.options.map((o) => `${visible(o.value)}${o.label !== o.value ? `=${visible(o.label)}` : ''}`).join(', ')}${field.kind === 'choices' ? '; comma-separated' : ''})` : '';
-  const hint = field.kind === 'boolean' ? ' [y/n]' : '';
-  const fallback = field.default !== undefined ? ` [default ${visible(JSON.stringify(field.default))}]` : '';
-  return `  ${field.secretLooking ? '⚠ ' : ''}${label}${field.required ? '*' : ''}${options}${hint}${fallback}: `;
-}
-
-/** The typed value of a terminal answer; undefined leaves the field out (its default, if any, applies). */
-function parseField(field: FormField, text: string): JsonObject[string] | undefined {
-  if (text === '') return undefined;
-  switch (field.kind) {
-    case 'boolean':
-      return /^(y|yes|true)$/i.test(text);
-    case 'number':
-    case 'integer':
-      return Number(text);
-    case 'choices':
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
-    default:
-      return text;
-  }
+  await respond({ id: record.id, outcome: { action: 'accept', content } });
 }
 
 async function settleSampling(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: SamplingRequestPayload): Promise<void> {

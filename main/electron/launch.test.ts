@@ -4,31 +4,11 @@ import path from 'node:path';
 import { electronCommand, installFailureReason, locateElectron, missingElectronMessage } from './launch.ts';
 import type { FileProbe } from './launch.ts';
 
-// launch.mjs is plain JavaScript (it must parse on old Node); a computed specifier keeps TypeScript
-// from asking for its types.
-const gate = (await import(new URL('./launch.mjs', import.meta.url).href)) as {
-  nodeVersionProblem(version: string, typeStripping: unknown): string | undefined;
-};
-
 const dir = path.join('/repo', 'node_modules', 'electron');
 
 function probe(files: Record<string, string>): FileProbe {
   return { readText: (file) => files[file], exists: (file) => file in files };
 }
-
-test('Node older than 22.12 gets one sentence naming the minimum', () => {
-  for (const version of ['20.20.2', '18.19.0', '22.11.0']) {
-    const problem = gate.nodeVersionProblem(version, undefined);
-    assert.match(problem ?? '', /^Atrium needs Node\.js 22\.12\.0 or newer; this is Node\.js /);
-    assert.doesNotMatch(problem ?? '', /\n/);
-  }
-});
-
-test('Node 22.12+ without type stripping is told how to proceed; with it, no problem', () => {
-  assert.match(gate.nodeVersionProblem('22.12.0', undefined) ?? '', /--experimental-strip-types/);
-  assert.equal(gate.nodeVersionProblem('22.18.0', 'strip'), undefined);
-  assert.equal(gate.nodeVersionProblem('24.1.0', 'strip'), undefined);
-});
 
 test('Electron is found when path.txt names a file that exists under dist/', () => {
   const files = probe({ [path.join(dir, 'package.json')]: '{}', [path.join(dir, 'path.txt')]: 'electron', [path.join(dir, 'dist', 'electron')]: '' });

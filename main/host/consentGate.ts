@@ -47,9 +47,11 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
           { conversationId, signal, check: checkApproval },
         );
       } catch (error) {
-        const reason = `not approved: ${(error as Error).message}`;
-        record(deps, tool, args, conversationId, false, 'person', reason);
-        return { allowed: false, decidedBy: 'person', reason };
+        // Withdrawn unanswered (the server went away, the turn was stopped, nobody could be asked): the
+        // person decided nothing, and the model must not be told they did; the host's rule is not to run it.
+        const reason = (error as Error).message;
+        record(deps, tool, args, conversationId, false, 'policy', reason);
+        return { allowed: false, decidedBy: 'policy', reason, unanswered: true };
       }
       if (answer.scope !== 'once') {
         deps.ledger.grant({

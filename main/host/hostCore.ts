@@ -2,12 +2,14 @@
 // behind the typed API. Every front end (Electron, the browser bridge, the CLI, the conformance
 // client) starts exactly this.
 
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ATRIUM_VERSION } from './atriumVersion.ts';
 import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ConfigProblem, ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
+import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
@@ -112,9 +114,9 @@ export interface HostCore {
   shutdown(): Promise<void>;
 }
 
-export const ATRIUM_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
+  // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
+  keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
   const events = new EventBus();
   const roots = new RootsStore();
 
@@ -206,6 +208,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   return {
     api: createAtriumApi({
       home: options.home,
+      validator,
       hub,
       registry,
       roots,

@@ -14,7 +14,7 @@ export interface SecretSource {
 export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
   return {
     get: async (name) => {
-      const value = env[`ATRIUM_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`];
+      const value = env[atriumSecretVariable(name)];
       return value === undefined || value === '' ? undefined : value;
     },
   };
@@ -45,12 +45,23 @@ export function chainSecrets(...sources: SecretSource[]): SecretSource {
   };
 }
 
+const conventionalKeyVariables: Readonly<Record<string, string>> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
+
+/** The environment variables a secret can be given in: ATRIUM_SECRET_<NAME>, and the SDK's usual one if it has one. */
+export function secretVariables(name: string): string[] {
+  const conventional = Object.hasOwn(conventionalKeyVariables, name) ? conventionalKeyVariables[name] : undefined;
+  return [...(conventional ? [conventional] : []), atriumSecretVariable(name)];
+}
+
+function atriumSecretVariable(name: string): string {
+  return `ATRIUM_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
 /** The provider SDKs' usual variables, for people who already have them set: ANTHROPIC_API_KEY, OPENAI_API_KEY. */
 export function conventionalKeySecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
-  const variables: Record<string, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
   return {
     get: async (name) => {
-      const variable = variables[name];
+      const variable = Object.hasOwn(conventionalKeyVariables, name) ? conventionalKeyVariables[name] : undefined;
       const value = variable ? env[variable] : undefined;
       return value === undefined || value === '' ? undefined : value;
     },

@@ -189,7 +189,7 @@ describe('Anthropic provider over the Messages API', () => {
     const claude = createAnthropicProvider({ id: 'claude', kind: 'anthropic', baseUrl: server.url, apiKeySecret: 'anthropic' }, secrets({}));
     await assert.rejects(collect(claude.stream(turn([userSays('hi')]))), (e: unknown) => {
       assert.ok(e instanceof LlmError);
-      assert.match(e.message, /^no API key for provider claude: set the secret "anthropic" \(for the CLI, the environment variable ATRIUM_SECRET_ANTHROPIC\)/);
+      assert.match(e.message, /^no API key for provider claude: set the secret "anthropic" \(for the CLI, the environment variable ANTHROPIC_API_KEY or ATRIUM_SECRET_ANTHROPIC\)/);
       return true;
     });
     assert.equal(server.requests.length, 0);

@@ -4,6 +4,7 @@
 
 import { LlmError } from '../llmTypes.ts';
 import type { ProviderConfig } from '../llmTypes.ts';
+import { secretVariables } from '../../store/secrets.ts';
 
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
@@ -112,7 +113,7 @@ export function toolArguments(providerId: string, context: ProviderNaming, tool:
 export function missingKeyMessage(config: ProviderConfig): string {
   return config.apiKeySecret === undefined
     ? `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`
-    : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ATRIUM_SECRET_${config.apiKeySecret.toUpperCase().replace(/[^A-Z0-9]/g, '_')}).`;
+    : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ${secretVariables(config.apiKeySecret).join(' or ')}).`;
 }
 
 /** Any echo of the key becomes ***, and the text is kept short. */

@@ -1,8 +1,7 @@
 // The environment a stdio server is launched with. A server is third-party code, so it gets a small safe
 // base instead of the host's whole environment (which holds API keys and tokens), plus what its config sets.
-import { execFile } from 'node:child_process';
-import { userInfo } from 'node:os';
-import { basename, delimiter as pathDelimiter } from 'node:path';
+import { delimiter as pathDelimiter } from 'node:path';
+import { readLoginShellPath } from './loginShellPath.ts';
 
 const POSIX_KEYS = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TMPDIR', 'TEMP', 'TMP']);
 const POSIX_PREFIXES = ['LC_', 'XDG_'];
@@ -14,11 +13,8 @@ const WINDOWS_KEYS = new Set([
   'USERNAME', 'USERPROFILE', 'WINDIR',
 ]);
 
-const LOGIN_SHELL_TIMEOUT_MS = 3000;
-const PATH_START_MARKER = '__ATRIUM_PATH_START__';
-const PATH_END_MARKER = '__ATRIUM_PATH_END__';
-
 let loginShellPath: Promise<string | undefined> | undefined;
+let loginShellPathCacheFile: string | undefined;
 
 /** The host variables a server may see without its config asking for them. */
 export function pickSafeBaseEnvironment(hostEnv: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
@@ -48,12 +44,21 @@ export function mergePathLists(lists: ReadonlyArray<string | undefined>, delimit
 }
 
 /**
- * The PATH the user's login shell sets up. An app started from a GUI launcher inherits a minimal PATH without
- * the user's nvm, Homebrew or ~/.local/bin, which is where `npx`, `uvx` and friends live. Resolved once per
- * host run; undefined on Windows (GUI apps there see the full PATH) or when the shell fails or is too slow.
+ * Where the login shell's PATH is kept between runs. The host core names a file in its data folder; the
+ * PATH is a fact about the user, so the first host in a process decides for all of them.
+ */
+export function keepLoginShellPathIn(file: string): void {
+  loginShellPathCacheFile ??= file;
+}
+
+/**
+ * The PATH the user's login shell sets up (loginShellPath.ts), asked for only when a stdio server is about
+ * to start, once per process; undefined on Windows (GUI apps there see the full PATH) or when the shell
+ * fails or is too slow.
  */
 export function resolveLoginShellPath(): Promise<string | undefined> {
-  loginShellPath ??= process.platform === 'win32' ? Promise.resolve(undefined) : readLoginShellPath();
+  loginShellPath ??=
+    process.platform === 'win32' ? Promise.resolve(undefined) : readLoginShellPath(loginShellPathCacheFile ? { cacheFile: loginShellPathCacheFile } : {});
   return loginShellPath;
 }
 
@@ -76,46 +81,4 @@ export async function buildServerEnvironment(
 // On Windows the variable is usually spelled `Path`; writing a second `PATH` beside it would be ambiguous.
 function pathKeyOf(env: Record<string, string>): string {
   return Object.keys(env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
-}
-
-function readLoginShellPath(): Promise<string | undefined> {
-  const shell = process.env.SHELL || safeUserShell();
-  if (!shell) return Promise.resolve(undefined);
-  // fish keeps PATH as a list, and `"$PATH"` would join it with spaces.
-  const pathExpression = basename(shell) === 'fish' ? '(string join : $PATH)' : '"$PATH"';
-  const script = `printf '%s%s%s' '${PATH_START_MARKER}' ${pathExpression} '${PATH_END_MARKER}'`;
-  return new Promise((resolve) => {
-    execFile(
-      shell,
-      ['-ilc', script],
-      {
-        timeout: LOGIN_SHELL_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        encoding: 'utf8',
-        maxBuffer: 1024 * 1024,
-        // Lets a user's rc file skip slow setup (prompts, version managers' auto-update) for this probe.
-        env: { ...process.env, ATRIUM_RESOLVING_ENVIRONMENT: '1' },
-        windowsHide: true,
-      },
-      (_error, stdout) => {
-        // rc files may print banners around our output, and a shell that failed may still have printed it.
-        const start = stdout.indexOf(PATH_START_MARKER);
-        const end = stdout.indexOf(PATH_END_MARKER, start + PATH_START_MARKER.length);
-        if (start === -1 || end === -1) {
-          resolve(undefined);
-          return;
-        }
-        const path = stdout.slice(start + PATH_START_MARKER.length, end);
-        resolve(path === '' ? undefined : path);
-      },
-    ).stdin?.end();
-  });
-}
-
-function safeUserShell(): string | undefined {
-  try {
-    return userInfo().shell ?? undefined;
-  } catch {
-    return undefined;
-  }
 }

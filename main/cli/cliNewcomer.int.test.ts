@@ -1,0 +1,126 @@
+// What a newcomer meets with the CLI in a fresh data folder, mistakes included: the real `atrium`
+// process, real servers, a scripted fake LLM.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as nodeModule from 'node:module';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
+import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { holdStream } from '../../e2e/fixtures/llm/streamHold.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+
+const recordImports = fileURLToPath(new URL('../../e2e/fixtures/recordImports.mjs', import.meta.url));
+const packageVersion = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('atrium as a newcomer uses it', () => {
+  let home: string;
+  let llm: FakeLlmServer;
+  const script: FakeTurn[] = [];
+  const chatFlags = () => ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url];
+  before(async () => {
+    home = await makeTempDir('atrium-newcomer-');
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+    llm = await startFakeAnthropic(script);
+  });
+  after(async () => {
+    await llm.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  test('--help prints the usage and exits 0 without loading the host; --version prints the version', { skip: 'registerHooks' in nodeModule ? false : 'this Node cannot record imports (module.registerHooks)' }, async () => {
+    const imported = join(home, 'imports.txt');
+    const help = await runAtriumCli(home, ['--help'], { NODE_OPTIONS: `--import ${recordImports}`, ATRIUM_RECORD_IMPORTS: imported });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^usage: atrium <command>/);
+    assert.equal(help.stderr, '');
+    const modules = (await readFile(imported, 'utf8')).split('\n').filter(Boolean);
+    assert.ok(modules.some((url) => url.endsWith('/main/cli/cliArgs.ts')), 'the recorder saw the CLI load');
+    const heavy = modules.filter((url) => /node_modules|\/main\/(host|mcp|chat|store|api)\//.test(url) && !url.endsWith('/main/host/atriumVersion.ts'));
+    assert.deepEqual(heavy, [], 'nothing of the host, its servers or the SDKs is loaded for --help');
+
+    assert.equal((await runAtriumCli(home, ['tools', '-h'])).code, 0, '-h after a command is help too');
+    const version = await runAtriumCli(home, ['--version']);
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `atrium ${packageVersion}\n`);
+  });
+
+  test('a servers file that is not valid JSON is reported with its path, line and column, and every command exits 1', async () => {
+    const broken = await makeTempDir('atrium-broken-');
+    try {
+      await writeFile(join(broken, 'servers.json'), '{"mcpServers": {\n  "echo": {"command": "node"},\n}}\n');
+      for (const args of [['servers'], ['tools'], ['chat', 'hi', ...chatFlags()]]) {
+        const { code, stdout, stderr } = await runAtriumCli(broken, args, { ANTHROPIC_API_KEY: 'sk-ant-test' });
+        assert.equal(code, 1, `${args[0]} exited ${code}`);
+        assert.doesNotMatch(stdout, /No servers configured|No tools/);
+        assert.match(stderr, new RegExp(`^atrium: ${join(broken, 'servers.json').replaceAll('/', '\\/')} is not valid JSON: .*\\(line 3 column 1\\)`, 'm'));
+        assert.doesNotMatch(stderr, /\n\s+at /);
+      }
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
+
+  test('call checks the arguments against the tool input schema before the server sees them', async () => {
+    const { code, stdout, stderr } = await runAtriumCli(home, ['call', 'echo', 'add', '{"a": "x", "b": 1}']);
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^atrium: echo: tool "add": the arguments do not fit its input schema: arguments\/a must be number$/m);
+    assert.doesNotMatch(stderr, /MCP error|-32602|\n\s+at /, 'the server never saw the call');
+    const fine = await runAtriumCli(home, ['call', 'echo', 'add', '{"a": 2, "b": 1}']);
+    assert.match(fine.stdout, /^3$/m);
+  });
+
+  test('--provider openai without a key names OPENAI_API_KEY', async () => {
+    const env = { OPENAI_API_KEY: '', ATRIUM_SECRET_OPENAI: '' };
+    const { code, stderr } = await runAtriumCli(home, ['chat', 'hi', '--provider', 'openai', '--model', 'gpt-test'], env);
+    assert.equal(code, 1);
+    assert.match(stderr, /OPENAI_API_KEY/);
+    assert.doesNotMatch(stderr, /\n\s+at /);
+  });
+
+  test('without a terminal the model is told no one could be asked, and the denial is on its own line', async () => {
+    script.push({ text: 'Let me look.', toolCalls: [{ name: 'echo__env', input: { name: 'HOME' } }] }, { text: 'I could not read it.' });
+    const { code, stdout, stderr } = await runAtriumCli(home, ['chat', 'read HOME', ...chatFlags()], { ANTHROPIC_API_KEY: 'sk-ant-test' });
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /echo\/env needs your approval, but there is no terminal to ask on/);
+    assert.match(stdout, /^Let me look\.\n\[→ denied[^\n]*\]\nI could not read it\.$/m);
+    const toModel = JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body);
+    assert.doesNotMatch(toModel, /denied by the person|The person did not allow/);
+    assert.match(toModel, /no one could be asked/);
+  });
+
+  test('a reader that stops early (atrium chat … | head) ends the run quietly', async () => {
+    const longReply = Array.from({ length: 400 }, (_, n) => `line ${n}`).join('\n');
+    // The reply pauses after its first line until the reader has gone.
+    const hold = holdStream('line 0\n');
+    script.push({ text: longReply, hold });
+    const child = spawn(process.execPath, [atriumCliPath, 'chat', 'count to 400', ...chatFlags()], {
+      env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // Like `head -1`: read until the first line, then close the pipe.
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        seen += chunk;
+        if (seen.includes('\n')) {
+          child.stdout.destroy();
+          hold.release();
+          resolve();
+        }
+      });
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|\n\s+at /);
+  });
+});
