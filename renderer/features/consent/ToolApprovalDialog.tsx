@@ -46,7 +46,9 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
         <p className="muted">
           Why Atrium asks: <UntrustedText text={reason} />.
         </p>
-        {annotationsTrusted ? null : (
+        {annotationsTrusted ? (
+          <p className="muted">You trust this server, so Atrium believes what its tools declare.</p>
+        ) : (
           <p className="muted">
             Trusting <UntrustedText text={tool.serverId} /> (Servers, Edit, “Trust this server”) means Atrium believes what its tools declare, and runs those that only read without asking. Trust only a server whose maker you trust.
           </p>
