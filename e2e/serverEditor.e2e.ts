@@ -51,8 +51,8 @@ test('servers: add one (started after its command line is shown), refuse a bad o
   });
 
   await test.step('removing it stops it and takes its entry out of servers.json', async () => {
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove echo' }).click();
+    await page.getByRole('group', { name: 'Remove echo?' }).getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(page.getByRole('article', { name: 'echo', exact: true })).toHaveCount(0);
     await expect.poll(async () => Object.keys(await stored())).toEqual([]);
   });

@@ -19,10 +19,13 @@ const table: Row[] = [
   ['trusted, no annotations: destructive, open world by default', undefined, true, 'ask', true, true],
   ['trusted, only a title: hints default', { title: 'Thing' }, true, 'ask', true, true],
   ['trusted, only openWorldHint false: destructive by default', { openWorldHint: false }, true, 'ask', true, false],
-  ['untrusted, no annotations', undefined, false, 'ask', true, true],
-  ['untrusted server LYING that its tool is read-only', { readOnlyHint: true, openWorldHint: false }, false, 'ask', true, true],
-  ['untrusted, claims idempotent and not destructive', { destructiveHint: false, idempotentHint: true, openWorldHint: false }, false, 'ask', true, true],
+  // An untrusted server's tools all ask; the stronger warning only where the server itself gives it.
+  ['untrusted, no annotations', undefined, false, 'ask', true, false],
+  ['untrusted server LYING that its tool is read-only', { readOnlyHint: true, openWorldHint: false }, false, 'ask', true, false],
+  ['untrusted, claims idempotent and not destructive', { destructiveHint: false, idempotentHint: true, openWorldHint: false }, false, 'ask', true, false],
   ['untrusted, admits destructive and open world', { destructiveHint: true, openWorldHint: true }, false, 'ask', true, true],
+  ['untrusted, admits destructive (open world by default)', { destructiveHint: true }, false, 'ask', true, true],
+  ['untrusted, admits destructive in a closed world', { destructiveHint: true, openWorldHint: false }, false, 'ask', true, false],
 ];
 
 for (const [label, annotations, trusted, kind, record, elevated] of table) {
@@ -39,7 +42,7 @@ test('the policy never denies on its own: an unset answer asks', () => {
 
 test('reasons are sentences for the person', () => {
   assert.equal(defaultDecision({ annotations: { readOnlyHint: true, openWorldHint: false } }, true).reason, 'read-only tool of a trusted server');
-  assert.match(defaultDecision({ annotations: { readOnlyHint: true } }, false).reason, /annotations of an untrusted server are not believed/);
+  assert.match(defaultDecision({ annotations: { readOnlyHint: true } }, false).reason, /server that is not trusted asks, whatever its tools declare/);
   assert.match(defaultDecision({}, true).reason, /declares no annotations/);
 });
 

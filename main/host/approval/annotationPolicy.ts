@@ -56,13 +56,15 @@ export function believedHints(annotations: ToolAnnotationsView | undefined, serv
 
 export function defaultDecision(tool: { annotations?: ToolAnnotationsView }, serverTrusted: boolean): PolicyDecision {
   if (!serverTrusted) {
-    // Not believing the annotations means assuming the defaults, which are the worst case: the tool may
-    // destroy things and reach outside the machine. So every tool of an untrusted server asks, elevated.
+    // Not believing the annotations means assuming the defaults, the worst case: every tool of an
+    // untrusted server asks. The stronger warning is kept for a tool whose server itself says it destroys
+    // things beyond this computer: a warning is worth believing from anyone, and one shown on every call
+    // (a read-only one included) teaches people to skip it.
     return {
       kind: 'ask',
       record: true,
-      elevated: true,
-      reason: 'annotations of an untrusted server are not believed, so this tool may change or delete things anywhere',
+      elevated: declaresDestructiveOpenWorld(tool.annotations),
+      reason: 'every call of a server that is not trusted asks, whatever its tools declare',
     };
   }
   const hints = effectiveHints(tool.annotations);
@@ -84,4 +86,9 @@ export function defaultDecision(tool: { annotations?: ToolAnnotationsView }, ser
   // Changes state, not destructively, but repeating it adds more (e.g. sends another message): the spec's
   // table has no row for it, and an unset answer means ask.
   return { kind: 'ask', record: true, elevated: false, reason: 'tool of a trusted server that changes things and is not idempotent' };
+}
+
+/** The server's own word that the tool may destroy things and reach beyond the machine (defaults aside). */
+function declaresDestructiveOpenWorld(annotations: ToolAnnotationsView | undefined): boolean {
+  return annotations?.destructiveHint === true && annotations.readOnlyHint !== true && annotations.openWorldHint !== false;
 }

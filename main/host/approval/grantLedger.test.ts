@@ -260,7 +260,7 @@ test('decision table of the modes Settings offers (ask, ask-every, none), with a
     'trusted read-only':                     ['allow/policy',            'ask/mode',               'deny/mode'],
     'trusted destructive':                   ['ask/policy',              'ask/mode',               'deny/mode'],
     'trusted destructive, open world':       ['ask/policy/elevated',     'ask/mode/elevated',      'deny/mode'],
-    'untrusted read-only':                   ['ask/policy/elevated',     'ask/mode/elevated',      'deny/mode'],
+    'untrusted read-only':                   ['ask/policy',              'ask/mode',               'deny/mode'],
   });
 
   const allowed = freshLedger();

@@ -8,6 +8,8 @@ interface ConsentDialogProps {
   /** Escape, or closing the dialog any other way, gives this (safe) answer. */
   onDismiss(): void;
   tone?: 'normal' | 'danger';
+  /** Room for a row of several answers (a tool approval's five). */
+  wide?: boolean;
   children: ReactNode;
 }
 
@@ -15,7 +17,7 @@ interface ConsentDialogProps {
  * A modal that cannot be missed: the native <dialog> with showModal traps focus, makes the page behind
  * it inert, and turns Escape into the safe answer (deny, decline, reject).
  */
-export function ConsentDialog({ title, from, onDismiss, tone = 'normal', children }: ConsentDialogProps) {
+export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = false, children }: ConsentDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -27,7 +29,7 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', childre
   return (
     <dialog
       ref={dialog}
-      className={`consent consent-${tone}`}
+      className={`consent consent-${tone}${wide ? ' consent-wide' : ''}`}
       aria-labelledby="consent-title"
       onCancel={(event) => {
         event.preventDefault();

@@ -1,21 +1,21 @@
 import { useState } from 'react';
 import type { PendingRequestView } from '../../../shared/domain.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../../shared/pendingPayloads.ts';
+import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog } from './ConsentDialog.tsx';
 
-/** A tool call waiting for the person: what runs where, with which arguments, and how far the answer reaches. */
+/**
+ * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
+ * reaches. What the tool declares about itself is said once, in proportion: as an alarm only when the
+ * host's policy asks for the stronger warning, with why Atrium asks and, for a server that is not
+ * trusted, what trusting it would change. Deny is both the focused answer and the coloured one.
+ */
 export function ToolApprovalDialog({ record, answer }: { record: PendingRequestView; answer(outcome: ToolApprovalAnswer): void }) {
   const { tool, arguments: args, annotationsTrusted, elevated, reason } = record.payload as ToolApprovalPayload;
   const [wholeServer, setWholeServer] = useState(false);
   const target = wholeServer ? 'server' : 'tool';
-  const hints = tool.annotations ?? {};
-  // As the specification reads them: destructive and idempotent mean something only for a tool that writes.
-  const flags = [
-    hints.readOnlyHint ? 'read-only' : hints.destructiveHint === false ? 'writes, not destructive' : 'may be destructive',
-    !hints.readOnlyHint && hints.idempotentHint ? 'idempotent' : null,
-    hints.openWorldHint === false ? 'closed world' : 'open world',
-  ].filter(Boolean);
+  const declared = toolDeclaration(tool.name, tool.annotations);
   return (
     <ConsentDialog
       title={`Run ${tool.name}?`}
@@ -25,25 +25,35 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
         </>
       }
       tone={elevated ? 'danger' : 'normal'}
+      wide
       onDismiss={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}
     >
-      {elevated ? (
-        <p className="consent-warning" role="alert">
-          ⚠ This tool may change or delete things, and reach beyond this computer.
-        </p>
-      ) : null}
       {tool.description ? (
         <p className="consent-description">
           <UntrustedText text={tool.description} />
         </p>
       ) : null}
-      <p className="muted">
-        <UntrustedText text={reason} />
-      </p>
-      <p className="consent-annotations">
-        Declared: {flags.join(', ')}.{' '}
-        {annotationsTrusted ? 'You trust this server, so these are believed.' : 'This server is not trusted: these claims are not believed.'}
-      </p>
+      <div className="consent-declaration">
+        {elevated ? (
+          <p className="consent-warning" role="alert">
+            ⚠ <UntrustedText text={declared} />
+          </p>
+        ) : (
+          <p>
+            <UntrustedText text={declared} />
+          </p>
+        )}
+        <p className="muted">
+          Why Atrium asks: <UntrustedText text={reason} />.
+        </p>
+        {annotationsTrusted ? (
+          <p className="muted">You trust this server, so Atrium believes what its tools declare.</p>
+        ) : (
+          <p className="muted">
+            Trusting <UntrustedText text={tool.serverId} /> (Servers, Edit, “Trust this server”) means Atrium believes what its tools declare, and runs those that only read without asking. Trust only a server whose maker you trust.
+          </p>
+        )}
+      </div>
       <h3 className="consent-subtitle">Arguments</h3>
       <pre className="code-block consent-arguments" tabIndex={0} aria-label="Arguments">
         <UntrustedText text={JSON.stringify(args, null, 2)} />
@@ -53,7 +63,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
         Apply a “this conversation” or “always” answer to every tool of this server
       </label>
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={() => answer({ effect: 'allow', scope: 'once', target: 'tool' })}>
+        <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'once', target: 'tool' })}>
           Allow once
         </button>
         <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
@@ -62,11 +72,11 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
         <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'always', target })}>
           Always allow
         </button>
-        <button type="button" className="button button-danger" data-autofocus onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>
-          Deny
-        </button>
         <button type="button" className="button" onClick={() => answer({ effect: 'deny', scope: 'always', target })}>
           Always deny
+        </button>
+        <button type="button" className="button button-primary" data-autofocus onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>
+          Deny
         </button>
       </div>
     </ConsentDialog>

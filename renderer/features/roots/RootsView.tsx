@@ -48,7 +48,7 @@ export function RootsView() {
           ))}
         </ul>
         <form
-          className="roots-new"
+          className="inline-form"
           onSubmit={(event) => {
             event.preventDefault();
             const name = newName.trim();

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
 import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -26,6 +27,15 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const nameId = useId();
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const keptServer = useRef(false);
+  // Keeping the server puts the keyboard back on Remove, where the person was.
+  useEffect(() => {
+    if (confirmingRemoval || !keptServer.current) return;
+    keptServer.current = false;
+    removeButton.current?.focus();
+  }, [confirmingRemoval]);
   const showSignIn = useAtriumStore((state) => state.showServerSignIn);
   const { status } = server;
 
@@ -66,46 +76,56 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       <StatusDetail status={status} />
       <SignInLine server={server} />
       <ServerCounts counts={server.counts} serverId={server.id} />
-      <div className="card-actions">
-        <Switch
-          checked={status.kind !== 'disabled'}
-          label={`${server.id} enabled`}
-          disabled={busy}
-          onChange={(enabled) => act(() => api.setServerEnabled({ serverId: server.id, enabled }))}
-        >
-          Enabled
-        </Switch>
-        <button type="button" className="button" aria-label={`Edit ${server.id}`} disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
-          Edit
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          aria-label={`Remove ${server.id}`}
-          disabled={busy}
-          onClick={() => {
-            if (window.confirm(`Remove ${server.id}? It stops, and its entry leaves servers.json.`)) void act(() => api.removeServer({ serverId: server.id }));
+      {confirmingRemoval ? (
+        <InlineConfirmation
+          question={`Remove ${server.id}?`}
+          confirmLabel="Remove"
+          keepLabel={`Keep ${server.id}`}
+          onConfirm={() => {
+            setConfirmingRemoval(false);
+            void act(() => api.removeServer({ serverId: server.id }));
+          }}
+          onKeep={() => {
+            keptServer.current = true;
+            setConfirmingRemoval(false);
           }}
         >
-          Remove
-        </button>
-        {signInNeeded(server) && status.kind !== 'disabled' ? (
-          <button type="button" className="button button-primary" aria-label={`Sign in to ${server.id}…`} onClick={() => showSignIn(server.id)}>
-            Sign in…
-          </button>
-        ) : null}
-        {canRestart(status) ? (
-          <button
-            type="button"
-            className="button"
-            aria-label={`Restart ${server.id}`}
+          {server.id} stops, and its entry leaves servers.json.
+        </InlineConfirmation>
+      ) : (
+        <div className="card-actions">
+          <Switch
+            checked={status.kind !== 'disabled'}
+            label={`${server.id} enabled`}
             disabled={busy}
-            onClick={() => act(() => api.restartServer({ serverId: server.id }))}
+            onChange={(enabled) => act(() => api.setServerEnabled({ serverId: server.id, enabled }))}
           >
-            Restart
+            Enabled
+          </Switch>
+          <button type="button" className="button" aria-label={`Edit ${server.id}`} disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
+            Edit
           </button>
-        ) : null}
-      </div>
+          <button ref={removeButton} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={() => setConfirmingRemoval(true)}>
+            Remove
+          </button>
+          {signInNeeded(server) && status.kind !== 'disabled' ? (
+            <button type="button" className="button button-primary" aria-label={`Sign in to ${server.id}…`} onClick={() => showSignIn(server.id)}>
+              Sign in…
+            </button>
+          ) : null}
+          {canRestart(status) ? (
+            <button
+              type="button"
+              className="button"
+              aria-label={`Restart ${server.id}`}
+              disabled={busy}
+              onClick={() => act(() => api.restartServer({ serverId: server.id }))}
+            >
+              Restart
+            </button>
+          ) : null}
+        </div>
+      )}
       {actionError ? (
         <p className="card-error" role="alert">
           {actionError}

@@ -79,7 +79,7 @@ export function SettingsView() {
                 {provider.baseUrl ? <span className="muted code-inline"> {provider.baseUrl}</span> : null}{' '}
                 <span className={provider.hasKey ? 'chip' : 'chip chip-warn'}>{provider.hasKey ? 'key set' : 'no key'}</span>
               </span>
-              <span className="conversation-actions">
+              <span className="row-actions">
                 <KeyForm providerId={provider.id} canStore={canStore} onSave={(key) => act(() => api.saveProvider({ provider: stripKey(provider), key, ...consent }), `Saved the key for ${provider.id}`)} />
                 <button type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}>
                   Remove
@@ -148,7 +148,7 @@ function KeyForm({ providerId, canStore, onSave }: { providerId: string; canStor
   if (!canStore) return null;
   return (
     <form
-      className="roots-new"
+      className="inline-form"
       onSubmit={(event) => {
         event.preventDefault();
         const form = event.currentTarget;
