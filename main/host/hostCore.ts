@@ -12,6 +12,7 @@ import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
+import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { checkedElicitation } from './elicitation/checkedElicitation.ts';
 import { RootsStore } from './rootsStore.ts';
@@ -115,6 +116,8 @@ export interface HostCore {
 export const ATRIUM_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
+  // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
+  startProcessReaper();
   const events = new EventBus();
   const roots = new RootsStore();
 
