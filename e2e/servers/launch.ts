@@ -13,7 +13,8 @@ export type StdioFixture =
   | 'slowStartServer'
   | 'echoServer'
   | 'logLevelsServer'
-  | 'structuredWeatherServer';
+  | 'structuredWeatherServer'
+  | 'familyServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

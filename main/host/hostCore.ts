@@ -14,6 +14,7 @@ import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
+import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { checkedElicitation } from './elicitation/checkedElicitation.ts';
 import { RootsStore } from './rootsStore.ts';
@@ -117,6 +118,8 @@ export interface HostCore {
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
   // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
   keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
+  // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
+  startProcessReaper();
   const events = new EventBus();
   const roots = new RootsStore();
 

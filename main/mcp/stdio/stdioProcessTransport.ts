@@ -1,13 +1,15 @@
 // The SDK Transport for a stdio MCP server: spawns it in its own process group, reads its stdout with the
 // linear JsonLineReader, turns stderr into log lines, and shuts it down in the spec's order so nothing it
-// started outlives it.
-import { delimiter } from 'node:path';
+// started outlives it. The process reaper (processReaper.ts) knows every server before it runs, so the
+// servers also die with the host when the host itself is killed.
+import { delimiter, resolve } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { JsonLineReader } from './jsonLineReader.ts';
+import { serverProcesses } from './processReaper.ts';
 
 export type StdioServerLaunch = {
   command: string;
@@ -44,6 +46,9 @@ export class ServerLaunchError extends Error {
   }
 }
 
+// Run by /bin/sh with the server's command as $0: announce on fd 3 (the reaper's pipe), close it so the
+// server never holds it, then become the server (same pid; PATH looked up in the server's environment).
+const ANNOUNCE_AND_EXEC = 'echo "+ $$" >&3; exec 3>&-; exec "$0" "$@"';
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 /** JSON-RPC error code (in the implementation-defined server-error range) for a response Atrium discarded as too large. */
 export const MESSAGE_TOO_LARGE = -32099;
@@ -109,23 +114,35 @@ export class StdioProcessTransport implements Transport {
     if (this.#child || this.#closing) return Promise.reject(new Error('StdioProcessTransport can only be started once'));
     installExitHandler();
     const { command, args, env, cwd } = this.#launch;
+    const reaperChannel = serverProcesses.channel();
     let child: ChildProcess;
     try {
-      child = spawn(command, [...args], {
+      const options = {
         env,
         cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         windowsHide: true,
         // Its own process group lets close() signal everything the server started, not just the server.
         // Windows has no process groups; taskkill /T walks the tree there instead.
         detached: process.platform !== 'win32',
-      });
+      };
+      if (reaperChannel) {
+        // The launcher tells the reaper its pid (the server's, once it execs) before the server runs, so
+        // no moment exists at which the host could die leaving a server the reaper does not know.
+        const problem = commandProblem(command, env, cwd);
+        if (problem) return Promise.reject(launchError(Object.assign(new Error(problem), { code: problem }), this.#launch));
+        child = spawn('/bin/sh', ['-c', ANNOUNCE_AND_EXEC, command, ...args], { ...options, stdio: ['pipe', 'pipe', 'pipe', reaperChannel] });
+      } else {
+        child = spawn(command, [...args], { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+      }
     } catch (error) {
       return Promise.reject(new ServerLaunchError('spawn-failed', `could not start "${command}": ${describe(error)}`));
     }
     this.#child = child;
     this.stderr = child.stderr;
+    // Also kept on the host's side (and the only announcement when there is no launcher), so a reaper
+    // that had to be started again is told of every running server.
+    if (child.pid !== undefined) serverProcesses.started(child.pid, reaperChannel !== undefined);
     return new Promise((resolve, reject) => {
       child.once('spawn', () => {
         this.pid = child.pid;
@@ -182,6 +199,9 @@ export class StdioProcessTransport implements Transport {
       return;
     }
     const grace = this.#launch.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    // What the server started outside its group (a setsid daemon) is known to the reaper before the
+    // server exits and the daemon loses its parent; the reaper kills it once the server is gone.
+    if (!this.#exited) await serverProcesses.recordDescendants();
     child.stdin?.end();
     if (await this.#finishesWithin(grace)) return;
     killTree(child, 'SIGTERM');
@@ -215,6 +235,7 @@ export class StdioProcessTransport implements Transport {
       liveChildren.delete(child);
       // Whatever the server left running in its group would be orphaned now; nothing can stop it in order.
       killTree(child, 'SIGKILL');
+      if (child.pid !== undefined) serverProcesses.exited(child.pid);
       const info: ProcessExitInfo = { code, signal };
       const drained = setTimeout(() => this.#finish(info), PIPE_DRAIN_AFTER_EXIT_MS);
       child.once('close', () => {
@@ -243,7 +264,12 @@ export class StdioProcessTransport implements Transport {
 function installExitHandler(): void {
   if (exitHandlerInstalled) return;
   exitHandlerInstalled = true;
-  process.once('exit', () => StdioProcessTransport.killAllSync());
+  // With a reaper, the host's exit is left to it, as a crash is: it freezes the servers, finds every
+  // process they started (a setsid daemon included) while they are still its parents, then kills them
+  // all. Killing the groups here first would orphan such a daemon before the reaper could find it.
+  process.once('exit', () => {
+    if (!serverProcesses.reaperRunning()) StdioProcessTransport.killAllSync();
+  });
 }
 
 function killTree(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL', options: { sync?: boolean } = {}): void {
@@ -332,6 +358,26 @@ function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): S
     return new ServerLaunchError('permission-denied', `permission denied: "${command}" cannot be executed (is it marked executable?)`);
   }
   return new ServerLaunchError('spawn-failed', `could not start "${command}": ${error.code ?? error.message}`);
+}
+
+/**
+ * Why the command could not be executed ('ENOENT', 'EACCES'), checked as execvp would look it up, for
+ * launches through the announcing shell (whose own failure would only be an exit code).
+ */
+function commandProblem(command: string, env: Readonly<Record<string, string>>, cwd: string | undefined): 'ENOENT' | 'EACCES' | undefined {
+  const base = cwd ?? process.cwd();
+  const candidates = /\//.test(command) ? [resolve(base, command)] : pathOf(env).split(delimiter).map((folder) => resolve(base, folder, command));
+  let denied = false;
+  for (const candidate of candidates) {
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EACCES') denied = true;
+    }
+  }
+  return denied ? 'EACCES' : 'ENOENT';
 }
 
 function pathOf(env: Readonly<Record<string, string>>): string {
