@@ -130,3 +130,21 @@ test('a server’s JSON from its README, pasted or from a file: previewed with i
     await expect(page.getByRole('article', { name: 'echo-too', exact: true }).getByRole('status')).toHaveText(/Off|Disabled|Stopped/);
   });
 });
+
+test('Servers › Import… also takes a pasted config: added off and untrusted, started once approved', async ({ page }) => {
+  await page.goto(running.host.url);
+  await page.getByRole('button', { name: 'Servers', exact: true }).click();
+  await page.getByRole('button', { name: 'Import…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import servers' });
+  const paste = dialog.getByRole('region', { name: 'Paste a server’s config' });
+  await paste.getByRole('textbox', { name: 'Server config (JSON)' }).fill(JSON.stringify({ mcpServers: { echo } }, null, 2));
+  await paste.getByRole('button', { name: 'Preview' }).click();
+  await expect(paste.getByLabel('Command line of echo')).toHaveText([echo.command, ...echo.args].join(' '));
+  await paste.getByRole('button', { name: 'Add 1 server' }).click();
+  const start = page.getByRole('dialog', { name: 'Start echo?' });
+  await expect(start.getByLabel('Command line')).toHaveText([echo.command, ...echo.args].join(' '));
+  await page.screenshot({ path: 'e2e/artifacts/onboarding-servers-import-paste.png' });
+  await start.getByRole('button', { name: 'Start server' }).click();
+  await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status')).toHaveText('Ready');
+  expect((await storedServers())['echo']?.trusted).toBeUndefined();
+});
