@@ -41,3 +41,15 @@ test('JSON without a server says which shapes are read; a bad entry is a problem
   assert.equal(bad.servers.length, 0);
   assert.match(bad.problems[0]?.message ?? '', /server "x"/);
 });
+
+test('a block copied with its Markdown fence is read without it', () => {
+  assert.deepEqual(found('```json\n{"mcpServers": {"a": {"command": "x"}}}\n```\n'), [['a', 'x']]);
+});
+
+test('a word where JSON wants quotes is placed too (JSON.parse gives no position for it)', () => {
+  assert.deepEqual(parsePastedServers('{\n  "mcpServers": {\n    "fs": {"command": npx}\n  }\n}'), {
+    error: 'Line 3, column 24: this is not JSON here: names and texts go in "double quotes", and true, false and null are written in full.',
+  });
+  const yaml = parsePastedServers('mcpServers:\n  fs:\n    command: npx');
+  assert.ok('error' in yaml && yaml.error.startsWith('Line 1, column 1: this is not JSON here'));
+});

@@ -12,7 +12,8 @@ export type PastedServers = ParsedServers | { error: string };
 
 const shapes = 'a config with "mcpServers" or "servers", a named entry like "name": {"command": …}, or a single {"command": …} or {"url": …}';
 
-export function parsePastedServers(text: string): PastedServers {
+export function parsePastedServers(pasted: string): PastedServers {
+  const text = withoutCodeFence(pasted);
   const trimmed = text.trim();
   if (trimmed === '') return { error: 'Paste a server’s JSON first, or choose a file.' };
   const whole = parseJson(text);
@@ -25,6 +26,12 @@ export function parsePastedServers(text: string): PastedServers {
     return { error: describeJsonError(text, wrapped.message, wrapped.position === undefined ? undefined : wrapped.position - 1 + start) };
   }
   return { error: describeJsonError(text, whole.message, whole.position) };
+}
+
+/** A README's block copied with its Markdown fence (```json … ```): the fence is not part of the config. */
+function withoutCodeFence(text: string): string {
+  const fenced = /^\s*```[\w-]*[^\S\n]*\n([\s\S]*?)\n[^\S\n]*```\s*$/.exec(text);
+  return fenced?.[1] ?? text;
 }
 
 function serversIn(json: unknown): PastedServers {
@@ -75,8 +82,28 @@ function parseJson(text: string): { value: unknown } | { message: string; positi
   } catch (error) {
     const message = (error as Error).message;
     const at = /at position (\d+)/.exec(message);
-    return { message, position: at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined };
+    return { message, position: at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : whereParsingFails(text) };
   }
+}
+
+/**
+ * Where a text stops being the start of some JSON, for the errors JSON.parse gives without a position
+ * ("Unexpected token 'x'"): the first prefix that fails before its own end. Only for texts of a pasted
+ * block's size, as it parses every prefix.
+ */
+function whereParsingFails(text: string): number | undefined {
+  if (text.length > 20_000) return undefined;
+  for (let end = 1; end <= text.length; end++) {
+    try {
+      JSON.parse(text.slice(0, end));
+    } catch (error) {
+      const message = (error as Error).message;
+      const at = /at position (\d+)/.exec(message);
+      const failsBeforeEnd = at ? Number(at[1]) < end : !/end of JSON input/.test(message);
+      if (failsBeforeEnd) return at ? Number(at[1]) : end - 1;
+    }
+  }
+  return undefined;
 }
 
 // JSON.parse's reasons, said the way a person fixing the text would say them.
@@ -89,6 +116,7 @@ const reasons: [RegExp, string][] = [
   [/Expected ',' or ']' after array element/, 'a comma or a closing ] was expected here. Is a comma missing before it?'],
   [/Bad control character in string literal/, 'a line break or tab inside quotes must be written as \\n or \\t.'],
   [/Unexpected non-whitespace character after JSON/, 'there is more text after the end of the JSON: paste one block.'],
+  [/Unexpected token/, 'this is not JSON here: names and texts go in "double quotes", and true, false and null are written in full.'],
 ];
 const endsTooEarly = 'the text ends too early: a closing } or ] is missing.';
 
