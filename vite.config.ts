@@ -1,13 +1,37 @@
 // Builds the renderer into dist/renderer, which the browser bridge serves and Electron loads. The
 // CSP forbids inline scripts, so nothing may be inlined into index.html (no modulepreload polyfill).
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { rendererSourceHash, rendererStampName } from './main/api/rendererBuild.ts';
+
+// Records which sources this build was made from, so `npm run web` rebuilds only when they change. The
+// hash is taken before bundling: a source edited during the build leaves the build marked out of date.
+function sourceStamp(): Plugin {
+  let outDir = '';
+  let hash: Promise<string> | undefined;
+  return {
+    name: 'atrium-source-stamp',
+    apply: 'build',
+    configResolved: (config) => {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    buildStart: () => {
+      hash = rendererSourceHash();
+    },
+    closeBundle: async () => {
+      if (hash) await writeFile(join(outDir, rendererStampName), `${await hash}\n`);
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer', import.meta.url)),
   base: './',
-  plugins: [react()],
+  plugins: [react(), sourceStamp()],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

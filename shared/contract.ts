@@ -68,8 +68,19 @@ export interface AtriumRequests {
   discoverSetup: Req<Record<string, never>, SetupDiscovery>;
   /** Imports the chosen servers of one discovered config file, each trusted or not as the person chose; they start. */
   importServers: Req<{ path: string; servers: { id: string; trusted: boolean }[] }, ServerSnapshot[]>;
-  /** Adds Atrium's built-in sample server (saved off: the person starts it after seeing its command line). */
-  addSampleServer: Req<Record<string, never>, ServerSnapshot>;
+  /**
+   * Adds Atrium's built-in sample server, trusted (it is Atrium's own: its tool annotations are honest),
+   * saved off: the person starts it after seeing its command line. When Atrium already has it (under any
+   * name), nothing is added and `added` is false.
+   */
+  addSampleServer: Req<Record<string, never>, { server: ServerSnapshot; added: boolean }>;
+  /** The servers a pasted JSON block (or a chosen file's text) holds, each with its command line, to check before adding. */
+  previewServerConfig: Req<{ text: string }, ServerConfigPreview>;
+  /**
+   * Adds the chosen servers (by name, as the preview gave them) of a pasted block: not trusted and off,
+   * each starts once the person approved its command line. One Atrium already has is not added again.
+   */
+  addPastedServers: Req<{ text: string; servers: ServerId[] }, ServerSnapshot[]>;
   /** Makes a discovered local model server a provider (and the default when there is none). */
   useModelServer: Req<{ baseUrl: string }, null>;
   /** A server's entry as servers.json holds it, for editing. */
@@ -199,12 +210,29 @@ export interface ApprovalChoices {
   sampling: SamplingChoice;
 }
 
+/** A server found in another host's config or in pasted text; `alreadyAs` names the Atrium server that already runs exactly it. */
+export interface OfferedServer {
+  id: string;
+  transport: string;
+  target: string;
+  alreadyAs?: string;
+}
+
 export interface SetupDiscovery {
-  /** Each server of another host's config; `alreadyAs` names the Atrium server that already runs exactly it. */
-  configs: { app: string; path: string; servers: { id: string; transport: string; target: string; alreadyAs?: string }[]; problems: string[] }[];
+  configs: { app: string; path: string; servers: OfferedServer[]; problems: string[] }[];
   modelServers: { name: string; baseUrl: string; models: string[] }[];
   hasProviders: boolean;
   hasServers: boolean;
+  /** The name Atrium's sample server has here, once it was added. */
+  sampleServerId?: string;
+}
+
+export interface ServerConfigPreview {
+  /** Why nothing could be read (not JSON, with its line and column, or no server in it). */
+  error?: string;
+  servers: OfferedServer[];
+  /** Entries that were found but cannot be used, each naming its server. */
+  problems: string[];
 }
 
 export interface ProviderView {
@@ -292,6 +320,7 @@ const rootList = {
 } as const;
 const conversationOnly = { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } } as const;
 const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 1_000_000 } } as const;
+const pastedText = { type: 'string', maxLength: 1_000_000 } as const;
 const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
@@ -317,6 +346,13 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     },
   },
   addSampleServer: noParams,
+  previewServerConfig: { type: 'object', additionalProperties: false, required: ['text'], properties: { text: pastedText } },
+  addPastedServers: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text', 'servers'],
+    properties: { text: pastedText, servers: { type: 'array', minItems: 1, maxItems: 200, items: serverId } },
+  },
   useModelServer: { type: 'object', additionalProperties: false, required: ['baseUrl'], properties: { baseUrl: { type: 'string', minLength: 1, maxLength: 200 } } },
   getServerConfig: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   saveServer: {

@@ -102,6 +102,11 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    // A port that is taken leaves nothing behind, so the caller may try another.
+    offEvents();
+    wss.close();
+    throw error;
   });
   port = (server.address() as AddressInfo).port;
 

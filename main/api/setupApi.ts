@@ -9,16 +9,17 @@ import type { ServerSnapshot } from '../../shared/domain.ts';
 import type { ProviderSettings } from '../chat/providerSettings.ts';
 import { saveProviderSettings } from '../chat/providerSettings.ts';
 import type { DiscoveredModelServer } from '../host/setup/discoverSetup.ts';
-import { discoverConfigs, knownConfigPaths, LOCAL_MODEL_SERVERS, probeModelServers } from '../host/setup/discoverSetup.ts';
+import { discoverConfigs, knownConfigPaths, LOCAL_MODEL_SERVERS, offeredServer, probeModelServers } from '../host/setup/discoverSetup.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 import { isSameServer, parseServerEntry } from '../mcp/config/serverConfig.ts';
+import { parsePastedServers } from '../mcp/config/pastedServers.ts';
 import { loadServersFile } from '../mcp/config/serversFile.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { EventBus } from './eventBus.ts';
 import { InvalidServerConfigError } from './serverConfigApi.ts';
 
-type SetupRequests = Pick<AtriumApi, 'discoverSetup' | 'importServers' | 'addSampleServer' | 'useModelServer'>;
+type SetupRequests = Pick<AtriumApi, 'discoverSetup' | 'importServers' | 'addSampleServer' | 'previewServerConfig' | 'addPastedServers' | 'useModelServer'>;
 
 export interface SetupDeps {
   home: string;
@@ -60,10 +61,25 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
     return deps.hub.get(definition.id).snapshot;
   };
 
+  const sampleServer = (): ServerDefinition => {
+    const { command, args } = deps.sampleServer ?? sourceSampleServer;
+    const parsed = parseServerEntry('atrium-sample', { command, args });
+    if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
+    return parsed.server;
+  };
+  const present = (server: ServerDefinition) => deps.registry.all().find((mine) => isSameServer(mine, server));
+
   return {
     discoverSetup: async () => {
       const [configs, modelServers] = await Promise.all([discoverConfigs(configPaths(), deps.registry.all()), probe()]);
-      return { configs, modelServers, hasProviders: deps.settings.providers.length > 0, hasServers: deps.registry.all().length > 0 };
+      const sample = present(sampleServer());
+      return {
+        configs,
+        modelServers,
+        hasProviders: deps.settings.providers.length > 0,
+        hasServers: deps.registry.all().length > 0,
+        ...(sample ? { sampleServerId: sample.id } : {}),
+      };
     },
     importServers: async ({ path, servers }) => {
       // Only the other hosts' own files: a window may not make Atrium read, and then run, any file it names.
@@ -81,11 +97,30 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
       return imported;
     },
     addSampleServer: async () => {
-      const { command, args } = deps.sampleServer ?? sourceSampleServer;
-      const parsed = parseServerEntry(freeName('atrium-sample'), { command, args });
-      if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
-      // Like any new server, it runs once the person has seen its command line and started it.
-      return add({ ...parsed.server, disabled: true });
+      const sample = sampleServer();
+      const already = present(sample);
+      if (already) return { server: deps.hub.get(already.id).snapshot, added: false };
+      // Atrium's own server declares its tools honestly, so it comes trusted; like any new server it runs
+      // once the person has seen its command line and started it.
+      return { server: await add({ ...sample, id: freeName(sample.id), trusted: true, disabled: true }), added: true };
+    },
+    previewServerConfig: async ({ text }) => {
+      const parsed = parsePastedServers(text);
+      if ('error' in parsed) return { error: parsed.error, servers: [], problems: [] };
+      return { servers: parsed.servers.map((server) => offeredServer(server, deps.registry.all())), problems: parsed.problems.map((p) => p.message) };
+    },
+    addPastedServers: async ({ text, servers }) => {
+      const parsed = parsePastedServers(text);
+      if ('error' in parsed) throw new InvalidServerConfigError(parsed.error);
+      const added: ServerSnapshot[] = [];
+      for (const id of servers) {
+        const found = parsed.servers.find((s) => s.id === id);
+        if (!found) throw new InvalidServerConfigError(`the pasted text has no server "${id}"`);
+        if (present(found)) continue;
+        // Whatever the text says, a pasted server is not trusted and stays off until the person starts it.
+        added.push(await add({ ...found, id: freeName(id), trusted: false, disabled: true }));
+      }
+      return added;
     },
     useModelServer: async ({ baseUrl }) => {
       const known = LOCAL_MODEL_SERVERS.find(({ port }) => baseUrl === `http://127.0.0.1:${port}/v1`);

@@ -3,6 +3,7 @@
 // (Ollama 11434, LM Studio 1234, llama.cpp 8080). Nothing found is used until the person says so.
 
 import { homedir } from 'node:os';
+import type { OfferedServer } from '../../../shared/contract.ts';
 import { join } from 'node:path';
 import { describeTarget, isSameServer } from '../../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../../mcp/config/serverConfig.ts';
@@ -11,7 +12,7 @@ import { loadServersFile } from '../../mcp/config/serversFile.ts';
 export interface DiscoveredConfig {
   app: string;
   path: string;
-  servers: { id: string; transport: string; target: string; alreadyAs?: string }[];
+  servers: OfferedServer[];
   problems: string[];
 }
 
@@ -40,14 +41,17 @@ export async function discoverConfigs(paths: readonly { app: string; path: strin
     found.push({
       app,
       path,
-      servers: loaded.servers.map((server) => {
-        const already = present.find((mine) => isSameServer(mine, server));
-        return { id: server.id, transport: server.transport, target: describeTarget(server), ...(already ? { alreadyAs: already.id } : {}) };
-      }),
+      servers: loaded.servers.map((server) => offeredServer(server, present)),
       problems: loaded.problems.map((p) => p.message),
     });
   }
   return found;
+}
+
+/** A found server as the person is shown it: its exact command line or address, and whether Atrium has it already. */
+export function offeredServer(server: ServerDefinition, present: readonly ServerDefinition[]): OfferedServer {
+  const already = present.find((mine) => isSameServer(mine, server));
+  return { id: server.id, transport: server.transport, target: describeTarget(server), ...(already ? { alreadyAs: already.id } : {}) };
 }
 
 export const LOCAL_MODEL_SERVERS: readonly { name: string; port: number }[] = [

@@ -100,7 +100,7 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
     }
   };
 
-  if (toStart) return <StartServerDialog server={toStart} onDone={onDone} />;
+  if (toStart) return <StartServerDialog server={toStart} onDone={() => onDone()} />;
 
   return (
     <ConsentDialog title={editing ? `Edit ${editing.id}` : 'Add a server'} from="An MCP server Atrium starts (a command) or connects to (an address)." onDismiss={onDone}>
@@ -178,12 +178,13 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
 }
 
 /** Before a new or changed server first runs, the person sees exactly what will run, and starts it. */
-export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(): void }) {
+/** Asks before a new or changed server first runs; `onDone` says whether the person started it. */
+export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(started: boolean): void }) {
   const api = useAtriumApi();
   const [problem, setProblem] = useState<string | null>(null);
   const local = server.transport === 'stdio';
   return (
-    <ConsentDialog title={`Start ${server.id}?`} from={local ? 'Atrium will run exactly this command, with your permissions:' : 'Atrium will connect to exactly this address:'} onDismiss={onDone}>
+    <ConsentDialog title={`Start ${server.id}?`} from={local ? 'Atrium will run exactly this command, with your permissions:' : 'Atrium will connect to exactly this address:'} onDismiss={() => onDone(false)}>
       <pre className="code-block" aria-label={local ? 'Command line' : 'Address'}>
         {server.target}
       </pre>
@@ -196,11 +197,11 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
         <button
           type="button"
           className="button button-primary"
-          onClick={() => void api.setServerEnabled({ serverId: server.id, enabled: true }).then(onDone, (failure: unknown) => setProblem(errorMessage(failure)))}
+          onClick={() => void api.setServerEnabled({ serverId: server.id, enabled: true }).then(() => onDone(true), (failure: unknown) => setProblem(errorMessage(failure)))}
         >
           Start server
         </button>
-        <button type="button" className="button" data-autofocus onClick={onDone}>
+        <button type="button" className="button" data-autofocus onClick={() => onDone(false)}>
           Keep it off
         </button>
       </div>

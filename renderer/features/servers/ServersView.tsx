@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { JsonObject } from '../../../shared/contract.ts';
+import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ImportServersDialog } from './ImportServersDialog.tsx';
 import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
-import { ServerEditor } from './ServerEditor.tsx';
+import { ServerEditor, StartServerDialog } from './ServerEditor.tsx';
 
 /** Every configured server with its live state, the detail of the one selected, and adding or importing more. */
 export function ServersView() {
@@ -21,6 +22,8 @@ export function ServersView() {
   const selected = servers.find((server) => server.id === selectedId);
   const [editor, setEditor] = useState<{ id: string; entry: JsonObject } | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
+  // Servers just added from a pasted config, each waiting for the person's start approval in turn.
+  const [toStart, setToStart] = useState<ServerSnapshot[]>([]);
 
   return (
     <div className="servers">
@@ -34,7 +37,16 @@ export function ServersView() {
           </button>
         </div>
         {editor ? <ServerEditor editing={editor === 'new' ? null : editor} onDone={() => setEditor(null)} /> : null}
-        {importing ? <ImportServersDialog onDone={() => setImporting(false)} /> : null}
+        {importing ? (
+          <ImportServersDialog
+            onDone={() => setImporting(false)}
+            onPasted={(added) => {
+              setImporting(false);
+              setToStart(added);
+            }}
+          />
+        ) : null}
+        {toStart[0] ? <StartServerDialog key={toStart[0].id} server={toStart[0]} onDone={() => setToStart((queue) => queue.slice(1))} /> : null}
         {problems.length > 0 ? (
           <Banner tone="warning">
             <p className="banner-title">The servers file has problems; the other servers still run.</p>
