@@ -190,3 +190,40 @@ test('a turn that ends while the link to Atrium is down has ended when the link 
   await expectTurnOver(page);
   await page.screenshot({ path: 'e2e/artifacts/turn-recovery-link-back.png' });
 });
+
+test('Retry goes to the model the picker shows, and one that cannot start says why under the message box, in its own conversation', async ({ page }) => {
+  const { running } = await startHost([{ text: 'Retried on the model shown.' }]);
+  await openChat(page, running);
+  const picker = page.getByRole('combobox', { name: 'Model' });
+  await picker.selectOption({ label: 'claude-offline' });
+  await sendMessage(page, 'anyone there?');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('alert')).toContainText('cannot reach http://127.0.0.1:9');
+  await expectTurnOver(page);
+
+  await test.step('the picked provider is removed: the picker and Retry both move to the default', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove offline' }).click();
+    await expect(page.getByRole('button', { name: 'Remove offline' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await expect(picker.locator('option:checked')).toHaveText('claude-e2e');
+    await page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Retried on the model shown.');
+    await expectTurnOver(page);
+  });
+
+  await test.step('with no provider left, Retry says why under the message box, and only in this conversation', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove claude' }).click();
+    await expect(page.getByRole('button', { name: 'Remove claude' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' }).click();
+    const composerError = page.locator('form').getByRole('alert');
+    await expect(composerError, 'the failed Retry is explained where a failed send is').toBeVisible();
+    await expect(composerError).toContainText('Settings');
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-retry-refused.png' });
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.locator('form').getByRole('alert'), "another conversation does not show this one's error").toHaveCount(0);
+    await page.getByRole('button', { name: 'anyone there?', exact: true }).click();
+    await expect(page.locator('form').getByRole('alert')).toContainText('Settings');
+  });
+});

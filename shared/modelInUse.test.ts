@@ -25,3 +25,8 @@ test('nothing is shown when no provider offers a model', () => {
   assert.equal(modelInUse([], null, undefined), null);
   assert.equal(modelInUse([{ id: 'empty', kind: 'openai', models: [], isDefault: true }], null, undefined), null);
 });
+
+test("a pick whose provider was removed gives way to the conversation's own model or the default", () => {
+  assert.deepEqual(modelInUse(providers, { providerId: 'work', model: 'claude-b' }, { provider: 'gone', model: 'old' }), { provider: 'work', model: 'claude-b' });
+  assert.deepEqual(modelInUse(providers, null, { provider: 'gone', model: 'old' }), { provider: 'fake', model: 'fake-1' });
+});

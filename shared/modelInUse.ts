@@ -14,7 +14,8 @@ export function modelInUse(
   conversation: Pick<ConversationSummary, 'providerId' | 'model'> | null,
   picked: ModelInUse | undefined,
 ): ModelInUse | null {
-  if (picked) return picked;
+  // A pick whose provider was removed since is not offered any more: the picker cannot show it, so it is not used.
+  if (picked && (!providers || providers.some((p) => p.id === picked.provider))) return picked;
   const own = conversation?.providerId ? providers?.find((p) => p.id === conversation.providerId) : undefined;
   if (conversation?.providerId && (own || !providers)) {
     const model = conversation.model ?? own?.defaultModel;

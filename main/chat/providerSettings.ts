@@ -158,7 +158,10 @@ export function chooseProvider(settings: ProviderSettings, choice: ProviderChoic
       ? { id: wanted, kind: wanted as ProviderKind, apiKeySecret: wanted, ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}) }
       : undefined;
   const known = settings.providers.map((p) => p.id).join(', ') || 'none';
-  if (!config) throw new ModelChoiceError(`there is no provider "${wanted}" any more (set up: ${known}); pick another model`, `there is no provider "${wanted}" in providers.json (configured: ${known})`);
+  if (!config) {
+    const next = settings.providers.length > 0 ? `pick another model (set up: ${known})` : 'add a provider in Settings (Model providers)';
+    throw new ModelChoiceError(`there is no provider "${wanted}" any more: ${next}`, `there is no provider "${wanted}" in providers.json (configured: ${known})`);
+  }
   if (config.kind === 'openai-compatible' && !config.baseUrl) {
     throw new ModelChoiceError(
       `provider "${config.id}" is OpenAI-compatible and needs a base URL: add it again in Settings with its base URL`,

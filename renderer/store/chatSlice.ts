@@ -59,6 +59,9 @@ export interface ChatSlice {
   /** Conversations (by conversationKey) whose message is on its way to the host, before its turn's first event. */
   sending: Record<string, true>;
   setSending(conversationKey: string, value: boolean): void;
+  /** Why the last message or Retry of a conversation (by conversationKey) could not start; shown under its message box. */
+  sendError: Record<string, string>;
+  setSendError(conversationKey: string, message: string | null): void;
   attachments: Attachment[];
   attach(attachment: Attachment): void;
   detach(uri: string): void;
@@ -104,6 +107,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
     set((state) => {
       const { [key]: _was, ...others } = state.sending;
       return { sending: value ? { ...others, [key]: true } : others };
+    }),
+  sendError: {},
+  setSendError: (key, message) =>
+    set((state) => {
+      const { [key]: _was, ...others } = state.sendError;
+      return { sendError: message === null ? others : { ...others, [key]: message } };
     }),
   attachments: [],
   attach: (attachment) =>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { modelInUse } from '../../../shared/modelInUse.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -24,7 +24,9 @@ export function ChatView() {
   const api = useAtriumApi();
   // Asked again each time the chat opens, so a provider added in Settings is offered at once.
   const { data: providers } = useHostQuery(() => api.listProviders({}), 'providers');
-  const shown = modelInUse(providers, selectedId ? (summary ?? detail?.conversation ?? null) : null, picked);
+  const computed = modelInUse(providers, selectedId ? (summary ?? detail?.conversation ?? null) : null, picked);
+  // One object while the answer is the same, so the message rows' memo holds.
+  const shown = useMemo(() => computed, [computed?.provider, computed?.model]);
   // The list has the latest title (a rename reloads the list, not the open conversation).
   const listedTitle = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId)?.title);
   const title = detail ? (listedTitle ?? detail.conversation.title) : 'New conversation';
@@ -51,7 +53,7 @@ export function ChatView() {
           {selectedId === null && !live ? (
             <EmptyState title="Start a conversation">The model can use the tools of every ready server; you approve what needs approving.</EmptyState>
           ) : (
-            scroller && <MessageList detail={detail} live={live} scroller={() => scroller} />
+            scroller && <MessageList detail={detail} live={live} scroller={() => scroller} model={shown} />
           )}
         </div>
         <Composer conversationId={selectedId} busy={busy} model={shown} />

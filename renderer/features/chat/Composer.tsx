@@ -34,7 +34,10 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const text = useAtriumStore((state) => state.composerText[key] ?? '');
   const setComposerText = useAtriumStore((state) => state.setComposerText);
   const setText = (value: string | ((current: string) => string)) => setComposerText(key, value);
-  const [error, setError] = useState<string | null>(null);
+  // The error belongs to the conversation too: Retry (in the message list) reports here, and it stays with its conversation.
+  const error = useAtriumStore((state) => state.sendError[key] ?? null);
+  const setSendError = useAtriumStore((state) => state.setSendError);
+  const setError = (message: string | null) => setSendError(key, message);
   const [options, setOptions] = useState<PromptSummary[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);

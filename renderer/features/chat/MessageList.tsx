@@ -1,7 +1,9 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
+import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -27,13 +29,15 @@ interface MessageListProps {
   live: LiveTurn | undefined;
   /** The element that scrolls, already in the page: only the rows in (and near) its view are rendered. */
   scroller: () => HTMLElement | null;
+  /** The model the picker shows: Retry sends to it, as the message box does. */
+  model: ModelInUse | null;
 }
 
 /**
  * The saved conversation, then the step streaming now. Virtualised, so a conversation of thousands of
  * messages opens and scrolls at once; a streamed delta re-renders only the live row.
  */
-export function MessageList({ detail, live, scroller }: MessageListProps) {
+export function MessageList({ detail, live, scroller, model }: MessageListProps) {
   const messages = useMemo(() => ((detail?.messages ?? []) as unknown as SavedMessage[]).filter(isShown), [detail]);
   const calls = useMemo(() => new Map(((detail?.toolCalls ?? []) as unknown as SavedToolCall[]).map((call) => [call.id, call])), [detail]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
@@ -91,7 +95,7 @@ export function MessageList({ detail, live, scroller }: MessageListProps) {
         const row = rows[item.index];
         if (!row) return null;
         const place = { ref: virtualizer.measureElement, 'data-index': item.index, style: { transform: `translateY(${item.start}px)` } };
-        if (row.kind === 'saved') return <SavedMessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} />;
+        if (row.kind === 'saved') return <SavedMessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...place} className="message-row message-notice muted">
@@ -142,11 +146,14 @@ const SavedMessageItem = memo(function SavedMessageItem({
   message,
   calls,
   liveCalls,
+  retryModel,
 }: {
   place: RowPlace;
   message: SavedMessage;
   calls: Map<string, SavedToolCall>;
   liveCalls: Map<string, NonNullable<LiveTurn['toolCalls']>[number]>;
+  /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
+  retryModel: ModelInUse | null;
 }) {
   const visibleBlocks = message.content.filter((block) => block.type !== 'tool_result');
   return (
@@ -172,7 +179,7 @@ const SavedMessageItem = memo(function SavedMessageItem({
           <span aria-hidden="true">■ </span>Stopped before it finished
         </p>
       ) : null}
-      <MessageActions message={message} />
+      <MessageActions message={message} model={retryModel} />
       {message.status === 'error' ? (
         <p className="message-error" role="alert">
           {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
@@ -184,18 +191,27 @@ const SavedMessageItem = memo(function SavedMessageItem({
 });
 
 /** Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn. */
-function MessageActions({ message }: { message: SavedMessage }) {
+function MessageActions({ message, model }: { message: SavedMessage; model: ModelInUse | null }) {
   const api = useAtriumApi();
   const setDraft = useAtriumStore((state) => state.setDraft);
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
-  // Retry goes to the model the picker shows: the person's pick, else the conversation's own (the host's).
-  const picked = useAtriumStore((state) => (conversationId ? state.modelChoice[conversationId] : undefined));
   // Only the conversation's last reply offers Retry; the others skip the search for the words to resend.
   const lastUserText = useAtriumStore((state) => {
     const saved = state.detail?.messages as unknown as SavedMessage[] | undefined;
     return saved?.at(-1)?.id === message.id ? lastTypedText(saved) : undefined;
   });
+  const setSendError = useAtriumStore((state) => state.setSendError);
+  const setSending = useAtriumStore((state) => state.setSending);
+  // A Retry that cannot start says why under the message box, where a failed send says it.
+  const retry = (id: string, words: string) => {
+    setSendError(id, null);
+    setSending(id, true);
+    api
+      .sendMessage({ conversationId: id, text: words, ...(model ?? {}) })
+      .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
+      .finally(() => setSending(id, false));
+  };
   const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
   if (message.role === 'user') {
     if (message.origin || !text) return null;
@@ -210,7 +226,7 @@ function MessageActions({ message }: { message: SavedMessage }) {
   if (!conversationId || lastUserText === undefined) return null;
   return (
     <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => void api.sendMessage({ conversationId, text: lastUserText, ...(picked ?? {}) }).catch(() => undefined)}>
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId, lastUserText)}>
         Retry
       </button>
     </div>
