@@ -177,7 +177,6 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
   );
 }
 
-/** Before a new or changed server first runs, the person sees exactly what will run, and starts it. */
 /** Asks before a new or changed server first runs; `onDone` says whether the person started it. */
 export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(started: boolean): void }) {
   const api = useAtriumApi();
