@@ -29,6 +29,17 @@ const ASK_SCHEMA = {
   required: ['name'],
 };
 
+/** A form with several rules, so several wrong fields can be reported at once. */
+const PROFILE_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    name: { type: 'string' as const, title: 'Your name', minLength: 2 },
+    homepage: { type: 'string' as const, title: 'Home page', format: 'uri' as const },
+    age: { type: 'integer' as const, title: 'Age', minimum: 0, maximum: 150 },
+  },
+  required: ['name', 'homepage'],
+};
+
 /** A form whose first field asks for what the specification forbids a form to ask for. */
 const SECRET_SCHEMA = {
   type: 'object' as const,
@@ -40,6 +51,10 @@ const SECRET_SCHEMA = {
 };
 
 const SIGN_IN_URL = 'https://xn--exmple-cua.com/sign-in?session=42';
+
+function schemaFor(form: 'name' | 'profile' | 'secret') {
+  return form === 'secret' ? SECRET_SCHEMA : form === 'profile' ? PROFILE_SCHEMA : ASK_SCHEMA;
+}
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
@@ -162,8 +177,8 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
     'ask',
     {
       description:
-        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), or a sign-in page (form "url").',
-      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'url']).default('name') }),
+        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a profile form (form "profile": name, homepage, age), a form asking for an API key (form "secret"), or a sign-in page (form "url").',
+      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'profile', 'secret', 'url']).default('name') }),
     },
     async ({ message, form }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       await logCall(ctx, 'ask');
@@ -171,13 +186,13 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
         const { action, content } =
           form === 'url'
             ? await ctx.mcpReq.elicitInput({ mode: 'url', message, url: SIGN_IN_URL, elicitationId: 'sign-in-42' })
-            : await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
+            : await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: schemaFor(form) });
         return text(JSON.stringify({ action, content }));
       }
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'ask');
       if (answer.kind !== 'elicit') {
         const request =
-          form === 'url' ? inputRequired.elicitUrl({ message, url: SIGN_IN_URL }) : inputRequired.elicit({ message, requestedSchema: form === 'secret' ? SECRET_SCHEMA : ASK_SCHEMA });
+          form === 'url' ? inputRequired.elicitUrl({ message, url: SIGN_IN_URL }) : inputRequired.elicit({ message, requestedSchema: schemaFor(form) });
         return inputRequired({ inputRequests: { ask: request } });
       }
       return text(JSON.stringify({ action: answer.action, content: answer.content }));

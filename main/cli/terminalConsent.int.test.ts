@@ -47,7 +47,7 @@ describe('answering on the terminal', () => {
     assert.equal(code, 0, err);
     assert.match(out, /echo asks: Who are you\?/);
     assert.deepEqual(asked.slice(1, 3), ['  Name*: ', '  Confirm [y/n]: ']);
-    assert.match(err, /required property 'name'/, 'the first, empty answer was refused with the reason');
+    assert.match(err, /Name is required: fill it in/, 'the first, empty answer was refused with the reason');
     assert.match(out, /"action":\s*"accept"/);
     assert.match(out, /"name":\s*"Ada"/);
     assert.match(out, /"confirm":\s*true/);
