@@ -1,6 +1,7 @@
 // Mistakes a newcomer makes, and what the window then says: every problem with a form comes at once,
 // beside the field it concerns, in the form's own words (its labels, never a request key or a schema
-// rule), with what to do, and what was typed stays.
+// rule), with what to do, and what was typed stays. Also: a remote server nothing answers for.
+import { createServer } from 'node:net';
 import type { Page } from '@playwright/test';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -16,6 +17,15 @@ const env = chatHostFor(
 
 /** Words that belong to requests and schemas, never to a window. */
 const internalWording = /Invalid params|must NOT|must match|pattern|serverId|provider\.id|required property|instancePath|\bentry\./;
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 async function openServers(page: Page): Promise<void> {
   await openApp(page, env().host, ['echo']);
@@ -49,7 +59,8 @@ test('server editor: an empty name and command are both said beside their fields
   await form.getByRole('button', { name: 'Cancel' }).click();
 });
 
-test('a remote server at an address that is not one is said so beside the Address field', async ({ page }) => {
+test('a remote server at a bad address, then at one where nothing answers: each said in plain words', async ({ page }) => {
+  const address = `http://127.0.0.1:${await closedPort()}/mcp`;
   await openServers(page);
   await page.getByRole('button', { name: 'Add server' }).click();
   const form = page.getByRole('dialog', { name: 'Add a server' });
@@ -62,6 +73,15 @@ test('a remote server at an address that is not one is said so beside the Addres
     'Address "localhost:9/mcp" is not a web address: it starts with https:// (or http://), for example https://example.com/mcp.',
   );
   await expect(field).toHaveValue('localhost:9/mcp');
+
+  await field.fill(address);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog', { name: 'Start faraway?' }).getByRole('button', { name: 'Start server' }).click();
+  const card = page.getByRole('article', { name: 'faraway', exact: true });
+  await expect(card).toContainText(`could not reach the server at ${address}. Check that the address is right, that the server is running, and that this computer is online.`);
+  await expect(card).not.toContainText(/Version negotiation|fetch failed/);
+  await page.screenshot({ path: 'e2e/artifacts/errors-unreachable-server.png' });
+  await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status'), 'the other server is untouched').toHaveText('Ready');
 });
 
 test('settings: a provider name and base URL that do not fit are both said beside their fields, and nothing typed is wiped', async ({ page }) => {
