@@ -1,6 +1,7 @@
 // Mistakes a newcomer makes, and what the window then says: every problem with a form comes at once,
 // beside the field it concerns, in the form's own words (its labels, never a request key or a schema
-// rule), with what to do, and what was typed stays. Also: a remote server nothing answers for.
+// rule), with what to do, and what was typed stays. Also: a remote server nothing answers for, and a
+// link whose token is out of date.
 import { createServer } from 'node:net';
 import type { Page } from '@playwright/test';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
@@ -144,3 +145,19 @@ test('an elicitation form reports every wrong field at once, beside each, by the
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Thanks, Ada.');
 });
 
+test('a link whose token is not valid says so and what to do, and stops trying', async ({ page }) => {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.clock.install();
+  const url = new URL(env().host.url);
+  url.hash = 'token=from-an-earlier-start';
+  await page.goto(url.href);
+  await expect(page.getByText(/This link is not valid or is out of date/)).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Connection: Not connected' })).toBeVisible();
+  await expect(page.getByText(/is Atrium still running/)).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/artifacts/errors-bad-token.png' });
+  const attempts = sockets.length;
+  await page.clock.runFor(60_000);
+  await expect(page.getByText(/This link is not valid or is out of date/)).toBeVisible();
+  expect(sockets.length, 'nothing is retried with a token the host refuses').toBe(attempts);
+});
