@@ -41,6 +41,18 @@ test('resources: search, read by type, a template, live updates, attach to a mes
     await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
   });
 
+  await test.step('a resource the server cannot read says so, with a way to try again, and stops saying "Reading…"', async () => {
+    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
+    const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
+    await form.getByRole('textbox', { name: 'resourceId' }).fill('none');
+    await form.getByRole('button', { name: 'Open resource' }).click();
+    const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/none' });
+    await expect(preview.getByRole('alert')).toContainText('Unknown resource');
+    await expect(preview.getByRole('button', { name: 'Try again' })).toBeVisible();
+    await expect(preview.getByText('Reading…')).toHaveCount(0);
+    await page.screenshot({ path: 'e2e/artifacts/resources-read-failed.png' });
+  });
+
   await test.step('a watched resource shows the update the server sends', async () => {
     // The server sends updates (every 5 s, to what is watched) once its toggle tool is called: the model calls it.
     await sendMessage(page, 'turn on updates');

@@ -42,7 +42,7 @@ test('roots: a typed folder is checked, sent to the server, and replaced by anot
   await openApp(page, env().host, ['echo']);
   const uri = pathToFileURL(project).href;
 
-  await test.step('a folder that does not exist is refused with the reason; one that does is added', async () => {
+  await test.step('a relative path and a folder that does not exist are refused beside the field, keeping what was typed; one that does is added', async () => {
     await page.getByRole('button', { name: 'Roots' }).click();
     const workspace = page.getByRole('region', { name: 'Workspace Default' });
     await expect(workspace).toContainText('Active: servers see these folders.');
@@ -50,12 +50,21 @@ test('roots: a typed folder is checked, sent to the server, and replaced by anot
     await expect(workspace).toContainText('The desktop app can also open the system’s folder picker.');
     await expect(workspace.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);
     const field = workspace.getByRole('textbox', { name: 'Add a folder (its full path)' });
+    await field.fill('projects/app');
+    await workspace.getByRole('button', { name: 'Add folder' }).click();
+    await expect(field, 'a relative path is refused as one, beside the field').toHaveAccessibleDescription(
+      'root "projects/app" must be an absolute path: type the whole path, for example /home/you/projects/app',
+    );
+    await expect(field, 'what was typed stays').toHaveValue('projects/app');
+    await page.screenshot({ path: 'e2e/artifacts/roots-relative-path.png' });
     await field.fill(join(project, 'no-such-folder'));
     await workspace.getByRole('button', { name: 'Add folder' }).click();
-    await expect(workspace.getByRole('alert')).toContainText('does not exist');
+    await expect(field).toHaveAccessibleDescription(/does not exist/);
     await field.fill(project);
     await workspace.getByRole('button', { name: 'Add folder' }).click();
     await expect(workspace.getByRole('list', { name: 'Folders of Default' })).toContainText(uri);
+    await expect(field, 'an added folder clears the field and its problem').toHaveValue('');
+    await expect(field).toHaveAccessibleDescription('');
     await page.screenshot({ path: 'e2e/artifacts/roots.png' });
   });
 

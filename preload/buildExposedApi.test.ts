@@ -52,6 +52,16 @@ test('an error reply rejects with the plain error shape (code and message surviv
   });
 });
 
+test('a form\'s field problems survive the bridge with the error, so the window can show each beside its field', async () => {
+  const fields = [{ field: 'serverId', message: 'Name is required.' }];
+  const bridge = fakeBridge(() => ({ ok: false, error: { code: 'invalid_params', message: 'Name is required.', fields, extra: 'dropped' } }));
+  const api = buildExposedApi(bridge.invoke, bridge.subscribe);
+  await assert.rejects(api.restartServer({ serverId: '' }), (error: unknown) => {
+    assert.deepEqual(error, { code: 'invalid_params', message: 'Name is required.', fields });
+    return true;
+  });
+});
+
 test('a malformed reply rejects with a readable failure', async () => {
   const bridge = fakeBridge(() => 'surprise');
   const api = buildExposedApi(bridge.invoke, bridge.subscribe);

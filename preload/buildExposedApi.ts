@@ -1,5 +1,6 @@
 import { eventNames, requestNames } from '../shared/contract.ts';
 import type { ApiErrorShape, AtriumApi, AtriumClientApi, EventName, RequestName } from '../shared/contract.ts';
+import { readFieldProblems } from '../shared/fieldProblems.ts';
 import { requestChannel } from './ipcChannels.ts';
 
 /** Sends one request to main and resolves with its raw reply (ipcRenderer.invoke in the preload). */
@@ -57,7 +58,8 @@ async function request(invoke: Invoke, name: RequestName, params: unknown): Prom
   if (typeof reply === 'object' && reply !== null && 'ok' in reply) {
     if (reply.ok === true && 'result' in reply) return reply.result;
     if (reply.ok === false && 'error' in reply && isApiError(reply.error)) {
-      throw { code: reply.error.code, message: reply.error.message } satisfies ApiErrorShape;
+      const fields = readFieldProblems(reply.error.fields);
+      throw { code: reply.error.code, message: reply.error.message, ...(fields ? { fields } : {}) } satisfies ApiErrorShape;
     }
   }
   throw unreadableReply;

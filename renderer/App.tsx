@@ -14,7 +14,7 @@ import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 
-const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected' } as const;
+const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
   { name: 'chat', label: 'Chat' },
   { name: 'resources', label: 'Resources' },
@@ -55,6 +55,11 @@ export function App() {
       </header>
       {link === 'no-token' ? (
         <Banner tone="alert">This page needs its access token. Open the exact address Atrium printed when it started.</Banner>
+      ) : null}
+      {link === 'bad-token' ? (
+        <Banner tone="alert">
+          This link is not valid or is out of date: Atrium makes a new one each time it starts. Open the link printed where you started Atrium (npm run web) most recently.
+        </Banner>
       ) : null}
       {link === 'reconnecting' ? (
         <Banner tone="warning">Lost the connection to Atrium. Retrying… (is Atrium still running?)</Banner>

@@ -20,6 +20,9 @@ import type {
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
+import type { FieldProblem } from './fieldProblems.ts';
+
+export type { FieldProblem };
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
@@ -296,6 +299,10 @@ export interface AtriumClientApi extends AtriumApi {
 }
 
 const serverId = { type: 'string', minLength: 1, maxLength: 200 } as const;
+// Fields a person types into a form carry their label (`title`) and, for a pattern, what it asks for
+// (`patternHint`), so a request that does not fit says so in the form's words (validateRequest.ts).
+/** A name typed in the server editor: an empty one is reported by saveServer with the form's other problems. */
+const typedServerName = { type: 'string', maxLength: 200, title: 'Name' } as const;
 const shortText = { type: 'string', maxLength: 10_000 } as const;
 const noParams = { type: 'object', additionalProperties: false, properties: {} } as const;
 const serverFilter = { type: 'object', additionalProperties: false, properties: { serverId } } as const;
@@ -359,7 +366,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     type: 'object',
     additionalProperties: false,
     required: ['serverId', 'entry'],
-    properties: { serverId, entry: { type: 'object', maxProperties: 50 }, replaces: serverId },
+    properties: { serverId: typedServerName, entry: { type: 'object', maxProperties: 50 }, replaces: serverId },
   },
   removeServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   setServerEnabled: {
@@ -503,14 +510,20 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
         additionalProperties: false,
         required: ['id', 'kind'],
         properties: {
-          id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' },
-          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] },
-          baseUrl: { type: 'string', pattern: '^https?://', maxLength: 500 },
-          models: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          id: {
+            type: 'string',
+            title: 'Name',
+            minLength: 1,
+            pattern: '^[a-z0-9][a-z0-9-]{0,39}$',
+            patternHint: 'may use only lowercase letters, digits and dashes, starting with a letter or digit, up to 40 characters (for example "claude" or "local-llm")',
+          },
+          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'], title: 'API' },
+          baseUrl: { type: 'string', title: 'Base URL', pattern: '^https?://', patternHint: 'must start with http:// or https:// (for example http://127.0.0.1:11434/v1)', maxLength: 500 },
+          models: { type: 'array', title: 'Models', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
           imageGeneration: { type: 'boolean' },
         },
       },
-      key: { type: 'string', minLength: 1, maxLength: 1000 },
+      key: { type: 'string', title: 'API key', minLength: 1, maxLength: 1000 },
       acceptWeakKeyStorage: { type: 'boolean' },
     },
   },
@@ -600,4 +613,6 @@ export interface ApiErrorShape {
   /** `unauthorized`: a remote server needs the person to sign in (again); `signIn` does it. */
   code: 'invalid_params' | 'unknown_method' | 'not_found' | 'server_unavailable' | 'unauthorized' | 'timeout' | 'cancelled' | 'failed';
   message: string;
+  /** With `invalid_params` from a form: every field that is wrong, to show beside it (`message` joins them). */
+  fields?: FieldProblem[];
 }

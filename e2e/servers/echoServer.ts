@@ -29,6 +29,17 @@ const ASK_SCHEMA = {
   required: ['name'],
 };
 
+/** A form with several rules, so several wrong fields can be reported at once. */
+const PROFILE_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    name: { type: 'string' as const, title: 'Your name', minLength: 2 },
+    homepage: { type: 'string' as const, title: 'Home page', format: 'uri' as const },
+    age: { type: 'integer' as const, title: 'Age', minimum: 0, maximum: 150 },
+  },
+  required: ['name', 'homepage'],
+};
+
 /** A form whose first field asks for what the specification forbids a form to ask for. */
 const SECRET_SCHEMA = {
   type: 'object' as const,
@@ -40,7 +51,7 @@ const SECRET_SCHEMA = {
 };
 
 /** A form with a field of each checked kind: a range, a format and a choice. */
-const PROFILE_SCHEMA = {
+const CHECKED_SCHEMA = {
   type: 'object' as const,
   properties: {
     name: { type: 'string' as const, title: 'Name' },
@@ -51,7 +62,7 @@ const PROFILE_SCHEMA = {
   required: ['name', 'age'],
 };
 
-const FORM_SCHEMAS = { name: ASK_SCHEMA, secret: SECRET_SCHEMA, profile: PROFILE_SCHEMA };
+const FORM_SCHEMAS = { name: ASK_SCHEMA, secret: SECRET_SCHEMA, profile: PROFILE_SCHEMA, checked: CHECKED_SCHEMA };
 
 const SIGN_IN_URL = 'https://xn--exmple-cua.com/sign-in?session=42';
 
@@ -176,8 +187,8 @@ function createEchoServer(era: 'legacy' | 'modern'): McpServer {
     'ask',
     {
       description:
-        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), a form with a range, a format and a choice (form "profile"), or a sign-in page (form "url").',
-      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'profile', 'url']).default('name') }),
+        'Sends an elicitation and returns {action, content} as JSON: a form (name, confirm), a form asking for an API key (form "secret"), a profile form (form "profile": name, homepage, age), a form with a range, a format and a choice (form "checked"), or a sign-in page (form "url").',
+      inputSchema: z.object({ message: z.string().default('What is your name?'), form: z.enum(['name', 'secret', 'profile', 'checked', 'url']).default('name') }),
     },
     async ({ message, form }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       await logCall(ctx, 'ask');

@@ -62,7 +62,8 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       res.writeHead(308, { Location: `${origin()}${req.url ?? '/'}` });
       return res.end();
     }
-    serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`] })).catch(() => {
+    // The page's own origin too: a page whose token is refused asks it whether the host is still there.
+    serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`, origin()] })).catch(() => {
       if (!res.headersSent) plain(res, 500, 'Internal error');
       else res.destroy();
     });

@@ -35,11 +35,17 @@ test('a new server is saved disabled, runs only once started, and an edit that c
   assert.equal(changed.status.kind, 'disabled', 'a changed command line needs another look');
 });
 
-test('bad entries and taken names are refused with the reason; the file is unchanged', async () => {
+test('bad entries and taken names are refused with every problem, each naming its field as the editor labels it; the file is unchanged', async () => {
   const before = await stored();
-  await assert.rejects(host.core.api.saveServer({ serverId: 'broken', entry: { args: ['x'] } }), /server "broken"/);
-  await assert.rejects(host.core.api.saveServer({ serverId: 'web', entry: { type: 'http', url: 'not a url' } }), /server "web"/);
-  await assert.rejects(host.core.api.saveServer({ serverId: 'echo', entry: { command: 'node' } }), /already a server named "echo"/);
+  await assert.rejects(host.core.api.saveServer({ serverId: 'broken', entry: { args: ['x'] } }), { fields: [{ field: 'entry.command', message: 'Command is required: the program that starts the server, for example npx or node.' }] });
+  await assert.rejects(host.core.api.saveServer({ serverId: 'web', entry: { type: 'http', url: 'not a url' } }), {
+    fields: [{ field: 'entry.url', message: 'Address "not a url" is not a web address: it starts with https:// (or http://), for example https://example.com/mcp.' }],
+  });
+  await assert.rejects(host.core.api.saveServer({ serverId: 'echo', entry: { command: 'node' } }), { fields: [{ field: 'serverId', message: 'Name "echo" is taken by another server: choose another name.' }] });
+  await assert.rejects(host.core.api.saveServer({ serverId: ' ', entry: { command: '' } }), (error: { fields: { field: string }[] }) => {
+    assert.deepEqual(error.fields.map((f) => f.field), ['serverId', 'entry.command'], 'both problems at once');
+    return true;
+  });
   assert.deepEqual(await stored(), before);
 });
 

@@ -3,12 +3,14 @@
 // before the person has seen exactly what will run and started it (setServerEnabled).
 
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
-import { parseServerEntry, toStoredEntry } from '../mcp/config/serverConfig.ts';
+import { FieldProblemsError } from '../../shared/fieldProblems.ts';
+import { toStoredEntry } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { EventBus } from './eventBus.ts';
+import { checkServerForm } from './serverFormProblems.ts';
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer'>;
 
@@ -31,10 +33,9 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
   return {
     getServerConfig: async ({ serverId }) => toStoredEntry(known(serverId)) as JsonObject,
     saveServer: async ({ serverId, entry, replaces }) => {
-      const parsed = parseServerEntry(serverId, entry);
-      if ('problem' in parsed) throw new InvalidServerConfigError(parsed.problem.message);
       const previous = replaces === undefined ? undefined : known(replaces);
-      if ((replaces === undefined || replaces !== serverId) && registry.get(serverId)) throw new InvalidServerConfigError(`there is already a server named "${serverId}"`);
+      const parsed = checkServerForm({ serverId, entry, ...(replaces !== undefined ? { replaces } : {}) }, (id) => registry.get(id) !== undefined);
+      if ('problems' in parsed) throw new FieldProblemsError(parsed.problems);
       const unchanged = previous !== undefined && launchOf(previous) === launchOf(parsed.server);
       const definition: ServerDefinition = unchanged ? { ...parsed.server, disabled: parsed.server.disabled || previous.disabled } : { ...parsed.server, disabled: true };
       await registry.save(definition, replaces);

@@ -88,3 +88,30 @@ test('a server error reaches the front end with its kind as the API code and its
   });
   assert.equal(toApiError(new ServerError('fs', 'unavailable', 'fs: the server is not ready')).code, 'server_unavailable');
 });
+
+test('every labelled field a form got wrong comes back at once, in the form\'s words, with no schema wording', () => {
+  const error = failure('saveProvider', { provider: { id: 'My Claude', kind: 'anthropic', baseUrl: 'localhost:11434' } });
+  assert.equal(error.code, 'invalid_params');
+  assert.deepEqual(error.fields, [
+    { field: 'provider.id', message: 'Name may use only lowercase letters, digits and dashes, starting with a letter or digit, up to 40 characters (for example "claude" or "local-llm").' },
+    { field: 'provider.baseUrl', message: 'Base URL must start with http:// or https:// (for example http://127.0.0.1:11434/v1).' },
+  ]);
+  assert.equal(error.message, error.fields?.map((f) => f.message).join(' '));
+  assert.doesNotMatch(error.message, /pattern|must match|\^|provider\.id|Invalid params/);
+});
+
+test('an empty labelled field is reported as required, and an entry inside a list by its list', () => {
+  const empty = failure('saveProvider', { provider: { id: '', kind: 'anthropic', models: ['ok', ''] } });
+  assert.deepEqual(
+    empty.fields?.map((f) => f.field),
+    ['provider.id', 'provider.models'],
+  );
+  assert.match(empty.fields?.[0]?.message ?? '', /^Name is required: it may use only lowercase letters/);
+  assert.match(empty.fields?.[1]?.message ?? '', /^Models has an entry that is empty or too long/);
+});
+
+test('toApiError carries well-formed field problems and drops malformed ones', () => {
+  const error = Object.assign(new Error('Name is required.'), { code: 'invalid_params', fields: [{ field: 'serverId', message: 'Name is required.' }, { field: 7 }] });
+  assert.deepEqual(toApiError(error), { code: 'invalid_params', message: 'Name is required.', fields: [{ field: 'serverId', message: 'Name is required.' }] });
+  assert.equal('fields' in toApiError(Object.assign(new Error('x'), { fields: 'no' })), false);
+});

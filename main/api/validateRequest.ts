@@ -3,7 +3,8 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { requestNames, requestParamSchemas } from '../../shared/contract.ts';
-import type { ApiErrorShape, RequestName, RequestParams } from '../../shared/contract.ts';
+import type { ApiErrorShape, FieldProblem, RequestName, RequestParams } from '../../shared/contract.ts';
+import { readFieldProblems } from '../../shared/fieldProblems.ts';
 
 export type ValidatedRequest = {
   [K in RequestName]: { ok: true; method: K; params: RequestParams<K> };
@@ -12,8 +13,10 @@ export type ValidatedRequest = {
 export type ValidationResult = ValidatedRequest | { ok: false; error: ApiErrorShape };
 
 // One instance, every schema compiled once at load: `strict` turns a malformed schema in the contract
-// into a startup failure instead of a silently permissive check.
-const ajv = new Ajv({ allErrors: false, strict: true });
+// into a startup failure instead of a silently permissive check. Every error is collected, so a form
+// learns about all its wrong fields at once; `patternHint` is the contract's wording of a pattern.
+const ajv = new Ajv({ allErrors: true, strict: true });
+ajv.addVocabulary(['patternHint']);
 const validators = new Map<string, ValidateFunction>(
   requestNames.map((name) => [name, ajv.compile(requestParamSchemas[name])]),
 );
@@ -29,9 +32,74 @@ export function validateRequest(method: unknown, params: unknown): ValidationRes
   if (validate(value)) {
     return { ok: true, method, params: value } as ValidatedRequest;
   }
-  const first = validate.errors?.[0];
+  const errors = validate.errors ?? [];
+  const fields = fieldProblemsOf(requestParamSchemas[method as RequestName], errors);
+  if (fields.length > 0) return { ok: false, error: { code: 'invalid_params', message: fields.map((f) => f.message).join(' '), fields } };
+  // No labelled field is at fault: the window itself sent a malformed request, so the wording is for its developers.
+  const first = errors[0];
   const detail = first ? describeError(first) : 'they do not match the expected shape';
   return { ok: false, error: { code: 'invalid_params', message: `Invalid params for ${method}: ${detail}.` } };
+}
+
+interface LabelledField {
+  /** The dotted key of the field, as FieldProblem.field. */
+  field: string;
+  title: string;
+  schema: Record<string, unknown>;
+  /** The error lies inside the field (an item of a list), not on the field itself. */
+  inside: boolean;
+}
+
+/** Each labelled field at fault, once, with a sentence in the form's words. */
+function fieldProblemsOf(root: object, errors: readonly ErrorObject[]): FieldProblem[] {
+  const problems = new Map<string, FieldProblem>();
+  for (const error of errors) {
+    const segments = pathSegments(error.instancePath);
+    if (error.keyword === 'required') segments.push(String((error.params as { missingProperty: unknown }).missingProperty));
+    const labelled = labelledFieldAt(root, segments);
+    if (!labelled || problems.has(labelled.field)) continue;
+    problems.set(labelled.field, { field: labelled.field, message: personMessage(error, labelled) });
+  }
+  return [...problems.values()];
+}
+
+/** The innermost schema along `segments` that has a `title`, and its field key. */
+function labelledFieldAt(root: object, segments: readonly string[]): LabelledField | undefined {
+  let schema: Record<string, unknown> | undefined = root as Record<string, unknown>;
+  let found: Omit<LabelledField, 'inside'> | undefined;
+  let depth = 0;
+  for (const segment of segments) {
+    const properties = schema['properties'] as Record<string, Record<string, unknown>> | undefined;
+    schema = /^\d+$/.test(segment) ? (schema['items'] as Record<string, unknown> | undefined) : properties?.[segment];
+    if (!schema) break;
+    depth += 1;
+    if (typeof schema['title'] === 'string') found = { field: segments.slice(0, depth).join('.'), title: schema['title'], schema };
+  }
+  return found ? { ...found, inside: segments.length > found.field.split('.').length } : undefined;
+}
+
+function personMessage(error: ErrorObject, { title, schema, inside }: LabelledField): string {
+  const params = error.params as Record<string, unknown>;
+  const hint = typeof schema['patternHint'] === 'string' ? schema['patternHint'] : undefined;
+  if (inside) return `${title} has an entry that is empty or too long: check each one.`;
+  switch (error.keyword) {
+    case 'required':
+      return `${title} is required${hint ? `: it ${hint}` : ''}.`;
+    case 'minLength':
+      return params['limit'] === 1 ? `${title} is required${hint ? `: it ${hint}` : ''}.` : `${title} needs at least ${String(params['limit'])} characters.`;
+    case 'maxLength':
+      return `${title} is too long: use at most ${String(params['limit'])} characters.`;
+    case 'maxItems':
+      return `${title} has too many entries: at most ${String(params['limit'])}.`;
+    case 'pattern':
+      return `${title} ${hint ?? 'is not in the expected form'}.`;
+    default:
+      return `${title} is not valid: choose or type it again.`;
+  }
+}
+
+function pathSegments(instancePath: string): string[] {
+  return instancePath ? instancePath.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
 }
 
 function describeError(error: ErrorObject): string {
@@ -93,7 +161,8 @@ export function toApiError(error: unknown): ApiErrorShape {
     const known = typeof code === 'string' && apiErrorCodes.has(code) ? (code as ApiErrorShape['code']) : undefined;
     const fallback =
       name === 'AbortError' ? 'cancelled' : name === 'TimeoutError' ? 'timeout' : ('failed' as const);
-    return { code: known ?? fallback, message: text || 'Something went wrong in Atrium.' };
+    const fields = readFieldProblems((error as { fields?: unknown }).fields);
+    return { code: known ?? fallback, message: text || 'Something went wrong in Atrium.', ...(fields ? { fields } : {}) };
   }
   if (typeof error === 'string' && readable(error)) return { code: 'failed', message: readable(error) };
   return { code: 'failed', message: 'Something went wrong in Atrium.' };

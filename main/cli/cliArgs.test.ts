@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { join } from 'node:path';
 import { UsageError, parseCli } from './cliArgs.ts';
 
 test('options may come anywhere after the command', () => {
@@ -44,4 +45,8 @@ test('sign-in and sign-out take exactly one server', () => {
   assert.equal(parseCli(['sign-out', 'github']).command, 'sign-out');
   assert.throws(() => parseCli(['sign-in']), /"sign-in" takes <server>/);
   assert.throws(() => parseCli(['sign-out', 'a', 'b']), /"sign-out" takes <server>/);
+});
+
+test('a folder typed relative to the terminal is taken from where the person is; a file: URI stays as it is', () => {
+  assert.deepEqual(parseCli(['tools', '--root', 'projects/app', '--root', 'file:///srv/data']).roots, [join(process.cwd(), 'projects/app'), 'file:///srv/data']);
 });

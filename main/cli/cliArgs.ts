@@ -1,5 +1,6 @@
 // The command line: `atrium <command> [arguments] [options]`, options anywhere after the command.
 
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ATRIUM_VERSION } from '../host/atriumVersion.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
@@ -134,7 +135,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     command: command as CommandName,
     args,
     json: values.json,
-    roots: values.root,
+    // In a terminal a folder is typed relative to where the person is; the host takes only whole paths.
+    roots: values.root.map(wholePath),
     elicit: parseElicit(values.elicit),
     format: oneOf(values.format, ['markdown', 'json'] as const, '--format'),
     ...(values.approve !== undefined ? { approve: oneOf(values.approve, ['ask', 'ask-every', 'readonly', 'all', 'none'] as const, '--approve') } : {}),
@@ -156,6 +158,11 @@ export function parseCli(argv: readonly string[]): CliInvocation {
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} takes ${allowed.join(', ')}, not "${value}"`);
+}
+
+/** A folder as typed in a terminal (relative to where the person is) as the whole path the host takes; a file: URI as it is. */
+export function wholePath(dir: string): string {
+  return dir.startsWith('file:') ? dir : resolve(dir);
 }
 
 export function parseElicit(value: string): ElicitationAnswer | 'ask' {

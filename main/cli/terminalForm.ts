@@ -31,9 +31,10 @@ export async function askForm(fields: readonly FormField[], requestedSchema: obj
 async function askField(field: FormField, requestedSchema: object, terminal: FormTerminal): Promise<{ value: JsonValue | undefined } | 'gave up'> {
   for (let attempt = 1; attempt <= TRIES_PER_FIELD; attempt++) {
     const read = readAnswer(field, (await terminal.ask(fieldQuestion(field))).trim());
-    const problem = 'problem' in read ? read.problem : fieldProblem(field, requestedSchema, read.value);
+    // A problem reading the typed text is the field's; the form's own check already names the field.
+    const problem = 'problem' in read ? `${visible(labelOf(field))}: ${read.problem}` : fieldProblem(field, requestedSchema, read.value);
     if (problem === undefined) return { value: 'problem' in read ? undefined : read.value };
-    terminal.err(`  ✗ ${visible(labelOf(field))}: ${problem}${attempt < TRIES_PER_FIELD ? '; try again' : ''}`);
+    terminal.err(`  ✗ ${problem.replace(/\.$/, '')}${attempt < TRIES_PER_FIELD ? '; try again' : ''}`);
   }
   return 'gave up';
 }
@@ -78,17 +79,13 @@ function choiceValue(field: FormField, text: string): string {
   return field.options?.find((o) => o.value === text || o.label === text)?.value ?? text;
 }
 
-/** Why this one value does not fit its field in the form's schema (range, length, format, choices). */
+/** Why this one value does not fit its field in the form's schema (range, length, format, choices), naming the field by its label. */
 function fieldProblem(field: FormField, requestedSchema: object, value: JsonValue | undefined): string | undefined {
   if (value === undefined) return undefined;
   const properties = (requestedSchema as { properties?: Record<string, unknown> }).properties ?? {};
-  const problem = checkAnswer({ type: 'object', properties: { [field.name]: properties[field.name] } }, { [field.name]: value });
-  if (problem === undefined) return undefined;
-  if (field.options && (field.kind === 'choice' || field.kind === 'choices')) return `choose from ${field.options.map((o) => visible(o.value)).join(', ')}`;
-  // The schema's wording names the field by its key; the person sees its label already.
-  return problem.replace(/^the answer does not fit the form: /, '').replace(new RegExp(`^${escapeRegExp(field.name)}(\\.\\d+)? `), '');
+  const problems = checkAnswer({ type: 'object', properties: { [field.name]: properties[field.name] } }, { [field.name]: value });
+  if (problems === undefined) return undefined;
+  if (field.options && (field.kind === 'choice' || field.kind === 'choices')) return `${visible(labelOf(field))}: choose from ${field.options.map((o) => visible(o.value)).join(', ')}`;
+  return visible(problems[0]?.message ?? `${labelOf(field)} does not fit the form.`);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

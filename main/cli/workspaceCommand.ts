@@ -4,7 +4,7 @@
 import type { WorkspaceView } from '../../shared/domain.ts';
 import { startHostCore } from '../host/hostCore.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { UsageError } from './cliArgs.ts';
+import { UsageError, wholePath } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
 
 export interface WorkspaceIo {
@@ -22,7 +22,7 @@ export async function runWorkspaces(invocation: CliInvocation, home: string, io:
       if (!found) throw new UsageError(`there is no workspace called "${wanted ?? ''}"`);
       return found;
     };
-    const roots = dirs.map((dir) => ({ uri: dir }));
+    const roots = dirs.map((dir) => ({ uri: wholePath(dir) }));
     switch (action) {
       case undefined:
         break;

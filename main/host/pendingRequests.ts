@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { PendingKind, PendingRequestView } from '../../shared/domain.ts';
+import type { FieldProblem } from '../../shared/fieldProblems.ts';
 
 export type { PendingKind };
 
@@ -17,6 +18,13 @@ export class PendingWithdrawnError extends Error {}
 /** The answer does not fit the request (a malformed approval, a form answer that breaks its schema). */
 export class InvalidOutcomeError extends Error {
   readonly code = 'invalid_params';
+  /** For an answer to a form: each field at fault, worded for the person (the front end shows them beside the fields). */
+  readonly fields: FieldProblem[] | undefined;
+
+  constructor(problem: string | FieldProblem[]) {
+    super(typeof problem === 'string' ? problem : problem.map((p) => p.message).join(' '));
+    this.fields = typeof problem === 'string' ? undefined : problem;
+  }
 }
 
 export interface PendingListener {
@@ -28,15 +36,15 @@ export interface PendingListener {
 export interface PendingOptions<O> {
   conversationId?: string;
   signal?: AbortSignal;
-  /** Why an answer is unacceptable, or undefined when it is fine; a refused answer leaves the request open. */
-  check?(outcome: unknown): string | undefined;
+  /** Why an answer is unacceptable (a form's answer: each field's problem), or undefined when it is fine; a refused answer leaves the request open. */
+  check?(outcome: unknown): string | FieldProblem[] | undefined;
   /** The answer as history and listeners may keep it: secret fields masked. */
   redact?(outcome: O): unknown;
 }
 
 interface Waiter {
   record: PendingRecord;
-  check?(outcome: unknown): string | undefined;
+  check?(outcome: unknown): string | FieldProblem[] | undefined;
   redact?(outcome: unknown): unknown;
   resolve(outcome: unknown): void;
   reject(error: Error): void;

@@ -2,7 +2,7 @@
 // directories; servers that asked for roots are told of every change (notifications/roots/list_changed).
 
 import { realpath, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RootEntry } from '../../shared/domain.ts';
 
@@ -40,6 +40,11 @@ export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
     path = entry.uri.startsWith('file:') ? fileURLToPath(entry.uri) : entry.uri;
   } catch {
     throw new RootsError(`"${entry.uri}" is not a valid file URI`);
+  }
+  // A relative path would be read against wherever the host happens to run: never what the person meant.
+  if (!isAbsolute(path)) {
+    const example = process.platform === 'win32' ? 'C:\\Users\\you\\projects\\app' : '/home/you/projects/app';
+    throw new RootsError(`root "${path}" must be an absolute path: type the whole path, for example ${example}`);
   }
   let real: string;
   try {

@@ -65,6 +65,7 @@ describe('workspaces', () => {
     assert.ok(active);
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: join(projectB, 'no-such-folder') }] }), /does not exist/);
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'file://%zz' }] }), /not a valid file URI|does not exist/);
+    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'projects/app' }] }), /root "projects\/app" must be an absolute path: type the whole path/);
     await assert.rejects(core.api.createWorkspace({ name: 'Default' }), /already a workspace called "Default"/);
     await assert.rejects(core.api.deleteWorkspace({ workspaceId: active.id }), /is the active workspace/);
     assert.deepEqual((await core.api.listRoots({})).map((r) => r.uri), [pathToFileURL(projectB).href]);

@@ -63,7 +63,7 @@ describe('server-everything over stdio', () => {
     const record = await asked;
     const { fields } = record.payload as ElicitationFormPayload;
     assert.deepEqual(new Set(fields.map((f) => f.kind)), new Set(['text', 'boolean', 'integer', 'number', 'choice', 'choices']));
-    await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', email: 'not an email' } } }), /email must match format/);
+    await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', email: 'not an email' } } }), /must be an email address, like ada@example.com/);
     await host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', integer: 7, untitledMultipleSelectEnum: ['Piano'] } } });
     const text = textOf(await call);
     assert.match(text, /accept/i);

@@ -1,13 +1,16 @@
-import type { ApiErrorShape } from '../../shared/contract.ts';
+import type { ApiErrorShape, FieldProblem } from '../../shared/contract.ts';
+import { readFieldProblems } from '../../shared/fieldProblems.ts';
 
-/** A failed request as the renderer sees it: the host's readable message plus its error code. */
+/** A failed request as the renderer sees it: the host's readable message, its error code and, from a form, each field's problem. */
 export class AtriumRequestError extends Error {
   readonly code: ApiErrorShape['code'];
+  readonly fields: readonly FieldProblem[];
 
   constructor(shape: ApiErrorShape) {
     super(shape.message);
     this.name = 'AtriumRequestError';
     this.code = shape.code;
+    this.fields = readFieldProblems(shape.fields) ?? [];
   }
 }
 

@@ -18,6 +18,16 @@ const firstRetryMs = 250;
 const maxRetryMs = 5_000;
 const knownEvents: ReadonlySet<string> = new Set(eventNames);
 
+/** Whether the host still serves pages at the bridge's origin (it answers a plain HTTP request). */
+async function hostAnswers(bridgeUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/', bridgeUrl.replace(/^ws/, 'http')), { method: 'HEAD', cache: 'no-store' });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 export function connectBridge(options: { url: string; token: string }): AtriumConnection {
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -42,6 +52,8 @@ export function connectBridge(options: { url: string; token: string }): AtriumCo
     ws.onmessage = (message) => {
       if (typeof message.data === 'string') receive(message.data);
     };
+    let opened = false;
+    ws.addEventListener('open', () => (opened = true));
     ws.onclose = () => {
       socket = undefined;
       const lost = new AtriumRequestError({ code: 'server_unavailable', message: 'The connection to Atrium was lost.' });
@@ -49,8 +61,14 @@ export function connectBridge(options: { url: string; token: string }): AtriumCo
       pending.clear();
       failedAttempts += 1;
       setStatus('reconnecting');
-      const delay = Math.min(maxRetryMs, firstRetryMs * 2 ** (failedAttempts - 1));
-      setTimeout(open, delay * (0.75 + Math.random() / 2));
+      const retry = () => {
+        const delay = Math.min(maxRetryMs, firstRetryMs * 2 ** (failedAttempts - 1));
+        setTimeout(open, delay * (0.75 + Math.random() / 2));
+      };
+      if (opened) return retry();
+      // Refused before it opened: when the host still serves this page, it turned the token away (a link
+      // from an earlier start, or mistyped), and retrying with the same token can never work.
+      void hostAnswers(options.url).then((answers) => (answers ? setStatus('bad-token') : retry()));
     };
   };
 

@@ -17,7 +17,7 @@ export function checkedElicitation(broker: ElicitationBroker): ElicitationBroker
       const result = applyElicitationDefaults(params, await broker.elicit(request));
       if (result.action !== 'accept') return result;
       const problem = checkAnswer(params.requestedSchema, result.content ?? {});
-      if (problem !== undefined) throw new UnfitAnswerError(`Atrium did not send the fixed answer: ${problem}`);
+      if (problem !== undefined) throw new UnfitAnswerError(`Atrium did not send the fixed answer: ${problem.map((p) => p.message).join(' ')}`);
       return result;
     },
   };

@@ -40,8 +40,8 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
         assert.equal(record.kind, 'elicitation');
         assert.equal(payload.message, 'Who are you?');
         assert.deepEqual(payload.fields.map((f) => [f.name, f.kind, f.required]), [['name', 'text', true], ['confirm', 'boolean', false]]);
-        await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { confirm: true } } }), /required property 'name'/);
-        await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 7 } } }), /name must be string/);
+        await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { confirm: true } } }), { message: 'Name is required: fill it in.', fields: [{ field: 'name', message: 'Name is required: fill it in.' }] });
+        await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 7 } } }), /Name must be text/);
         assert.equal((await host.core.api.listPending({})).length, 1, 'still waiting for a proper answer');
         await host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { name: 'Ada', confirm: true } } });
       });

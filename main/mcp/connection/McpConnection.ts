@@ -172,6 +172,11 @@ export class McpConnection {
     this.start();
   }
 
+  /** A remote server's address, so a failure to reach it can say where Atrium looked. */
+  private addressContext(): { address?: string } {
+    return this.definition.transport === 'stdio' ? {} : { address: this.definition.url };
+  }
+
   async stop(): Promise<void> {
     await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
   }
@@ -330,10 +335,10 @@ export class McpConnection {
         try {
           return await run(fresh);
         } catch (retryError) {
-          throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}) });
+          throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}), ...this.addressContext() });
         }
       }
-      throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}) });
+      throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}), ...this.addressContext() });
     }
   }
 
@@ -375,7 +380,7 @@ export class McpConnection {
       const failed = this.session;
       this.session = undefined;
       if (failed) void failed.close();
-      const message = toServerError(this.id, error, failed?.closedReason ? { closedReason: failed.closedReason } : {}).message;
+      const message = toServerError(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() }).message;
       this.log.add('error', 'host', message);
       if (findAuthorizationFailure(error)) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);

@@ -36,8 +36,17 @@ const apiCodes: Record<ServerErrorKind, ApiErrorShape['code']> = {
 };
 
 /** Turns whatever a request threw into a ServerError naming the server. */
-export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string } = {}): ServerError {
+export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string; address?: string } = {}): ServerError {
   if (error instanceof ServerError) return error;
+  if (isUnreachable(error)) {
+    const where = context.address ? ` at ${context.address}` : '';
+    return new ServerError(
+      serverId,
+      'unavailable',
+      `${serverId}: could not reach the server${where}. Check that the address is right, that the server is running, and that this computer is online.`,
+      { cause: error },
+    );
+  }
   // The sign-in's own sentence (it names the server) says more than the SDK's wrapping of it.
   const authorization = findAuthorizationFailure(error);
   if (authorization) return new ServerError(serverId, 'unauthorized', authorization.message, { cause: error });
@@ -67,6 +76,20 @@ export function toServerError(serverId: string, error: unknown, context: { close
   if (isAbort(error)) return new ServerError(serverId, 'cancelled', `${serverId}: ${what}cancelled`, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new ServerError(serverId, 'failed', `${serverId}: ${what}${message}`, { cause: error });
+}
+
+const unreachableCodes: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+
+/** Nothing answered at a remote server's address: fetch's "fetch failed" (and its network code), however deeply the SDK wrapped it. */
+function isUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && unreachableCodes.has(code)) return true;
+    if (current instanceof TypeError && message === 'fetch failed') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function timeoutOf(error: SdkError): string {

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { PendingRequestView } from '../../../shared/domain.ts';
 import type { ElicitationAnswer, ElicitationFormPayload, ElicitationUrlPayload, FormField } from '../../../shared/pendingPayloads.ts';
 import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
+import { FieldProblem } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog, safely } from './ConsentDialog.tsx';
 
 type Values = Record<string, string | boolean | string[]>;
@@ -82,14 +84,13 @@ const inputType: Record<string, string> = { email: 'email', uri: 'url', date: 'd
 
 function FormElicitation({ record, payload, answer }: { record: PendingRequestView; payload: ElicitationFormPayload; answer: ElicitationDialogProps['answer'] }) {
   const [values, setValues] = useState<Values>(() => initialValues(payload.fields));
-  const [problem, setProblem] = useState<string | null>(null);
-  const set = (name: string, value: Values[string]) => {
-    setProblem(null);
-    setValues((current) => ({ ...current, [name]: value }));
-  };
+  const names = useMemo(() => payload.fields.map((field) => field.name), [payload.fields]);
+  // The host checks the answer against the form and names every field at fault; each problem shows under its field.
+  const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(names, `elicitation-${record.id}`);
+  const set = (name: string, value: Values[string]) => setValues((current) => ({ ...current, [name]: value }));
   const submit = () => {
-    setProblem(null);
-    answer({ action: 'accept', content: contentOf(payload.fields, values) }).catch((error: Error) => setProblem(error.message));
+    clear();
+    answer({ action: 'accept', content: contentOf(payload.fields, values) }).catch(report);
   };
   return (
     <ConsentDialog title="Information requested" from={<>Server <strong><UntrustedText text={record.serverId} /></strong> asks:</>} onDismiss={() => safely(answer, { action: 'cancel' })}>
@@ -102,6 +103,7 @@ function FormElicitation({ record, payload, answer }: { record: PendingRequestVi
         </p>
       ) : null}
       <form
+        ref={formRef}
         className="consent-form"
         noValidate
         onSubmit={(event) => {
@@ -110,11 +112,18 @@ function FormElicitation({ record, payload, answer }: { record: PendingRequestVi
         }}
       >
         {payload.fields.map((field) => (
-          <FieldInput key={field.name} field={field} value={values[field.name] ?? ''} onChange={(value) => set(field.name, value)} />
+          <div key={field.name} className="consent-field">
+            <FieldInput field={field} value={values[field.name] ?? ''} onChange={(value) => set(field.name, value)} invalid={describe(field.name)} />
+            <FieldProblem {...messageFor(field.name)} />
+          </div>
         ))}
-        {problem ? (
+        {problems.general ? (
           <p className="consent-problem" role="alert">
-            {problem}
+            {problems.general}
+          </p>
+        ) : Object.keys(problems.byField).length > 0 ? (
+          <p className="consent-problem" role="alert">
+            Not sent: correct the fields marked above.
           </p>
         ) : null}
         <div className="consent-actions">
@@ -133,7 +142,10 @@ function FormElicitation({ record, payload, answer }: { record: PendingRequestVi
   );
 }
 
-function FieldInput({ field, value, onChange }: { field: FormField; value: Values[string]; onChange(value: Values[string]): void }) {
+/** `invalid`: the attributes that mark the input as wrong and point at its problem (empty when it is fine). */
+type InvalidProps = { 'aria-invalid'?: true; 'aria-describedby'?: string };
+
+function FieldInput({ field, value, onChange, invalid }: { field: FormField; value: Values[string]; onChange(value: Values[string]): void; invalid: InvalidProps }) {
   const label = (
     <span className="field-label">
       <UntrustedText text={field.title ?? field.name} />
@@ -149,7 +161,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: Value
   if (field.kind === 'boolean') {
     return (
       <label className="field-check">
-        <input type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+        <input type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} {...invalid} />
         {label}
         {description}
       </label>
@@ -158,7 +170,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: Value
   if (field.kind === 'choices') {
     const chosen = value as string[];
     return (
-      <fieldset className="field">
+      <fieldset className="field" aria-describedby={invalid['aria-describedby']}>
         <legend>{label}</legend>
         {description}
         {field.options?.map((option) => (
@@ -179,7 +191,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: Value
       <label className="field">
         {label}
         {description}
-        <select value={value as string} required={field.required} onChange={(event) => onChange(event.target.value)}>
+        <select value={value as string} required={field.required} onChange={(event) => onChange(event.target.value)} {...invalid}>
           {field.required && value !== '' ? null : <option value="">—</option>}
           {field.options?.map((option) => (
             <option key={option.value} value={option.value}>
@@ -195,7 +207,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: Value
     <label className="field">
       {label}
       {description}
-      <input type={type} value={value as string} required={field.required} step={field.kind === 'integer' ? 1 : 'any'} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+      <input type={type} value={value as string} required={field.required} step={field.kind === 'integer' ? 1 : 'any'} autoComplete="off" onChange={(event) => onChange(event.target.value)} {...invalid} />
     </label>
   );
 }

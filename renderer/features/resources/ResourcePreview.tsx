@@ -23,6 +23,7 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
 
   const read = useCallback(async () => {
+    setError(null);
     try {
       const result = await api.readResource({ serverId, uri });
       setContents((result['contents'] as Contents[] | undefined) ?? []);
@@ -85,8 +86,17 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
           Updated by the server at {new Date(updatedAt).toLocaleTimeString()}
         </p>
       ) : null}
-      {error ? <p role="alert">{error}</p> : null}
-      {contents === null ? <p className="muted">Reading…</p> : contents.map((item, index) => <ContentsView key={index} item={item} />)}
+      {error ? (
+        <div className="consent-problem" role="alert">
+          <p>{error}</p>
+          {contents === null ? (
+            <button type="button" className="button" onClick={() => void read()}>
+              Try again
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {contents === null ? error ? null : <p className="muted">Reading…</p> : contents.map((item, index) => <ContentsView key={index} item={item} />)}
     </article>
   );
 }

@@ -3,6 +3,7 @@ import type { WorkspaceView } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
+import { FieldProblem } from '../../ui/FieldProblem.tsx';
 
 /**
  * Workspaces and their folders (roots). The active workspace's folders are what servers may work in;
@@ -18,6 +19,8 @@ export function RootsView() {
   const [path, setPath] = useState('');
   const [newName, setNewName] = useState('');
   const [actionError, setError] = useState<string | null>(null);
+  // A folder typed that the host refused: said under the field, which keeps what was typed.
+  const [folderProblem, setFolderProblem] = useState<string | null>(null);
   const error = actionError ?? loadError;
   useEffect(() => api.on('workspacesChanged', () => void load()), [api, load]);
 
@@ -102,12 +105,26 @@ export function RootsView() {
             onSubmit={(event) => {
               event.preventDefault();
               const folder = path.trim();
-              if (folder) void act(() => api.setWorkspaceRoots({ workspaceId: shown.id, roots: [...shown.roots, { uri: folder }] })).then((ok) => ok && setPath(''));
+              setFolderProblem(null);
+              if (!folder) return;
+              api.setWorkspaceRoots({ workspaceId: shown.id, roots: [...shown.roots, { uri: folder }] }).then(
+                () => {
+                  setPath('');
+                  void load();
+                },
+                (failure: unknown) => setFolderProblem(errorMessage(failure)),
+              );
             }}
           >
             <label className="field">
               Add a folder (its full path)
-              <input value={path} placeholder="/home/you/projects/app" onChange={(event) => setPath(event.target.value)} />
+              <input
+                value={path}
+                placeholder="/home/you/projects/app"
+                onChange={(event) => setPath(event.target.value)}
+                {...(folderProblem ? { 'aria-invalid': true, 'aria-describedby': 'add-folder-problem' } : {})}
+              />
+              <FieldProblem id="add-folder-problem" message={folderProblem ?? undefined} />
             </label>
             <button type="submit" className="button">
               Add folder

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
 
 type Kind = 'stdio' | 'http' | 'sse';
@@ -40,12 +42,21 @@ function draftOf(name: string, entry: JsonObject): Draft {
   };
 }
 
-function pairs(text: string, separator: string): Record<string, string> {
+/** The request keys of the fields this form shows, so the host's problems land beside them. */
+const formFields = ['serverId', 'entry.command', 'entry.args', 'entry.env', 'entry.cwd', 'entry.url', 'entry.headers'] as const;
+
+/** A problem found in the form before anything is sent: a line of Environment or Headers not in NAME=value form. */
+class DraftProblem extends AtriumRequestError {}
+
+function pairs(text: string, separator: string, field: string, label: string, example: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of text.split('\n')) {
     const at = line.indexOf(separator);
     if (line.trim() === '') continue;
-    if (at <= 0) throw new Error(`"${line}" needs the form NAME${separator.trim()}value`);
+    if (at <= 0) {
+      const message = `${label}: the line "${line.slice(0, 100)}" needs the form ${example}, one per line.`;
+      throw new DraftProblem({ code: 'invalid_params', message, fields: [{ field, message }] });
+    }
     out[line.slice(0, at).trim()] = line.slice(at + separator.length).trim();
   }
   return out;
@@ -57,7 +68,7 @@ function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
   for (const key of ['disabled', 'disabledTools', 'requestTimeoutMs', 'maxMessageBytes'] as const) if (previous?.[key] !== undefined) kept[key] = previous[key];
   const trusted = draft.trusted ? { trusted: true } : {};
   if (draft.kind === 'stdio') {
-    const env = pairs(draft.env, '=');
+    const env = pairs(draft.env, '=', 'entry.env', 'Environment', 'NAME=value');
     return {
       ...kept,
       command: draft.command.trim(),
@@ -67,7 +78,7 @@ function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
       ...trusted,
     };
   }
-  const headers = pairs(draft.headers, ':');
+  const headers = pairs(draft.headers, ':', 'entry.headers', 'Headers', 'Name: value');
   return { ...kept, type: draft.kind, url: draft.url.trim(), ...(Object.keys(headers).length ? { headers } : {}), ...trusted };
 }
 
@@ -84,27 +95,30 @@ interface ServerEditorProps {
 export function ServerEditor({ editing, onDone }: ServerEditorProps) {
   const api = useAtriumApi();
   const [draft, setDraft] = useState<Draft>(() => (editing ? draftOf(editing.id, editing.entry) : empty));
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(formFields, 'server-editor');
   const [toStart, setToStart] = useState<ServerSnapshot | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const save = async () => {
-    setProblem(null);
+    clear();
     try {
       const entry = entryOf(draft, editing?.entry ?? null);
       const saved = await api.saveServer({ serverId: draft.name.trim(), entry, ...(editing ? { replaces: editing.id } : {}) });
       if (saved.status.kind === 'disabled' && entry['disabled'] !== true) setToStart(saved);
       else onDone();
     } catch (failure) {
-      setProblem(errorMessage(failure));
+      // The draft stays as typed; each problem shows under its field.
+      report(failure);
     }
   };
+  const problemUnder = (key: (typeof formFields)[number]) => <FieldProblem {...messageFor(key)} />;
 
   if (toStart) return <StartServerDialog server={toStart} onDone={() => onDone()} />;
 
   return (
     <ConsentDialog title={editing ? `Edit ${editing.id}` : 'Add a server'} from="An MCP server Atrium starts (a command) or connects to (an address)." onDismiss={onDone}>
       <form
+        ref={formRef}
         className="consent-form"
         noValidate
         onSubmit={(event) => {
@@ -114,8 +128,9 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
       >
         <label className="field">
           Name
-          <input value={draft.name} onChange={(event) => set('name', event.target.value)} />
+          <input value={draft.name} onChange={(event) => set('name', event.target.value)} {...describe('serverId')} />
         </label>
+        {problemUnder('serverId')}
         <label className="field">
           Kind
           <select value={draft.kind} onChange={(event) => set('kind', event.target.value as Kind)}>
@@ -128,40 +143,50 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
           <>
             <label className="field">
               Command
-              <input value={draft.command} placeholder="npx" onChange={(event) => set('command', event.target.value)} />
+              <input value={draft.command} placeholder="npx" onChange={(event) => set('command', event.target.value)} {...describe('entry.command')} />
             </label>
+            {problemUnder('entry.command')}
             <label className="field">
               Arguments (one per line)
-              <textarea rows={3} value={draft.args} onChange={(event) => set('args', event.target.value)} />
+              <textarea rows={3} value={draft.args} onChange={(event) => set('args', event.target.value)} {...describe('entry.args')} />
             </label>
+            {problemUnder('entry.args')}
             <label className="field">
               Environment (NAME=value, one per line)
-              <textarea rows={2} value={draft.env} onChange={(event) => set('env', event.target.value)} />
+              <textarea rows={2} value={draft.env} onChange={(event) => set('env', event.target.value)} {...describe('entry.env')} />
             </label>
+            {problemUnder('entry.env')}
             <label className="field">
               Working folder
-              <input value={draft.cwd} onChange={(event) => set('cwd', event.target.value)} />
+              <input value={draft.cwd} onChange={(event) => set('cwd', event.target.value)} {...describe('entry.cwd')} />
             </label>
+            {problemUnder('entry.cwd')}
           </>
         ) : (
           <>
             <label className="field">
               Address
-              <input value={draft.url} placeholder="https://example.com/mcp" onChange={(event) => set('url', event.target.value)} />
+              <input value={draft.url} placeholder="https://example.com/mcp" onChange={(event) => set('url', event.target.value)} {...describe('entry.url')} />
             </label>
+            {problemUnder('entry.url')}
             <label className="field">
               Headers (Name: value, one per line)
-              <textarea rows={2} value={draft.headers} onChange={(event) => set('headers', event.target.value)} />
+              <textarea rows={2} value={draft.headers} onChange={(event) => set('headers', event.target.value)} {...describe('entry.headers')} />
             </label>
+            {problemUnder('entry.headers')}
           </>
         )}
         <label className="consent-check">
           <input type="checkbox" checked={draft.trusted} onChange={(event) => set('trusted', event.target.checked)} />
           Trust this server: believe what its tools say about themselves (read-only, destructive…)
         </label>
-        {problem ? (
+        {problems.general ? (
           <p className="consent-problem" role="alert">
-            {problem}
+            {problems.general}
+          </p>
+        ) : Object.keys(problems.byField).length > 0 ? (
+          <p className="consent-problem" role="alert">
+            Not saved: correct the fields marked above.
           </p>
         ) : null}
         <div className="consent-actions">

@@ -4,6 +4,8 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
 import { Banner } from '../../ui/Banner.tsx';
+import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 
@@ -90,7 +92,17 @@ export function SettingsView() {
           {settings && settings.providers.length === 0 ? <li className="muted">No provider yet.</li> : null}
         </ul>
         {settings ? (
-          <AddProvider canStore={canStore} onAdd={(provider, key) => act(() => api.saveProvider({ provider, ...(key ? { key, ...consent } : {}) }), `Added ${provider.id}`)} />
+          <AddProvider
+            canStore={canStore}
+            onAdd={async (provider, key) => {
+              setProblem(null);
+              setSaved(null);
+              // A refusal is the form's to show, beside its fields: it rejects out of here.
+              await api.saveProvider({ provider, ...(key ? { key, ...consent } : {}) });
+              await Promise.all([reload(), reloadModels()]);
+              setSaved(`Added ${provider.id}`);
+            }}
+          />
         ) : null}
       </section>
 
@@ -172,33 +184,45 @@ function defaultShown(chosen: { provider: string; model: string } | undefined, p
   return fallback?.defaultModel ? `${fallback.id}\u0000${fallback.defaultModel}` : '';
 }
 
+/** The request keys of the fields Add a provider shows, so the host's problems land beside them. */
+const providerFields = ['provider.id', 'provider.kind', 'provider.baseUrl', 'provider.models', 'key'] as const;
+
 function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: string; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {
   const [id, setId] = useState('');
   const [kind, setKind] = useState('anthropic');
   const [baseUrl, setBaseUrl] = useState('');
   const [models, setModels] = useState('');
+  const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(providerFields, 'add-provider');
   return (
     <form
+      ref={formRef}
       className="consent-form"
       aria-label="Add a provider"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
+        clear();
         const list = models.split(',').map((m) => m.trim()).filter(Boolean);
-        // The key is read once and its field cleared at once: no copy stays in the page.
         const keyField = event.currentTarget.elements.namedItem('key') as HTMLInputElement | null;
         const key = keyField?.value ?? '';
-        if (keyField) keyField.value = '';
-        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => setId(''));
+        // What was typed stays until the provider is added; then the key's field is cleared at once, so no copy stays in the page.
+        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => {
+          if (keyField) keyField.value = '';
+          setId('');
+          setBaseUrl('');
+          setModels('');
+        }, report);
       }}
     >
       <h4 className="consent-subtitle">Add a provider</h4>
       <label className="field">
         Name (lowercase, e.g. “claude”)
-        <input value={id} onChange={(event) => setId(event.target.value)} />
+        <input value={id} onChange={(event) => setId(event.target.value)} {...describe('provider.id')} />
       </label>
+      <FieldProblem {...messageFor('provider.id')} />
       <label className="field">
         API
-        <select value={kind} onChange={(event) => setKind(event.target.value)}>
+        <select value={kind} onChange={(event) => setKind(event.target.value)} {...describe('provider.kind')}>
           {KINDS.map((k) => (
             <option key={k.value} value={k.value}>
               {k.label}
@@ -206,23 +230,38 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
           ))}
         </select>
       </label>
+      <FieldProblem {...messageFor('provider.kind')} />
       <label className="field">
         Base URL (for a compatible server or a proxy)
-        <input value={baseUrl} placeholder="http://127.0.0.1:11434/v1" onChange={(event) => setBaseUrl(event.target.value)} />
+        <input value={baseUrl} placeholder="http://127.0.0.1:11434/v1" onChange={(event) => setBaseUrl(event.target.value)} {...describe('provider.baseUrl')} />
       </label>
+      <FieldProblem {...messageFor('provider.baseUrl')} />
       <label className="field">
         Models to offer when the API cannot list them (comma-separated)
-        <input value={models} onChange={(event) => setModels(event.target.value)} />
+        <input value={models} onChange={(event) => setModels(event.target.value)} {...describe('provider.models')} />
       </label>
+      <FieldProblem {...messageFor('provider.models')} />
       {canStore ? (
-        <label className="field">
-          API key (stored encrypted; never shown again)
-          <input type="password" name="key" autoComplete="off" />
-        </label>
+        <>
+          <label className="field">
+            API key (stored encrypted; never shown again)
+            <input type="password" name="key" autoComplete="off" {...describe('key')} />
+          </label>
+          <FieldProblem {...messageFor('key')} />
+        </>
       ) : (
         <p className="muted">Keys come from the environment here (ATRIUM_SECRET_&lt;NAME&gt;).</p>
       )}
-      <button type="submit" className="button button-primary" disabled={!id.trim()}>
+      {problems.general ? (
+        <p className="consent-problem" role="alert">
+          {problems.general}
+        </p>
+      ) : Object.keys(problems.byField).length > 0 ? (
+        <p className="consent-problem" role="alert">
+          Not added: correct the fields marked above.
+        </p>
+      ) : null}
+      <button type="submit" className="button button-primary">
         Add provider
       </button>
     </form>

@@ -1,0 +1,64 @@
+// What is wrong with a server as the server editor sends it, every problem at once and in the editor's
+// words (its labels: Name, Command, Address…), each tied to the request key of the field it concerns.
+// The servers-file checks (parseServerEntry) still decide; their wording is for people editing the file.
+
+import type { FieldProblem } from '../../shared/fieldProblems.ts';
+import { parseServerEntry } from '../mcp/config/serverConfig.ts';
+import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
+
+/** The editor's label for each entry key it edits. */
+const entryLabels: Record<string, string> = {
+  command: 'Command',
+  args: 'Arguments',
+  env: 'Environment',
+  cwd: 'Working folder',
+  url: 'Address',
+  headers: 'Headers',
+};
+
+export interface ServerForm {
+  serverId: string;
+  entry: Record<string, unknown>;
+  /** The server being edited, whose name may stay as it is. */
+  replaces?: string;
+}
+
+/** The parsed server, or every problem with the form. */
+export function checkServerForm(form: ServerForm, taken: (id: string) => boolean): { server: ServerDefinition } | { problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const name = form.serverId;
+  if (name.trim() === '') problems.push({ field: 'serverId', message: 'Name is required: give the server a short name, for example "files".' });
+  // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
+  else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: 'Name cannot hold line breaks or tabs: type it on one line.' });
+  else if (name !== form.replaces && taken(name)) problems.push({ field: 'serverId', message: `Name "${name}" is taken by another server: choose another name.` });
+
+  const { entry } = form;
+  const remote = entry['url'] !== undefined || entry['type'] === 'http' || entry['type'] === 'sse';
+  if (!remote && isBlank(entry['command'])) problems.push({ field: 'entry.command', message: 'Command is required: the program that starts the server, for example npx or node.' });
+  if (remote) {
+    const address = typeof entry['url'] === 'string' ? entry['url'].trim() : '';
+    if (address === '') problems.push({ field: 'entry.url', message: 'Address is required: the server\'s web address, for example https://example.com/mcp.' });
+    else if (!isWebAddress(address)) problems.push({ field: 'entry.url', message: `Address "${address.slice(0, 200)}" is not a web address: it starts with https:// (or http://), for example https://example.com/mcp.` });
+  }
+  if (problems.length > 0) return { problems };
+
+  const parsed = parseServerEntry(name, entry);
+  if ('server' in parsed) return parsed;
+  const key = parsed.problem.field.split('.')[0] ?? '';
+  const label = entryLabels[key];
+  // The file's wording names the server and the key; beside a field, the label says which one.
+  return { problems: [{ field: label ? `entry.${key}` : 'entry', message: label ? `${label}: ${parsed.problem.message.replace(/^server "[^"]*": /, '')}` : parsed.problem.message }] };
+}
+
+function isBlank(value: unknown): boolean {
+  return typeof value !== 'string' || value.trim() === '';
+}
+
+function isWebAddress(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
