@@ -22,6 +22,8 @@ const env = chatHostFor(
 const views = ['Chat', 'Resources', 'Roots', 'Servers', 'Settings', 'Get started'] as const;
 
 test('accessibility: every view and dialog passes axe in both themes, and dialogs work from the keyboard', async ({ page }) => {
+  // One long journey (tens of steps): on a busy 2-core machine it takes about a minute, so it gets three.
+  test.setTimeout(180_000);
   await openApp(page, env().host, ['echo']);
   const found: string[] = [];
 

@@ -53,6 +53,8 @@ async function reloadToChat(page: Page): Promise<void> {
 }
 
 test('chat controls: stop a reply, cancel one tool call, a request withdrawn with its server, the conversations list, shortcuts', async ({ page }) => {
+  // One long journey (tens of steps): on a busy 2-core machine it takes about a minute, so it gets three.
+  test.setTimeout(180_000);
   // Nothing here may fall back on the browser's own prompt, confirm or alert.
   const nativeDialogs: string[] = [];
   page.on('dialog', (dialog) => {

@@ -104,7 +104,8 @@ test('a newcomer’s first session, from an empty data folder to a pasted server
     const form = page.getByRole('dialog', { name: 'Information requested' });
     await expect(form).toContainText('What should the note be called?');
     await form.getByRole('button', { name: 'Send answer' }).click();
-    await expect(form.getByRole('alert').first(), 'the empty Title is refused, in the form’s own words').toContainText('Title');
+    await expect(form.getByRole('textbox', { name: /^Title/ }), 'the empty Title is refused beside it, in the form’s own words').toHaveAccessibleDescription(/Title is required/);
+    await expect(form.getByRole('textbox', { name: /^Title/ })).toBeFocused();
     await screenshot(page, 'form-mistake');
     await form.getByRole('textbox', { name: /^Title/ }).fill('Groceries');
     await form.getByRole('button', { name: 'Send answer' }).click();
