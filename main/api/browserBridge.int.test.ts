@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -134,6 +135,17 @@ describe('browser bridge', () => {
     assert.equal(url.hostname, '127.0.0.1');
     assert.equal(Number(url.port), bridge.port);
     assert.equal(Buffer.from(token, 'base64url').length, 32);
+  });
+
+  test("a refused page can ask whether its token is this run's: only its digest is sent, and only from the page's origin", async () => {
+    const origin = new URL(bridge.url).origin;
+    const ask = (value: string, from: string | undefined) =>
+      fetch(`${origin}/link-check`, { method: 'POST', headers: { 'atrium-token-digest': value, ...(from ? { origin: from } : {}) } }).then((r) => r.status);
+    const digestOf = (value: string) => createHash('sha256').update(value).digest('base64url');
+    assert.equal(await ask(digestOf(token), origin), 204, "this run's token");
+    assert.equal(await ask(digestOf(`${token}x`), origin), 403, 'a token from an earlier start');
+    assert.equal(await ask(token, origin), 403, 'the token itself is not what is compared');
+    assert.equal(await ask(digestOf(token), 'http://evil.example'), 403, 'another origin hears nothing useful');
   });
 
   test('with the right token: request/response and pushed events', async () => {

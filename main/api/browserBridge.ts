@@ -11,6 +11,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { EventBus } from './eventBus.ts';
 import { securityHeaders } from './securityHeaders.ts';
+import { linkCheckHeader, linkCheckPath } from '../../shared/linkCheck.ts';
 import { serveStatic } from './serveStatic.ts';
 import { toApiError, validateRequest } from './validateRequest.ts';
 
@@ -62,7 +63,16 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       res.writeHead(308, { Location: `${origin()}${req.url ?? '/'}` });
       return res.end();
     }
-    // The page's own origin too: a page whose token is refused asks it whether the host is still there.
+    // A page whose link was refused asks whether its token is this run's (or the link is from an earlier
+    // start): it sends only the token's SHA-256, from this origin, and hears yes (204) or no (403).
+    if (pathOf(req.url) === linkCheckPath) {
+      if (req.method !== 'POST' || req.headers.origin !== origin()) return plain(res, 403, 'Forbidden');
+      const offered = Buffer.from(String(req.headers[linkCheckHeader] ?? ''), 'base64url');
+      const valid = offered.length === tokenDigest.length && timingSafeEqual(offered, tokenDigest);
+      res.writeHead(valid ? 204 : 403, { 'Cache-Control': 'no-store' });
+      return res.end();
+    }
+    // The page's own origin too: a page whose link is refused asks it about its token (above).
     serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`, origin()] })).catch(() => {
       if (!res.headersSent) plain(res, 500, 'Internal error');
       else res.destroy();

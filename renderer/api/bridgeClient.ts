@@ -3,6 +3,7 @@
 // backoff. The token travels as a subprotocol (`atrium.<token>`), never in the URL.
 import { eventNames } from '../../shared/contract.ts';
 import type { ApiErrorShape, AtriumClientApi, EventName, RequestName } from '../../shared/contract.ts';
+import { linkCheckHeader, linkCheckPath } from '../../shared/linkCheck.ts';
 import { AtriumRequestError } from './AtriumRequestError.ts';
 import type { AtriumConnection, LinkStatus } from './AtriumConnection.ts';
 import { requestApi } from './requestApi.ts';
@@ -18,11 +19,17 @@ const firstRetryMs = 250;
 const maxRetryMs = 5_000;
 const knownEvents: ReadonlySet<string> = new Set(eventNames);
 
-/** Whether the host still serves pages at the bridge's origin (it answers a plain HTTP request). */
-async function hostAnswers(bridgeUrl: string): Promise<boolean> {
+/**
+ * After a connection was refused before it opened: whether the host says this page's token is not this
+ * run's (a link from an earlier start, or mistyped). Anything else — the host down or restarting, a blip —
+ * is worth another try. Only the token's SHA-256 is sent, never the token.
+ */
+async function tokenRefused(bridgeUrl: string, token: string): Promise<boolean> {
   try {
-    const response = await fetch(new URL('/', bridgeUrl.replace(/^ws/, 'http')), { method: 'HEAD', cache: 'no-store' });
-    return response.ok;
+    const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+    const digest = btoa(String.fromCharCode(...hash)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const response = await fetch(new URL(linkCheckPath, bridgeUrl.replace(/^ws/, 'http')), { method: 'POST', cache: 'no-store', headers: { [linkCheckHeader]: digest } });
+    return response.status === 403;
   } catch {
     return false;
   }
@@ -66,9 +73,8 @@ export function connectBridge(options: { url: string; token: string }): AtriumCo
         setTimeout(open, delay * (0.75 + Math.random() / 2));
       };
       if (opened) return retry();
-      // Refused before it opened: when the host still serves this page, it turned the token away (a link
-      // from an earlier start, or mistyped), and retrying with the same token can never work.
-      void hostAnswers(options.url).then((answers) => (answers ? setStatus('bad-token') : retry()));
+      // Refused before it opened: when the host says the token is not its own, retrying can never work.
+      void tokenRefused(options.url, options.token).then((refused) => (refused ? setStatus('bad-token') : retry()));
     };
   };
 
