@@ -10,7 +10,11 @@ export class InvalidToolArgumentsError extends Error {
 
 /** Why `args` do not fit `inputSchema`, or undefined when they do. */
 export function toolArgumentsProblem(validator: jsonSchemaValidator, inputSchema: unknown, args: Record<string, unknown>): string | undefined {
-  const check = validator.getValidator(inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(args);
+  // A null for an optional parameter is how many clients and models say "not given", and the transport
+  // rules treat null and omitted alike (no Mcp-Param header): it is checked as omitted, and sent as given.
+  const required = new Set((inputSchema as { required?: unknown }).required instanceof Array ? ((inputSchema as { required: unknown[] }).required) : []);
+  const checked = Object.fromEntries(Object.entries(args).filter(([name, value]) => value !== null || required.has(name)));
+  const check = validator.getValidator(inputSchema as Parameters<jsonSchemaValidator['getValidator']>[0])(checked);
   if (check.valid) return undefined;
   // The validator calls the value "data"; here it is the call's arguments ("arguments/a must be number").
   return (check.errorMessage ?? 'they do not match').replace(/(^|, )data(?=[/ ]|$)/g, '$1arguments');
