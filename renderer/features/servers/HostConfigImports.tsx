@@ -3,6 +3,7 @@ import type { SetupDiscovery } from '../../../shared/contract.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { ActionLog } from '../../ui/ActionReport.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
 
 type HostConfig = SetupDiscovery['configs'][number];
 type Choice = { id: string; trusted: boolean };
@@ -43,15 +44,7 @@ function ConfigChoice({ config, onImport }: { config: HostConfig; onImport(serve
         {config.servers.map((server) => (
           <li key={server.id}>
             {server.alreadyAs ? (
-              <p className="setup-present">
-                ✓ <UntrustedText text={server.id} /> is already in Atrium
-                {server.alreadyAs === server.id ? null : (
-                  <>
-                    {' '}
-                    as <UntrustedText text={server.alreadyAs} />
-                  </>
-                )}
-              </p>
+              <AlreadyInAtrium id={server.id} alreadyAs={server.alreadyAs} />
             ) : (
               <label className="consent-check">
                 <input type="checkbox" checked={chosen[server.id]?.take === true} onChange={(event) => choose(server.id, { take: event.target.checked })} />

@@ -4,6 +4,7 @@ import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
 
 /**
  * A server's JSON as its README gives it (a whole config, VS Code's, one named entry or a bare one),
@@ -95,15 +96,7 @@ export function PasteServerConfig({ onAdded }: { onAdded(servers: ServerSnapshot
             {preview.servers.map((server) => (
               <li key={server.id}>
                 {server.alreadyAs ? (
-                  <p className="setup-present">
-                    ✓ <UntrustedText text={server.id} /> is already in Atrium
-                    {server.alreadyAs === server.id ? null : (
-                      <>
-                        {' '}
-                        as <UntrustedText text={server.alreadyAs} />
-                      </>
-                    )}
-                  </p>
+                  <AlreadyInAtrium id={server.id} alreadyAs={server.alreadyAs} />
                 ) : (
                   <label className="consent-check">
                     <input type="checkbox" checked={chosen[server.id] === true} onChange={(event) => setChosen((all) => ({ ...all, [server.id]: event.target.checked }))} />
