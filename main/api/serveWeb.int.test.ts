@@ -170,7 +170,9 @@ describe('what npm run web prints', () => {
     try {
       const [, , port] = await run.lineMatching(readyLine);
       assert.notEqual(Number(port), DEFAULT_WEB_PORT);
-      assert.ok(run.lines.includes(`Port ${DEFAULT_WEB_PORT}, Atrium's usual one, is in use (by another program or another Atrium), so this run uses port ${port}.`), run.lines.join('\n'));
+      // The explanation may come a moment after the address line: it is waited for, not looked up at once.
+      const [said] = await run.lineMatching(new RegExp(`^Port ${DEFAULT_WEB_PORT}, Atrium's usual one, is in use.*$`));
+      assert.equal(said, `Port ${DEFAULT_WEB_PORT}, Atrium's usual one, is in use (by another program or another Atrium), so this run uses port ${port}.`);
     } finally {
       assert.equal(await run.stop(), 0);
       blocker?.close();
