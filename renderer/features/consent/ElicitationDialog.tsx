@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { PendingRequestView } from '../../../shared/domain.ts';
 import type { ElicitationAnswer, ElicitationFormPayload, ElicitationUrlPayload, FormField } from '../../../shared/pendingPayloads.ts';
 import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
-import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog, safely } from './ConsentDialog.tsx';
@@ -117,15 +117,7 @@ function FormElicitation({ record, payload, answer }: { record: PendingRequestVi
             <FieldProblem {...messageFor(field.name)} />
           </div>
         ))}
-        {problems.general ? (
-          <p className="consent-problem" role="alert">
-            {problems.general}
-          </p>
-        ) : Object.keys(problems.byField).length > 0 ? (
-          <p className="consent-problem" role="alert">
-            Not sent: correct the fields marked above.
-          </p>
-        ) : null}
+        <FormProblemsSummary problems={problems} notDone="Not sent" />
         <div className="consent-actions">
           <button type="submit" className="button button-primary">
             Send answer

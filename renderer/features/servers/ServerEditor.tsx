@@ -3,7 +3,7 @@ import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
 
@@ -180,15 +180,7 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
           <input type="checkbox" checked={draft.trusted} onChange={(event) => set('trusted', event.target.checked)} />
           Trust this server: believe what its tools say about themselves (read-only, destructive…)
         </label>
-        {problems.general ? (
-          <p className="consent-problem" role="alert">
-            {problems.general}
-          </p>
-        ) : Object.keys(problems.byField).length > 0 ? (
-          <p className="consent-problem" role="alert">
-            Not saved: correct the fields marked above.
-          </p>
-        ) : null}
+        <FormProblemsSummary problems={problems} notDone="Not saved" />
         <div className="consent-actions">
           <button type="submit" className="button button-primary">
             Save

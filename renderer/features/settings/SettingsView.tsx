@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
@@ -252,15 +252,7 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
       ) : (
         <p className="muted">Keys come from the environment here (ATRIUM_SECRET_&lt;NAME&gt;).</p>
       )}
-      {problems.general ? (
-        <p className="consent-problem" role="alert">
-          {problems.general}
-        </p>
-      ) : Object.keys(problems.byField).length > 0 ? (
-        <p className="consent-problem" role="alert">
-          Not added: correct the fields marked above.
-        </p>
-      ) : null}
+      <FormProblemsSummary problems={problems} notDone="Not added" />
       <button type="submit" className="button button-primary">
         Add provider
       </button>
