@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startHostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
-import { lockDataFolder } from '../store/dataFolderLock.ts';
+import { alreadyRunningSentence, lockDataFolder } from '../store/dataFolderLock.ts';
 import type { LockHolder } from '../store/dataFolderLock.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';
@@ -45,10 +45,11 @@ function readOptions(): WebOptions {
 }
 
 function alreadyRunning(home: string, holder: LockHolder): string {
-  const where = holder.address ? `at ${holder.address} (process ${holder.pid})` : `(process ${holder.pid}, still starting)`;
   return [
-    `Atrium already runs on the data folder ${home} ${where}.`,
-    'Open the address it printed in its terminal (it holds the token), or stop it there with Ctrl+C first.',
+    alreadyRunningSentence(home, holder),
+    holder.frontEnd === 'desktop'
+      ? 'Use its window, or quit it first.'
+      : 'Open the address it printed in its terminal (it holds the token), or stop it there with Ctrl+C first.',
     'To run a second, separate Atrium, give it its own data folder: ATRIUM_HOME=/another/folder npm run web',
   ].join('\n');
 }
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
 
   const home = resolveAtriumHome();
   // Taken before any server starts: a second host on the same folder would start them all again.
-  const attempt = await lockDataFolder(home);
+  const attempt = await lockDataFolder(home, 'browser');
   if ('heldBy' in attempt) fail(alreadyRunning(home, attempt.heldBy));
   const heldLock = attempt.lock;
   // Every way out gives the folder up, Ctrl+C twice and a failed start included.

@@ -133,8 +133,8 @@ export class ChatService {
       return chooseProvider(settings, choice, (id) => this.listed.get(id));
     } catch (error) {
       if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
-      const config = settings.providers.find((p) => p.id === error.modelless);
-      if (!config) throw error;
+      // The provider as this turn would use it (a flag's base URL included), configured or named ad hoc.
+      const config = error.modelless;
       const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
       if (models.length > 0) this.listed.set(config.id, models);
       return chooseProvider(settings, choice, (id) => this.listed.get(id));

@@ -120,8 +120,8 @@ const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatibl
 export class ModelChoiceError extends ProviderSettingsError {
   readonly commandLine: string;
   /** The provider that has no model yet, when that is the problem: listing its models may give one. */
-  readonly modelless: string | undefined;
-  constructor(message: string, commandLine: string, modelless?: string) {
+  readonly modelless: ProviderConfig | undefined;
+  constructor(message: string, commandLine: string, modelless?: ProviderConfig) {
     super(message);
     this.commandLine = commandLine;
     this.modelless = modelless;
@@ -172,8 +172,8 @@ export function chooseProvider(settings: ProviderSettings, choice: ProviderChoic
   if (!model) {
     throw new ModelChoiceError(
       `provider "${config.id}" has no model to use: its models could not be listed (check its key and address in Settings), and none were given when it was added`,
-      `no model chosen for provider "${config.id}": pass --model, or set "default" or "models" in providers.json`,
-      config.id,
+      `no model chosen for provider "${config.id}": its models could not be listed (check its key and --base-url); pass --model, or set "default" or "models" in providers.json`,
+      config,
     );
   }
   return { config, model };

@@ -82,6 +82,38 @@ describe('atrium chat', () => {
   });
 });
 
+describe('a provider with no model named', () => {
+  test('atrium chat uses the first model its API lists, as the window does; when none can be listed it says why', async () => {
+    const home = await makeTempDir('atrium-modelless-');
+    const script: FakeTurn[] = [{ text: 'Hello from the listed model.' }];
+    const llm = await startFakeAnthropic(script, { models: ['claude-listed-first', 'claude-listed-second'] });
+    try {
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: {} }));
+      await writeFile(join(home, 'providers.json'), JSON.stringify({ providers: [{ id: 'work', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'anthropic' }] }));
+      const configured = await atrium(home, ['chat', 'hi']);
+      assert.equal(configured.code, 0, configured.stderr);
+      assert.match(configured.stdout, /Hello from the listed model\./);
+      const sent = llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { model?: string } | undefined;
+      assert.equal(sent?.model, 'claude-listed-first');
+
+      // Named on the command line only: the same, through its base URL.
+      script.push({ text: 'Ad hoc reply.' });
+      const adHoc = await atrium(home, ['chat', 'hi', '--provider', 'anthropic', '--base-url', llm.url]);
+      assert.equal(adHoc.code, 0, adHoc.stderr);
+      assert.equal((llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { model?: string }).model, 'claude-listed-first');
+
+      // Nothing answers at the address: no model can be listed, and the person is told what to do.
+      const unreachable = await atrium(home, ['chat', 'hi', '--provider', 'anthropic', '--base-url', 'http://127.0.0.1:9/']);
+      assert.equal(unreachable.code, 1);
+      assert.match(unreachable.stderr, /^atrium: no model chosen for provider "anthropic": its models could not be listed .*pass --model/m);
+      assert.doesNotMatch(unreachable.stderr, /\n\s+at /);
+    } finally {
+      await llm.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('kill -9 during a streamed reply', () => {
   test('the file stays intact and the message the person sent is there; the cut reply is marked incomplete', async () => {
     const home = await makeTempDir('atrium-kill-');

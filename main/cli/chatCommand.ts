@@ -12,7 +12,7 @@ import { reportConfigProblems } from './configProblems.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
-import { chooseProvider, loadProviderSettings } from '../chat/providerSettings.ts';
+import { ModelChoiceError, chooseProvider, loadProviderSettings } from '../chat/providerSettings.ts';
 import { cliCredentialStore } from './signInCommand.ts';
 
 export interface ChatIo {
@@ -33,8 +33,15 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.baseUrl ? { baseUrl: invocation.baseUrl } : {}),
   };
   const settings = await loadProviderSettings(home);
-  // Without a conversation to continue, a missing provider is known before any server is started.
-  if (!invocation.conversation) chooseProvider(settings, choice);
+  // Without a conversation to continue, a missing provider is known before any server is started. A
+  // provider with no model named is not refused here: the turn asks its API for its models, as the window does.
+  if (!invocation.conversation) {
+    try {
+      chooseProvider(settings, choice);
+    } catch (error) {
+      if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
+    }
+  }
   const core = await startHostCore({
     home,
     providerSettings: settings,

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { startHostProcess } from '../../e2e/fixtures/hostProcess.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { holdStream } from '../../e2e/fixtures/llm/streamHold.ts';
@@ -63,6 +64,23 @@ describe('atrium as a newcomer uses it', () => {
       }
     } finally {
       await rm(broken, { recursive: true, force: true });
+    }
+  });
+
+  test('while the window host runs on the data folder, commands that start servers say where it runs and start nothing', async () => {
+    const running = await startHostProcess({ mcpServers: {} });
+    try {
+      const { home: windowHome, url } = running.host;
+      const origin = new URL(url).origin;
+      const { code, stdout, stderr } = await runAtriumCli(windowHome, ['tools']);
+      assert.equal(code, 1, stderr);
+      assert.equal(stdout, '');
+      assert.match(stderr, new RegExp(`^atrium: Atrium already runs on the data folder ${windowHome} at ${origin}/ \\(process \\d+\\)\\.$`, 'm'));
+      assert.doesNotMatch(stderr, /token=/, 'the token stays in the window host\'s terminal');
+      const history = await runAtriumCli(windowHome, ['history']);
+      assert.equal(history.code, 0, `reading the history starts no server, so it is allowed: ${history.stderr}`);
+    } finally {
+      await running.stop();
     }
   });
 

@@ -11,6 +11,7 @@ import { importServers } from '../mcp/config/importServers.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
+import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
@@ -37,6 +38,8 @@ export interface CliIo {
 }
 
 const TARGETED = new Set(['call', 'read', 'prompt']);
+/** Commands that start servers (history and workspaces open the data folder without any). */
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'chat', 'sign-in', 'sign-out']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -59,6 +62,16 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
   const home = resolveAtriumHome(io.env);
   if (invocation.command === 'import') return runImport(invocation, home, io);
+  if (STARTS_SERVERS.has(invocation.command)) {
+    // One host per data folder: a second set of servers beside the window's would fight over their
+    // sign-ins, locks and files. Only the window hosts hold the folder; one-shot commands only check.
+    const holder = await runningHost(home);
+    if (holder) {
+      io.err(`atrium: ${alreadyRunningSentence(home, holder)}`);
+      io.err(`Use it there, or stop it first. To run this command apart from it, give it its own data folder: ATRIUM_HOME=/another/folder atrium ${invocation.command} …`);
+      return 1;
+    }
+  }
   if (OWN_HOST.has(invocation.command)) {
     try {
       switch (invocation.command) {

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { startHostCore } from '../host/hostCore.ts';
 import type { HostCore } from '../host/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
+import { alreadyRunningSentence, lockDataFolder } from '../store/dataFolderLock.ts';
+import type { DataFolderLock } from '../store/dataFolderLock.ts';
 import { windowSecrets } from '../store/secrets.ts';
 import { appId } from './appIdentity.ts';
 import { buildMenuTemplate } from './appMenu.ts';
@@ -36,6 +38,8 @@ let quitState: QuitState = 'running';
 /** Set as soon as starting begins, so a quit during start-up still stops whatever was started. */
 let hostStarting: Promise<HostCore> | undefined;
 let host: HostCore | undefined;
+/** This app's hold on the data folder (host.lock), from before any server starts until they are stopped. */
+let folderLock: DataFolderLock | undefined;
 let window: BrowserWindow | undefined;
 let windowState: WindowState | undefined;
 /** The last save of the window's bounds; quitting waits for it, or a fast quit would lose it. */
@@ -114,6 +118,16 @@ async function start(): Promise<void> {
 }
 
 async function openHost(): Promise<HostCore> {
+  // Taken before any server starts: a browser-mode host on the same folder would start them all again.
+  // (Electron's single-instance lock only sees other copies of the desktop app.)
+  const attempt = await lockDataFolder(home, 'desktop');
+  if ('heldBy' in attempt) {
+    const holder = attempt.heldBy;
+    throw new Error(`${alreadyRunningSentence(home, holder)} ${holder.frontEnd === 'browser' ? 'Use it in the browser, or stop it first (Ctrl+C where it was started), then open Atrium again.' : 'Use its window, or quit it first.'}`);
+  }
+  folderLock = attempt.lock;
+  // Every way out gives the folder up; shutDown releases it once the servers are stopped.
+  process.on('exit', () => attempt.lock.release());
   const keychain = await openKeychainSecrets(home, safeStorage);
   return startHostCore({
     home,
@@ -184,6 +198,7 @@ async function shutDown(core: HostCore): Promise<void> {
     console.error(`Atrium: stopping the MCP servers failed: ${messageOf(error)}`);
   } finally {
     clearTimeout(timer);
+    folderLock?.release();
   }
 }
 

@@ -139,12 +139,18 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
     assert.equal(record.notifications[0]?.shown, false);
   });
 
+  await t.test('the app holds the data folder (host.lock) while it runs, so a browser-mode host on it refuses to start', async () => {
+    const lock = JSON.parse(await readFile(path.join(home, 'host.lock'), 'utf8')) as { pid: number; frontEnd: string };
+    assert.deepEqual([lock.pid, lock.frontEnd], [process.pid, 'desktop']);
+  });
+
   await t.test('closing the window saves its bounds; quitting stops every server', async () => {
     assert.ok(serverRunning(), 'the echo server runs while Atrium does');
     win.close();
     await record.quitted;
     assert.deepEqual(JSON.parse(await readFile(path.join(home, WINDOW_STATE_FILE), 'utf8')), { bounds: { x: 100, y: 100, width: 1280, height: 800 }, maximized: false });
     assert.equal(serverRunning(), false, 'no server process is left');
+    assert.equal(existsSync(path.join(home, 'host.lock')), false, 'quitting gives the data folder up');
     assert.equal(record.exitCode, undefined, 'a clean quit, not a failure exit');
     assert.deepEqual(record.errors, []);
   });

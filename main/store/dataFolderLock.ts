@@ -11,9 +11,13 @@ import { writeFileAtomically } from '../mcp/config/serversFile.ts';
 
 export const LOCK_FILE_NAME = 'host.lock';
 
+/** Which window host holds the folder: the browser mode serves an address, the desktop app has a window. */
+export type HostFrontEnd = 'browser' | 'desktop';
+
 /** Who holds a data folder: enough for a second start to say where the first one runs. */
 export interface LockHolder {
   pid: number;
+  frontEnd: HostFrontEnd;
   /** Where the window is served (no token), once the host listens; null while it starts. */
   address: string | null;
   startedAt: string;
@@ -31,10 +35,10 @@ export interface DataFolderLock {
 
 export type LockAttempt = { lock: DataFolderLock } | { heldBy: LockHolder };
 
-export async function lockDataFolder(home: string): Promise<LockAttempt> {
+export async function lockDataFolder(home: string, frontEnd: HostFrontEnd): Promise<LockAttempt> {
   await mkdir(home, { recursive: true });
   const path = join(home, LOCK_FILE_NAME);
-  const mine: LockHolder = { pid: process.pid, address: null, startedAt: new Date().toISOString() };
+  const mine: LockHolder = { pid: process.pid, frontEnd, address: null, startedAt: new Date().toISOString() };
   // Two attempts: a stale lock is removed after the first.
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await createExclusively(path, mine)) return { lock: heldLock(path, mine) };
@@ -45,6 +49,19 @@ export async function lockDataFolder(home: string): Promise<LockAttempt> {
   const holder = await readHolder(path);
   if (holder) return { heldBy: holder };
   throw new Error(`another Atrium is starting on this data folder (${path} keeps appearing); try again in a moment`);
+}
+
+/** The host that holds the folder and still runs, if any; for a front end that only checks (the CLI). */
+export async function runningHost(home: string): Promise<LockHolder | null> {
+  const holder = await readHolder(join(home, LOCK_FILE_NAME));
+  return holder && (await isAlive(holder)) ? holder : null;
+}
+
+/** One sentence naming the host that holds the folder and where to find it (never its token). */
+export function alreadyRunningSentence(home: string, holder: LockHolder): string {
+  if (holder.frontEnd === 'desktop') return `Atrium's desktop app already runs on the data folder ${home} (process ${holder.pid}).`;
+  const where = holder.address ? `at ${holder.address} (process ${holder.pid})` : `(process ${holder.pid}, still starting)`;
+  return `Atrium already runs on the data folder ${home} ${where}.`;
 }
 
 /** Writes the whole lock to a private file, then links it into place: it appears complete or not at all. */
@@ -79,7 +96,7 @@ function parseHolder(text: string | null): LockHolder | null {
   try {
     const parsed = JSON.parse(text) as Partial<LockHolder>;
     if (typeof parsed.pid !== 'number' || !Number.isInteger(parsed.pid) || parsed.pid <= 0) return null;
-    return { pid: parsed.pid, address: typeof parsed.address === 'string' ? parsed.address : null, startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : '' };
+    return { pid: parsed.pid, frontEnd: parsed.frontEnd === 'desktop' ? 'desktop' : 'browser', address: typeof parsed.address === 'string' ? parsed.address : null, startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : '' };
   } catch {
     // Unreadable or not ours: nothing can be said of its holder, so it does not keep the folder.
     return null;
