@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { modelInUse } from '../../../shared/modelInUse.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -8,6 +8,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
+import { useFollowEnd } from './useFollowEnd.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 
 /** Conversations on the left; the chosen one, with its messages, tool calls and the composer. */
@@ -34,12 +35,8 @@ export function ChatView() {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
 
   // Follow the reply as it streams, unless the person scrolled up to read.
-  useEffect(() => {
-    const element = scroller;
-    if (!element) return;
-    const nearBottom = element.scrollHeight - element.scrollTop - element.clientHeight < 120;
-    if (nearBottom) element.scrollTop = element.scrollHeight;
-  }, [detail, live, scroller]);
+  const content = useMemo(() => [detail, live], [detail, live]);
+  useFollowEnd(scroller, content);
 
   return (
     <div className="chat">
