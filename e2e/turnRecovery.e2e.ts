@@ -203,6 +203,12 @@ test('Retry goes to the model the picker shows, and one that cannot start says w
   await test.step('the picked provider is removed: the picker and Retry both move to the default', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('button', { name: 'Remove offline' }).click();
+    const question = page.getByRole('group', { name: 'Remove offline?' });
+    await expect(question.getByRole('button', { name: 'Keep offline' }), 'the safe answer has the focus').toBeFocused();
+    await question.getByRole('button', { name: 'Keep offline' }).click();
+    await expect(page.getByRole('button', { name: 'Remove offline' }), 'kept: the keyboard is back on Remove').toBeFocused();
+    await page.getByRole('button', { name: 'Remove offline' }).click();
+    await question.getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Remove offline' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
     await expect(picker.locator('option:checked')).toHaveText('claude-e2e');
@@ -214,6 +220,7 @@ test('Retry goes to the model the picker shows, and one that cannot start says w
   await test.step('with no provider left, Retry says why under the message box, and only in this conversation', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('button', { name: 'Remove claude' }).click();
+    await page.getByRole('group', { name: 'Remove claude?' }).getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Remove claude' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
     await page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' }).click();

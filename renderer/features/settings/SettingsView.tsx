@@ -7,6 +7,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
+import { ProviderRow, withoutKeyState } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 
 const KINDS = [
@@ -75,19 +76,13 @@ export function SettingsView() {
         ) : null}
         <ul className="setup-servers">
           {settings?.providers.map((provider) => (
-            <li key={provider.id} className="grant-row">
-              <span>
-                <strong>{provider.id}</strong> <span className="muted">{provider.kind}</span>
-                {provider.baseUrl ? <span className="muted code-inline"> {provider.baseUrl}</span> : null}{' '}
-                <span className={provider.hasKey ? 'chip' : 'chip chip-warn'}>{provider.hasKey ? 'key set' : 'no key'}</span>
-              </span>
-              <span className="row-actions">
-                <KeyForm providerId={provider.id} canStore={canStore} onSave={(key) => act(() => api.saveProvider({ provider: stripKey(provider), key, ...consent }), `Saved the key for ${provider.id}`)} />
-                <button type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}>
-                  Remove
-                </button>
-              </span>
-            </li>
+            <ProviderRow
+              key={provider.id}
+              provider={provider}
+              canStore={canStore}
+              onSaveKey={(key) => act(() => api.saveProvider({ provider: withoutKeyState(provider), key, ...consent }), `Saved the key for ${provider.id}`)}
+              onRemove={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}
+            />
           ))}
           {settings && settings.providers.length === 0 ? <li className="muted">No provider yet.</li> : null}
         </ul>
@@ -142,38 +137,6 @@ export function SettingsView() {
         <ThemePicker />
       </section>
     </div>
-  );
-}
-
-function stripKey(provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }) {
-  return {
-    id: provider.id,
-    kind: provider.kind,
-    ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
-    ...(provider.models ? { models: provider.models } : {}),
-    ...(provider.imageGeneration ? { imageGeneration: true } : {}),
-  };
-}
-
-/** Keys are read from the field once, on submit, and the field is cleared at once: no copy stays in the page. */
-function KeyForm({ providerId, canStore, onSave }: { providerId: string; canStore: boolean; onSave(key: string): Promise<void> }) {
-  if (!canStore) return null;
-  return (
-    <form
-      className="inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = event.currentTarget;
-        const key = String(new FormData(form).get('key') ?? '');
-        form.reset();
-        if (key) void onSave(key);
-      }}
-    >
-      <input type="password" name="key" autoComplete="off" className="conversations-search" aria-label={`New key for ${providerId}`} placeholder="New key" />
-      <button type="submit" className="button button-small">
-        Save key
-      </button>
-    </form>
   );
 }
 
