@@ -98,6 +98,21 @@ describe('answering on the terminal', () => {
     }
   });
 
+  test('a tool approval says once what the tool declares and once why Atrium asks', async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }] }, { text: 'Three.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'add 1 and 2', ...flags], ['y']);
+      assert.equal(code, 0, err);
+      assert.match(asked[0] ?? '', /Allow\? \[y\] once/);
+      assert.match(out, /echo\/add wants to run with \{"a":1,"b":2\}\n {2}add declares [^\n]*\.\n {2}Atrium asks because every call of a server that is not trusted asks/);
+      assert.equal(out.match(/not trusted/g)?.length, 1, `"not trusted" is said once:\n${out}`);
+      assert.match(out, /\[→ done: 3\]/);
+    } finally {
+      await llm.close();
+    }
+  });
+
   test('without a terminal the elicitation is declined and the person is told how to answer up front', async () => {
     const { out, err } = await withTerminal(['call', 'echo', 'ask', '{}', '--elicit', 'ask'], undefined);
     assert.match(err, /echo asked for your input, but there is no terminal to ask on; it was declined \(use --elicit/);

@@ -11,6 +11,7 @@ import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../host/consentGate.ts';
 import type { ElicitationPayload } from '../host/elicitation/personElicitation.ts';
 import type { SamplingRequestPayload, SamplingResultPayload } from '../host/sampling/samplingBroker.ts';
+import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
 import { askForm } from './terminalForm.ts';
 
@@ -97,9 +98,12 @@ async function send(respond: Respond, record: PendingRequestView, outcome: JsonO
 }
 
 async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
-  const { tool, arguments: args, elevated, annotationsTrusted, reason } = payload;
+  const { tool, arguments: args, elevated, reason } = payload;
   io.out(`\n${elevated ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
-  io.out(`  ${visible(reason)}${annotationsTrusted ? '' : ' (this server is not trusted: its annotations are not believed)'}`);
+  // What the tool declares, then why Atrium asks, each said once: the reason says when the server is
+  // not trusted (which is why its declaration is not believed).
+  io.out(`  ${visible(toolDeclaration(tool.name, tool.annotations))}`);
+  io.out(`  Atrium asks because ${visible(reason)}.`);
   const answer = answerFrom((await ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
   await send(respond, record, { ...answer });
 }
