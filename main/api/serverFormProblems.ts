@@ -3,18 +3,13 @@
 // The servers-file checks (parseServerEntry) still decide; their wording is for people editing the file.
 
 import type { FieldProblem } from '../../shared/fieldProblems.ts';
+import { SERVER_FORM_LABELS } from '../../shared/serverFormLabels.ts';
 import { parseServerEntry } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 
 /** The editor's label for each entry key it edits. */
-const entryLabels: Record<string, string> = {
-  command: 'Command',
-  args: 'Arguments',
-  env: 'Environment',
-  cwd: 'Working folder',
-  url: 'Address',
-  headers: 'Headers',
-};
+const entryLabels: Record<string, string> = SERVER_FORM_LABELS;
+const L = SERVER_FORM_LABELS;
 
 export interface ServerForm {
   serverId: string;
@@ -27,18 +22,18 @@ export interface ServerForm {
 export function checkServerForm(form: ServerForm, taken: (id: string) => boolean): { server: ServerDefinition } | { problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const name = form.serverId;
-  if (name.trim() === '') problems.push({ field: 'serverId', message: 'Name is required: give the server a short name, for example "files".' });
+  if (name.trim() === '') problems.push({ field: 'serverId', message: `${L.serverId} is required: give the server a short name, for example "files".` });
   // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
-  else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: 'Name cannot hold line breaks or tabs: type it on one line.' });
-  else if (name !== form.replaces && taken(name)) problems.push({ field: 'serverId', message: `Name "${name}" is taken by another server: choose another name.` });
+  else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: `${L.serverId} cannot hold line breaks or tabs: type it on one line.` });
+  else if (name !== form.replaces && taken(name)) problems.push({ field: 'serverId', message: `${L.serverId} "${name}" is taken by another server: choose another name.` });
 
   const { entry } = form;
   const remote = entry['url'] !== undefined || entry['type'] === 'http' || entry['type'] === 'sse';
-  if (!remote && isBlank(entry['command'])) problems.push({ field: 'entry.command', message: 'Command is required: the program that starts the server, for example npx or node.' });
+  if (!remote && isBlank(entry['command'])) problems.push({ field: 'entry.command', message: `${L.command} is required: the program that starts the server, for example npx or node.` });
   if (remote) {
     const address = typeof entry['url'] === 'string' ? entry['url'].trim() : '';
-    if (address === '') problems.push({ field: 'entry.url', message: 'Address is required: the server\'s web address, for example https://example.com/mcp.' });
-    else if (!isWebAddress(address)) problems.push({ field: 'entry.url', message: `Address "${address.slice(0, 200)}" is not a web address: it starts with https:// (or http://), for example https://example.com/mcp.` });
+    if (address === '') problems.push({ field: 'entry.url', message: `${L.url} is required: the server's web address, for example https://example.com/mcp.` });
+    else if (!isWebAddress(address)) problems.push({ field: 'entry.url', message: `${L.url} "${address.slice(0, 200)}" is not a web address: it starts with https:// (or http://), for example https://example.com/mcp.` });
   }
   if (problems.length > 0) return { problems };
 

@@ -6,6 +6,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
+import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
 
 type Kind = 'stdio' | 'http' | 'sse';
 
@@ -68,7 +69,7 @@ function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
   for (const key of ['disabled', 'disabledTools', 'requestTimeoutMs', 'maxMessageBytes'] as const) if (previous?.[key] !== undefined) kept[key] = previous[key];
   const trusted = draft.trusted ? { trusted: true } : {};
   if (draft.kind === 'stdio') {
-    const env = pairs(draft.env, '=', 'entry.env', 'Environment', 'NAME=value');
+    const env = pairs(draft.env, '=', 'entry.env', L.env, 'NAME=value');
     return {
       ...kept,
       command: draft.command.trim(),
@@ -78,7 +79,7 @@ function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
       ...trusted,
     };
   }
-  const headers = pairs(draft.headers, ':', 'entry.headers', 'Headers', 'Name: value');
+  const headers = pairs(draft.headers, ':', 'entry.headers', L.headers, 'Name: value');
   return { ...kept, type: draft.kind, url: draft.url.trim(), ...(Object.keys(headers).length ? { headers } : {}), ...trusted };
 }
 
@@ -127,7 +128,7 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
         }}
       >
         <label className="field">
-          Name
+          {L.serverId}
           <input value={draft.name} onChange={(event) => set('name', event.target.value)} {...describe('serverId')} />
         </label>
         {problemUnder('serverId')}
@@ -142,22 +143,22 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
         {draft.kind === 'stdio' ? (
           <>
             <label className="field">
-              Command
+              {L.command}
               <input value={draft.command} placeholder="npx" onChange={(event) => set('command', event.target.value)} {...describe('entry.command')} />
             </label>
             {problemUnder('entry.command')}
             <label className="field">
-              Arguments (one per line)
+              {L.args} (one per line)
               <textarea rows={3} value={draft.args} onChange={(event) => set('args', event.target.value)} {...describe('entry.args')} />
             </label>
             {problemUnder('entry.args')}
             <label className="field">
-              Environment (NAME=value, one per line)
+              {L.env} (NAME=value, one per line)
               <textarea rows={2} value={draft.env} onChange={(event) => set('env', event.target.value)} {...describe('entry.env')} />
             </label>
             {problemUnder('entry.env')}
             <label className="field">
-              Working folder
+              {L.cwd}
               <input value={draft.cwd} onChange={(event) => set('cwd', event.target.value)} {...describe('entry.cwd')} />
             </label>
             {problemUnder('entry.cwd')}
@@ -165,12 +166,12 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
         ) : (
           <>
             <label className="field">
-              Address
+              {L.url}
               <input value={draft.url} placeholder="https://example.com/mcp" onChange={(event) => set('url', event.target.value)} {...describe('entry.url')} />
             </label>
             {problemUnder('entry.url')}
             <label className="field">
-              Headers (Name: value, one per line)
+              {L.headers} (Name: value, one per line)
               <textarea rows={2} value={draft.headers} onChange={(event) => set('headers', event.target.value)} {...describe('entry.headers')} />
             </label>
             {problemUnder('entry.headers')}
