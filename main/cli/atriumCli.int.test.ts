@@ -81,7 +81,7 @@ describe('atrium CLI', () => {
 
   test('a crash mid-call, a missing command and an unknown server exit non-zero with one line naming the server', async () => {
     for (const [args, pattern] of [
-      [['call', 'crashy', 'crash'], /^atrium: crashy: tool "crash": the server process exited with code 3$/],
+      [['call', 'crashy', 'crash'], /^atrium: crashy: tool "crash": the server process exited with code 3; it last wrote: crashServer: crashing mid-call$/],
       [['call', 'missing', 'x'], /^atrium: missing: .*command not found: "atrium-no-such-command"/],
       [['call', 'nobody', 'x'], /^atrium: there is no server named "nobody"/],
       [['call', 'hangs', 'x', '--timeout', '1000'], /^atrium: hangs: .*no answer to discovery or initialize within the time limit/],

@@ -142,7 +142,7 @@ describe('start-up failures are isolated', () => {
       const configured = await host.core.api.callTool({ serverId: 'quick', tool: 'env', arguments: { name: 'FIXTURE_VAR' } });
       assert.equal(textOf(configured), 'configured');
       const [dies] = await host.core.api.listServers({}).then((list) => list.filter((s) => s.id === 'dies-at-start'));
-      assert.match(dies?.status.kind === 'error' ? dies.status.message : '', /exited with code 1/);
+      assert.match(dies?.status.kind === 'error' ? dies.status.message : '', /exited with code 1; it last wrote: crashServer: fatal: refusing to start \(--crash-on-start\)$/);
     } finally {
       await host.close();
     }

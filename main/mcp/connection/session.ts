@@ -6,6 +6,7 @@ import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, 
 import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
+import { visibleText } from '../../../shared/visibleText.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import { InvalidServerRequestError, RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -28,6 +29,23 @@ export interface SessionOptions {
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
 const USER_REJECTED = -1;
+/** How much of a dead server's stderr is kept to explain its exit, and how long a line is shown. */
+const STDERR_LINES_KEPT = 30;
+const STDERR_LINE_SHOWN = 300;
+/** A line that says what went wrong, in most runtimes' words. */
+const SAYS_WHAT_FAILED = /(error|exception)\b|\b(fatal|panic|cannot|can't|could not|not found|no such|denied|failed|refus)/i;
+/** Lines that only say where (stack frames, Node's closing version line, a lone brace). */
+const SAYS_ONLY_WHERE = /^(at\s|File\s"|Traceback \(most recent call last\)|Node\.js v\d|[{}[\]()]+$|\^+$)/;
+
+/**
+ * The lines of a dead server's stderr that explain its end: the last two that say what failed (an
+ * "Error: Cannot find module" above a stack trace), else its last two lines that are not a stack.
+ */
+export function telling(lines: readonly string[]): string[] {
+  const meaningful = lines.filter((line) => !SAYS_ONLY_WHERE.test(line));
+  const failures = meaningful.filter((line) => SAYS_WHAT_FAILED.test(line));
+  return (failures.length > 0 ? failures : meaningful).slice(-2);
+}
 
 export class Session {
   readonly client: Client;
@@ -51,11 +69,14 @@ export class Session {
     const session = new Session(options);
     const { log } = options;
     session.transport = await makeTransport({
-      onStderrLine: (line) => log.add('info', 'stderr', line),
+      onStderrLine: (line) => {
+        log.add('info', 'stderr', line);
+        session.rememberStderr(line);
+      },
       onNoise: (line) => log.add('warning', 'host', `ignored a line on stdout that is not JSON-RPC: ${line}`),
       onExit: ({ code, signal }) => {
         if (session.closing) return;
-        session.closedReason ??= signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`;
+        session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
     session.client.onclose = () => options.onClosed(session);
@@ -83,6 +104,23 @@ export class Session {
     }
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
     return session;
+  }
+
+  /** What the server last wrote to stderr: why it died is usually there, not in its exit code. */
+  private readonly recentStderr: string[] = [];
+
+  private rememberStderr(line: string): void {
+    const text = line.trim();
+    if (text === '') return;
+    this.recentStderr.push(text.length > STDERR_LINE_SHOWN ? `${text.slice(0, STDERR_LINE_SHOWN)}…` : text);
+    if (this.recentStderr.length > STDERR_LINES_KEPT) this.recentStderr.shift();
+  }
+
+  /** "; it last wrote: …" after an exit, or nothing when the server wrote nothing. */
+  private lastWords(): string {
+    const shown = telling(this.recentStderr);
+    // Server text, shown in a card and on a terminal: hidden and control characters are made visible.
+    return shown.length === 0 ? '' : `; it last wrote: ${visibleText(shown.join(' | '))}`;
   }
 
   /** The server's process id, for a stdio server that is running. */
