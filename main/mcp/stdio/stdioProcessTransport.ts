@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { JsonLineReader } from './jsonLineReader.ts';
 import { serverProcesses } from './processReaper.ts';
+import { spawnOnWindows } from './windowsLaunch.ts';
 
 export type StdioServerLaunch = {
   command: string;
@@ -132,6 +133,9 @@ export class StdioProcessTransport implements Transport {
         const problem = commandProblem(command, env, cwd);
         if (problem) return Promise.reject(launchError(Object.assign(new Error(problem), { code: problem }), this.#launch));
         child = spawn('/bin/sh', ['-c', ANNOUNCE_AND_EXEC, command, ...args], { ...options, stdio: ['pipe', 'pipe', 'pipe', reaperChannel] });
+      } else if (process.platform === 'win32') {
+        // npx, npm and other .cmd shims need cmd.exe, with everything escaped for it (windowsLaunch.ts).
+        child = spawnOnWindows(command, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
       } else {
         child = spawn(command, [...args], { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
       }
