@@ -37,6 +37,16 @@ const SAYS_WHAT_FAILED = /(error|exception)\b|\b(fatal|panic|cannot|can't|could 
 /** Lines that only say where (stack frames, Node's closing version line, a lone brace). */
 const SAYS_ONLY_WHERE = /^(at\s|File\s"|Traceback \(most recent call last\)|Node\.js v\d|[{}[\]()]+$|\^+$)/;
 
+/** Package runners fetch the server on its first start, which can take longer than the time limit. */
+const PACKAGE_RUNNERS = /^(npx|pnpx|bunx|uvx|pipx|dnx)(\.cmd|\.exe)?$/i;
+
+export function downloadHint(definition: ServerDefinition): string {
+  if (definition.transport !== 'stdio') return '';
+  const runner = definition.command.split(/[\\/]/).pop() ?? '';
+  const viaRunner = PACKAGE_RUNNERS.test(runner) || (/^(pnpm|yarn|npm)(\.cmd)?$/i.test(runner) && ['dlx', 'exec'].includes(definition.args[0] ?? ''));
+  return viaRunner ? `; ${runner} may still be downloading the server on its first start: try again in a minute` : '';
+}
+
 /**
  * The lines of a dead server's stderr that explain its end: the last two that say what failed (an
  * "Error: Cannot find module" above a stack trace), else its last two lines that are not a stack.
@@ -96,7 +106,7 @@ export class Session {
       if (error instanceof ServerLaunchError && error.detail) log.add('info', 'host', error.detail);
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
-        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)`, { cause: error });
+        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.lastWords()}`, { cause: error });
       }
       // A process that exited during the handshake explains the failure better than "connection closed".
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });

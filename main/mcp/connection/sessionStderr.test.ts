@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { telling } from './session.ts';
+import { downloadHint, telling } from './session.ts';
 
 test("a Node server's missing module: the error line, not the stack or Node's version line", () => {
   const stderr = [
@@ -26,4 +26,14 @@ test("a Python traceback: its last line, which names the exception", () => {
 test('a server that says nothing alarming: its last two lines', () => {
   assert.deepEqual(telling(['starting', 'listening on stdio', 'bye']), ['listening on stdio', 'bye']);
   assert.deepEqual(telling([]), []);
+});
+
+test('a server started through a package runner that misses the time limit is said to be maybe still downloading', () => {
+  const stdio = (command: string, args: string[]) => ({ id: 'fs', disabled: false, transport: 'stdio' as const, command, args, env: {} });
+  assert.match(downloadHint(stdio('npx', ['-y', '@modelcontextprotocol/server-filesystem'])), /npx may still be downloading the server on its first start: try again in a minute/);
+  assert.match(downloadHint(stdio('C:\\Program Files\\nodejs\\npx.cmd', ['-y', 'x'])), /npx\.cmd may still be downloading/);
+  assert.match(downloadHint(stdio('uvx', ['mcp-server-git'])), /uvx may still be downloading/);
+  assert.match(downloadHint(stdio('pnpm', ['dlx', 'x'])), /pnpm may still be downloading/);
+  assert.equal(downloadHint(stdio('node', ['server.js'])), '');
+  assert.equal(downloadHint(stdio('npm', ['run', 'serve'])), '');
 });
