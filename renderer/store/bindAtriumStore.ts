@@ -62,7 +62,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().endTurnsNotRunning();
       await loadDetail();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
-      if (firstLoad && state().view === 'chat' && servers.length === 0 && state().conversations.length === 0) state().showView('setup');
+      if (firstLoad && servers.length === 0 && state().conversations.length === 0) state().offerFirstView('setup');
       firstLoad = false;
     } catch (error) {
       state().setLoadError(errorMessage(error));

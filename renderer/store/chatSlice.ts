@@ -98,7 +98,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),
-  startConversation: () => set({ view: 'chat', selectedConversationId: null, detail: null, composerFocusRequested: true }),
+  startConversation: () => set({ view: 'chat', viewChosen: true, selectedConversationId: null, detail: null, composerFocusRequested: true }),
   conversations: [],
   modelChoice: {},
   chooseModel: (key, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [key]: choice } })),

@@ -20,5 +20,5 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
   selectServer: (selectedServerId) =>
     set((state) => (state.selectedServerId === selectedServerId ? {} : { selectedServerId, selectedServerTab: 'log' })),
   selectServerTab: (selectedServerTab) => set({ selectedServerTab }),
-  showServerSignIn: (selectedServerId) => set({ view: 'servers', selectedServerId, selectedServerTab: 'sign-in' }),
+  showServerSignIn: (selectedServerId) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab: 'sign-in' }),
 });
