@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
 import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
+import { useInPlaceConfirmation } from '../../ui/useInPlaceConfirmation.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -27,15 +28,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const nameId = useId();
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
-  const removeButton = useRef<HTMLButtonElement>(null);
-  const keptServer = useRef(false);
-  // Keeping the server puts the keyboard back on Remove, where the person was.
-  useEffect(() => {
-    if (confirmingRemoval || !keptServer.current) return;
-    keptServer.current = false;
-    removeButton.current?.focus();
-  }, [confirmingRemoval]);
+  const removal = useInPlaceConfirmation();
   const showSignIn = useAtriumStore((state) => state.showServerSignIn);
   const { status } = server;
 
@@ -76,19 +69,16 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       <StatusDetail status={status} />
       <SignInLine server={server} />
       <ServerCounts counts={server.counts} serverId={server.id} />
-      {confirmingRemoval ? (
+      {removal.confirming ? (
         <InlineConfirmation
           question={`Remove ${server.id}?`}
           confirmLabel="Remove"
           keepLabel={`Keep ${server.id}`}
           onConfirm={() => {
-            setConfirmingRemoval(false);
+            removal.close();
             void act(() => api.removeServer({ serverId: server.id }));
           }}
-          onKeep={() => {
-            keptServer.current = true;
-            setConfirmingRemoval(false);
-          }}
+          onKeep={removal.keep}
         >
           {server.id} stops, and its entry leaves servers.json.
         </InlineConfirmation>
@@ -105,7 +95,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           <button type="button" className="button" aria-label={`Edit ${server.id}`} disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
             Edit
           </button>
-          <button ref={removeButton} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={() => setConfirmingRemoval(true)}>
+          <button ref={removal.trigger} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={removal.ask}>
             Remove
           </button>
           {signInNeeded(server) && status.kind !== 'disabled' ? (

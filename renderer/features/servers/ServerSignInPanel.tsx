@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ServerAuthView, ServerSnapshot } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
+import { useInPlaceConfirmation } from '../../ui/useInPlaceConfirmation.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { expiryText } from '../../../shared/timeFromNow.ts';
@@ -24,15 +25,8 @@ export function ServerSignInPanel({ server }: { server: ServerSnapshot }) {
   // A sign-in this window asked for whose page is not ready yet; the snapshot says the rest.
   const [requested, setRequested] = useState(false);
   const [cancelling, setCancelling] = useState(false);
-  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
+  const signOutQuestion = useInPlaceConfirmation();
   const [problem, setProblem] = useState<string | null>(null);
-  const signOutButton = useRef<HTMLButtonElement>(null);
-  const keptSignedIn = useRef(false);
-  useEffect(() => {
-    if (confirmingSignOut || !keptSignedIn.current) return;
-    keptSignedIn.current = false;
-    signOutButton.current?.focus();
-  }, [confirmingSignOut]);
 
   if (!auth) {
     return (
@@ -59,7 +53,7 @@ export function ServerSignInPanel({ server }: { server: ServerSnapshot }) {
     void attempt(() => api.cancelSignIn({ serverId })).finally(() => setCancelling(false));
   };
   const signOut = () => {
-    setConfirmingSignOut(false);
+    signOutQuestion.close();
     void attempt(() => api.signOut({ serverId }));
   };
   // The host's own sentence is already shown as the last error; a request failing with it says no more.
@@ -94,16 +88,13 @@ export function ServerSignInPanel({ server }: { server: ServerSnapshot }) {
           <UntrustedText text={shownProblem} />
         </p>
       ) : null}
-      {confirmingSignOut ? (
+      {signOutQuestion.confirming ? (
         <InlineConfirmation
           question={`Sign out of ${serverId}?`}
           confirmLabel="Sign out"
           keepLabel="Keep signed in"
           onConfirm={signOut}
-          onKeep={() => {
-            keptSignedIn.current = true;
-            setConfirmingSignOut(false);
-          }}
+          onKeep={signOutQuestion.keep}
         >
           Atrium asks the authorization server to revoke its tokens where it allows, forgets them, and disconnects {serverId}. Using it again needs a new sign-in.
         </InlineConfirmation>
@@ -113,7 +104,7 @@ export function ServerSignInPanel({ server }: { server: ServerSnapshot }) {
             {auth.state === 'signed-in' ? 'Sign in again' : 'Sign in'}
           </button>
           {auth.state === 'signed-in' ? (
-            <button ref={signOutButton} type="button" className="button button-danger" onClick={() => setConfirmingSignOut(true)}>
+            <button ref={signOutQuestion.trigger} type="button" className="button button-danger" onClick={signOutQuestion.ask}>
               Sign out
             </button>
           ) : null}

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import type { ProviderSettingsView } from '../../../shared/contract.ts';
 import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
+import { useInPlaceConfirmation } from '../../ui/useInPlaceConfirmation.ts';
 
 type ConfiguredProvider = ProviderSettingsView['providers'][number];
 
@@ -14,15 +14,7 @@ interface ProviderRowProps {
 
 /** One configured provider: its key, and its removal, confirmed in place because it cannot be undone. */
 export function ProviderRow({ provider, canStore, onSaveKey, onRemove }: ProviderRowProps) {
-  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
-  const removeButton = useRef<HTMLButtonElement>(null);
-  const kept = useRef(false);
-  // Keeping the provider puts the keyboard back on Remove, where the person was.
-  useEffect(() => {
-    if (confirmingRemoval || !kept.current) return;
-    kept.current = false;
-    removeButton.current?.focus();
-  }, [confirmingRemoval]);
+  const removal = useInPlaceConfirmation();
 
   return (
     <li className="grant-row">
@@ -31,26 +23,23 @@ export function ProviderRow({ provider, canStore, onSaveKey, onRemove }: Provide
         {provider.baseUrl ? <span className="muted code-inline"> {provider.baseUrl}</span> : null}{' '}
         <span className={provider.hasKey ? 'chip' : 'chip chip-warn'}>{provider.hasKey ? 'key set' : 'no key'}</span>
       </span>
-      {confirmingRemoval ? (
+      {removal.confirming ? (
         <InlineConfirmation
           question={`Remove ${provider.id}?`}
           confirmLabel="Remove"
           keepLabel={`Keep ${provider.id}`}
           onConfirm={() => {
-            setConfirmingRemoval(false);
+            removal.close();
             onRemove();
           }}
-          onKeep={() => {
-            kept.current = true;
-            setConfirmingRemoval(false);
-          }}
+          onKeep={removal.keep}
         >
           {provider.hasKey ? 'Its saved key is deleted too. ' : ''}Conversations that used it keep their messages; continue them with another model.
         </InlineConfirmation>
       ) : (
         <span className="row-actions">
           <KeyForm providerId={provider.id} canStore={canStore} onSave={onSaveKey} />
-          <button ref={removeButton} type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={() => setConfirmingRemoval(true)}>
+          <button ref={removal.trigger} type="button" className="button button-small button-danger" aria-label={`Remove ${provider.id}`} onClick={removal.ask}>
             Remove
           </button>
         </span>
