@@ -3,7 +3,7 @@
 // they are still visible (a monitor may have been unplugged or the resolution changed since).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { writeFileAtomically } from '../store/dataFile.ts';
 
 export interface Rectangle {
   x: number;
@@ -94,7 +94,7 @@ export async function readWindowState(home: string): Promise<WindowState | undef
 }
 
 export async function writeWindowState(home: string, state: WindowState): Promise<void> {
-  await writeFileAtomically(join(home, WINDOW_STATE_FILE), `${JSON.stringify(state)}\n`, { backup: false });
+  await writeFileAtomically(join(home, WINDOW_STATE_FILE), `${JSON.stringify(state)}\n`);
 }
 
 function intersection(a: Rectangle, b: Rectangle): { width: number; height: number } {
