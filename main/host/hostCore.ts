@@ -175,6 +175,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const workspaces = new Workspaces(new WorkspaceStore(conversations.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
   await workspaces.start(options.workspace);
 
+  // Read once now, so that a damaged key or secrets file is found (and set aside) at start, not when Settings opens.
+  await options.secretStore?.names().catch(() => undefined);
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   late.registry = registry;

@@ -59,10 +59,10 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
   return fresh;
 }
 
-/** The opened database, or what makes the file unusable. Other errors (busy, a bad migration) are thrown. */
+/** The opened database, or what makes the file unusable. Other errors (busy, I/O) are thrown as they are. */
 function damageOf(path: string, migrations: readonly Migration[]): Database | string {
   const stats = lstatOrNull(path);
-  if (stats && !stats.isFile()) return 'it is a folder, not a file';
+  if (stats?.isDirectory()) return 'it is a folder, not a file';
   // Created private before SQLite opens it: SQLite gives its -wal and -shm the database file's mode.
   if (!stats) closeSync(openSync(path, 'a', 0o600));
   try {
@@ -73,6 +73,8 @@ function damageOf(path: string, migrations: readonly Migration[]): Database | st
     if (code === 26) return 'it is not a SQLite database (a crash or another program wrote over it)';
     if (code === 11) return 'the database is damaged (SQLite found it malformed)';
     if (code === 14) return 'SQLite cannot open it';
+    // A plain SQL error while setting up: tables that are not Atrium's. Busy and I/O errors are thrown as they are.
+    if (code === 1) return 'it holds tables Atrium did not make (another program’s database, or one Atrium cannot update)';
     throw error;
   }
 }
@@ -84,10 +86,12 @@ function setUp(path: string, migrations: readonly Migration[]): Database {
   const db = new DatabaseSync(path);
   try {
     db.exec('PRAGMA busy_timeout = 5000');
-    db.exec('PRAGMA journal_mode = WAL');
-    // A file cut short or overwritten in part opens fine and fails later, mid-conversation: checked now.
+    // Checked before anything is written: a file cut short or overwritten in part opens fine and fails
+    // later, mid-conversation, and another program's database must be kept exactly as it is.
     const check = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
     if (check[0]?.quick_check !== 'ok') throw new DamagedDatabase('the database is damaged (SQLite’s check found damaged pages)');
+    if (!isAtriums(db)) throw new DamagedDatabase('it is not Atrium’s database (it holds another program’s tables)');
+    db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
     db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -104,6 +108,15 @@ function setUp(path: string, migrations: readonly Migration[]): Database {
     db.close();
     throw error;
   }
+}
+
+/** A new, empty database, or one whose migrations table is Atrium's. */
+function isAtriums(db: Database): boolean {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+  if (tables.length === 0) return true;
+  if (!tables.some((t) => t.name === 'migrations')) return false;
+  const columns = (db.prepare('PRAGMA table_info(migrations)').all() as { name: string }[]).map((c) => c.name);
+  return columns.includes('id') && columns.includes('applied_at');
 }
 
 function lstatOrNull(path: string) {
