@@ -236,8 +236,8 @@ export interface DataFileProblem {
   keptAt: string | null;
   /** What Atrium does without it, e.g. "Atrium started with no servers". */
   withoutIt: string;
-  /** How to get back what it held. */
-  recovery: string;
+  /** The ways to get back what it held (or to carry on without it), each a sentence. */
+  recovery: string[];
 }
 
 /** 'error': the turn failed (its message says why); it is over all the same. */

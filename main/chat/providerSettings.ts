@@ -82,7 +82,7 @@ export async function loadProviderSettings(home: string): Promise<ProviderSettin
     path: join(home, PROVIDERS_FILE_NAME),
     keepLastGood: true,
     withoutIt: 'Atrium started with no model providers and its default settings',
-    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'carry on: add your providers again in Settings (keys you stored are kept)'),
+    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);

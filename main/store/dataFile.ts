@@ -20,7 +20,7 @@ export interface DataFileSpec<T> {
   /** What Atrium does without the file, e.g. "Atrium started with no servers". */
   withoutIt: string;
   /** How the person gets back what the file held, given where the damaged copy (and its companions') are. */
-  recovery(keptAt: string | null, lastGood: string | null, companionsKeptAt: string[]): string;
+  recovery(keptAt: string | null, lastGood: string | null, companionsKeptAt: string[]): string[];
   /** Files that go aside with it when it is damaged (SQLite's -wal and -shm; the secrets a damaged key encrypts). */
   companions?: readonly string[];
   /** Keep `NAME.bak`, the last content read successfully (not for secrets: a deleted one must be gone). */
@@ -234,17 +234,14 @@ export function logDataFileProblemsTo(write: (text: string) => void): void {
 /** The problem as lines of text, for the CLI and the log. */
 export function describeDataFileProblem(problem: DataFileProblem): string {
   const where = problem.keptAt ? `It was moved aside, byte for byte, to ${problem.keptAt}` : 'It could not be moved aside, so Atrium leaves it as it is and does not write it';
-  return [`atrium: ${problem.file} could not be read: ${problem.problem}.`, `  ${where}; ${problem.withoutIt}.`, `  To recover: ${problem.recovery}`].join('\n');
+  return [`atrium: ${problem.file} could not be read: ${problem.problem}.`, `  ${where}; ${problem.withoutIt}.`, '  To recover, either:', ...problem.recovery.map((way) => `  - ${way}`)].join('\n');
 }
 
-/** The recovery every JSON data file offers: its last good copy, or the damaged copy fixed, or starting empty. */
-export function jsonRecovery(file: string, startEmpty: string) {
-  return (keptAt: string | null, lastGood: string | null): string =>
-    [
-      lastGood ? `restore the last good copy (copy ${basename(lastGood)} to ${file}) and restart Atrium` : undefined,
-      keptAt ? `fix the damaged copy (${basename(keptAt)}) and move it back to ${file}, then restart Atrium` : `fix ${file}, then restart Atrium`,
-      startEmpty,
-    ]
-      .filter((step) => step !== undefined)
-      .join('; or ') + '.';
+/** The ways back every JSON data file offers: its last good copy, the damaged copy fixed, or carrying on without it. */
+export function jsonRecovery(file: string, carryOn: string) {
+  return (keptAt: string | null, lastGood: string | null): string[] => [
+    ...(lastGood ? [`Restore the last good copy: copy ${basename(lastGood)} to ${file}, then restart Atrium.`] : []),
+    keptAt ? `Fix the damaged copy (${basename(keptAt)}), move it back to ${file}, then restart Atrium.` : `Fix ${file}, then restart Atrium.`,
+    carryOn,
+  ];
 }

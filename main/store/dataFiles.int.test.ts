@@ -155,7 +155,7 @@ for (const file of [...KEPT_FILES, 'atrium.db']) {
           // Which file, what is wrong, where the copy is, and how to recover.
           assert.match(run.stderr, new RegExp(`${file.replace('.', '\\.')} could not be read: `));
           assert.ok(run.stderr.includes(join(home, copy)), `the message says where the copy is:\n${run.stderr}`);
-          assert.match(run.stderr, /To recover: /);
+          assert.match(run.stderr, /To recover, either:\n {2}- /);
           if (file.endsWith('.json') && how === 'invalid') assert.match(run.stderr, /line \d+, column \d+/);
         }
 

@@ -49,8 +49,12 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Da
       withoutIt: 'Atrium started with an empty history: no conversations, no saved tool permissions, no workspaces',
       recovery: (keptAt, _lastGood, companions) =>
         keptAt
-          ? `if a backup of ${file} is at hand, put it back as ${file} and restart Atrium; a database tool (sqlite3's .recover) may get the conversations out of ${basename(keptAt)}${companions.length > 0 ? ' (keep its -wal copy beside it, renamed to match)' : ''}; or carry on with the new, empty history.`
-          : `move ${file} away yourself and restart Atrium.`,
+          ? [
+              `Restore ${file} from a backup, then restart Atrium.`,
+              `Get the conversations out of ${basename(keptAt)} with a database tool (sqlite3’s .recover)${companions.length > 0 ? `, with ${companions.map((c) => basename(c)).join(' and ')} renamed to match it` : ''}.`,
+              'Carry on with the new, empty history.',
+            ]
+          : [`Move ${file} away yourself, then restart Atrium.`],
     },
     problem,
   );

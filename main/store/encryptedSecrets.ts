@@ -43,9 +43,11 @@ export function fileKeyProtector(home: string): KeyProtector {
           // What it protects goes aside with it: a new key could never open it, and restoring the pair restores both.
           companions: [join(home, SECRETS_FILE)],
           recovery: (keptAt, _lastGood, [secretsKeptAt]) =>
-            `put the key back (move ${keptAt ? basename(keptAt) : KEY_FILE} to ${KEY_FILE} if it was damaged by mistake, or restore ${KEY_FILE} from a backup)` +
-            `${secretsKeptAt ? ` and ${basename(secretsKeptAt)} back to ${SECRETS_FILE}` : ''}, then restart Atrium; ` +
-            'or carry on: enter your API keys again in Settings and sign in to your servers again.',
+            [
+              `Put the key back: restore ${KEY_FILE} from a backup (or move ${keptAt ? basename(keptAt) : KEY_FILE} back if it is intact)` +
+                `${secretsKeptAt ? `, move ${basename(secretsKeptAt)} back to ${SECRETS_FILE}` : ''}, then restart Atrium.`,
+              'Carry on without them: enter your API keys again in Settings and sign in to your servers again.',
+            ],
           parse: (bytes) => {
             const text = bytes.toString('latin1').trim();
             if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) throw new DamagedData(bytes.length === 0 ? 'the file is empty' : `it does not hold a key (${bytes.length} bytes, not the 44 characters of one)`);
@@ -69,7 +71,7 @@ export function encryptedFileSecrets(home: string, protector: KeyProtector = fil
     (await readDataFile({
       path,
       withoutIt: 'Atrium started without the API keys and sign-ins stored in it',
-      recovery: () => `if you have a copy of ${fileName} from before, put it back and restart Atrium; otherwise enter your API keys again in Settings and sign in to your servers again.`,
+      recovery: () => [`Restore ${fileName} from a backup, then restart Atrium.`, 'Carry on without them: enter your API keys again in Settings and sign in to your servers again.'],
       parse: async (blob) => {
         if (blob.length < 29) throw new DamagedData(blob.length === 0 ? 'the file is empty' : `it is too short to hold encrypted keys (${blob.length} bytes)`);
         // The key comes first: a keychain that cannot give it is not damage to this file, and is thrown as it is.

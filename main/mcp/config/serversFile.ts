@@ -49,7 +49,7 @@ function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
     path,
     keepLastGood: true,
     withoutIt: 'Atrium started with no servers',
-    recovery: jsonRecovery(file, `carry on: servers you add now are saved in a new ${file}`),
+    recovery: jsonRecovery(file, `Carry on without it: servers you add now are saved in a new ${file}.`),
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);

@@ -27,7 +27,12 @@ export function DataFileProblems() {
                 <>It could not be set aside, so Atrium leaves it as it is and does not write it; {problem.withoutIt}.</>
               )}
             </p>
-            <p>To recover: {problem.recovery}</p>
+            <p>To recover, either:</p>
+            <ul>
+              {problem.recovery.map((way) => (
+                <li key={way}>{way}</li>
+              ))}
+            </ul>
           </section>
         ))}
         <button type="button" className="button button-small" onClick={hide}>
