@@ -45,6 +45,9 @@ before(async () => {
 async function homeFromTemplate(): Promise<string> {
   const home = await tempDir('atrium-faults-');
   await cp(template, home, { recursive: true });
+  // As an older Atrium (or a copy) left it: readable by everyone. Every run must make it private again.
+  await chmod(home, 0o755);
+  for (const name of await readdir(home)) await chmod(join(home, name), 0o644);
   return home;
 }
 
@@ -127,6 +130,16 @@ async function assertKeptByteForByte(home: string, copy: string, damaged: Damage
   if ('folderWith' in damaged) assert.deepEqual(await readFile(join(home, copy, 'inside')), damaged.folderWith, `${copy} is the folder, as it was`);
 }
 
+/** The folder 0700 and everything in it 0600 (folders 0700), whatever the files were left with. */
+async function assertPrivate(home: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  assert.equal((await stat(home)).mode & 0o777, 0o700, 'the data folder is private');
+  for (const name of await readdir(home)) {
+    const info = await stat(join(home, name));
+    assert.equal(info.mode & 0o777, info.isDirectory() ? 0o700 : 0o600, `${name} is private`);
+  }
+}
+
 /** Whether the file damaged this way is nothing to report (SQLite takes an empty file for a new database). */
 const harmless = (file: string, how: Damage) => how === 'missing' || (file === 'atrium.db' && how === 'empty');
 
@@ -159,6 +172,7 @@ for (const file of [...KEPT_FILES, 'atrium.db']) {
           if (file.endsWith('.json') && how === 'invalid') assert.match(run.stderr, /line \d+, column \d+/);
         }
 
+        await assertPrivate(home);
         for (const [other, bytes] of others) {
           if (file === 'secrets.key' && other === 'secrets.enc' && !harmless(file, how)) {
             // The secrets a lost key encrypted go aside with it, untouched: restoring both brings every key back.
@@ -229,11 +243,9 @@ describe('the data folder is private', () => {
 
   test('a folder and files left readable by others are tightened when Atrium starts', { skip: process.platform === 'win32' }, async () => {
     const home = await homeFromTemplate();
-    await chmod(home, 0o755);
-    for (const name of await readdir(home)) await chmod(join(home, name), 0o644);
+    assert.equal((await stat(home)).mode & 0o777, 0o755);
     assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
-    assert.equal((await stat(home)).mode & 0o777, 0o700);
-    for (const name of await readdir(home)) assert.equal((await stat(join(home, name))).mode & 0o777, 0o600, `${name} is private`);
+    await assertPrivate(home);
   });
 });
 
