@@ -4,6 +4,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { encryptedFileSecrets } from '../main/store/encryptedSecrets.ts';
 import { startHostProcess } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -61,6 +62,51 @@ test('a damaged servers.json: every view says so, and adding servers keeps the d
 
     await banner.getByRole('button', { name: 'Hide' }).click();
     await expect(banner).toBeHidden();
+  } finally {
+    await stop();
+  }
+});
+
+test('a damaged secrets.key: Settings says the stored keys cannot be decrypted and what to do, and a key typed again is kept', async ({ page }) => {
+  let encrypted = Buffer.alloc(0);
+  const { host, stop } = await startHostProcess({
+    mcpServers: {},
+    providers: { providers: [{ id: 'claude', kind: 'anthropic', models: ['claude-x'] }] },
+    seed: async (home) => {
+      await encryptedFileSecrets(home).set('claude', 'sk-ant-earlier');
+      encrypted = await readFile(join(home, 'secrets.enc'));
+      // Half the key, as a crash during a copy leaves it.
+      const key = await readFile(join(home, 'secrets.key'));
+      await writeFile(join(home, 'secrets.key'), key.subarray(0, 20));
+    },
+  });
+  try {
+    await page.goto(host.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings', exact: true }).click();
+    const banner = page.getByRole('alert').filter({ hasText: 'secrets.key could not be read' });
+    await expect(banner).toContainText('the API keys and sign-ins stored in Atrium (secrets.enc) cannot be decrypted without it');
+    await expect(banner.getByRole('listitem').first()).toContainText(/^Put the key back: restore secrets\.key from a backup .*move secrets\.enc\.damaged-[\w-]+ back to secrets\.enc, then restart Atrium\.$/);
+    await expect(banner.getByRole('listitem').nth(1)).toHaveText('Carry on without them: enter your API keys again in Settings and sign in to your servers again.');
+    await expect(page.getByText('Unsupported state or unable to authenticate data')).toHaveCount(0);
+    const claude = page.getByRole('region', { name: 'Providers' }).getByRole('listitem').filter({ hasText: 'claude' });
+    await expect(claude).toBeVisible();
+    await expect(claude).not.toContainText('key set');
+    await page.screenshot({ path: 'e2e/artifacts/damaged-secrets-key.png' });
+
+    // The old key and what it encrypted are kept aside, untouched, for a restore.
+    const names = await readdir(host.home);
+    const keyCopy = names.find((name) => name.startsWith('secrets.key.damaged-'));
+    const secretsCopy = names.find((name) => name.startsWith('secrets.enc.damaged-'));
+    expect(keyCopy && secretsCopy).toBeTruthy();
+    expect(await readFile(join(host.home, secretsCopy as string))).toEqual(encrypted);
+
+    const form = page.getByRole('form', { name: 'Add a provider' });
+    await form.getByRole('textbox', { name: /^Name/ }).fill('claude');
+    await form.getByRole('combobox', { name: 'API' }).selectOption('anthropic');
+    await form.getByLabel(/^API key/).fill('sk-ant-typed-again');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await expect(claude).toContainText('key set');
+    expect(await readFile(join(host.home, secretsCopy as string)), 'a new key never writes over the kept copy').toEqual(encrypted);
   } finally {
     await stop();
   }
