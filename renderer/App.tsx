@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ChatView } from './features/chat/ChatView.tsx';
+import { DataFileProblems } from './features/dataFiles/DataFileProblems.tsx';
 import { PendingRequests } from './features/consent/PendingRequests.tsx';
 import { ResourcesView } from './features/resources/ResourcesView.tsx';
 import { RootsView } from './features/roots/RootsView.tsx';
@@ -65,6 +66,7 @@ export function App() {
         <Banner tone="warning">Lost the connection to Atrium. Retrying… (is Atrium still running?)</Banner>
       ) : null}
       {loadError ? <Banner tone="alert">Could not load the servers: {loadError}</Banner> : null}
+      <DataFileProblems />
       {/* While the link is down the mirror may be stale: dim it rather than show old states as live. */}
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
         {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}

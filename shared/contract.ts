@@ -7,6 +7,7 @@
 import type {
   ChatTurnEvent,
   ConfigProblem,
+  DataFileProblem,
   PendingRequestView,
   LogLevel,
   LogLine,
@@ -51,6 +52,8 @@ type ServerFilter = { serverId?: ServerId };
 export interface AtriumRequests {
   listServers: Req<Record<string, never>, ServerSnapshot[]>;
   listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
+  /** The data-folder files found damaged in this run: each moved aside, and how to recover it. */
+  listDataFileProblems: Req<Record<string, never>, DataFileProblem[]>;
   restartServer: Req<{ serverId: ServerId }, null>;
   /**
    * Signs in to a remote server that uses OAuth: its authorization page is opened (the desktop app opens
@@ -278,6 +281,7 @@ export interface AtriumEvents {
   rootsChanged: RootEntry[];
   workspacesChanged: WorkspaceView[];
   configProblems: ConfigProblem[];
+  dataFileProblems: DataFileProblem[];
   chatEvent: { conversationId: string; event: ChatTurnEvent };
   pendingOpened: PendingRequestView;
   pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
@@ -334,6 +338,7 @@ const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'c
 export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   listServers: noParams,
   listConfigProblems: noParams,
+  listDataFileProblems: noParams,
   restartServer: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   signIn: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
   cancelSignIn: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
@@ -602,6 +607,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   rootsChanged: true,
   workspacesChanged: true,
   configProblems: true,
+  dataFileProblems: true,
   chatEvent: true,
   pendingOpened: true,
   pendingClosed: true,

@@ -223,6 +223,23 @@ export interface ConfigProblem {
   message: string;
 }
 
+/**
+ * A file in the data folder that could not be read: it was moved aside, byte for byte, and Atrium
+ * started without it. Every front end says so in these words (the window's banner, the CLI, the log).
+ */
+export interface DataFileProblem {
+  /** The file's name in the data folder, e.g. "servers.json". */
+  file: string;
+  /** What is wrong, for a person (line and column for JSON); never the file's raw bytes. */
+  problem: string;
+  /** Where the damaged copy now is; null when it could not be moved (then it is left alone, never written). */
+  keptAt: string | null;
+  /** What Atrium does without it, e.g. "Atrium started with no servers". */
+  withoutIt: string;
+  /** The ways to get back what it held (or to carry on without it), each a sentence. */
+  recovery: string[];
+}
+
 /** 'error': the turn failed (its message says why); it is over all the same. */
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'cancelled' | 'error' | 'other';
 

@@ -27,6 +27,7 @@ import { createHostInfoApi } from './hostInfoApi.ts';
 import type { FrontEnd } from './hostInfoApi.ts';
 import type { SampleServerLaunch } from './setupApi.ts';
 import type { EventBus } from './eventBus.ts';
+import { dataFileProblems } from '../store/dataFile.ts';
 
 export interface ApiDeps {
   /** Atrium's data folder, where providers.json lives. */
@@ -57,6 +58,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
   const api = {
     listServers: async () => hub.snapshots(),
     listConfigProblems: async () => registry.problems,
+    listDataFileProblems: async () => dataFileProblems(home),
     restartServer: async ({ serverId }) => {
       await hub.get(serverId).restart();
       return null;

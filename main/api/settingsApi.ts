@@ -62,15 +62,24 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
         ...(provider.models?.length ? { models: provider.models } : {}),
         ...(provider.imageGeneration ? { imageGeneration: true } : {}),
       };
+      // The key is kept first: a provider is never saved as if it had a key that could not be stored.
+      const keptKey = key !== undefined && deps.store ? { store: deps.store, previous: await deps.store.get(config.id) } : undefined;
+      if (key !== undefined && keptKey) {
+        try {
+          await keptKey.store.set(config.id, key);
+        } catch (error) {
+          throw new InvalidServerConfigError(`the key was not saved, so neither was the provider: ${(error as Error).message}`);
+        }
+      }
       const before = settings.providers;
       settings.providers = [...before.filter((p) => p.id !== config.id), config];
       try {
         await save();
       } catch (error) {
         settings.providers = before;
+        if (keptKey) await (keptKey.previous === undefined ? keptKey.store.delete(config.id) : keptKey.store.set(config.id, keptKey.previous));
         throw new InvalidServerConfigError((error as Error).message);
       }
-      if (key !== undefined && deps.store) await deps.store.set(config.id, key);
       return null;
     },
     removeProvider: async ({ id }) => {

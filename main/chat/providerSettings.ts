@@ -6,12 +6,12 @@
 // Keys are never in this file: `apiKeySecret` names the secret that holds one. It is the host's one
 // settings file, so it also keeps the tool-count threshold and how calls and sampling are approved.
 
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import type { ApprovalChoices } from '../../shared/contract.ts';
 import { samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../store/dataFile.ts';
+import { jsonProblem } from '../store/jsonProblem.ts';
 import type { ModelTraits } from '../host/sampling/modelChoice.ts';
 import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
 
@@ -76,26 +76,25 @@ export class ProviderSettingsError extends Error {}
 
 export const PROVIDERS_FILE_NAME = 'providers.json';
 
+/** The settings in providers.json; a missing file is no providers, and a damaged one is moved aside (reported) and read as none. */
 export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
-  const path = join(home, PROVIDERS_FILE_NAME);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { providers: [] };
-    throw new ProviderSettingsError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ProviderSettingsError(`${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!validate(json)) {
-    const first = validate.errors?.[0];
-    throw new ProviderSettingsError(`${path}: ${first?.instancePath || '(file)'} ${first?.message ?? 'is invalid'}`);
-  }
-  return json as ProviderSettings;
+  const settings = await readDataFile({
+    path: join(home, PROVIDERS_FILE_NAME),
+    keepLastGood: true,
+    withoutIt: 'Atrium started with no model providers and its default settings',
+    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
+    parse: (bytes) => {
+      const problem = jsonProblem(bytes);
+      if (problem) throw new DamagedData(problem);
+      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      if (!validate(json)) {
+        const first = validate.errors?.[0];
+        throw new DamagedData(`${first?.instancePath ? `"${first.instancePath.slice(1).replaceAll('/', '.')}"` : 'the file'} ${first?.message ?? 'is not valid'}`);
+      }
+      return json as ProviderSettings;
+    },
+  });
+  return settings ?? { providers: [] };
 }
 
 /** Writes the settings to providers.json (atomically: a crash leaves the old file or the new, never half). */

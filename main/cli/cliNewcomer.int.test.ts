@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as nodeModule from 'node:module';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -51,16 +51,21 @@ describe('atrium as a newcomer uses it', () => {
     assert.equal(version.stdout, `atrium ${packageVersion}\n`);
   });
 
-  test('a servers file that is not valid JSON is reported with its path, line and column, and every command exits 1', async () => {
+  test('a servers file that is not valid JSON is reported with its line and column and set aside; every command still runs', async () => {
     const broken = await makeTempDir('atrium-broken-');
     try {
-      await writeFile(join(broken, 'servers.json'), '{"mcpServers": {\n  "echo": {"command": "node"},\n}}\n');
-      for (const args of [['servers'], ['tools'], ['chat', 'hi', ...chatFlags()]]) {
-        const { code, stdout, stderr } = await runAtriumCli(broken, args, { ANTHROPIC_API_KEY: 'sk-ant-test' });
-        assert.equal(code, 1, `${args[0]} exited ${code}`);
-        assert.doesNotMatch(stdout, /No servers configured|No tools/);
-        assert.match(stderr, new RegExp(`^atrium: ${join(broken, 'servers.json').replaceAll('/', '\\/')} is not valid JSON: .*\\(line 3 column 1\\)`, 'm'));
-        assert.doesNotMatch(stderr, /\n\s+at /);
+      const text = '{"mcpServers": {\n  "echo": {"command": "node"},\n}}\n';
+      await writeFile(join(broken, 'servers.json'), text);
+      const first = await runAtriumCli(broken, ['servers']);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /^atrium: servers\.json could not be read: line 3, column 1: unexpected "}"\.$/m);
+      const copy = (await readdir(broken)).find((name) => name.startsWith('servers.json.damaged-'));
+      assert.ok(copy && first.stderr.includes(join(broken, copy)), 'it says where the damaged copy is');
+      assert.equal(await readFile(join(broken, copy), 'utf8'), text, 'the copy is the file as it was');
+      assert.doesNotMatch(first.stderr, /\n\s+at /);
+      for (const args of [['tools'], ['chat', 'hi', ...chatFlags()]]) {
+        const { stderr } = await runAtriumCli(broken, args, { ANTHROPIC_API_KEY: 'sk-ant-test' });
+        assert.doesNotMatch(stderr, /\n\s+at /, `${args[0]} runs without it`);
       }
     } finally {
       await rm(broken, { recursive: true, force: true });

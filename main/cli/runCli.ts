@@ -26,6 +26,7 @@ import { InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
+import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -61,6 +62,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     throw error;
   }
   const home = resolveAtriumHome(io.env);
+  // A data file found damaged is said on stderr as it is found; the folder is made private first.
+  logDataFileProblemsTo(io.err);
+  await prepareDataFolder(home);
   if (invocation.command === 'import') return runImport(invocation, home, io);
   if (STARTS_SERVERS.has(invocation.command)) {
     // One host per data folder: a second set of servers beside the window's would fight over their

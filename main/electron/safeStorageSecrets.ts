@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SafeStorage } from 'electron';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { writeFileAtomically } from '../store/dataFile.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import type { KeyProtector, WritableSecrets } from '../store/encryptedSecrets.ts';
 
@@ -60,7 +60,7 @@ export async function keyProtectionOf(backend: SafeStorageBackend, platform: Nod
 export function safeStorageKeyProtector(home: string, backend: SafeStorageBackend): KeyProtector {
   const path = join(home, KEYCHAIN_KEY_FILE);
   const save = async (key: Buffer) => {
-    await writeFileAtomically(path, await backend.encryptStringAsync(key.toString('base64')), { backup: false });
+    await writeFileAtomically(path, await backend.encryptStringAsync(key.toString('base64')));
     await chmod(path, 0o600);
   };
   let key: Promise<Buffer> | undefined;

@@ -1,9 +1,9 @@
 // The window opens where the person left it: its normal (not maximised) bounds and whether it was
 // maximised are saved in the data folder when it closes, and restored on the next start only where
 // they are still visible (a monitor may have been unplugged or the resolution changed since).
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { DamagedData, readDataFile, writeFileAtomically } from '../store/dataFile.ts';
+import { jsonProblem } from '../store/jsonProblem.ts';
 
 export interface Rectangle {
   x: number;
@@ -85,16 +85,22 @@ export function restoreWindow(saved: WindowState | undefined, workAreas: readonl
   };
 }
 
+/** The saved state; a damaged file is set aside and reported like every data file, and the window opens at its default place. */
 export async function readWindowState(home: string): Promise<WindowState | undefined> {
-  try {
-    return parseWindowState(await readFile(join(home, WINDOW_STATE_FILE), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  return readDataFile({
+    path: join(home, WINDOW_STATE_FILE),
+    withoutIt: 'the window opened at its default size and place',
+    recovery: () => ['Nothing to do: the window’s size and place are saved again when it closes.'],
+    parse: (bytes) => {
+      const state = parseWindowState(bytes.toString('utf8'));
+      if (!state) throw new DamagedData(jsonProblem(bytes) ?? 'it does not hold a window size and place');
+      return state;
+    },
+  });
 }
 
 export async function writeWindowState(home: string, state: WindowState): Promise<void> {
-  await writeFileAtomically(join(home, WINDOW_STATE_FILE), `${JSON.stringify(state)}\n`, { backup: false });
+  await writeFileAtomically(join(home, WINDOW_STATE_FILE), `${JSON.stringify(state)}\n`);
 }
 
 function intersection(a: Rectangle, b: Rectangle): { width: number; height: number } {

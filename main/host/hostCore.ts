@@ -29,6 +29,7 @@ import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
 import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { environmentSecrets } from '../store/secrets.ts';
+import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
@@ -116,11 +117,17 @@ export interface HostCore {
 }
 
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
+  // Private before anything is read or written in it: the folder 0700, every file 0600.
+  await prepareDataFolder(options.home);
   // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
   keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
   // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
   startProcessReaper();
   const events = new EventBus();
+  // A file found damaged now or later (a store read on demand) reaches every window.
+  const stopDataFileNotices = onDataFileProblem((home) => {
+    if (home === options.home) events.emit('dataFileProblems', dataFileProblems(home));
+  });
   const roots = new RootsStore();
 
   const validator = new CachedSchemaValidator();
@@ -168,6 +175,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const workspaces = new Workspaces(new WorkspaceStore(conversations.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
   await workspaces.start(options.workspace);
 
+  // Read once now, so that a damaged key or secrets file is found (and set aside) at start, not when Settings opens.
+  await options.secretStore?.names().catch(() => undefined);
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   late.registry = registry;
@@ -234,6 +243,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         for (const record of conversations.pending.list()) conversations.pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
         conversations.close();
+        stopDataFileNotices();
       })()),
   };
 }

@@ -22,7 +22,7 @@ export class ServerRegistry {
   }
 
   static async load(path: string, writable: boolean): Promise<ServerRegistry> {
-    return new ServerRegistry(path, writable, await loadServersFile(path));
+    return new ServerRegistry(path, writable, await loadServersFile(path, { dataFile: writable }));
   }
 
   all(): ServerDefinition[] {
@@ -60,7 +60,7 @@ export class ServerRegistry {
   private async write(removed: readonly string[] = []): Promise<void> {
     if (!this.writable) return;
     await saveServers(this.path, this.definitions, this.raw, removed);
-    const reloaded = await loadServersFile(this.path);
+    const reloaded = await loadServersFile(this.path, { dataFile: true });
     this.raw = reloaded.raw;
   }
 }

@@ -5,9 +5,9 @@
 
 import { readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { prepareDataFolder, writeFileAtomically } from './dataFile.ts';
 
 export const LOCK_FILE_NAME = 'host.lock';
 
@@ -36,7 +36,7 @@ export interface DataFolderLock {
 export type LockAttempt = { lock: DataFolderLock } | { heldBy: LockHolder };
 
 export async function lockDataFolder(home: string, frontEnd: HostFrontEnd): Promise<LockAttempt> {
-  await mkdir(home, { recursive: true });
+  await prepareDataFolder(home);
   const path = join(home, LOCK_FILE_NAME);
   const mine: LockHolder = { pid: process.pid, frontEnd, address: null, startedAt: new Date().toISOString() };
   // Two attempts: a stale lock is removed after the first.
@@ -135,7 +135,7 @@ function heldLock(path: string, holder: LockHolder): DataFolderLock {
   return {
     setAddress: async (address) => {
       current = { ...current, address };
-      if (stillMine()) await writeFileAtomically(path, JSON.stringify(current), { backup: false });
+      if (stillMine()) await writeFileAtomically(path, JSON.stringify(current));
     },
     release: () => {
       if (stillMine()) rmSync(path, { force: true });

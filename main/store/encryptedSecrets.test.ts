@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
@@ -29,14 +29,22 @@ test('a secret is stored encrypted, readable only by this user, and read back by
   await assert.rejects(stat(join(home, `${SECRETS_FILE}.bak`)), /ENOENT/, 'no older copy keeps a deleted key');
 });
 
-test('a tampered file is refused rather than read wrong', async () => {
+test('a tampered file is never read wrong: it is moved aside byte for byte, and the key that wrote it is kept', async () => {
   const home = await makeTempDir();
   homes.push(home);
   const secrets = encryptedFileSecrets(home);
   await secrets.set('k', 'v');
   const path = join(home, SECRETS_FILE);
+  const key = await readFile(join(home, 'secrets.key'));
   const blob = await readFile(path);
   blob[blob.length - 1] = (blob[blob.length - 1] ?? 0) ^ 1;
-  await import('node:fs/promises').then((fs) => fs.writeFile(path, blob));
-  await assert.rejects(encryptedFileSecrets(home).get('k'), /unable to authenticate|auth/i);
+  await writeFile(path, blob);
+  const reopened = encryptedFileSecrets(home);
+  assert.equal(await reopened.get('k'), undefined);
+  const [aside] = (await readdir(home)).filter((name) => name.startsWith(`${SECRETS_FILE}.damaged-`));
+  assert.ok(aside, 'the damaged file is kept aside');
+  assert.deepEqual(await readFile(join(home, aside)), blob);
+  await reopened.set('k2', 'v2');
+  assert.deepEqual(await readFile(join(home, aside)), blob, 'a later write never touches the copy');
+  assert.deepEqual(await readFile(join(home, 'secrets.key')), key, 'the key is never replaced');
 });

@@ -6,9 +6,9 @@
 // Values never leave this module except to the provider that asks for one by name.
 
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmod, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomically } from '../mcp/config/serversFile.ts';
+import { rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { DamagedData, readDataFile, writeFileAtomically } from './dataFile.ts';
 import type { SecretSource } from './secrets.ts';
 
 export interface WritableSecrets extends SecretSource {
@@ -26,22 +26,37 @@ export interface KeyProtector {
 export const SECRETS_FILE = 'secrets.enc';
 const KEY_FILE = 'secrets.key';
 
-/** The browser mode's key: random, in a file only this user can read. */
+/**
+ * The browser mode's key: random, in a file only this user can read. An existing key is never replaced:
+ * a damaged one is moved aside (with the secrets it encrypts, which no other key can open) before a new
+ * one is made, so restoring both brings every stored key back.
+ */
 export function fileKeyProtector(home: string): KeyProtector {
   let key: Promise<Buffer> | undefined;
   return {
     dataKey: () =>
       (key ??= (async () => {
         const path = join(home, KEY_FILE);
-        try {
-          const stored = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
-          if (stored.length === 32) return stored;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        }
+        const stored = await readDataFile({
+          path,
+          withoutIt: `the API keys and sign-ins stored in Atrium (${SECRETS_FILE}) cannot be decrypted without it, so Atrium started without them`,
+          // What it protects goes aside with it: a new key could never open it, and restoring the pair restores both.
+          companions: [join(home, SECRETS_FILE)],
+          recovery: (keptAt, _lastGood, [secretsKeptAt]) =>
+            [
+              `Put the key back: restore ${KEY_FILE} from a backup (or move ${keptAt ? basename(keptAt) : KEY_FILE} back if it is intact)` +
+                `${secretsKeptAt ? `, move ${basename(secretsKeptAt)} back to ${SECRETS_FILE}` : ''}, then restart Atrium.`,
+              'Carry on without them: enter your API keys again in Settings and sign in to your servers again.',
+            ],
+          parse: (bytes) => {
+            const text = bytes.toString('latin1').trim();
+            if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) throw new DamagedData(bytes.length === 0 ? 'the file is empty' : `it does not hold a key (${bytes.length} bytes, not the 44 characters of one)`);
+            return Buffer.from(text, 'base64');
+          },
+        });
+        if (stored) return stored;
         const fresh = randomBytes(32);
-        await writeFileAtomically(path, fresh.toString('base64'), { backup: false });
-        await chmod(path, 0o600);
+        await writeFileAtomically(path, fresh.toString('base64'));
         return fresh;
       })()),
   };
@@ -52,22 +67,35 @@ export function encryptedFileSecrets(home: string, protector: KeyProtector = fil
   // Writes run one after another, so two quick changes cannot lose one another.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const load = async (): Promise<Record<string, string>> => {
-    let blob: Buffer;
-    try {
-      blob = await readFile(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
-    const key = await protector.dataKey();
-    const iv = blob.subarray(0, 12);
-    const tag = blob.subarray(12, 28);
-    const decipher = createDecipheriv('aes-256-gcm', key, iv);
-    decipher.setAuthTag(tag);
-    const plain = Buffer.concat([decipher.update(blob.subarray(28)), decipher.final()]);
-    return JSON.parse(plain.toString('utf8')) as Record<string, string>;
-  };
+  const load = async (): Promise<Record<string, string>> =>
+    (await readDataFile({
+      path,
+      withoutIt: 'Atrium started without the API keys and sign-ins stored in it',
+      recovery: () => [`Restore ${fileName} from a backup, then restart Atrium.`, 'Carry on without them: enter your API keys again in Settings and sign in to your servers again.'],
+      parse: async (blob) => {
+        if (blob.length < 29) throw new DamagedData(blob.length === 0 ? 'the file is empty' : `it is too short to hold encrypted keys (${blob.length} bytes)`);
+        // The key comes first: a keychain that cannot give it is not damage to this file, and is thrown as it is.
+        const key = await protector.dataKey();
+        let plain: Buffer;
+        try {
+          const decipher = createDecipheriv('aes-256-gcm', key, blob.subarray(0, 12));
+          decipher.setAuthTag(blob.subarray(12, 28));
+          plain = Buffer.concat([decipher.update(blob.subarray(28)), decipher.final()]);
+        } catch {
+          throw new DamagedData(`it cannot be decrypted with the key Atrium has: it is damaged, or it was written with another key`);
+        }
+        let table: unknown;
+        try {
+          table = JSON.parse(plain.toString('utf8'));
+        } catch {
+          throw new DamagedData('its decrypted content is not a table of keys');
+        }
+        if (typeof table !== 'object' || table === null || Array.isArray(table) || !Object.values(table).every((v) => typeof v === 'string')) {
+          throw new DamagedData('its decrypted content is not a table of keys');
+        }
+        return table as Record<string, string>;
+      },
+    })) ?? {};
 
   const store = async (table: Record<string, string>): Promise<void> => {
     if (Object.keys(table).length === 0) {
@@ -78,8 +106,7 @@ export function encryptedFileSecrets(home: string, protector: KeyProtector = fil
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const body = Buffer.concat([cipher.update(JSON.stringify(table), 'utf8'), cipher.final()]);
-    await writeFileAtomically(path, Buffer.concat([iv, cipher.getAuthTag(), body]), { backup: false });
-    await chmod(path, 0o600);
+    await writeFileAtomically(path, Buffer.concat([iv, cipher.getAuthTag(), body]));
   };
 
   const change = (apply: (table: Record<string, string>) => void) => {

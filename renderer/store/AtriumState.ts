@@ -1,13 +1,14 @@
 import type { StateCreator } from 'zustand';
 import type { ChatSlice } from './chatSlice.ts';
 import type { ConnectionSlice } from './connectionSlice.ts';
+import type { DataFilesSlice } from './dataFilesSlice.ts';
 import type { LogsSlice } from './logsSlice.ts';
 import type { SelectionSlice } from './selectionSlice.ts';
 import type { PendingSlice } from './pendingSlice.ts';
 import type { ServersSlice } from './serversSlice.ts';
 import type { ViewSlice } from './viewSlice.ts';
 
-export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice;
+export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice;
 
 /** A slice sees (and may update) the whole state, so cross-slice cleanups stay in one `set`. */
 export type SliceCreator<Slice> = StateCreator<AtriumState, [], [], Slice>;

@@ -52,9 +52,10 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   let firstLoad = true;
   const reload = async () => {
     try {
-      const [servers, problems, pending] = await Promise.all([api.listServers({}), api.listConfigProblems({}), api.listPending({})]);
+      const [servers, problems, pending, damaged] = await Promise.all([api.listServers({}), api.listConfigProblems({}), api.listPending({}), api.listDataFileProblems({})]);
       state().setServers(servers);
       state().setConfigProblems(problems);
+      state().setDataFileProblems(damaged);
       state().setPending(pending);
       state().setLoadError(null);
       await loadConversations();
@@ -75,6 +76,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     api.on('serverChanged', (snapshot) => state().upsertServer(snapshot)),
     api.on('serverRemoved', ({ serverId }) => state().removeServer(serverId)),
     api.on('configProblems', (problems) => state().setConfigProblems(problems)),
+    api.on('dataFileProblems', (problems) => state().setDataFileProblems(problems)),
     api.on('log', (line) => {
       queued.push(line);
       frame ??= requestAnimationFrame(flushLogs);

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { AtriumState } from './AtriumState.ts';
 import { createChatSlice } from './chatSlice.ts';
 import { createConnectionSlice } from './connectionSlice.ts';
+import { createDataFilesSlice } from './dataFilesSlice.ts';
 import { createLogsSlice } from './logsSlice.ts';
 import { createSelectionSlice } from './selectionSlice.ts';
 import { createPendingSlice } from './pendingSlice.ts';
@@ -18,6 +19,7 @@ export const createAtriumStore = () =>
     ...createChatSlice(...args),
     ...createPendingSlice(...args),
     ...createViewSlice(...args),
+    ...createDataFilesSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

@@ -19,7 +19,7 @@ export async function importServers(sourcePath: string, targetPath: string): Pro
   if (source.raw === null && source.problems.length === 0) {
     return { added: [], unchanged: [], problems: [{ serverId: null, field: '(file)', message: `${sourcePath} does not exist` }] };
   }
-  const target = await loadServersFile(targetPath);
+  const target = await loadServersFile(targetPath, { dataFile: true });
   const merged: ServerDefinition[] = [...target.servers];
   const taken = new Set([...target.servers.map((s) => s.id), ...Object.keys(serversTableOf(target.raw))]);
   const report: ImportReport = { added: [], unchanged: [], problems: source.problems };

@@ -1,11 +1,14 @@
-// Reading and writing the person's servers file without ever losing it: every write goes to a temporary
-// file that is flushed and renamed over the old one, and the previous version is kept as `.bak`.
+// Reading and writing the person's servers file without ever losing it: Atrium's own file goes through
+// the data-file module (a damaged one is moved aside before anything is written; writes are atomic).
 
-import { constants } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
+import type { DataFileSpec } from '../../store/dataFile.ts';
+import { jsonProblem } from '../../store/jsonProblem.ts';
 import type { ParsedServers, ServerDefinition } from './serverConfig.ts';
-import { parseServersFile, toStoredEntry } from './serverConfig.ts';
+import { parseServersDocument, parseServersFile } from './serverConfig.ts';
+import { toStoredEntry } from './serverConfig.ts';
 
 export const SERVERS_FILE_NAME = 'servers.json';
 
@@ -13,7 +16,15 @@ export function serversFilePath(home: string): string {
   return join(home, SERVERS_FILE_NAME);
 }
 
-export async function loadServersFile(path: string): Promise<ParsedServers & { raw: Record<string, unknown> | null }> {
+type LoadedServers = ParsedServers & { raw: Record<string, unknown> | null };
+
+/**
+ * Reads a servers file. `dataFile`: it is Atrium's own (in the data folder), so a file that cannot be
+ * read as a whole is moved aside and Atrium starts without servers; any other file (--config, another
+ * app's) is only read, and its problems reported.
+ */
+export async function loadServersFile(path: string, options: { dataFile?: boolean } = {}): Promise<LoadedServers> {
+  if (options.dataFile) return (await readDataFile(storedServersSpec(path))) ?? { servers: [], problems: [], raw: null };
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -32,6 +43,27 @@ export async function loadServersFile(path: string): Promise<ParsedServers & { r
   return { ...parsed, raw };
 }
 
+function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
+  const file = basename(path);
+  return {
+    path,
+    keepLastGood: true,
+    withoutIt: 'Atrium started with no servers',
+    recovery: jsonRecovery(file, `Carry on without it: servers you add now are saved in a new ${file}.`),
+    parse: (bytes) => {
+      const problem = jsonProblem(bytes);
+      if (problem) throw new DamagedData(problem);
+      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      const parsed = parseServersDocument(json, file);
+      // Problems of the whole file (not an object, no table of servers) make it unreadable; a problem
+      // with one entry is shown beside that server and the entry is kept as it is.
+      const whole = parsed.problems.find((p) => p.serverId === null);
+      if (whole) throw new DamagedData(whole.message.replace(`${file}: `, '').replace(file, 'the file'));
+      return { ...parsed, raw: json as Record<string, unknown> };
+    },
+  };
+}
+
 /**
  * Writes the servers table, keeping every other top-level key of the existing document (a person may
  * keep notes or other hosts' settings there) and keeping invalid entries exactly as they were, so a
@@ -39,6 +71,8 @@ export async function loadServersFile(path: string): Promise<ParsedServers & { r
  */
 /** Writes the servers; entries the file had that Atrium could not read are kept, unless `removed` names them. */
 export async function saveServers(path: string, servers: ServerDefinition[], previous: Record<string, unknown> | null, removed: readonly string[] = []): Promise<void> {
+  // A file damaged since it was read (an edit by hand, another program) is moved aside, never written over.
+  await readDataFile(storedServersSpec(path));
   const previousTable = serversTableOf(previous);
   const table: Record<string, unknown> = {};
   for (const [id, entry] of Object.entries(previousTable)) {
@@ -53,29 +87,4 @@ export async function saveServers(path: string, servers: ServerDefinition[], pre
 export function serversTableOf(doc: Record<string, unknown> | null): Record<string, unknown> {
   const table = doc?.mcpServers ?? doc?.servers;
   return typeof table === 'object' && table !== null && !Array.isArray(table) ? (table as Record<string, unknown>) : {};
-}
-
-/**
- * Writes through a synced temp file and a rename: a crash leaves the old file or the new, never half.
- * The previous version is kept as `.bak` unless `backup` is false (secrets: a deleted one must be gone).
- */
-export async function writeFileAtomically(path: string, text: string | Uint8Array, options: { backup?: boolean } = {}): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    if (options.backup !== false) await copyFile(path, `${path}.bak`, constants.COPYFILE_FICLONE);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      await rm(temp, { force: true });
-      throw error;
-    }
-  }
-  await rename(temp, path);
 }
