@@ -12,6 +12,7 @@ import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './connectionErrors.ts';
+import { neutraliseIncoming } from './neutraliseIncoming.ts';
 import type { ConnectionServices } from './McpConnection.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -58,6 +59,7 @@ export class Session {
         session.closedReason ??= signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`;
       },
     });
+    neutraliseIncoming(session.transport, log);
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
     // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
