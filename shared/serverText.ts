@@ -25,6 +25,7 @@ const FLAG = '\\u{1F3F4}\\u{E0067}\\u{E0062}(?:\\u{E0065}\\u{E006E}\\u{E0067}|\\
 const ANSI = '\\u001b\\[[0-?]*[ -/]*[@-~]|\\u001b\\][^\\u0007\\u001b]*(?:\\u0007|\\u001b\\\\)?|\\u001b[@-Z\\\\-_]|\\u009b[0-?]*[ -/]*[@-~]|\\u009d[^\\u0007\\u009c]*[\\u0007\\u009c]?';
 const SINGLE =
   '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]|[\\u{e0000}-\\u{e007f}]|[\\u{e0100}-\\u{e01ef}]|[\\u{1d173}-\\u{1d17a}]';
+// eslint-disable-next-line no-misleading-character-class -- joiners and selectors are matched one by one on purpose, to judge each.
 const CANDIDATE = new RegExp(`(${FLAG})|${ANSI}|${SINGLE}`, 'gu');
 
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -34,8 +35,20 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 const JOINING_SCRIPT =
   /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+// eslint-disable-next-line no-misleading-character-class -- joiners and selectors are matched one by one on purpose, to judge each.
 const EMOJI_MODIFIER = /[\u{1f3fb}-\u{1f3ff}\ufe0f]/u;
 const VARIATION = /[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+
+// eslint-disable-next-line no-misleading-character-class -- joiners and selectors are matched one by one on purpose, to judge each.
+const MARKABLE = new RegExp(`(${FLAG})|${SINGLE}`, 'gu');
+
+/**
+ * Calls `each` for every character neutraliseText would remove, one at a time (an ANSI sequence's ESC
+ * alone), with what to put in its place; what it keeps stays. For views that show marks instead.
+ */
+export function replaceHidden(text: string, each: (ch: string, offset: number) => string): string {
+  return text.replace(MARKABLE, (match: string, flag: string | undefined, offset: number) => (flag || keeps(match, text, offset) ? match : each(match, offset)));
+}
 
 /** `text` with every hiding, reordering or terminal-driving character removed, and what was removed. */
 export function neutraliseText(text: string): NeutralisedText {
@@ -170,7 +183,7 @@ function walk(value: unknown, key: string | undefined, report: MessageReport): u
   return value;
 }
 
-// eslint-disable-next-line no-control-regex -- these are the characters JSON.stringify leaves raw.
+// JSON.stringify already escapes C0; these are the characters it leaves raw.
 const RAW_IN_JSON = /[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/gu;
 
 /**

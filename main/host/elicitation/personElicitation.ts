@@ -11,6 +11,7 @@ import { RequestRefusedError } from '../brokers.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
+import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
@@ -71,20 +72,17 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
 }
 
 function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): ElicitationUrlPayload {
-  let parsed: URL;
-  try {
-    parsed = new URL(params.url);
-  } catch {
-    throw new InvalidFormError(`the server asked to open "${params.url.slice(0, 200)}", which is not a URL`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InvalidFormError(`Atrium opens only http(s) addresses, not ${parsed.protocol} ones`);
-  if (parsed.username || parsed.password) throw new InvalidFormError('Atrium does not open an address with credentials in it');
+  // The sign-in URL policy holds for a page a server asks the person to open: https (http only to this
+  // computer), no private, link-local or metadata address, no credentials.
+  const verdict = checkOfferedAddress(params.url);
+  if (!verdict.ok) throw new InvalidFormError(`Atrium refused to offer the address "${params.url.slice(0, 200)}": ${verdict.reason}`);
+  const { address } = verdict;
   return {
     mode: 'url',
     message: params.message,
-    url: parsed.href,
-    // The hostname as URL parses it is punycode, so a look-alike Unicode domain shows as what it is.
-    domain: parsed.hostname,
+    url: address.href,
+    // The registrable domain (Public Suffix List) in punycode, so a look-alike Unicode name shows as what it is.
+    domain: address.registrableDomain,
     ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
   };
 }

@@ -237,7 +237,11 @@ function createClient(options: SessionOptions): Client {
     try {
       return await services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal });
     } catch (error) {
-      if (error instanceof InvalidServerRequestError) throw new ProtocolError(INVALID_PARAMS, error.message);
+      if (error instanceof InvalidServerRequestError) {
+        // The person never saw the request, so the server's log says what was refused and why.
+        log.add('warning', 'host', error.message);
+        throw new ProtocolError(INVALID_PARAMS, error.message);
+      }
       if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
       throw error;
     }
