@@ -31,9 +31,27 @@ export function checkOfferedAddress(raw: string): OfferedAddressVerdict {
   // Loopback is as close as an address may be; a private-network address is refused below, since a
   // page a server offers has no business on the person's network.
   const verdict = checkServerUrl(raw, 'loopback');
-  if (!verdict.ok) return verdict;
-  if (addressKind(verdict.url.hostname) === 'private') return { ok: false, reason: 'it points at a private network address (such as a router or another computer on your network)' };
+  if (!verdict.ok) {
+    // Where the address points says more to the person than its scheme: name a metadata or router address first.
+    const closer = verdict.reason.startsWith('plain http') ? whereItPoints(raw) : undefined;
+    return closer ? { ok: false, reason: closer } : verdict;
+  }
+  const closer = whereItPoints(raw);
+  if (closer) return { ok: false, reason: closer };
   return { ok: true, address: describeAddress(verdict.url) };
+}
+
+function whereItPoints(raw: string): string | undefined {
+  switch (addressKind(new URL(raw).hostname)) {
+    case 'metadata':
+      return 'it points at a cloud metadata service';
+    case 'link-local':
+      return 'it points at a link-local address (169.254.0.0/16, fe80::/10)';
+    case 'private':
+      return 'it points at a private network address (such as a router or another computer on your network)';
+    default:
+      return undefined;
+  }
 }
 
 export function describeAddress(url: URL): OfferedAddress {

@@ -12,6 +12,7 @@ import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
 import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
+import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
@@ -72,11 +73,7 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
 }
 
 function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): ElicitationUrlPayload {
-  // The sign-in URL policy holds for a page a server asks the person to open: https (http only to this
-  // computer), no private, link-local or metadata address, no credentials.
-  const verdict = checkOfferedAddress(params.url);
-  if (!verdict.ok) throw new InvalidFormError(`Atrium refused to offer the address "${params.url.slice(0, 200)}": ${verdict.reason}`);
-  const { address } = verdict;
+  const address = offeredPage(params.url);
   return {
     mode: 'url',
     message: params.message,
@@ -85,4 +82,15 @@ function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): Elicit
     domain: address.registrableDomain,
     ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
   };
+}
+
+/**
+ * The page of a URL-mode elicitation, judged by the sign-in URL policy: https (http only to this
+ * computer), no private, link-local or metadata address, no credentials. Every elicitation broker
+ * (the person's dialog, the CLI's fixed answer) asks this first.
+ */
+export function offeredPage(url: string): OfferedAddress {
+  const verdict = checkOfferedAddress(url);
+  if (!verdict.ok) throw new InvalidFormError(`Atrium refused to offer the address "${url.slice(0, 200)}": ${verdict.reason}`);
+  return verdict.address;
 }
