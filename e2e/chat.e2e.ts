@@ -84,7 +84,7 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     let opened = false;
     page.context().once('page', () => (opened = true));
     await reply.getByRole('link', { name: 'the docs' }).click();
-    await expect.poll(() => confirmations).toEqual(['Open this address in your browser?\n\nhttps://example.com/docs?from=atrium']);
+    await expect.poll(() => confirmations).toEqual(['Open this address in your browser?\n\nhttps://example.com/docs?from=atrium\n\nIt goes to example.com.']);
     expect(opened, 'a link the person did not confirm opens nothing').toBe(false);
   });
 

@@ -2,7 +2,7 @@
 // under a strict CSP; a model reply and a server's tool result that carry a remote Markdown image, raw
 // HTML, an inline script and an event handler show them as text or as a link to confirm, run nothing and
 // fetch nothing (a loopback server records every request made to it); the CSP itself refuses an inline
-// script and a remote image added to the page; hidden characters are shown with a warning.
+// script and a remote image added to the page; hidden characters are removed where they enter the host, with a note.
 import type { FakeToolCall, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import type { RequestRecorder } from './fixtures/hostilePage.ts';
@@ -51,14 +51,15 @@ test('security: hostile replies and results run nothing and fetch nothing; the C
     await expect(answer.getByRole('link', { name: 'click' }), 'raw HTML links are dropped').toHaveCount(0);
   });
 
-  await test.step('a tool result with the same tricks is shown as text, its hidden characters marked', async () => {
+  await test.step('a tool result with the same tricks is shown as text, its hidden characters removed with a note', async () => {
     await sendMessage(page, 'echo it back');
     await page.getByRole('dialog', { name: 'Run echo?' }).getByRole('button', { name: 'Allow once' }).click();
     const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
     await expect(result).toContainText(`<script>window.pwned = 'tool script'</script>`);
     await expect(result).toContainText(`<img src="${tracker.url}/tool-raw.png"`);
-    await expect(result.locator('mark.hidden-char')).toHaveText(['\\u{1b}', '\\u{1b}', '\\u{202e}']);
-    await expect(result.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
+    // The escapes and the bidi override were removed where the server's answer entered the host, and a note says so.
+    await expect(result).toContainText('red evil [Atrium removed 10 hidden characters from this text: control characters, bidirectional controls]');
+    await expect(result.locator('mark.hidden-char')).toHaveCount(0);
     await expect(result.locator('img, script')).toHaveCount(0);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });

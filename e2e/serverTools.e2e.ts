@@ -23,7 +23,7 @@ async function openServerTab(page: Page, tab: 'Log' | 'Tools' | 'Permissions'): 
 }
 
 
-test('servers: hidden characters made visible, an always-answer revoked, a tool switched off for the model', async ({ page }) => {
+test('servers: hidden characters made visible or removed, an always-answer revoked, a tool switched off for the model', async ({ page }) => {
   await openApp(page, env().host, ['echo']);
 
   await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
@@ -33,8 +33,9 @@ test('servers: hidden characters made visible, an always-answer revoked, a tool 
     await expect(dialog.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
     await dialog.getByRole('button', { name: 'Always allow' }).click();
     const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
-    await expect(result).toHaveText(/invoice\\u\{202e\}fdp\.exe/);
-    await expect(result.locator('mark.hidden-char')).toHaveText('\\u{202e}');
+    // The model's arguments show the mark; the server's echo is neutralised where it enters the host.
+    await expect(result).toHaveText('invoicefdp.exe [Atrium removed 1 hidden character from this text: bidirectional controls]');
+    await expect(result.locator('mark.hidden-char')).toHaveCount(0);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });
 

@@ -15,3 +15,8 @@ test('a view gets the plain runs and the marks apart', () => {
   ]);
   assert.deepEqual(splitHidden(''), []);
 });
+
+test('what the neutraliser keeps is not marked: an emoji sequence stays joined, CRLF stays', () => {
+  assert.equal(visibleText('👩\u200D💻 ok\r\n'), '👩\u200D💻 ok\r\n');
+  assert.equal(visibleText('a\u200Db\rc'), 'a\\u{200d}b\\u{d}c');
+});

@@ -2,6 +2,7 @@
 // The headless front end: `atrium <command> [options]`. See cliArgs.ts for the commands. Run through
 // bin/atrium.mjs (which checks the Node version first) or directly with `node main/cli/atrium.ts`.
 
+import { visibleText } from '../../shared/visibleText.ts';
 import { informationAnswer } from './cliArgs.ts';
 
 const argv = process.argv.slice(2);
@@ -29,8 +30,10 @@ async function runFromTerminal(): Promise<number> {
     readerGone = true;
     controller.abort();
   });
+  // The terminal is the last consumer: whatever text reaches it, no escape sequence or control character
+  // from a server (or a model) can drive it; they are written as visible marks.
   const toStdout = (text: string) => {
-    if (!readerGone) process.stdout.write(text);
+    if (!readerGone) process.stdout.write(visibleText(text));
   };
 
   const code = await runCli(
@@ -38,7 +41,7 @@ async function runFromTerminal(): Promise<number> {
     {
       out: (text) => toStdout(`${text}\n`),
       err: (text) => {
-        if (!readerGone) process.stderr.write(`${text}\n`);
+        if (!readerGone) process.stderr.write(`${visibleText(text)}\n`);
       },
       write: toStdout,
       env: process.env,

@@ -27,6 +27,7 @@ import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
 import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
+import { safeJson } from '../../shared/serverText.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -148,7 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
 
 async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo): Promise<number> {
   const { api } = core;
-  const print = (value: unknown, human: () => string) => io.out(invocation.json ? JSON.stringify(value, null, 2) : human());
+  const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
   const statuses = await core.hub.whenSettled();
 
   if (invocation.command === 'servers') {
@@ -222,7 +223,7 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
   const target = invocation.configPath ?? serversFilePath(home);
   const report = await importServers(source, target);
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
-  if (invocation.json) io.out(JSON.stringify({ target, ...report }, null, 2));
+  if (invocation.json) io.out(safeJson({ target, ...report }, 2));
   else {
     for (const { id, from } of report.added) io.out(id === from ? `added ${id}` : `added ${from} as ${id} (the name was taken)`);
     for (const id of report.unchanged) io.out(`${id} is already configured`);

@@ -1,10 +1,11 @@
 // A front end's own elicitation broker (the CLI's fixed `--elicit` answer) held to the same rules as
 // the person's dialog: the form must be one the specification allows, untouched fields take their
-// defaults, and an answer that does not fit the form is never sent to the server.
+// defaults, a page to open must pass the URL policy, and an answer that does not fit the form is never sent to the server.
 
 import type { ElicitationBroker } from '../brokers.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { checkAnswer, readForm } from './elicitationForm.ts';
+import { offeredPage } from './personElicitation.ts';
 
 export class UnfitAnswerError extends Error {}
 
@@ -12,7 +13,10 @@ export function checkedElicitation(broker: ElicitationBroker): ElicitationBroker
   return {
     elicit: async (request) => {
       const { params } = request;
-      if (!('requestedSchema' in params)) return broker.elicit(request);
+      if (!('requestedSchema' in params)) {
+        if ('url' in params) offeredPage(params.url);
+        return broker.elicit(request);
+      }
       readForm(params.requestedSchema);
       const result = applyElicitationDefaults(params, await broker.elicit(request));
       if (result.action !== 'accept') return result;

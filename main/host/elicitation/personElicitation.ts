@@ -11,6 +11,8 @@ import { RequestRefusedError } from '../brokers.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
+import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
+import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
@@ -71,20 +73,24 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
 }
 
 function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): ElicitationUrlPayload {
-  let parsed: URL;
-  try {
-    parsed = new URL(params.url);
-  } catch {
-    throw new InvalidFormError(`the server asked to open "${params.url.slice(0, 200)}", which is not a URL`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InvalidFormError(`Atrium opens only http(s) addresses, not ${parsed.protocol} ones`);
-  if (parsed.username || parsed.password) throw new InvalidFormError('Atrium does not open an address with credentials in it');
+  const address = offeredPage(params.url);
   return {
     mode: 'url',
     message: params.message,
-    url: parsed.href,
-    // The hostname as URL parses it is punycode, so a look-alike Unicode domain shows as what it is.
-    domain: parsed.hostname,
+    url: address.href,
+    // The registrable domain (Public Suffix List) in punycode, so a look-alike Unicode name shows as what it is.
+    domain: address.registrableDomain,
     ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
   };
+}
+
+/**
+ * The page of a URL-mode elicitation, judged by the sign-in URL policy: https (http only to this
+ * computer), no private, link-local or metadata address, no credentials. Every elicitation broker
+ * (the person's dialog, the CLI's fixed answer) asks this first.
+ */
+export function offeredPage(url: string): OfferedAddress {
+  const verdict = checkOfferedAddress(url);
+  if (!verdict.ok) throw new InvalidFormError(`Atrium refused to offer the address "${url.slice(0, 200)}": ${verdict.reason}`);
+  return verdict.address;
 }

@@ -3,6 +3,7 @@
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ApiErrorShape } from '../../../shared/contract.ts';
+import { neutraliseProse } from '../../../shared/serverText.ts';
 import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 
@@ -13,7 +14,8 @@ export class ServerError extends Error {
   readonly kind: ServerErrorKind;
 
   constructor(serverId: string, kind: ServerErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // A message may quote what a server sent outside JSON-RPC (an HTTP error body, a process's words).
+    super(neutraliseProse(message), options);
     this.name = 'ServerError';
     this.serverId = serverId;
     this.kind = kind;

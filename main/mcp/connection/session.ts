@@ -13,6 +13,7 @@ import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './connectionErrors.ts';
+import { neutraliseIncoming } from './neutraliseIncoming.ts';
 import type { ConnectionServices } from './McpConnection.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -89,6 +90,7 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
+    neutraliseIncoming(session.transport, log);
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
     // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
@@ -283,7 +285,11 @@ function createClient(options: SessionOptions): Client {
     try {
       return await services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal });
     } catch (error) {
-      if (error instanceof InvalidServerRequestError) throw new ProtocolError(INVALID_PARAMS, error.message);
+      if (error instanceof InvalidServerRequestError) {
+        // The person never saw the request, so the server's log says what was refused and why.
+        log.add('warning', 'host', error.message);
+        throw new ProtocolError(INVALID_PARAMS, error.message);
+      }
       if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
       throw error;
     }

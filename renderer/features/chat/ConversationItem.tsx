@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 interface ConversationItemProps {
   conversation: ConversationSummary;
@@ -58,7 +59,7 @@ export function ConversationItem({ conversation, selected, onOpen, onRename, onD
   return (
     <li className={selected ? 'conversation conversation-selected' : 'conversation'}>
       <button ref={openButton} type="button" className="conversation-open" data-conversation-id={conversation.id} aria-current={selected} onClick={onOpen}>
-        {title}
+        <UntrustedText text={title} />
       </button>
       <span className="conversation-actions">
         <button type="button" className="icon-button" aria-label={`Rename ${title}`} title="Rename" onClick={() => setMode('renaming')}>

@@ -4,6 +4,9 @@ import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
+import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
+import { visibleText } from '../../../shared/visibleText.ts';
 
 /**
  * A model's reply as Markdown, with code highlighted. Raw HTML in it is never rendered (it is dropped);
@@ -39,7 +42,8 @@ function rendered(text: string, highlight: boolean): ReactNode {
   }
   // react-markdown's Markdown is a plain function without hooks, so its element tree can be made here.
   const element = Markdown({
-    children: text,
+    // Bidi controls, zero-width and control characters in a reply (the model may echo them) show as marks.
+    children: visibleText(text),
     remarkPlugins: [remarkGfm],
     ...(highlight ? { rehypePlugins: [[rehypeHighlight, { detect: false }]] } : {}),
     skipHtml: true,
@@ -52,6 +56,16 @@ function rendered(text: string, highlight: boolean): ReactNode {
 
 function ConfirmedLink({ href, children }: { href: string | undefined; children: ReactNode }) {
   if (!href) return <>{children}</>;
+  // A reply may quote an address a server handed over: the sign-in URL policy decides whether it is a link at all.
+  const verdict = checkOfferedAddress(href);
+  if (!verdict.ok) {
+    return (
+      <span className="link-refused" title={`Atrium will not open this address: ${verdict.reason}`}>
+        {children} <span className="muted">(not opened: {verdict.reason})</span>
+      </span>
+    );
+  }
+  const { address } = verdict;
   return (
     <a
       href={href}
@@ -60,12 +74,18 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
       title={href}
       onClick={(event) => {
         event.preventDefault();
-        if (window.confirm(`Open this address in your browser?\n\n${href}`)) window.open(href, '_blank', 'noopener,noreferrer');
+        if (window.confirm(confirmation(address))) window.open(address.href, '_blank', 'noopener,noreferrer');
       }}
     >
       {children}
     </a>
   );
+}
+
+function confirmation(address: OfferedAddress): string {
+  const unicode = address.unicodeRegistrableDomain !== address.registrableDomain ? ` (in Unicode: ${address.unicodeRegistrableDomain})` : '';
+  const warnings = address.warnings.map((warning) => `\n⚠ ${warning}`).join('');
+  return `Open this address in your browser?\n\n${visibleText(address.href)}\n\nIt goes to ${address.registrableDomain}${unicode}.${warnings}`;
 }
 
 const components: Components = {

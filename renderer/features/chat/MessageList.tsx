@@ -165,7 +165,7 @@ const SavedMessageItem = memo(function SavedMessageItem({
         </span>
       ) : null}
       {visibleBlocks.map((block, index) => {
-        if (block.type === 'text') return message.role === 'assistant' ? <MarkdownText key={index} text={block.text} /> : <p key={index} className="message-text">{block.text}</p>;
+        if (block.type === 'text') return message.role === 'assistant' ? <MarkdownText key={index} text={block.text} /> : <p key={index} className="message-text"><UntrustedText text={block.text} /></p>;
         if (block.type === 'image') return <img key={index} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />;
         if (block.type === 'tool_use') {
           const saved = calls.get(block.id);

@@ -29,7 +29,7 @@ function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogP
       <p className="consent-description">
         <UntrustedText text={payload.message} />
       </p>
-      <AddressWithDomain url={payload.url} domain={payload.domain} label="Full address" />
+      <AddressWithDomain url={payload.url} label="Full address" />
       <p>
         It goes to <strong className="consent-domain-name">{payload.domain}</strong>. Atrium has not opened or fetched it.
       </p>

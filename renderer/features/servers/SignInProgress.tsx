@@ -34,7 +34,7 @@ export function SignInProgress({ url, takeFocus, cancelling, onCancel }: SignInP
         Sign in at <strong className="sign-in-domain">{domain || 'an address Atrium cannot read'}</strong>; Atrium connects as soon as that page sends your
         browser back.
       </p>
-      <AddressWithDomain url={url} domain={domain} label="Sign-in page address" />
+      <AddressWithDomain url={url} label="Sign-in page address" />
       <p className="muted">
         {hostInfo?.frontEnd === 'electron' ? 'Atrium opened this page in your browser.' : 'Nothing has been opened yet: the page opens in a new tab when you click.'}
       </p>

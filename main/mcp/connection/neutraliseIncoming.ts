@@ -1,0 +1,41 @@
+// Where a server's messages enter the host: every JSON-RPC message a transport delivers (results,
+// errors, requests for sampling or elicitation, notifications) passes through the one neutraliser
+// before the SDK client or anything above it sees it, so no consumer can get the raw text.
+
+import type { Transport } from '@modelcontextprotocol/client';
+import { neutraliseServerValue, removalNote } from '../../../shared/serverText.ts';
+import type { MessageReport } from '../../../shared/serverText.ts';
+import type { ServerLog } from '../serverLog.ts';
+
+type MessageHandler = NonNullable<Transport['onmessage']>;
+
+/**
+ * Makes `transport` hand its listener neutralised messages: the SDK assigns `onmessage` when it
+ * connects, so the property itself wraps whatever is assigned.
+ */
+export function neutraliseIncoming(transport: Transport, log: Pick<ServerLog, 'add'>): void {
+  let listener: MessageHandler | undefined;
+  let wrapped: MessageHandler | undefined;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => wrapped,
+    set: (next: MessageHandler | undefined) => {
+      listener = next;
+      wrapped = next
+        ? (message, extra) => {
+            const report: MessageReport = { removed: {} };
+            const clean = neutraliseServerValue(message, report);
+            if (clean !== message) log.add('warning', 'host', `${removalNote(report.removed).replace(/ from this text/, ` from the server's ${describe(message)}`)}`);
+            listener?.(clean, extra);
+          }
+        : undefined;
+    },
+  });
+}
+
+function describe(message: object): string {
+  if ('method' in message && typeof message.method === 'string') return `${message.method} message`;
+  if ('error' in message) return 'error answer';
+  return 'answer';
+}
