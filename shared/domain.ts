@@ -57,6 +57,12 @@ export type LaunchView =
   | { transport: 'stdio'; command: string; args: string[]; envNames: string[]; cwd?: string }
   | { transport: 'http' | 'sse'; url: string; headerNames: string[] };
 
+/** The command line a launch runs (words quoted where a shell would need it), or the address it contacts. */
+export function launchTarget(view: LaunchView): string {
+  if (view.transport !== 'stdio') return view.url;
+  return [view.command, ...view.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
 export interface LaunchRisk {
   kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env';

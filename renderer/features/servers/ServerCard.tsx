@@ -37,6 +37,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
     removeButton.current?.focus();
   }, [confirmingRemoval]);
   const showSignIn = useAtriumStore((state) => state.showServerSignIn);
+  const reviewLaunch = useAtriumStore((state) => state.reviewLaunch);
   const { status } = server;
 
   const act = async (action: () => Promise<unknown>) => {
@@ -108,6 +109,11 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           <button ref={removeButton} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={() => setConfirmingRemoval(true)}>
             Remove
           </button>
+          {status.kind === 'needs-approval' ? (
+            <button type="button" className="button button-primary" aria-label={`Review and start ${server.id}…`} onClick={() => reviewLaunch(server.id)}>
+              Review and start…
+            </button>
+          ) : null}
           {signInNeeded(server) && status.kind !== 'disabled' ? (
             <button type="button" className="button button-primary" aria-label={`Sign in to ${server.id}…`} onClick={() => showSignIn(server.id)}>
               Sign in…
@@ -136,6 +142,8 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
 }
 
 function StatusDetail({ status }: { status: ServerStatus }) {
+  if (status.kind === 'needs-approval')
+    return <p className="card-note">{status.reason === 'new' ? 'Not started: Atrium has not run this server before.' : 'Not started: what it runs changed since you approved it.'}</p>;
   if (status.kind === 'error')
     return (
       <p className="card-error">
