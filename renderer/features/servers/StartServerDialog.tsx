@@ -77,7 +77,7 @@ function LaunchDetails({ view, label }: { view: LaunchView; label: string | unde
   const what = local ? 'Command line' : 'Address';
   const names = local ? view.envNames : view.headerNames;
   return (
-    <section className="launch-details" aria-label={label ? `${label}: ${what.toLowerCase()}` : what}>
+    <section className="launch-details">
       {label ? <h3 className="launch-details-label">{label}</h3> : null}
       <pre className="code-block" aria-label={label ? `${label}: ${what.toLowerCase()}` : what}>
         <UntrustedText text={launchTarget(view)} />
