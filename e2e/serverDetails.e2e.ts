@@ -176,6 +176,8 @@ test('Import… brings in a Claude Desktop server, which starts; one Atrium alre
     await found.getByRole('checkbox', { name: 'Trust echo’s tool annotations' }).check();
     await page.screenshot({ path: 'e2e/artifacts/servers-import.png' });
     await found.getByRole('button', { name: 'Import and start 1 server' }).click();
+    // What it runs is approved in the start dialog, where its risks are shown.
+    await page.getByRole('dialog', { name: 'Start echo?' }).getByRole('button', { name: 'Start server' }).click();
     await expect(dialog.getByRole('list', { name: 'Done' })).toContainText('Imported echo from Claude Desktop');
     await expect(found, 'once imported, it is shown as present').toContainText('echo is already in Atrium');
     await expect(found).toContainText('Every server here is already in Atrium.');

@@ -41,6 +41,8 @@ test('first run: Get started imports the ticked servers with the chosen trust, a
     await found.getByRole('checkbox', { name: 'Trust echo’s tool annotations' }).check();
     await page.screenshot({ path: 'e2e/artifacts/setup.png' });
     await found.getByRole('button', { name: 'Import and start 1 server' }).click();
+    // What it runs is approved in the start dialog, where its risks are shown.
+    await page.getByRole('dialog', { name: 'Start echo?' }).getByRole('button', { name: 'Start server' }).click();
     await expect(page.getByRole('list', { name: 'Done' })).toContainText('Imported echo from Claude Desktop');
     const stored = JSON.parse(await readFile(join(host.home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, { trusted?: boolean }> };
     expect(Object.keys(stored.mcpServers)).toEqual(['echo']);

@@ -7,6 +7,7 @@ import { RootsView } from './features/roots/RootsView.tsx';
 import { SettingsView } from './features/settings/SettingsView.tsx';
 import { SetupView } from './features/setup/SetupView.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
+import { LaunchApprovalRequests } from './features/servers/LaunchApprovalRequests.tsx';
 import { shortcutsHelpShortcut } from './features/shortcuts/appShortcuts.ts';
 import { ShortcutsHelp } from './features/shortcuts/ShortcutsHelp.tsx';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
@@ -72,6 +73,7 @@ export function App() {
         {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}
       </main>
       <PendingRequests />
+      <LaunchApprovalRequests />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );

@@ -18,6 +18,7 @@ import type {
   RootEntry,
   ServerId,
   ServerSnapshot,
+  LaunchReview,
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
@@ -99,6 +100,13 @@ export interface AtriumRequests {
   saveServer: Req<{ serverId: ServerId; entry: JsonObject; replaces?: ServerId }, ServerSnapshot>;
   removeServer: Req<{ serverId: ServerId }, null>;
   setServerEnabled: Req<{ serverId: ServerId; enabled: boolean }, null>;
+  /** What starting a server runs or contacts, what was approved before, and the risky shapes found in it. */
+  reviewServerLaunch: Req<{ serverId: ServerId }, LaunchReview>;
+  /**
+   * The person approves the definition they were shown (named by its hash; refused when it changed since)
+   * and the server starts.
+   */
+  approveServerLaunch: Req<{ serverId: ServerId; hash: string }, ServerSnapshot>;
   getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
   setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
   listTools: Req<ServerFilter, ToolSummary[]>;
@@ -379,6 +387,13 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     additionalProperties: false,
     required: ['serverId', 'enabled'],
     properties: { serverId, enabled: { type: 'boolean' } },
+  },
+  reviewServerLaunch: { type: 'object', additionalProperties: false, required: ['serverId'], properties: { serverId } },
+  approveServerLaunch: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'hash'],
+    properties: { serverId, hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
   },
   getServerLog: {
     type: 'object',

@@ -17,6 +17,8 @@ export type ServerStatus =
   | { kind: 'error'; message: string }
   /** A remote server that needs the person to sign in (again) before it can connect: no restarts until then. */
   | { kind: 'needs-sign-in'; message: string }
+  /** Enabled, but its launch definition is new or changed since the person approved one: it does not run until they do. */
+  | { kind: 'needs-approval'; reason: 'new' | 'changed' }
   | { kind: 'stopped' };
 
 export type ServerStatusKind = ServerStatus['kind'];
@@ -35,6 +37,8 @@ export function statusLabel(status: ServerStatus): string {
       return 'Error';
     case 'needs-sign-in':
       return 'Sign-in needed';
+    case 'needs-approval':
+      return 'Needs your approval';
     case 'stopped':
       return 'Stopped';
   }
@@ -42,7 +46,40 @@ export function statusLabel(status: ServerStatus): string {
 
 /** Whether the person may ask for a restart from this state (a disabled server must be enabled first). */
 export function canRestart(status: ServerStatus): boolean {
-  return status.kind !== 'disabled' && status.kind !== 'starting';
+  return status.kind !== 'disabled' && status.kind !== 'starting' && status.kind !== 'needs-approval';
+}
+
+/**
+ * What decides what a server runs or contacts, as the person approves it: the command line, the names of
+ * its environment variables and its working folder, or its address and the names of its headers.
+ */
+export type LaunchView =
+  | { transport: 'stdio'; command: string; args: string[]; envNames: string[]; cwd?: string }
+  | { transport: 'http' | 'sse'; url: string; headerNames: string[] };
+
+/** The command line a launch runs (words quoted where a shell would need it), or the address it contacts. */
+export function launchTarget(view: LaunchView): string {
+  if (view.transport !== 'stdio') return view.url;
+  return [view.command, ...view.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
+/** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
+export interface LaunchRisk {
+  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env';
+  message: string;
+}
+
+/** What the person is asked to approve before a server runs: the definition, what it replaces, its risks. */
+export interface LaunchReview {
+  serverId: ServerId;
+  /** The pin of this exact definition; approving names it, so a definition changed meanwhile is not approved. */
+  hash: string;
+  definition: LaunchView;
+  /** The definition approved before, when this one changed since. */
+  approved?: LaunchView;
+  /** Whether this exact definition is approved already. */
+  current: boolean;
+  risks: LaunchRisk[];
 }
 
 export interface ServerCounts {

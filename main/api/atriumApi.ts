@@ -9,6 +9,7 @@ import type { RootsStore } from '../host/rootsStore.ts';
 import { buildToolNameTable } from '../host/toolNames.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
@@ -40,6 +41,8 @@ export interface ApiDeps {
   sampleServer?: SampleServerLaunch;
   hub: McpHub;
   registry: ServerRegistry;
+  /** The launch definitions the person approved; a server runs only with its exact one approved. */
+  launchApprovals: LaunchApprovals;
   roots: RootsStore;
   workspaces: Workspaces;
   events: EventBus;
@@ -186,7 +189,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, events),
+    ...createServerConfigApi(hub, registry, events, deps.launchApprovals),
     ...createSetupApi({ home, hub, registry, events, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi({
       home,

@@ -23,8 +23,15 @@ test('a new server is saved disabled, runs only once started, and an edit that c
   assert.equal(saved.status.kind, 'disabled', 'nothing new runs before the person has seen it');
   assert.equal((await stored())['echo']?.['disabled'], true);
 
-  const ready = nextEvent(host.core, 'serverChanged', (s) => s.id === 'echo' && s.status.kind === 'ready');
+  // Turning it on is not approving what it runs: it waits for the person's approval of that definition.
+  const waiting = nextEvent(host.core, 'serverChanged', (s) => s.id === 'echo' && s.status.kind === 'needs-approval');
   await host.core.api.setServerEnabled({ serverId: 'echo', enabled: true });
+  await waiting;
+  const review = await host.core.api.reviewServerLaunch({ serverId: 'echo' });
+  assert.equal(review.current, false);
+  await assert.rejects(host.core.api.approveServerLaunch({ serverId: 'echo', hash: '0'.repeat(64) }), /changed while you were looking at it/);
+  const ready = nextEvent(host.core, 'serverChanged', (s) => s.id === 'echo' && s.status.kind === 'ready');
+  await host.core.api.approveServerLaunch({ serverId: 'echo', hash: review.hash });
   await ready;
 
   const trusted = await host.core.api.saveServer({ serverId: 'echo', replaces: 'echo', entry: { command: echo.command, args: echo.args, trusted: true } });

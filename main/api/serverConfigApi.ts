@@ -1,6 +1,8 @@
-// The servers half of the typed contract that edits the servers file: add, edit, remove. A server that
-// is new, or whose command line, environment or address changed, is saved disabled: nothing runs
-// before the person has seen exactly what will run and started it (setServerEnabled).
+// The servers half of the typed contract that edits the servers file: add, edit, remove, and approve
+// what a server runs. A server that is new, or whose command line, environment or address changed, is
+// saved disabled: nothing runs before the person has seen exactly what will run, with its risky shapes,
+// and approved that definition (approveServerLaunch). Saving the form is not that approval: the start
+// dialog that follows it is.
 
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
 import { FieldProblemsError } from '../../shared/fieldProblems.ts';
@@ -9,10 +11,11 @@ import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { EventBus } from './eventBus.ts';
 import { checkServerForm } from './serverFormProblems.ts';
 
-type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer'>;
+type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
 export class InvalidServerConfigError extends Error {
   readonly code = 'invalid_params';
@@ -24,7 +27,7 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, events: EventBus): ServerConfigRequests {
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, events: EventBus, approvals: LaunchApprovals): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -39,9 +42,21 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
       const unchanged = previous !== undefined && launchOf(previous) === launchOf(parsed.server);
       const definition: ServerDefinition = unchanged ? { ...parsed.server, disabled: parsed.server.disabled || previous.disabled } : { ...parsed.server, disabled: true };
       await registry.save(definition, replaces);
-      if (replaces !== undefined && replaces !== serverId) await hub.remove(replaces);
+      if (replaces !== undefined && replaces !== serverId) {
+        await approvals.rename(replaces, definition);
+        await hub.remove(replaces);
+      }
       await hub.replace(definition);
       events.emit('configProblems', registry.problems);
+      return hub.get(serverId).snapshot;
+    },
+    reviewServerLaunch: async ({ serverId }) => approvals.review(known(serverId)),
+    approveServerLaunch: async ({ serverId, hash }) => {
+      const definition = known(serverId);
+      await approvals.approve(definition, hash);
+      const enabled = { ...definition, disabled: false };
+      if (definition.disabled) await registry.update(enabled);
+      await hub.replace(enabled);
       return hub.get(serverId).snapshot;
     },
     removeServer: async ({ serverId }) => {

@@ -42,6 +42,7 @@ export const USAGE = `usage: atrium <command> [arguments] [options]
 
 commands:
   servers                          list configured servers and their status
+  servers approve <server>         approve what a new or changed server runs (its command line or address), so it starts
   tools [--server S]               list tools (with their model-facing names)
   call <server> <tool> [json-args] call a tool
   resources | templates | prompts  list resources, resource templates, prompts
@@ -187,7 +188,7 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
 }
 
 const arity: Record<CommandName, [min: number, max: number, names: string]> = {
-  servers: [0, 0, ''],
+  servers: [0, 2, '[approve <server>]'],
   tools: [0, 0, ''],
   resources: [0, 0, ''],
   templates: [0, 0, ''],
@@ -205,6 +206,7 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
 
 function checkArity({ command, args }: CliInvocation): void {
   const [min, max, names] = arity[command];
+  if (command === 'servers' && args.length > 0 && (args[0] !== 'approve' || args.length !== 2)) throw new UsageError(`"servers" takes ${names}`);
   if (args.length < min || args.length > max) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);
   }

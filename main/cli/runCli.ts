@@ -18,6 +18,9 @@ import * as format from './formatOutput.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
+import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
+import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
+import { describeLaunch } from '../mcp/launch/launchDefinition.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
@@ -104,7 +107,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     }
   }
 
-  const serverScope = TARGETED.has(invocation.command) ? invocation.args[0] : invocation.server;
+  const approving = invocation.command === 'servers' && invocation.args[0] === 'approve' ? invocation.args[1] : undefined;
+  const serverScope = approving ?? (TARGETED.has(invocation.command) ? invocation.args[0] : invocation.server);
   let core: HostCore | undefined;
   try {
     core = await startHostCore({
@@ -113,6 +117,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       roots: invocation.roots,
       ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
+      // Approving pins a definition; it starts nothing.
+      ...(approving !== undefined ? { startServers: false } : {}),
       ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
@@ -130,8 +136,15 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     if (serverScope !== undefined && !core.hub.has(serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
+    if (approving !== undefined) return await runApprove(approving, started, io);
     const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
-    return await Promise.race([runCommand(invocation, started, io), aborted]);
+    const run = async () => {
+      // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
+      const unapproved = await settleLaunchApprovals(started, io, invocation.configPath, signal);
+      const code = await runCommand(invocation, started, io);
+      return code === 0 && unapproved.length > 0 ? 1 : code;
+    };
+    return await Promise.race([run(), aborted]);
   } catch (error) {
     if (isExpectedFailure(error)) {
       io.err(`atrium: ${expectedFailureText(error)}`);
@@ -160,6 +173,7 @@ async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo):
 
   const failed = [...statuses].filter(([, status]) => !isUsable(status));
   for (const [id, status] of failed) {
+    if (isReported(status)) continue;
     // Most reasons already start with the server's name.
     const reason = describeFailure(id, status);
     io.err(`atrium: ${reason.startsWith(`${id}: `) ? reason : `${id}: ${reason}`}`);
@@ -218,14 +232,33 @@ async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo):
   }
 }
 
+/** `atrium servers approve NAME`: the person approves the server's definition as it is now, shown as it is pinned. */
+async function runApprove(serverId: string, core: HostCore, io: CliIo): Promise<number> {
+  const definition = core.registry.get(serverId);
+  if (!definition) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
+  const review = await core.api.reviewServerLaunch({ serverId });
+  if (review.current) {
+    io.out(`${format.visible(serverId)} is approved already: ${format.visible(describeLaunch(review.definition))}`);
+    return 0;
+  }
+  for (const line of describeReview(review)) io.out(line);
+  await core.launchApprovals.approve(definition, review.hash);
+  io.out(`Approved ${format.visible(serverId)}${definition.disabled ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
+  return 0;
+}
+
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
   const target = invocation.configPath ?? serversFilePath(home);
+  // Before the file changes: what is in it now is the setup already running; what the import adds is not approved.
+  await LaunchApprovals.open(home);
   const report = await importServers(source, target);
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
   if (invocation.json) io.out(safeJson({ target, ...report }, 2));
   else {
     for (const { id, from } of report.added) io.out(id === from ? `added ${id}` : `added ${from} as ${id} (the name was taken)`);
+    // Imported servers are not trusted, and each is asked about (or approved with `atrium servers approve`) before it first runs.
+    if (report.added.length > 0) io.out('Each added server is not trusted and asks for your approval before it first runs.');
     for (const id of report.unchanged) io.out(`${id} is already configured`);
     io.out(`${report.added.length} server(s) added to ${target}`);
   }
@@ -253,6 +286,11 @@ function expectedFailureText(error: unknown): string {
 
 function isUsable(status: ServerStatus): boolean {
   return status.kind === 'ready' || status.kind === 'disabled';
+}
+
+/** A server waiting for approval was reported with the command that approves it; it is not reported again as a failure. */
+function isReported(status: ServerStatus): boolean {
+  return status.kind === 'needs-approval';
 }
 
 function describeFailure(id: string, status: ServerStatus): string {

@@ -12,6 +12,7 @@ import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
@@ -109,6 +110,8 @@ export interface HostCore {
   readonly api: AtriumApi;
   readonly events: EventBus;
   readonly hub: McpHub;
+  readonly launchApprovals: LaunchApprovals;
+  readonly registry: ServerRegistry;
   readonly configProblems: ConfigProblem[];
   readonly configPath: string;
   readonly conversations: ConversationHost;
@@ -180,6 +183,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   late.registry = registry;
+  const launchApprovals = await LaunchApprovals.open(options.home);
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
@@ -192,6 +196,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      launchGate: (definition) => launchApprovals.check(definition),
       authorization: authorizationFactory({
         mode: 'when-asked',
         openAuthorizationUrl: () => undefined,
@@ -223,6 +228,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       validator,
       hub,
       registry,
+      launchApprovals,
       roots,
       workspaces,
       events,
@@ -235,6 +241,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     }),
     events,
     hub,
+    launchApprovals,
+    registry,
     configProblems: registry.problems,
     configPath,
     conversations,

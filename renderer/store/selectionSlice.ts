@@ -12,6 +12,11 @@ export interface SelectionSlice {
   selectServerTab(tab: ServerTab): void;
   /** Shows a server's Sign-in tab in the Servers view, from anywhere (a tool call that needs a sign-in). */
   showServerSignIn(serverId: ServerId): void;
+  /** Servers waiting for launch approval whose start dialog the person put off ("Keep it off") in this window. */
+  launchReviewsPutOff: ServerId[];
+  putOffLaunchReview(serverId: ServerId): void;
+  /** Shows a server's start dialog again (its card's "Review and start…"). */
+  reviewLaunch(serverId: ServerId): void;
 }
 
 export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
@@ -21,4 +26,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
     set((state) => (state.selectedServerId === selectedServerId ? {} : { selectedServerId, selectedServerTab: 'log' })),
   selectServerTab: (selectedServerTab) => set({ selectedServerTab }),
   showServerSignIn: (selectedServerId) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab: 'sign-in' }),
+  launchReviewsPutOff: [],
+  putOffLaunchReview: (serverId) => set((state) => ({ launchReviewsPutOff: [...state.launchReviewsPutOff.filter((id) => id !== serverId), serverId] })),
+  reviewLaunch: (serverId) => set((state) => ({ launchReviewsPutOff: state.launchReviewsPutOff.filter((id) => id !== serverId) })),
 });

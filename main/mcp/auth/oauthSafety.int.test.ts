@@ -147,7 +147,9 @@ describe('a remote server cannot turn sign-in against the person', () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'remote', tool: 'whoami' })), 'alice read');
 
     await host.core.api.saveServer({ serverId: 'remote', replaces: 'remote', entry: { url: second.url } });
-    await host.core.api.setServerEnabled({ serverId: 'remote', enabled: true });
+    // A new address is a new launch definition: the person approves it before it is contacted.
+    const { hash } = await host.core.api.reviewServerLaunch({ serverId: 'remote' });
+    await host.core.api.approveServerLaunch({ serverId: 'remote', hash });
     assert.equal((await host.core.hub.whenSettled()).get('remote')?.kind, 'needs-sign-in');
     await waitForLine(second, /^mcp 401/);
     assert.equal(second.stderr().includes('token refused'), false, 'the new address never saw the old token');

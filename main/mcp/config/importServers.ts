@@ -33,7 +33,9 @@ export async function importServers(sourcePath: string, targetPath: string): Pro
     let id = server.id;
     for (let n = 2; taken.has(id); n++) id = `${server.id}-${n}`;
     taken.add(id);
-    merged.push({ ...server, id });
+    // Trust is granted in Atrium, never brought in with a file: whatever the file says, the server is not trusted.
+    const { trusted: _trusted, ...untrusted } = server;
+    merged.push({ ...untrusted, id });
     report.added.push({ id, from: server.id });
   }
   if (report.added.length > 0) await saveServers(targetPath, merged, target.raw);

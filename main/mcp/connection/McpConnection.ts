@@ -47,6 +47,11 @@ export interface ConnectionServices {
   maxMessageBytes?: number;
   /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
   authorization?: AuthorizationFactory;
+  /**
+   * Whether the person approved this exact launch definition: undefined when they did, else whether it is
+   * new or changed since. Without it every definition runs (the hub's own tests).
+   */
+  launchGate?: (definition: ServerDefinition) => 'new' | 'changed' | undefined;
 }
 
 export interface ConnectionHooks {
@@ -160,6 +165,12 @@ export class McpConnection {
   start(): void {
     if (this.definition.disabled) {
       this.setStatus({ kind: 'disabled' });
+      return;
+    }
+    // Nothing runs, and nothing is contacted, that the person did not approve.
+    const unapproved = this.services.launchGate?.(this.definition);
+    if (unapproved) {
+      this.setStatus({ kind: 'needs-approval', reason: unapproved });
       return;
     }
     this.consecutiveFailures = 0;
@@ -519,6 +530,8 @@ function describeStatus(status: ServerStatus): string {
       return status.message;
     case 'restarting':
       return `restarting after: ${status.lastError}`;
+    case 'needs-approval':
+      return `not started: it is ${status.reason === 'new' ? 'new' : 'changed since you approved it'} and waits for your approval`;
     default:
       return status.kind;
   }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
 
 interface ConsentDialogProps {
@@ -19,6 +19,8 @@ interface ConsentDialogProps {
  */
 export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = false, children }: ConsentDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // Its own id: two dialogs can be open at once (a start dialog over Import…), each named by its own title.
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
@@ -30,13 +32,13 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
     <dialog
       ref={dialog}
       className={`consent consent-${tone}${wide ? ' consent-wide' : ''}`}
-      aria-labelledby="consent-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onDismiss();
       }}
     >
-      <h2 id="consent-title" className="consent-title">
+      <h2 id={titleId} className="consent-title">
         {title}
       </h2>
       <p className="consent-from">{from}</p>

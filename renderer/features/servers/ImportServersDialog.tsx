@@ -17,7 +17,7 @@ export function ImportServersDialog({ onDone, onPasted }: { onDone(): void; onPa
   return (
     <ConsentDialog
       title="Import servers"
-      from="From the MCP configs of Claude Desktop, VS Code and Cursor on this computer (a server you import from them starts at once and runs exactly the command line shown), or from a config you paste or choose."
+      from="From the MCP configs of Claude Desktop, VS Code and Cursor on this computer (a server you import from them runs exactly the command line shown, once you approve it in its start dialog), or from a config you paste or choose."
       onDismiss={onDone}
     >
       {!data && !error ? <p className="muted">Looking for other hosts’ configs…</p> : null}

@@ -30,6 +30,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const [actionError, setActionError] = useState<string | null>(null);
   const removal = useInPlaceConfirmation();
   const showSignIn = useAtriumStore((state) => state.showServerSignIn);
+  const reviewLaunch = useAtriumStore((state) => state.reviewLaunch);
   const { status } = server;
 
   const act = async (action: () => Promise<unknown>) => {
@@ -98,6 +99,11 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           <button ref={removal.trigger} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={removal.ask}>
             Remove
           </button>
+          {status.kind === 'needs-approval' ? (
+            <button type="button" className="button button-primary" aria-label={`Review and start ${server.id}…`} onClick={() => reviewLaunch(server.id)}>
+              Review and start…
+            </button>
+          ) : null}
           {signInNeeded(server) && status.kind !== 'disabled' ? (
             <button type="button" className="button button-primary" aria-label={`Sign in to ${server.id}…`} onClick={() => showSignIn(server.id)}>
               Sign in…
@@ -126,6 +132,8 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
 }
 
 function StatusDetail({ status }: { status: ServerStatus }) {
+  if (status.kind === 'needs-approval')
+    return <p className="card-note">{status.reason === 'new' ? 'Not started: Atrium has not run this server before.' : 'Not started: what it runs changed since you approved it.'}</p>;
   if (status.kind === 'error')
     return (
       <p className="card-error">

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { JsonObject } from '../../../shared/contract.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
+import { AtriumRequestError } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
 import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
+import { StartServerDialog } from './StartServerDialog.tsx';
 
 type Kind = 'stdio' | 'http' | 'sse';
 
@@ -191,37 +192,6 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
           </button>
         </div>
       </form>
-    </ConsentDialog>
-  );
-}
-
-/** Asks before a new or changed server first runs; `onDone` says whether the person started it. */
-export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(started: boolean): void }) {
-  const api = useAtriumApi();
-  const [problem, setProblem] = useState<string | null>(null);
-  const local = server.transport === 'stdio';
-  return (
-    <ConsentDialog title={`Start ${server.id}?`} from={local ? 'Atrium will run exactly this command, with your permissions:' : 'Atrium will connect to exactly this address:'} onDismiss={() => onDone(false)}>
-      <pre className="code-block" aria-label={local ? 'Command line' : 'Address'}>
-        {server.target}
-      </pre>
-      {problem ? (
-        <p className="consent-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <div className="consent-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => void api.setServerEnabled({ serverId: server.id, enabled: true }).then(() => onDone(true), (failure: unknown) => setProblem(errorMessage(failure)))}
-        >
-          Start server
-        </button>
-        <button type="button" className="button" data-autofocus onClick={() => onDone(false)}>
-          Keep it off
-        </button>
-      </div>
     </ConsentDialog>
   );
 }

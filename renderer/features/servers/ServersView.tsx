@@ -8,7 +8,8 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ImportServersDialog } from './ImportServersDialog.tsx';
 import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
-import { ServerEditor, StartServerDialog } from './ServerEditor.tsx';
+import { ServerEditor } from './ServerEditor.tsx';
+import { StartServerDialog } from './StartServerDialog.tsx';
 
 /** Every configured server with its live state, the detail of the one selected, and adding or importing more. */
 export function ServersView() {

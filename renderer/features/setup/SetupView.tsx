@@ -6,7 +6,7 @@ import { ActionReport, useActionLog } from '../../ui/ActionReport.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { HostConfigImports } from '../servers/HostConfigImports.tsx';
 import { PasteServerConfig } from '../servers/PasteServerConfig.tsx';
-import { StartServerDialog } from '../servers/ServerEditor.tsx';
+import { StartServerDialog } from '../servers/StartServerDialog.tsx';
 import { SetupProgress } from './SetupProgress.tsx';
 
 /** A server just added, waiting for the person's start approval, and what to say once they answered. */

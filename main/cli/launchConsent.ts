@@ -1,0 +1,52 @@
+// The command line's start dialog: a server whose launch definition is new or changed since the person
+// approved it is shown (what it runs, what was approved before, its risky shapes) and, on a terminal,
+// asked about; without one it stays off and the one command that approves it is printed.
+
+import type { LaunchReview } from '../../shared/domain.ts';
+import type { HostCore } from '../host/hostCore.ts';
+import { describeLaunch } from '../mcp/launch/launchDefinition.ts';
+import { visible } from './formatOutput.ts';
+
+export interface LaunchConsentIo {
+  err(text: string): void;
+  ask?(question: string, signal?: AbortSignal): Promise<string>;
+}
+
+/** The command that approves a server's current definition, with the servers file it came from when not the stored one. */
+export function approveCommand(serverId: string, configPath?: string): string {
+  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+  return `atrium servers approve ${quote(serverId)}${configPath !== undefined ? ` --config ${quote(configPath)}` : ''}`;
+}
+
+/** What the person is shown before approving: the definition, the one it replaces, and each risk. */
+export function describeReview(review: LaunchReview): string[] {
+  const name = visible(review.serverId);
+  const lines = [review.approved ? `${name} changed since you approved it:` : `${name} is new: Atrium has not run it before.`];
+  if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
+  lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
+  for (const risk of review.risks) lines.push(`  ⚠ ${risk.message}`);
+  return lines;
+}
+
+/**
+ * Asks about every server in scope that waits for approval; returns the ones still not approved.
+ * `configPath` is the servers file given with --config, so the printed command approves the same entry.
+ */
+export async function settleLaunchApprovals(core: HostCore, io: LaunchConsentIo, configPath: string | undefined, signal?: AbortSignal): Promise<string[]> {
+  const waiting = core.hub.list().filter((c) => c.snapshot.status.kind === 'needs-approval');
+  const refused: string[] = [];
+  for (const connection of waiting) {
+    const review = await core.api.reviewServerLaunch({ serverId: connection.id });
+    for (const line of describeReview(review)) io.err(line);
+    if (io.ask) {
+      const answer = (await io.ask(`  Start ${visible(review.serverId)} with this definition? [y] yes, [n] no: `, signal)).trim();
+      if (/^y(es)?$/i.test(answer)) {
+        await core.api.approveServerLaunch({ serverId: review.serverId, hash: review.hash });
+        continue;
+      }
+    }
+    refused.push(review.serverId);
+    io.err(`atrium: ${visible(review.serverId)}: not started until you approve it. To approve it: ${approveCommand(review.serverId, configPath)}`);
+  }
+  return refused;
+}
