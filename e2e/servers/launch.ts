@@ -14,7 +14,8 @@ export type StdioFixture =
   | 'echoServer'
   | 'logLevelsServer'
   | 'structuredWeatherServer'
-  | 'familyServer';
+  | 'familyServer'
+  | 'toolChangeServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -102,7 +102,13 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       await hub.get(serverId).setLogLevel(level);
       return null;
     },
-    listTools: async ({ serverId }) => toolSummaries(hub.list(), registry).filter((t) => serverId === undefined || t.serverId === serverId),
+    listTools: async ({ serverId }) => conversations.pins.review(toolSummaries(hub.list(), registry)).filter((t) => serverId === undefined || t.serverId === serverId),
+    approveToolChange: async ({ serverId, tool, fingerprint }) => {
+      const current = toolSummaries(hub.list(), registry).find((t) => t.serverId === serverId && t.name === tool);
+      conversations.pins.approve(current, fingerprint, { serverId, tool });
+      events.emit('listChanged', { serverId, list: 'tools' });
+      return null;
+    },
     setToolEnabled: async ({ serverId, tool, enabled }) => {
       const definition = registry.get(serverId);
       if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
@@ -133,6 +139,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       ),
     callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
       const declared = hub.get(serverId).tools.find((t) => t.name === tool);
+      const [summary] = conversations.pins.review(toolSummaries([hub.get(serverId)], registry).filter((t) => t.name === tool));
+      if (summary?.changed) throw new ToolWithheldError(serverId, tool);
       const problem = declared ? toolArgumentsProblem(validator, declared.inputSchema, args ?? {}) : undefined;
       if (problem !== undefined) throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}": the arguments do not fit its input schema: ${problem}`);
       const controller = new AbortController();
@@ -220,6 +228,14 @@ export function toolSummaries(connections: readonly McpConnection[], registry?: 
       }),
     ),
   );
+}
+
+/** A direct call of a tool whose definition changed since it was approved: the person reviews it first. */
+class ToolWithheldError extends Error {
+  readonly code = 'failed';
+  constructor(serverId: string, tool: string) {
+    super(`${serverId} changed the tool "${tool}" since it was approved, so it cannot be called until you review and approve the new version (in the window: the server's Tools tab; in a terminal: atrium tools approve ${serverId} ${tool})`);
+  }
 }
 
 function optional<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
