@@ -9,6 +9,7 @@ import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { ChangedToolsNotice } from './ChangedToolsNotice.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
 import { SignInLine } from './SignInLine.tsx';
 import { signInNeeded } from './signInState.ts';
@@ -76,6 +77,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       <StatusDetail status={status} />
       <SignInLine server={server} />
       <ServerCounts counts={server.counts} serverId={server.id} />
+      <ChangedToolsNotice server={server} />
       {confirmingRemoval ? (
         <InlineConfirmation
           question={`Remove ${server.id}?`}
