@@ -14,6 +14,7 @@ import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
+import { ToolWithheldError } from '../host/approval/toolPins.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
@@ -228,14 +229,6 @@ export function toolSummaries(connections: readonly McpConnection[], registry?: 
       }),
     ),
   );
-}
-
-/** A direct call of a tool whose definition changed since it was approved: the person reviews it first. */
-class ToolWithheldError extends Error {
-  readonly code = 'failed';
-  constructor(serverId: string, tool: string) {
-    super(`${serverId} changed the tool "${tool}" since it was approved, so it cannot be called until you review and approve the new version (in the window: the server's Tools tab; in a terminal: atrium tools approve ${serverId} ${tool})`);
-  }
 }
 
 function optional<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -45,6 +45,16 @@ export class ToolApprovalError extends Error {
   readonly code = 'failed';
 }
 
+/** A direct call of a tool whose definition changed since it was approved: the person reviews it first. */
+export class ToolWithheldError extends Error {
+  readonly code = 'failed';
+  constructor(serverId: string, tool: string) {
+    super(
+      `${serverId} changed the tool "${tool}" since it was approved, so it cannot be called until you review and approve the new version (in the window: the server's Tools tab; in a terminal: atrium tools approve ${serverId} ${tool})`,
+    );
+  }
+}
+
 /** The part of a tool the person approves; `enabled` and the model-facing name are Atrium's own. */
 export function toolDefinition(tool: ToolSummary): ToolDefinitionView {
   return {
