@@ -33,7 +33,7 @@ export function ToolChangeDialog({ tool, change, onClose }: { tool: ToolSummary;
       title={`${tool.name} changed`}
       from={
         <>
-          Server <strong><UntrustedText text={tool.serverId} /></strong> changed this tool after {new Date(change.pinnedAt).toLocaleString()}. Atrium keeps it from the model, and refuses calls to it, until you approve the new version.
+          Server <strong><UntrustedText text={tool.serverId} /></strong> changed this tool since its version of {new Date(change.pinnedAt).toLocaleString()}. Atrium keeps it from the model, and refuses calls to it, until you approve the new version.
         </>
       }
       tone="danger"
