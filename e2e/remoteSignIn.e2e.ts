@@ -154,6 +154,8 @@ test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in,
     await page.getByRole('button', { name: 'Chat' }).click();
     await page.getByRole('button', { name: 'New conversation' }).click();
     await sendMessage(page, 'forget me');
+    // revoke_all_tokens runs as allowed always; once its answer is read, whoami asks.
+    await page.getByRole('dialog', { name: 'Run whoami?' }).getByRole('button', { name: 'Allow once' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The server no longer knows you.');
     const failed = page.getByRole('article', { name: 'Tool call remote/whoami' }).last();
     await expect(failed.getByRole('status')).toHaveText(/^Failed/);
