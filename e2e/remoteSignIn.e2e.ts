@@ -150,7 +150,12 @@ test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in,
   });
 
   await test.step('a tool call that fails for want of a sign-in leads to the server’s Sign-in tab', async () => {
+    // In a new conversation: the last one has read the server's answer (it is not trusted), so there its tools ask every time.
+    await page.getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'New conversation' }).click();
     await sendMessage(page, 'forget me');
+    // revoke_all_tokens runs as allowed always; once its answer is read, whoami asks.
+    await page.getByRole('dialog', { name: 'Run whoami?' }).getByRole('button', { name: 'Allow once' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The server no longer knows you.');
     const failed = page.getByRole('article', { name: 'Tool call remote/whoami' }).last();
     await expect(failed.getByRole('status')).toHaveText(/^Failed/);
@@ -195,7 +200,8 @@ test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in,
 
   await test.step('no token ever reached the window: only who, until when and for what', async () => {
     expect(frames.some((frame) => frame.includes('"subject":"alice"')), 'the window saw the sign-in').toBe(true);
-    expect(frames.filter((frame) => /access_token|refresh_token|id_token|code_verifier|Bearer /i.test(frame))).toEqual([]);
+    // The words on their own: a tool's name that contains one (revoke_access_tokens, which server cards list) is not a token.
+    expect(frames.filter((frame) => /(?<![a-z_])(access_token|refresh_token|id_token|code_verifier)(?![a-z_])|Bearer /i.test(frame))).toEqual([]);
   });
 });
 

@@ -69,6 +69,8 @@ test('a newcomer approves tools of an untrusted server: each dialog says once wh
   });
 
   await test.step('add declares it only reads: said as declared, and not believed', async () => {
+    // In a conversation of its own: after echo's result (an untrusted server's) the first one asks again every time.
+    await page.getByRole('button', { name: 'New conversation' }).click();
     await sendMessage(page, 'add 1 and 2');
     const dialog = page.getByRole('dialog', { name: 'Run add?' });
     await expectProportionateDialog(page, dialog, /add declares that it only reads/, 'add');

@@ -4,6 +4,7 @@
 // server shown apart from a tool that reports a failure. A fixture server whose content breaks its own
 // output schema shows as a failed call that says so.
 import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -35,12 +36,21 @@ const env = chatHostFor(
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] }, weather: fixtureCommand('structuredWeatherServer') },
 );
 
+/**
+ * The servers are not trusted: once the conversation has read one's result, every further call asks again
+ * (whatever was allowed for the conversation), each answered here in turn.
+ */
+async function allowEachOnce(page: Page, tools: readonly string[]): Promise<void> {
+  for (const tool of tools) await page.getByRole('dialog', { name: `Run ${tool}?` }).getByRole('button', { name: 'Allow once' }).click();
+}
+
 test('tool results: image, audio, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
   await openApp(page, env().host, ['everything', 'weather']);
   await sendMessage(page, 'show me every kind of result');
   const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });
   await first.getByRole('checkbox', { name: /every tool of this server/ }).check();
   await first.getByRole('button', { name: 'Allow in this conversation' }).click();
+  await allowEachOnce(page, ['get-resource-links', 'get-resource-reference', 'get-structured-content']);
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here they are.');
 
   await test.step('an image is shown as an image', async () => {
@@ -72,9 +82,7 @@ test('tool results: image, audio, resource links, embedded resource, structured 
 
   await test.step('content that breaks its tool’s output schema is a failed call saying so; a tool without one says so', async () => {
     await sendMessage(page, 'check the weather');
-    const approval = page.getByRole('dialog', { name: 'Run wrong_forecast?' });
-    await approval.getByRole('checkbox', { name: /every tool of this server/ }).check();
-    await approval.getByRole('button', { name: 'Allow in this conversation' }).click();
+    await allowEachOnce(page, ['wrong_forecast', 'plain_forecast', 'spoken_forecast']);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Checked the weather.');
     const broken = page.getByRole('article', { name: 'Tool call weather/wrong_forecast' });
     await expect(broken.getByRole('status')).toContainText('Failed');

@@ -110,6 +110,12 @@ export interface AtriumRequests {
   getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
   setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
   listTools: Req<ServerFilter, ToolSummary[]>;
+  /**
+   * Approves a tool's changed definition, the one whose fingerprint (`changed.fingerprint` from listTools)
+   * the person saw beside the old one: the tool is offered to the model again. Fails when the tool changed
+   * again meanwhile.
+   */
+  approveToolChange: Req<{ serverId: ServerId; tool: string; fingerprint: string }, null>;
   /** Turns one tool (or, without `tool`, all of a server's tools) on or off for the model. */
   setToolEnabled: Req<{ serverId: ServerId; tool?: string; enabled: boolean }, null>;
   listResources: Req<ServerFilter, ResourceSummary[]>;
@@ -408,6 +414,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     properties: { serverId, level: { enum: logLevels } },
   },
   listTools: serverFilter,
+  approveToolChange: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'tool', 'fingerprint'],
+    properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 }, fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  },
   setToolEnabled: {
     type: 'object',
     additionalProperties: false,

@@ -184,6 +184,29 @@ export interface ToolSummary {
   annotations?: ToolAnnotationsView;
   /** Off when the person turned this tool (or its server's tools) off for the model. */
   enabled: boolean;
+  /**
+   * Set when the server changed the tool since Atrium pinned it: the tool is withheld (not offered to the
+   * model, not callable) until the person approves the new definition.
+   */
+  changed?: ToolChangeView;
+}
+
+/** Everything a server says about one tool that a person approves: what the model reads and what it may do. */
+export interface ToolDefinitionView {
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotationsView;
+}
+
+export interface ToolChangeView {
+  /** The definition the person approved (or the one Atrium saw first). */
+  previous: ToolDefinitionView;
+  /** When that definition was pinned. */
+  pinnedAt: number;
+  /** The new definition's fingerprint: approving names it, so a tool that changed again is not approved unseen. */
+  fingerprint: string;
 }
 
 /**

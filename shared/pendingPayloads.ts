@@ -15,6 +15,11 @@ export interface ToolApprovalPayload {
   /** Destructive and open-world: ask with a stronger warning. */
   elevated: boolean;
   reason: string;
+  /**
+   * The conversation has read content from this tool (open-world, or of an untrusted server), so this
+   * call asks whatever was allowed before: only this once can be allowed.
+   */
+  raisedBy?: { serverId: string; tool: string };
 }
 
 export type GrantScopeAnswer = 'once' | 'conversation' | 'always';

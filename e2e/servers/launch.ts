@@ -15,7 +15,8 @@ export type StdioFixture =
   | 'logLevelsServer'
   | 'structuredWeatherServer'
   | 'familyServer'
-  | 'hostileTextServer';
+  | 'hostileTextServer'
+  | 'toolChangeServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -15,6 +15,7 @@ import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
+import { ToolWithheldError } from '../host/approval/toolPins.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
@@ -107,7 +108,13 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       await hub.get(serverId).setLogLevel(level);
       return null;
     },
-    listTools: async ({ serverId }) => toolSummaries(hub.list(), registry).filter((t) => serverId === undefined || t.serverId === serverId),
+    listTools: async ({ serverId }) => conversations.pins.review(toolSummaries(hub.list(), registry)).filter((t) => serverId === undefined || t.serverId === serverId),
+    approveToolChange: async ({ serverId, tool, fingerprint }) => {
+      const current = toolSummaries(hub.list(), registry).find((t) => t.serverId === serverId && t.name === tool);
+      conversations.pins.approve(current, fingerprint, { serverId, tool });
+      events.emit('listChanged', { serverId, list: 'tools' });
+      return null;
+    },
     setToolEnabled: async ({ serverId, tool, enabled }) => {
       const definition = registry.get(serverId);
       if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
@@ -138,6 +145,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       ),
     callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
       const declared = hub.get(serverId).tools.find((t) => t.name === tool);
+      const [summary] = conversations.pins.review(toolSummaries([hub.get(serverId)], registry).filter((t) => t.name === tool));
+      if (summary?.changed) throw new ToolWithheldError(serverId, tool);
       const problem = declared ? toolArgumentsProblem(validator, declared.inputSchema, args ?? {}) : undefined;
       if (problem !== undefined) throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}": the arguments do not fit its input schema: ${problem}`);
       const controller = new AbortController();

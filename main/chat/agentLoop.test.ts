@@ -57,11 +57,12 @@ const addTool: ToolSummary = {
   enabled: true,
 };
 
-function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecision; visible?: boolean; signal?: AbortSignal } = {}) {
+function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecision; withheld?: string; signal?: AbortSignal } = {}) {
   const provider = scriptedProvider(steps);
   const store = memoryStore();
   const events: TurnEvent[] = [];
   const served: Record<string, unknown>[] = [];
+  const tookIn: string[] = [];
   const outcome = runTurn(
     { conversationId: 'c1', userContent: [{ type: 'text', text: 'add 2 and 3' }], provider, model: 'm', tools: [addTool], signal: options.signal ?? new AbortController().signal },
     {
@@ -69,7 +70,8 @@ function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecisio
       validator: new CachedSchemaValidator(),
       onEvent: (e) => events.push(e),
       gate: {
-        visible: () => options.visible ?? true,
+        withheld: () => options.withheld,
+        tookIn: (tool) => tookIn.push(tool.name),
         check: async ({ tool }) => options.gate?.(tool) ?? { allowed: true, decidedBy: 'policy', reason: 'test' },
       },
       runner: {
@@ -80,7 +82,7 @@ function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecisio
       },
     },
   );
-  return { outcome, provider, store, events, served };
+  return { outcome, provider, store, events, served, tookIn };
 }
 
 test('a tool call goes to its server and its result back to the model, until the model answers', async () => {
@@ -114,9 +116,23 @@ test('a denied call is not run; the model is told the person did not allow it', 
 });
 
 test('a tool withheld by the gate is not offered to the model', async () => {
-  const { outcome, provider } = run([{ text: 'no tools' }], { visible: false });
+  const { outcome, provider } = run([{ text: 'no tools' }], { withheld: 'it changed' });
   await outcome;
   assert.deepEqual(provider.requests[0]?.tools, []);
+});
+
+test('a withheld tool called anyway (the model remembers it) is refused with the reason, and never runs', async () => {
+  const { outcome, provider, served, store } = run([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'ok' }], { withheld: 'calc changed the tool "add"' });
+  await outcome;
+  assert.deepEqual(served, []);
+  assert.match(JSON.stringify(provider.requests[1]?.messages.at(-1)), /This call was not made: calc changed the tool \\"add\\"/);
+  assert.deepEqual([store.calls[0]?.status, store.calls[0]?.tool], ['denied', 'add']);
+});
+
+test('the gate hears of every result the conversation takes in', async () => {
+  const { outcome, tookIn } = run([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'ok' }]);
+  await outcome;
+  assert.deepEqual(tookIn, ['add']);
 });
 
 test('the person\'s message is saved before the model is called', async () => {
@@ -152,7 +168,7 @@ test('past the threshold the model gets a search tool, and what it finds becomes
       store: memoryStore(),
       validator: new CachedSchemaValidator(),
       onEvent: (e) => events.push(e),
-      gate: { visible: () => true, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
       runner: { call: async (server, tool) => (served.push(`${server}/${tool}`), { content: [{ type: 'text', text: 'ok' }] }) },
     },
   );

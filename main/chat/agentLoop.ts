@@ -55,7 +55,10 @@ export interface GateDecision {
 
 /** The consent layer: which tools the model may see, and whether one call may run (it may ask the person). */
 export interface ToolGate {
-  visible(tool: ToolSummary, conversationId: string): boolean;
+  /** Why the tool is kept from the model (not offered, and refused if called anyway); undefined when it is not. */
+  withheld(tool: ToolSummary, conversationId: string): string | undefined;
+  /** The conversation has taken in the tool's result (whatever it says, error included). */
+  tookIn(tool: ToolSummary, conversationId: string): void;
   check(call: { tool: ToolSummary; arguments: Record<string, unknown>; conversationId: string; signal: AbortSignal }): Promise<GateDecision>;
 }
 
@@ -115,8 +118,16 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
   store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
-  const tools = [...input.tools].filter((tool) => deps.gate.visible(tool, input.conversationId)).sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
+  const withheld = new Map<string, { tool: ToolSummary; why: string }>();
+  const tools = [...input.tools]
+    .filter((tool) => {
+      const why = deps.gate.withheld(tool, input.conversationId);
+      if (why !== undefined) withheld.set(tool.modelName, { tool, why });
+      return why === undefined;
+    })
+    .sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
+  for (const { tool } of withheld.values()) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
   // Past the threshold the model starts with the search tool only and loads what it finds.
   const searching = tools.length > (deps.toolThreshold ?? DEFAULT_TOOL_THRESHOLD);
   const loaded = new Set<string>(searching ? [] : tools.map((t) => t.modelName));
@@ -188,7 +199,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
         results.push(loadTools(call, tools, loaded, onEvent));
         continue;
       }
-      results.push(await runToolCall(call, messageId, byModelName, input, deps));
+      results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
     }
     store.appendUserMessage(input.conversationId, results);
     if (input.signal.aborted) {
@@ -214,9 +225,17 @@ async function runToolCall(
   call: { id: string; name: string; input: Record<string, unknown> },
   messageId: string,
   byModelName: Map<string, ToolSummary>,
+  withheld: ReadonlyMap<string, { tool: ToolSummary; why: string }>,
   input: TurnInput,
   deps: TurnDeps,
 ): Promise<ChatContent> {
+  const held = withheld.get(call.name);
+  // A model that remembers a withheld tool from earlier in the conversation is told why it cannot call it.
+  if (held) {
+    deps.store.recordToolCall({ id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, serverId: held.tool.serverId, tool: held.tool.name, status: 'denied', decidedBy: 'policy', decision: 'deny', error: held.why });
+    deps.onEvent({ type: 'tool_result', callId: call.id, status: 'denied', summary: held.why });
+    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: `This call was not made: ${held.why}.` }], isError: true };
+  }
   const tool = byModelName.get(call.name);
   const base = {
     id: call.id,
@@ -280,6 +299,7 @@ async function approveAndRun(
       conversationId: input.conversationId,
       onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
     });
+    deps.gate.tookIn(tool, input.conversationId);
     const forModel = toolResultForModel(result, deps.resultBudgetChars);
     deps.store.recordToolCall({ ...base, ...decided, ...ran(), serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', result });
     const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
@@ -289,6 +309,8 @@ async function approveAndRun(
     // A protocol or transport failure: the person sees the error; the model gets a summary it can act on.
     const message = (error as Error).message;
     const cancelled = signal.aborted;
+    // A server's error message is its text too, and it reaches the model.
+    if (!cancelled) deps.gate.tookIn(tool, input.conversationId);
     return finish({ ...decided, ...ran(), status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
   }
 }

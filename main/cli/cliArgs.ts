@@ -43,7 +43,9 @@ export const USAGE = `usage: atrium <command> [arguments] [options]
 commands:
   servers                          list configured servers and their status
   servers approve <server>         approve what a new or changed server runs (its command line or address), so it starts
-  tools [--server S]               list tools (with their model-facing names)
+  tools [--server S]               list tools (with their model-facing names); a tool its server changed
+                                   since it was approved is marked, with what changed
+  tools approve <server> <tool>    approve a changed tool's new definition (shown first), so the model gets it again
   call <server> <tool> [json-args] call a tool
   resources | templates | prompts  list resources, resource templates, prompts
   read <server> <uri>              read a resource
@@ -189,7 +191,7 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
 
 const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   servers: [0, 2, '[approve <server>]'],
-  tools: [0, 0, ''],
+  tools: [0, 3, '[approve <server> <tool>]'],
   resources: [0, 0, ''],
   templates: [0, 0, ''],
   prompts: [0, 0, ''],
@@ -207,7 +209,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
 function checkArity({ command, args }: CliInvocation): void {
   const [min, max, names] = arity[command];
   if (command === 'servers' && args.length > 0 && (args[0] !== 'approve' || args.length !== 2)) throw new UsageError(`"servers" takes ${names}`);
-  if (args.length < min || args.length > max) {
+  const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
+  if (args.length < min || args.length > max || wrongTools) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);
   }
 }

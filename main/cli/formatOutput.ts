@@ -2,10 +2,11 @@
 // visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, ToolChangeView, ToolSummary } from '../../shared/domain.ts';
 import type { SignOutReport } from '../mcp/connection/remoteAuthorization.ts';
 import { statusLabel } from '../../shared/domain.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
+import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 
 export function visible(text: string): string {
@@ -79,9 +80,23 @@ export function formatTools(tools: ToolSummary[]): string {
     .map((t) => {
       const hints = t.annotations ? Object.entries(t.annotations).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace('Hint', '')) : [];
       const head = `${visible(t.serverId)} / ${visible(t.name)}  (model name: ${t.modelName})${hints.length ? `  [${hints.join(', ')}]` : ''}`;
-      return t.description ? `${head}\n    ${visible(oneLine(t.description))}` : head;
+      const described = t.description ? `${head}\n    ${visible(oneLine(t.description))}` : head;
+      return t.changed ? `${described}\n${formatToolChange(t, t.changed)}` : described;
     })
     .join('\n');
+}
+
+/** What changed in a tool since it was approved, line by line, and the command that approves it. */
+function formatToolChange(tool: ToolSummary, change: ToolChangeView): string {
+  const { changed: _change, ...now } = tool;
+  const fields = definitionChanges(change.previous, now).map(
+    (field) => `      ${field.label}:\n${field.lines.filter((line) => line.kind !== 'same').map((line) => `        ${line.kind === 'added' ? '+' : '-'} ${visible(line.text)}`).join('\n')}`,
+  );
+  return [
+    `    ⚠ changed since it was approved (${new Date(change.pinnedAt).toISOString()}): withheld from the model, and calls to it are refused`,
+    ...fields,
+    `    to approve the new version: atrium tools approve ${visible(tool.serverId)} ${visible(tool.name)}`,
+  ].join('\n');
 }
 
 export function formatResources(resources: ResourceSummary[]): string {

@@ -26,6 +26,7 @@ import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { WorkspaceError } from '../host/workspaces.ts';
 import { InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
+import { ToolApprovalError, ToolWithheldError } from '../host/approval/toolPins.ts';
 import { ConversationError } from '../chat/chatService.ts';
 import { LlmError } from '../chat/llmTypes.ts';
 import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
@@ -108,7 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
 
   const approving = invocation.command === 'servers' && invocation.args[0] === 'approve' ? invocation.args[1] : undefined;
-  const serverScope = approving ?? (TARGETED.has(invocation.command) ? invocation.args[0] : invocation.server);
+  const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
   try {
     core = await startHostCore({
@@ -160,6 +161,14 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
 }
 
+/** The one server a command is about (call, read, prompt, tools approve, servers approve), started alone. */
+function targetedServer(invocation: CliInvocation): string | undefined {
+  if (TARGETED.has(invocation.command)) return invocation.args[0];
+  if (invocation.command === 'tools' && invocation.args[0] === 'approve') return invocation.args[1];
+  if (invocation.command === 'servers' && invocation.args[0] === 'approve') return invocation.args[1];
+  return undefined;
+}
+
 async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo): Promise<number> {
   const { api } = core;
   const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
@@ -178,12 +187,25 @@ async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo):
     const reason = describeFailure(id, status);
     io.err(`atrium: ${reason.startsWith(`${id}: `) ? reason : `${id}: ${reason}`}`);
   }
-  const scoped = invocation.server ?? (TARGETED.has(invocation.command) ? invocation.args[0] : undefined);
+  const scoped = invocation.server ?? targetedServer(invocation);
   if (scoped !== undefined && failed.some(([id]) => id === scoped)) return 1;
 
   const filter = invocation.server !== undefined ? { serverId: invocation.server } : {};
   switch (invocation.command) {
     case 'tools': {
+      if (invocation.args[0] === 'approve') {
+        const [, serverId = '', name = ''] = invocation.args;
+        const tool = (await api.listTools({ serverId })).find((t) => t.name === name);
+        if (!tool) throw new CliFailure(`${serverId} offers no tool named "${name}"`);
+        if (!tool.changed) {
+          io.out(`${format.visible(serverId)} / ${format.visible(name)} has not changed since it was approved; nothing to do.`);
+          return 0;
+        }
+        io.out(format.formatTools([tool]));
+        await api.approveToolChange({ serverId, tool: name, fingerprint: tool.changed.fingerprint });
+        io.out(`Approved the version shown above: the model gets ${format.visible(serverId)} / ${format.visible(name)} again (its next call asks as a new tool would).`);
+        return 0;
+      }
       const tools = await api.listTools(filter);
       print(tools, () => format.formatTools(tools));
       return 0;
@@ -275,6 +297,8 @@ function isExpectedFailure(error: unknown): boolean {
     error instanceof ConversationError ||
     error instanceof WorkspaceError ||
     error instanceof InvalidToolArgumentsError ||
+    error instanceof ToolWithheldError ||
+    error instanceof ToolApprovalError ||
     (error as { code?: unknown } | undefined)?.code === 'not_found'
   );
 }

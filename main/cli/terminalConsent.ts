@@ -98,13 +98,15 @@ async function send(respond: Respond, record: PendingRequestView, outcome: JsonO
 }
 
 async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
-  const { tool, arguments: args, elevated, reason } = payload;
-  io.out(`\n${elevated ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
+  const { tool, arguments: args, elevated, reason, raisedBy } = payload;
+  io.out(`\n${elevated || raisedBy ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
   // What the tool declares, then why Atrium asks, each said once: the reason says when the server is
   // not trusted (which is why its declaration is not believed).
   io.out(`  ${visible(toolDeclaration(tool.name, tool.annotations))}`);
   io.out(`  Atrium asks because ${visible(reason)}.`);
-  const answer = answerFrom((await ask('  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim());
+  // After untrusted content, this conversation asks every time: only this once can be allowed.
+  const reply = (await ask(raisedBy ? '  Allow this call only if you asked for it. Allow? [y] once, [n] no, [N] never: ' : '  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim();
+  const answer = answerFrom(raisedBy && (reply === 'c' || reply === 'a') ? 'n' : reply);
   await send(respond, record, { ...answer });
 }
 

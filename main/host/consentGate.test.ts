@@ -5,6 +5,8 @@ import { openDatabase } from '../store/database.ts';
 import { AuditLog, auditMigrations } from './approval/auditLog.ts';
 import type { ApprovalMode } from './approval/grantLedger.ts';
 import { GrantLedger, grantMigrations } from './approval/grantLedger.ts';
+import { ConversationTaint, taintMigrations } from './approval/conversationTaint.ts';
+import { historyMigrations, HistoryStore } from '../store/historyStore.ts';
 import type { ToolApprovalAnswer } from './consentGate.ts';
 import { createConsentGate } from './consentGate.ts';
 import { PendingRequests } from './pendingRequests.ts';
@@ -14,20 +16,24 @@ const destructive: ToolSummary = { serverId: 'fs', name: 'delete', modelName: 'f
 
 function setup(options: { trusted?: string[]; mode?: ApprovalMode | (() => ApprovalMode); answer?: ToolApprovalAnswer } = {}) {
   const { mode = 'ask' } = options;
-  const db = openDatabase(':memory:', [...grantMigrations, ...auditMigrations]);
+  const db = openDatabase(':memory:', [...historyMigrations, ...grantMigrations, ...auditMigrations, ...taintMigrations]);
+  const history = new HistoryStore(db);
   const ledger = new GrantLedger(db);
+  const taint = new ConversationTaint(db);
   const audit = new AuditLog(db);
   const asked: string[] = [];
+  const reasons: string[] = [];
   const pending: PendingRequests = new PendingRequests({
     opened: (record) => {
       asked.push(`${record.serverId}/${(record.payload as { tool: ToolSummary }).tool.name}`);
+      reasons.push((record.payload as { reason: string }).reason);
       queueMicrotask(() => pending.respond(record.id, options.answer ?? { effect: 'deny', scope: 'once', target: 'tool' }));
     },
     closed: () => undefined,
   });
-  const gate = createConsentGate({ ledger, audit, pending, mode: typeof mode === 'function' ? mode : () => mode, isTrusted: (id) => (options.trusted ?? []).includes(id), toolsOf: (id) => [readOnly, destructive].filter((t) => t.serverId === id) });
+  const gate = createConsentGate({ ledger, audit, pending, taint, mode: typeof mode === 'function' ? mode : () => mode, isTrusted: (id) => (options.trusted ?? []).includes(id), toolsOf: (id) => [readOnly, destructive].filter((t) => t.serverId === id) });
   const check = (tool: ToolSummary, conversationId = 'c1') => gate.check({ tool, arguments: { path: '/x', token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' }, conversationId, signal: new AbortController().signal });
-  return { gate, check, asked, audit, ledger };
+  return { gate, check, asked, reasons, audit, ledger, history };
 }
 
 test('a trusted read-only tool is allowed without asking', async () => {
@@ -51,12 +57,51 @@ test('a destructive tool asks; "always allow" becomes a grant, so the next call 
   assert.deepEqual(asked, ['fs/delete']);
 });
 
-test('a tool that changes after approval is withheld from the model and asks again', async () => {
-  const { check, gate } = setup({ trusted: ['fs'], answer: { effect: 'allow', scope: 'always', target: 'tool' } });
-  await check(destructive);
-  const changed = { ...destructive, description: 'now also wipes your disk' };
-  assert.equal(gate.visible(changed, 'c1'), false);
-  assert.equal(gate.visible(destructive, 'c1'), true);
+test('a tool marked changed (its pin differs) is withheld, saying why; an unchanged one is not', () => {
+  const { gate } = setup({ trusted: ['fs'] });
+  const changed: ToolSummary = { ...destructive, description: 'now also wipes your disk', changed: { previous: { inputSchema: { type: 'object' } }, pinnedAt: 1, fingerprint: 'f'.repeat(64) } };
+  assert.match(gate.withheld(changed, 'c1') ?? '', /fs changed the tool "delete" since it was approved/);
+  assert.equal(gate.withheld(destructive, 'c1'), undefined);
+});
+
+const web: ToolSummary = { serverId: 'web', name: 'fetch', modelName: 'web__fetch', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: true }, enabled: true };
+const notes: ToolSummary = { serverId: 'docs', name: 'notes', modelName: 'docs__notes', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false }, enabled: true };
+
+test('after an open-world result, a destructive tool allowed "always" asks again in that conversation only, saying why', async () => {
+  const { check, gate, asked, reasons, history } = setup({ trusted: ['fs', 'web', 'docs'], answer: { effect: 'allow', scope: 'always', target: 'tool' } });
+  const c1 = history.createConversation({}).id;
+  const c2 = history.createConversation({}).id;
+  await check(destructive, c1);
+  assert.deepEqual((await check(destructive, c1)).decidedBy, 'grant');
+  gate.tookIn(notes, c1);
+  assert.deepEqual((await check(destructive, c1)).decidedBy, 'grant', 'a closed-world result of a trusted server does not raise the bar');
+  gate.tookIn(web, c1);
+  assert.deepEqual([(await check(destructive, c1)).decidedBy, asked.length], ['person', 2]);
+  assert.equal(reasons[1], 'this conversation has read content from web/fetch, which may carry instructions');
+  assert.deepEqual((await check(destructive, c2)).decidedBy, 'grant', 'another conversation is not affected');
+  assert.deepEqual((await check(notes, c1)).decidedBy, 'policy', 'a read-only closed-world tool still runs');
+  assert.deepEqual((await check(web, c1)).decidedBy, 'person', 'an open-world tool asks too');
+});
+
+test("an untrusted server's result raises the bar, and its tools' annotations are not believed", async () => {
+  const { check, gate, asked, history } = setup({ trusted: ['fs'], answer: { effect: 'allow', scope: 'once', target: 'tool' } });
+  const c1 = history.createConversation({}).id;
+  gate.tookIn(notes, c1);
+  const decision = await check(destructive, c1);
+  assert.deepEqual([decision.decidedBy, asked], ['person', ['fs/delete']]);
+});
+
+test('in a tainted conversation --approve readonly denies an open-world read-only tool it cannot ask about; --approve all still allows', async () => {
+  let mode: ApprovalMode = 'readonly';
+  const { check, gate, history } = setup({ trusted: ['web'], mode: () => mode });
+  const c1 = history.createConversation({}).id;
+  assert.equal((await check(web, c1)).allowed, true);
+  gate.tookIn(web, c1);
+  const denied = await check(web, c1);
+  assert.deepEqual([denied.allowed, denied.decidedBy], [false, 'mode']);
+  assert.match(denied.reason, /read content from web\/fetch/);
+  mode = 'all';
+  assert.equal((await check(web, c1)).allowed, true);
 });
 
 test('every decision is in the audit log, with secrets in the arguments redacted', async () => {

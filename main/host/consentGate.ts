@@ -1,13 +1,18 @@
 // The consent layer in front of every tool call: the grant ledger and the annotation policy decide, and
 // when they say "ask", the person is asked through a pending tool-approval record that a front end settles
 // (the CLI on its terminal, the renderer's dialog later). Their answer can become a grant (this
-// conversation, or always; per tool or per server). Every decision goes into the audit log.
+// conversation, or always; per tool or per server). Every decision goes into the audit log. A tool whose
+// definition changed since it was pinned is withheld; in a conversation that has read untrusted content,
+// destructive and open-world tools ask every time (conversationTaint).
 
 import type { ToolSummary } from '../../shared/domain.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
 import type { AuditLog } from './approval/auditLog.ts';
-import type { ApprovalMode, GrantLedger } from './approval/grantLedger.ts';
+import type { ConversationTaint } from './approval/conversationTaint.ts';
+import type { TaintSource } from './approval/conversationTaint.ts';
+import { raisesTheBar, taintOf, taintReason } from './approval/conversationTaint.ts';
+import type { ApprovalMode, Decision, GrantLedger } from './approval/grantLedger.ts';
 import { outcomeChecker, toolApprovalOutcomeSchema } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
 
@@ -19,6 +24,7 @@ export interface ConsentGateDeps {
   ledger: GrantLedger;
   audit: AuditLog;
   pending: PendingRequests;
+  taint: ConversationTaint;
   isTrusted(serverId: string): boolean;
   /** The server's current tools, for a server-wide grant. */
   toolsOf(serverId: string): ToolSummary[];
@@ -28,10 +34,18 @@ export interface ConsentGateDeps {
 
 export function createConsentGate(deps: ConsentGateDeps): ToolGate {
   return {
-    visible: (tool, conversationId) => !deps.ledger.isWithheld(tool, conversationId),
+    withheld: (tool) =>
+      tool.changed
+        ? `${tool.serverId} changed the tool "${tool.name}" since it was approved, so it is withheld until the person reviews and approves the new version`
+        : undefined,
+    tookIn: (tool, conversationId) => {
+      const why = taintOf(tool, deps.isTrusted(tool.serverId));
+      if (why) deps.taint.mark(conversationId, { serverId: tool.serverId, tool: tool.name, why });
+    },
     check: async ({ tool, arguments: args, conversationId, signal }): Promise<GateDecision> => {
       const serverTrusted = deps.isTrusted(tool.serverId);
-      const decision = deps.ledger.decide({ tool, serverTrusted, conversationId, mode: deps.mode() });
+      const mode = deps.mode();
+      const decision = raiseTheBar(deps.ledger.decide({ tool, serverTrusted, conversationId, mode }), tool, serverTrusted, mode, deps.taint.of(conversationId));
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';
@@ -43,7 +57,14 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
         answer = await deps.pending.request<ToolApprovalPayload, ToolApprovalAnswer>(
           'tool_approval',
           tool.serverId,
-          { tool, arguments: args, annotationsTrusted: serverTrusted, elevated: decision.elevated, reason: decision.reason },
+          {
+            tool,
+            arguments: args,
+            annotationsTrusted: serverTrusted,
+            elevated: decision.elevated,
+            reason: decision.reason,
+            ...(decision.raisedBy ? { raisedBy: decision.raisedBy } : {}),
+          },
           { conversationId, signal, check: checkApproval },
         );
       } catch (error) {
@@ -67,6 +88,23 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       return { allowed, decidedBy: 'person', reason };
     },
   };
+}
+
+type RaisedDecision = Decision & { raisedBy?: { serverId: string; tool: string } };
+
+/**
+ * In a conversation that has read untrusted content, a destructive or open-world tool is not let through
+ * by a grant or the policy: it asks (or, where nobody can be asked, is denied), saying why. A deny stands,
+ * and so does `--approve all`, which the person chose for the run knowing it asks nothing.
+ */
+function raiseTheBar(decision: Decision, tool: ToolSummary, serverTrusted: boolean, mode: ApprovalMode, taint: TaintSource | undefined): RaisedDecision {
+  if (!taint || !raisesTheBar(tool, serverTrusted)) return decision;
+  const raisedBy = { serverId: taint.serverId, tool: taint.tool };
+  const why = taintReason(taint);
+  if (decision.kind === 'deny' || (decision.by === 'mode' && mode === 'all')) return decision;
+  if (decision.kind === 'ask') return { ...decision, reason: `${why}; ${decision.reason}`, raisedBy };
+  if (mode === 'readonly') return { ...decision, kind: 'deny', by: 'mode', reason: `${why}, and --approve readonly cannot ask`, record: true };
+  return { ...decision, kind: 'ask', reason: why, record: true, raisedBy };
 }
 
 function record(deps: ConsentGateDeps, tool: ToolSummary, args: Record<string, unknown>, conversationId: string, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {

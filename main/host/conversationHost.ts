@@ -19,6 +19,8 @@ import { AuditLog, auditMigrations } from './approval/auditLog.ts';
 import type { ApprovalRunOptions, LiveApprovals } from './approval/approvalChoices.ts';
 import { liveApprovals } from './approval/approvalChoices.ts';
 import { GrantLedger, grantMigrations } from './approval/grantLedger.ts';
+import { ConversationTaint, taintMigrations } from './approval/conversationTaint.ts';
+import { ToolPins, toolPinMigrations } from './approval/toolPins.ts';
 import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
 import { createConsentGate } from './consentGate.ts';
 import type { PendingListener } from './pendingRequests.ts';
@@ -61,6 +63,10 @@ export interface ConversationHost {
   approvals: LiveApprovals;
   history: HistoryStore;
   ledger: GrantLedger;
+  /** Every tool's definition as first seen or last approved: a tool that changed is withheld. */
+  pins: ToolPins;
+  /** Which conversations have read untrusted content. */
+  taint: ConversationTaint;
   audit: AuditLog;
   pending: PendingRequests;
   chat: ChatService;
@@ -72,13 +78,22 @@ export interface ConversationHost {
 }
 
 export function openConversationHost(options: ConversationHostOptions): ConversationHost {
-  const db = openDatabase(options.databasePath ?? join(options.home, DATABASE_FILE_NAME), [...historyMigrations, ...grantMigrations, ...auditMigrations, ...workspaceMigrations]);
+  const db = openDatabase(options.databasePath ?? join(options.home, DATABASE_FILE_NAME), [
+    ...historyMigrations,
+    ...grantMigrations,
+    ...auditMigrations,
+    ...workspaceMigrations,
+    ...toolPinMigrations,
+    ...taintMigrations,
+  ]);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
   // requests that were waiting then are over.
   history.markInterruptedMessages();
   history.closeInterruptedWork();
   const ledger = new GrantLedger(db);
+  const pins = new ToolPins(db);
+  const taint = new ConversationTaint(db);
   const audit = new AuditLog(db);
   const pending = new PendingRequests(journaled(history, options.pendingListener));
   const makeProvider = options.makeProvider ?? ((config: ProviderConfig) => createProvider(config, options.secrets));
@@ -89,6 +104,7 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
     ledger,
     audit,
     pending,
+    taint,
     mode: approvals.toolMode,
     isTrusted: trusted,
     toolsOf: (serverId) => options.tools().filter((t) => t.serverId === serverId),
@@ -110,6 +126,8 @@ export function openConversationHost(options: ConversationHostOptions): Conversa
     approvals,
     history,
     ledger,
+    pins,
+    taint,
     audit,
     pending,
     chat,

@@ -150,7 +150,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
     validator,
     ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
-    tools: () => (late.hub && late.registry ? readyTools(late.hub, late.registry) : []),
+    // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
+    tools: () => (late.hub && late.registry ? conversations.pins.review(readyTools(late.hub, late.registry)) : []),
     servers: () => late.hub?.snapshots() ?? [],
     runner: createResilientRunner(
       {
@@ -213,7 +214,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverChanged', (snapshot) => {
     if (snapshot.status.kind !== 'ready') conversations.pending.withdrawForServer(snapshot.id, goneReason(snapshot));
   });
-  events.on('serverRemoved', ({ serverId }) => conversations.pending.withdrawForServer(serverId, `${serverId} was removed`));
+  events.on('serverRemoved', ({ serverId }) => {
+    conversations.pending.withdrawForServer(serverId, `${serverId} was removed`);
+    conversations.pins.forgetServer(serverId);
+  });
+  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them.
+  const pinToolsOf = (serverId: string) => {
+    if (hub.has(serverId)) conversations.pins.review(toolSummaries([hub.get(serverId)], registry));
+  };
+  events.on('serverChanged', (snapshot) => {
+    if (snapshot.status.kind === 'ready') pinToolsOf(snapshot.id);
+  });
+  events.on('listChanged', ({ serverId, list }) => {
+    if (list === 'tools') pinToolsOf(serverId);
+  });
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();

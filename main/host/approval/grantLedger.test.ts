@@ -160,7 +160,6 @@ test('a server-wide allow covers the tools the server listed when the person ans
   const added = tool('format_disk');
   const decision = ledger.decide({ tool: added, serverTrusted: true, conversationId: conv });
   assert.deepEqual([decision.kind, decision.by, decision.changedSinceApproval], ['ask', 'policy', false]);
-  assert.equal(ledger.isWithheld(added, conv), false, 'a new tool is asked about, not withheld');
 });
 
 test('a server-wide deny covers every tool, including new and changed ones', () => {
@@ -176,22 +175,19 @@ test('a per-tool deny survives the tool changing (a server cannot escape "never"
   assert.equal(ledger.decide({ tool: { ...write, description: 'harmless now, promise' }, serverTrusted: true, conversationId: conv }).kind, 'deny');
 });
 
-test('a tool changed after approval is asked about again and withheld until re-approved', () => {
+test('a tool changed after approval is asked about again until re-approved', () => {
   const ledger = freshLedger();
   ledger.grant({ scope: 'always', effect: 'allow', subject: { tool: write } });
-  assert.equal(ledger.isWithheld(write, conv), false);
   const changed = { ...write, description: 'does write_file, and uploads it somewhere' };
   const decision = ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv });
   assert.equal(decision.kind, 'ask');
   assert.equal(decision.by, 'policy');
   assert.equal(decision.changedSinceApproval, true);
   assert.match(decision.reason, /changed since you approved it/);
-  assert.equal(ledger.isWithheld(changed, conv), true);
 
   ledger.grant({ scope: 'conversation', effect: 'allow', subject: { tool: changed }, conversationId: conv });
-  assert.equal(ledger.isWithheld(changed, conv), false, 're-approved in this conversation');
   assert.equal(ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv }).kind, 'allow');
-  assert.equal(ledger.isWithheld(changed, 'conv-2'), true, 'still withheld elsewhere');
+  assert.equal(ledger.decide({ tool: changed, serverTrusted: true, conversationId: 'conv-2' }).changedSinceApproval, true, 'still asked about elsewhere');
 });
 
 test('a changed tool asks even where the policy alone would allow it', () => {
@@ -200,7 +196,6 @@ test('a changed tool asks even where the policy alone would allow it', () => {
   const changed = { ...read, inputSchema: { type: 'object', properties: { path: { type: 'string' }, upload_to: { type: 'string' } } } };
   const decision = ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv });
   assert.deepEqual([decision.kind, decision.changedSinceApproval], ['ask', true]);
-  assert.equal(ledger.isWithheld(changed, conv), true);
   assert.equal(ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv, mode: 'readonly' }).kind, 'deny');
 });
 
@@ -209,7 +204,6 @@ test('a tool whose key order changed is the same tool', () => {
   ledger.grant({ scope: 'always', effect: 'allow', subject: { tool: write } });
   const reordered = { ...write, inputSchema: { properties: { path: { type: 'string' } }, type: 'object' }, annotations: { openWorldHint: false, destructiveHint: true } };
   assert.equal(ledger.decide({ tool: reordered, serverTrusted: true, conversationId: conv }).kind, 'allow');
-  assert.equal(ledger.isWithheld(reordered, conv), false);
 });
 
 test('modes: all, none and readonly override the policy, and grants override modes', () => {

@@ -1,8 +1,9 @@
 // The person's answers that outlive one question: allow or deny, for one tool or a whole server, once,
 // for a conversation, or always. A grant remembers the fingerprint of every tool it covers, as the person
-// saw it; an allow grant stops applying to a tool whose fingerprint changed, and that tool is withheld
-// from the model until the person approves it again. `decide` turns grants, the approval mode (chosen in
-// Settings, or the CLI's --approve for one run) and the annotation policy into one answer for one call.
+// saw it; an allow grant stops applying to a tool whose fingerprint changed, so that tool asks again (the
+// changed definition itself is withheld from the model by toolPins until the person approves it).
+// `decide` turns grants, the approval mode (chosen in Settings, or the CLI's --approve for one run) and
+// the annotation policy into one answer for one call.
 
 import { randomUUID } from 'node:crypto';
 import type { ServerId, ToolSummary } from '../../../shared/domain.ts';
@@ -68,7 +69,7 @@ export interface Decision {
   reason: string;
   elevated: boolean;
   record: boolean;
-  /** An allow grant exists for an older version of this tool and none for this one: withhold it. */
+  /** An allow grant exists for an older version of this tool and none for this one: ask again. */
   changedSinceApproval: boolean;
 }
 
@@ -191,11 +192,6 @@ export class GrantLedger {
   forgetConversation(conversationId: string): void {
     for (const grant of [...this.onceGrants.values()]) if (grant.conversationId === conversationId) this.onceGrants.delete(grant.id);
     this.db.prepare('DELETE FROM approval_grants WHERE conversation_id = ?').run(conversationId);
-  }
-
-  /** The tool changed after the person allowed it and nobody allowed the new version: keep it from the model. */
-  isWithheld(tool: ToolSummary, conversationId: string): boolean {
-    return this.match(tool, conversationId).changedSinceApproval;
   }
 
   decide(input: DecideInput): Decision {

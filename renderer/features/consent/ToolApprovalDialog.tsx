@@ -9,10 +9,12 @@ import { ConsentDialog } from './ConsentDialog.tsx';
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
  * reaches. What the tool declares about itself is said once, in proportion: as an alarm only when the
  * host's policy asks for the stronger warning, with why Atrium asks and, for a server that is not
- * trusted, what trusting it would change. Deny is both the focused answer and the coloured one.
+ * trusted, what trusting it would change. Deny is both the focused answer and the coloured one. In a
+ * conversation that has read untrusted content the call asks whatever was allowed before, so the dialog
+ * says so and offers to allow only this once.
  */
 export function ToolApprovalDialog({ record, answer }: { record: PendingRequestView; answer(outcome: ToolApprovalAnswer): void }) {
-  const { tool, arguments: args, annotationsTrusted, elevated, reason } = record.payload as ToolApprovalPayload;
+  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy } = record.payload as ToolApprovalPayload;
   const [wholeServer, setWholeServer] = useState(false);
   const target = wholeServer ? 'server' : 'tool';
   const declared = toolDeclaration(tool.name, tool.annotations);
@@ -24,7 +26,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
           Server <strong><UntrustedText text={tool.serverId} /></strong> wants to run the tool <strong><UntrustedText text={tool.title ?? tool.name} /></strong>.
         </>
       }
-      tone={elevated ? 'danger' : 'normal'}
+      tone={elevated || raisedBy ? 'danger' : 'normal'}
       wide
       onDismiss={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}
     >
@@ -43,9 +45,15 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
             <UntrustedText text={declared} />
           </p>
         )}
-        <p className="muted">
-          Why Atrium asks: <UntrustedText text={reason} />.
-        </p>
+        {raisedBy ? (
+          <p className="consent-warning" role="alert" data-testid="raised-bar">
+            ⚠ Why Atrium asks again: <UntrustedText text={reason} />. Allow it only if this call is what you asked for: in this conversation it asks every time.
+          </p>
+        ) : (
+          <p className="muted">
+            Why Atrium asks: <UntrustedText text={reason} />.
+          </p>
+        )}
         {annotationsTrusted ? (
           <p className="muted">You trust this server, so Atrium believes what its tools declare.</p>
         ) : (
@@ -60,18 +68,22 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingRequestV
       </pre>
       <label className="consent-check">
         <input type="checkbox" checked={wholeServer} onChange={(event) => setWholeServer(event.target.checked)} />
-        Apply a “this conversation” or “always” answer to every tool of this server
+        Apply {raisedBy ? 'an “always deny”' : 'a “this conversation” or “always”'} answer to every tool of this server
       </label>
       <div className="consent-actions">
         <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'once', target: 'tool' })}>
           Allow once
         </button>
-        <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
-          Allow in this conversation
-        </button>
-        <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'always', target })}>
-          Always allow
-        </button>
+        {raisedBy ? null : (
+          <>
+            <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
+              Allow in this conversation
+            </button>
+            <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'always', target })}>
+              Always allow
+            </button>
+          </>
+        )}
         <button type="button" className="button" onClick={() => answer({ effect: 'deny', scope: 'always', target })}>
           Always deny
         </button>

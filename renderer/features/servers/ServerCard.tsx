@@ -10,6 +10,7 @@ import { useInPlaceConfirmation } from '../../ui/useInPlaceConfirmation.ts';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { ChangedToolsNotice } from './ChangedToolsNotice.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
 import { SignInLine } from './SignInLine.tsx';
 import { signInNeeded } from './signInState.ts';
@@ -70,6 +71,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       <StatusDetail status={status} />
       <SignInLine server={server} />
       <ServerCounts counts={server.counts} serverId={server.id} />
+      <ChangedToolsNotice server={server} />
       {removal.confirming ? (
         <InlineConfirmation
           question={`Remove ${server.id}?`}

@@ -1,14 +1,19 @@
-import { useEffect } from 'react';
-import type { ServerSnapshot } from '../../../shared/domain.ts';
+import { useEffect, useState } from 'react';
+import type { ServerSnapshot, ToolSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { ToolChangeDialog } from './ToolChangeDialog.tsx';
 
-/** The server's tools, each with its on/off switch for the model, and what it claims about itself. */
+/**
+ * The server's tools, each with its on/off switch for the model, and what it claims about itself. A tool
+ * the server changed since it was approved is marked withheld, with its review (old beside new) one click away.
+ */
 export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
+  const [reviewing, setReviewing] = useState<ToolSummary | null>(null);
   const { data: tools, error, reload: load, fail } = useHostQuery(() => api.listTools({ serverId: server.id }), `${server.id} ${server.counts?.tools ?? ''}`);
   useEffect(() => api.on('listChanged', ({ serverId, list }) => serverId === server.id && list === 'tools' && void load()), [api, load, server.id]);
 
@@ -46,6 +51,14 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
                   <UntrustedText text={tool.description} />
                 </span>
               ) : null}
+              {tool.changed ? (
+                <span className="tool-change-notice">
+                  <span className="chip chip-warn">Changed — withheld from the model</span>
+                  <button type="button" className="button" aria-label={`Review the change to ${tool.name}`} onClick={() => setReviewing(tool)}>
+                    Review change…
+                  </button>
+                </span>
+              ) : null}
               <span className="tool-row-hints">
                 {tool.annotations?.readOnlyHint ? <span className="chip">read-only</span> : null}
                 {tool.annotations?.destructiveHint === false ? <span className="chip">not destructive</span> : null}
@@ -56,6 +69,16 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
           </li>
         ))}
       </ul>
+      {reviewing?.changed ? (
+        <ToolChangeDialog
+          tool={reviewing}
+          change={reviewing.changed}
+          onClose={(approved) => {
+            setReviewing(null);
+            if (!approved) void load();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
