@@ -59,7 +59,7 @@ async function box(locator: Locator): Promise<{ x: number; y: number; width: num
   return found;
 }
 
-test('primary buttons keep a readable label under the pointer: New conversation, Send, Add server, Save, Start server', async ({ page, host }) => {
+test('primary buttons keep a readable label under the pointer: New conversation, Send, Add server, Save, Keep it off (the start dialog\'s safe, focused answer)', async ({ page, host }) => {
   await openApp(page, host, []);
   await expectReadableWhenHovered(page, page.getByRole('button', { name: 'New conversation' }), 'New conversation');
   await page.getByRole('textbox', { name: 'Message' }).fill('hello');
@@ -80,6 +80,11 @@ test('primary buttons keep a readable label under the pointer: New conversation,
   await expectReadableWhenHovered(page, form.getByRole('button', { name: 'Save' }), 'Save');
   await form.getByRole('button', { name: 'Save' }).click();
   const start = page.getByRole('dialog', { name: 'Start added?' });
+  const keepOff = start.getByRole('button', { name: 'Keep it off' });
+  await expect(keepOff, 'the safe answer has the focus').toBeFocused();
+  const background = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(await background(keepOff), 'the focused answer is also the coloured one').toBe(await background(page.getByRole('button', { name: 'Add server' })));
+  await expectReadableWhenHovered(page, keepOff, 'Keep it off');
   await start.getByRole('button', { name: 'Start server' }).hover();
   await page.screenshot({ path: 'e2e/artifacts/layout-start-server-hovered.png' });
   await expectReadableWhenHovered(page, start.getByRole('button', { name: 'Start server' }), 'Start server');

@@ -60,10 +60,11 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
         </p>
       ) : null}
       <div className="consent-actions">
-        <button type="button" className={risky ? 'button button-danger' : 'button button-primary'} disabled={!review} onClick={start}>
+        <button type="button" className={risky ? 'button button-danger' : 'button'} disabled={!review} onClick={start}>
           Start server
         </button>
-        <button type="button" className="button" data-autofocus onClick={() => onDone(false)}>
+        {/* The safe answer is both the focused and the coloured one, as in every consent dialog. */}
+        <button type="button" className="button button-primary" data-autofocus onClick={() => onDone(false)}>
           Keep it off
         </button>
       </div>
