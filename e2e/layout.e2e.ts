@@ -82,7 +82,7 @@ test('primary buttons keep a readable label under the pointer: New conversation,
   const start = page.getByRole('dialog', { name: 'Start added?' });
   const keepOff = start.getByRole('button', { name: 'Keep it off' });
   await expect(keepOff, 'the safe answer has the focus').toBeFocused();
-  const background = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const background = (locator: Locator) => locator.evaluate((element) => (element as unknown as Drawn).ownerDocument.defaultView.getComputedStyle(element).backgroundColor);
   expect(await background(keepOff), 'the focused answer is also the coloured one').toBe(await background(page.getByRole('button', { name: 'Add server' })));
   await expectReadableWhenHovered(page, keepOff, 'Keep it off');
   await start.getByRole('button', { name: 'Start server' }).hover();

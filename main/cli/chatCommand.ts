@@ -9,6 +9,7 @@ import { startHostCore } from '../host/hostCore.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
+import { settleLaunchApprovals } from './launchConsent.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
@@ -61,6 +62,8 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
   });
   try {
     if (reportConfigProblems(core.configProblems, io.err)) return 1;
+    // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
+    await settleLaunchApprovals(core, io, invocation.configPath, signal);
     for (const [id, status] of await core.hub.whenSettled()) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }

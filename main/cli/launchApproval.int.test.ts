@@ -41,6 +41,9 @@ describe('launch approval on the command line', () => {
       assert.match(run.stderr, /⚠ It runs a shell \(sh\) with a script in its arguments/);
       assert.match(run.stderr, /^atrium: helper: not started until you approve it\. To approve it: atrium servers approve helper$/m);
     }
+    // A chat starts the servers too: without a terminal it leaves the new one off and says how to approve it.
+    const chat = await runAtriumCli(home, ['chat', 'hi', '--provider', 'anthropic', '--model', 'm', '--base-url', 'http://127.0.0.1:9'], { ANTHROPIC_API_KEY: 'sk-ant-test' });
+    assert.match(chat.stderr, /^atrium: helper: not started until you approve it\. To approve it: atrium servers approve helper$/m);
     assert.equal(existsSync(marker), false, 'the shared script never ran');
     const listed = await atrium(home, 'servers', '--json');
     assert.equal((JSON.parse(listed.stdout) as { id: string; status: { kind: string } }[]).find((s) => s.id === 'helper')?.status.kind, 'needs-approval');

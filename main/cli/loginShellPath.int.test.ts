@@ -87,6 +87,9 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
           '--provider', 'anthropic', '--model', 'claude-test', '--base-url', shellQuote(llm.url), '--approve', 'ask',
         ].join(' '),
       );
+      // The servers file changed since the earlier tests approved it: starting echo is asked first, on the same terminal.
+      await terminal.waitFor(/Start echo with this definition\? \[y\] yes/);
+      await terminal.type('y');
       await terminal.waitFor(/Allow\? \[y\] once/);
       await terminal.type('y');
       const pane = await terminal.waitFor(/exited with \d+/);
