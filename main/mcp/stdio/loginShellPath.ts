@@ -141,7 +141,7 @@ async function readCache(file: string): Promise<CachedAnswer | undefined> {
 /** Written whole and renamed into place, so a run that reads it meanwhile never sees half a file. */
 async function writeCache(file: string, answer: CachedAnswer): Promise<void> {
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, JSON.stringify(answer), { mode: 0o600 });
     await rename(temporary, file);
