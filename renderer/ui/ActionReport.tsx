@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { errorMessage } from '../api/AtriumRequestError.ts';
+import { ProblemAlert } from './ProblemAlert.tsx';
 
 export interface ActionLog {
   /** A line per action that succeeded, oldest first. */
@@ -36,11 +37,7 @@ export function useActionLog(after: () => Promise<void>): ActionLog {
 export function ActionReport({ log }: { log: ActionLog }) {
   return (
     <>
-      {log.problem ? (
-        <p className="consent-problem" role="alert">
-          {log.problem}
-        </p>
-      ) : null}
+      <ProblemAlert text={log.problem} />
       {log.done.length > 0 ? (
         <ul className="setup-done" aria-label="Done">
           {log.done.map((line, index) => (

@@ -1,3 +1,4 @@
+import { ProblemAlert } from './ProblemAlert.tsx';
 import { UntrustedText } from './UntrustedText.tsx';
 import type { FormProblems } from './useFormProblems.ts';
 
@@ -20,10 +21,5 @@ export function FieldProblem({ id, message }: { id: string; message: string | un
  */
 export function FormProblemsSummary({ problems, notDone }: { problems: FormProblems; notDone: string }) {
   const text = problems.general ?? (Object.keys(problems.byField).length > 0 ? `${notDone}: correct the fields marked above.` : null);
-  if (text === null) return null;
-  return (
-    <p className="consent-problem" role="alert">
-      {text}
-    </p>
-  );
+  return <ProblemAlert text={text} />;
 }

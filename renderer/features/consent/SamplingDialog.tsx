@@ -3,6 +3,7 @@ import type { PendingRequestView } from '../../../shared/domain.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, safely } from './ConsentDialog.tsx';
+import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 interface SamplingDialogProps {
   record: PendingRequestView;
@@ -76,11 +77,7 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
           {payload.contextAvailable ? null : ' — no conversation is using this server now'}
         </label>
       ) : null}
-      {problem ? (
-        <p className="consent-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ProblemAlert text={problem} />
       <div className="consent-actions">
         <button type="button" className="button button-primary" onClick={approve}>
           Run it

@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
 import { FieldProblem } from '../../ui/FieldProblem.tsx';
+import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 /**
  * Workspaces and their folders (roots). The active workspace's folders are what servers may work in;
@@ -76,11 +77,7 @@ export function RootsView() {
               </button>
             )}
           </header>
-          {error ? (
-            <p className="consent-problem" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <ProblemAlert text={error} />
           <ul className="roots-list" aria-label={`Folders of ${shown.name}`}>
             {shown.roots.map((root) => (
               <li key={root.uri} className="grant-row">

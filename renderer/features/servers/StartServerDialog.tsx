@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
+import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 /**
  * Asks before a server runs a definition the person has not approved: new, or changed since (then the
@@ -54,11 +55,7 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
           <UntrustedText text={server.target} />
         </pre>
       )}
-      {problem ? (
-        <p className="consent-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ProblemAlert text={problem} />
       <div className="consent-actions">
         <button type="button" className={risky ? 'button button-danger' : 'button'} disabled={!review} onClick={start}>
           Start server

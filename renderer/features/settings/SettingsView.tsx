@@ -9,6 +9,7 @@ import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { ProviderRow, withoutKeyState } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
+import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 const KINDS = [
   { value: 'anthropic', label: 'Anthropic (Messages API)' },
@@ -49,11 +50,7 @@ export function SettingsView() {
     <div className="setup panel-pad">
       <h2>Settings</h2>
       {error ? <p role="alert">{error}</p> : null}
-      {problem ? (
-        <p className="consent-problem" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ProblemAlert text={problem} />
       {saved ? (
         <p className="setup-done" role="status">
           ✓ {saved}
