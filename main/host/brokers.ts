@@ -1,41 +1,17 @@
-// The seams through which a server's requests reach the person. Connections never decide these
-// themselves: the host injects brokers, and the front end in use (CLI flags now, consent dialogs
-// later) settles them. The default answers are the safe ones: decline elicitation, refuse sampling.
+// The fixed answers a host can give a server's requests without asking anyone: the safe defaults
+// (decline elicitation, refuse sampling) and the CLI's `--elicit` answer. The broker seams themselves
+// belong to the connection side (main/mcp/connection/connectionServices.ts).
 
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { ServerId } from '../../shared/domain.ts';
-
-export interface BrokerRequest<P> {
-  serverId: ServerId;
-  params: P;
-  /** Aborted when the server cancels or disconnects: the pending request must be withdrawn. */
-  signal: AbortSignal;
-}
-
-export type SamplingParams = CreateMessageRequest['params'];
-export type ElicitationParams = ElicitRequest['params'];
-
-export interface SamplingBroker {
-  createMessage(request: BrokerRequest<SamplingParams>): Promise<CreateMessageResult>;
-}
-
-export interface ElicitationBroker {
-  elicit(request: BrokerRequest<ElicitationParams>): Promise<ElicitResult>;
-}
-
-/** Thrown by a broker when the person (or policy) refuses; becomes a JSON-RPC error to the server. */
-export class RequestRefusedError extends Error {}
-
-/** Thrown by a broker when the server's request itself is malformed; becomes an InvalidParams error. */
-export class InvalidServerRequestError extends Error {}
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
+import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
+import { RequestRefusedError } from '../mcp/connection/connectionServices.ts';
 
 export const refuseSampling: SamplingBroker = {
   createMessage: async ({ serverId }) => {
     throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: no one approved it`);
   },
 };
-
-export type ElicitationAnswer = { action: 'decline' } | { action: 'cancel' } | { action: 'accept'; content: Record<string, unknown> };
 
 /** Answers every elicitation the same way: what the CLI's `--elicit` flag asks for. */
 export function fixedElicitation(answer: ElicitationAnswer): ElicitationBroker {

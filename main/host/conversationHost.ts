@@ -21,7 +21,7 @@ import { liveApprovals } from './approval/approvalChoices.ts';
 import { GrantLedger, grantMigrations } from './approval/grantLedger.ts';
 import { ConversationTaint, taintMigrations } from './approval/conversationTaint.ts';
 import { ToolPins, toolPinMigrations } from './approval/toolPins.ts';
-import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
+import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
 import { createConsentGate } from './consentGate.ts';
 import type { PendingListener } from './pendingRequests.ts';
 import { PendingRequests } from './pendingRequests.ts';

@@ -16,7 +16,7 @@ import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
-import type { ElicitationBroker, SamplingBroker } from './brokers.ts';
+import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
 import { checkedElicitation } from './elicitation/checkedElicitation.ts';
 import { RootsStore } from './rootsStore.ts';
 import { Workspaces } from './workspaces.ts';

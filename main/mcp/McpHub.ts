@@ -6,7 +6,8 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AtriumEvents, ListKind } from '../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
-import type { CallOptions, ConnectionServices } from './connection/McpConnection.ts';
+import type { CallOptions } from './connection/McpConnection.ts';
+import type { ConnectionServices } from './connection/connectionServices.ts';
 import { McpConnection } from './connection/McpConnection.ts';
 import { ServerError } from './connection/connectionErrors.ts';
 

@@ -2,7 +2,7 @@
 // the person's dialog: the form must be one the specification allows, untouched fields take their
 // defaults, a page to open must pass the URL policy, and an answer that does not fit the form is never sent to the server.
 
-import type { ElicitationBroker } from '../brokers.ts';
+import type { ElicitationBroker } from '../../mcp/connection/connectionServices.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { checkAnswer, readForm } from './elicitationForm.ts';
 import { offeredPage } from './personElicitation.ts';

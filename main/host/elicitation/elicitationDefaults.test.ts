@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ElicitationParams } from '../brokers.ts';
+import type { ElicitationParams } from '../../mcp/connection/connectionServices.ts';
 import { fixedElicitation } from '../brokers.ts';
 import { checkedElicitation, UnfitAnswerError } from './checkedElicitation.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';

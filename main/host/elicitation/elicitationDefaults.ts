@@ -3,7 +3,7 @@
 // person's dialog (personElicitation) and fixed answers (checkedElicitation) apply them.
 
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import type { ElicitationParams } from '../brokers.ts';
+import type { ElicitationParams } from '../../mcp/connection/connectionServices.ts';
 
 type ElicitContent = NonNullable<ElicitResult['content']>;
 

@@ -10,7 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FieldProblem } from '../../../shared/fieldProblems.ts';
 import addFormats from 'ajv-formats';
 import type { FieldKind, FormField } from '../../../shared/pendingPayloads.ts';
-import { InvalidServerRequestError } from '../brokers.ts';
+import { InvalidServerRequestError } from '../../mcp/connection/connectionServices.ts';
 import { describeAjvError } from '../pendingOutcomes.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: false });

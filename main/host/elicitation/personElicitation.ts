@@ -6,8 +6,8 @@
 
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload } from '../../../shared/pendingPayloads.ts';
-import type { ElicitationBroker, ElicitationParams } from '../brokers.ts';
-import { RequestRefusedError } from '../brokers.ts';
+import type { ElicitationBroker, ElicitationParams } from '../../mcp/connection/connectionServices.ts';
+import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';

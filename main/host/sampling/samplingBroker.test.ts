@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LlmProvider, ModelRequest } from '../../chat/llmTypes.ts';
-import { RequestRefusedError } from '../brokers.ts';
+import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
 import { InvalidOutcomeError, PendingRequests } from '../pendingRequests.ts';
 import type { PendingRecord } from '../pendingRequests.ts';
 import type { SamplingBrokerDeps, SamplingPolicy, SamplingRequestPayload, SamplingResultPayload } from './samplingBroker.ts';

@@ -11,8 +11,8 @@
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import type { ChatContent, ChatMessage, LlmProvider } from '../../chat/llmTypes.ts';
-import type { SamplingBroker, SamplingParams } from '../brokers.ts';
-import { RequestRefusedError } from '../brokers.ts';
+import type { SamplingBroker, SamplingParams } from '../../mcp/connection/connectionServices.ts';
+import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
 import { outcomeChecker, samplingRequestOutcomeSchema, samplingResultOutcomeSchema } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
 import { RateLimiter } from '../rateLimiter.ts';

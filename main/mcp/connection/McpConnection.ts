@@ -7,15 +7,13 @@ import type {
   CallToolResult,
   CompleteResult,
   GetPromptResult,
-  Implementation,
   LoggingLevel,
   ReadResourceResult,
-  jsonSchemaValidator,
 } from '@modelcontextprotocol/client';
 import type { CompletionReference, ListKind } from '../../../shared/contract.ts';
-import type { LogLevel, LogLine, ProgressUpdate, RootEntry, ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
-import type { ElicitationBroker, SamplingBroker } from '../../host/brokers.ts';
+import type { LogLevel, LogLine, ProgressUpdate, ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
+import type { ConnectionServices } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { ServerError, toServerError } from './connectionErrors.ts';
@@ -27,32 +25,8 @@ import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.
 import type { Session } from './session.ts';
 import { SessionOpener } from './sessionOpener.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
-import type { AuthorizationFactory, RemoteAuthorization, SignOutReport } from './remoteAuthorization.ts';
+import type { RemoteAuthorization, SignOutReport } from './remoteAuthorization.ts';
 
-export interface ConnectionServices {
-  clientInfo: Implementation;
-  roots: { list(): RootEntry[] };
-  sampling: SamplingBroker;
-  elicitation: ElicitationBroker;
-  validator: jsonSchemaValidator;
-  restartPolicy?: RestartPolicy;
-  /** Limit for discovery / initialize. */
-  connectTimeoutMs?: number;
-  /** Default per-request limit when the server's config sets none. */
-  requestTimeoutMs?: number;
-  /** A tool call that keeps reporting progress may run this long at most. */
-  maxCallMs?: number;
-  /** Interval of keep-alive pings; 0 turns them off. */
-  keepAliveMs?: number;
-  maxMessageBytes?: number;
-  /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
-  authorization?: AuthorizationFactory;
-  /**
-   * Whether the person approved this exact launch definition: undefined when they did, else whether it is
-   * new or changed since. Without it every definition runs (the hub's own tests).
-   */
-  launchGate?: (definition: ServerDefinition) => 'new' | 'changed' | undefined;
-}
 
 export interface ConnectionHooks {
   onChange(snapshot: ServerSnapshot): void;

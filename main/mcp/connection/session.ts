@@ -8,13 +8,13 @@ import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
 import { visibleText } from '../../../shared/visibleText.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
-import { InvalidServerRequestError, RequestRefusedError } from '../../host/brokers.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './connectionErrors.ts';
 import { neutraliseIncoming } from './neutraliseIncoming.ts';
-import type { ConnectionServices } from './McpConnection.ts';
+import type { ConnectionServices } from './connectionServices.ts';
+import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openTransport.ts';
 
 export interface SessionOptions {

@@ -1,0 +1,61 @@
+// What a connection is given by whoever builds it: the client's identity, the roots, the brokers that
+// settle a server's sampling and elicitation requests, limits, sign-in and the launch gate. The
+// connection side owns these seams (as remoteAuthorization.ts owns sign-in's): the host implements the
+// brokers with its consent machinery and injects them, so connection code never imports policy.
+
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { RootEntry, ServerId } from '../../../shared/domain.ts';
+import type { ServerDefinition } from '../config/serverConfig.ts';
+import type { AuthorizationFactory } from './remoteAuthorization.ts';
+import type { RestartPolicy } from './restartPolicy.ts';
+
+export interface BrokerRequest<P> {
+  serverId: ServerId;
+  params: P;
+  /** Aborted when the server cancels or disconnects: the pending request must be withdrawn. */
+  signal: AbortSignal;
+}
+
+export type SamplingParams = CreateMessageRequest['params'];
+export type ElicitationParams = ElicitRequest['params'];
+
+/** Settles a server's `sampling/createMessage` request: the host asks the person, then the model. */
+export interface SamplingBroker {
+  createMessage(request: BrokerRequest<SamplingParams>): Promise<CreateMessageResult>;
+}
+
+/** Settles a server's `elicitation/create` request: the host asks the person. */
+export interface ElicitationBroker {
+  elicit(request: BrokerRequest<ElicitationParams>): Promise<ElicitResult>;
+}
+
+/** Thrown by a broker when the person (or policy) refuses; becomes a JSON-RPC error to the server. */
+export class RequestRefusedError extends Error {}
+
+/** Thrown by a broker when the server's request itself is malformed; becomes an InvalidParams error. */
+export class InvalidServerRequestError extends Error {}
+
+export interface ConnectionServices {
+  clientInfo: Implementation;
+  roots: { list(): RootEntry[] };
+  sampling: SamplingBroker;
+  elicitation: ElicitationBroker;
+  validator: jsonSchemaValidator;
+  restartPolicy?: RestartPolicy;
+  /** Limit for discovery / initialize. */
+  connectTimeoutMs?: number;
+  /** Default per-request limit when the server's config sets none. */
+  requestTimeoutMs?: number;
+  /** A tool call that keeps reporting progress may run this long at most. */
+  maxCallMs?: number;
+  /** Interval of keep-alive pings; 0 turns them off. */
+  keepAliveMs?: number;
+  maxMessageBytes?: number;
+  /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
+  authorization?: AuthorizationFactory;
+  /**
+   * Whether the person approved this exact launch definition: undefined when they did, else whether it is
+   * new or changed since. Without it every definition runs (the hub's own tests).
+   */
+  launchGate?: (definition: ServerDefinition) => 'new' | 'changed' | undefined;
+}
