@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatContent } from '../main/chat/llmTypes.ts';
+import type { ChatContent } from '../shared/conversation.ts';
 import { openDatabase } from '../main/store/database.ts';
 import type { Database } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';

@@ -22,6 +22,7 @@ import type {
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
+import type { Conversation, StoredMessage, ToolCallRecord } from './conversation.ts';
 import type { FieldProblem } from './fieldProblems.ts';
 
 export type { FieldProblem };
@@ -267,13 +268,7 @@ export interface ProviderView {
   error?: string;
 }
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  providerId?: string;
-  model?: string;
+export interface ConversationSummary extends Conversation {
   /** A turn runs in it now: a window that missed a turn's end while its link was down learns it here. */
   running?: true;
 }
@@ -281,8 +276,8 @@ export interface ConversationSummary {
 /** A conversation with its messages and tool calls, as saved; server-provided text in it is untrusted. */
 export interface ConversationDetail {
   conversation: ConversationSummary;
-  messages: JsonObject[];
-  toolCalls: JsonObject[];
+  messages: StoredMessage[];
+  toolCalls: ToolCallRecord[];
 }
 
 export interface AtriumEvents {

@@ -4,11 +4,10 @@
 import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/contract.ts';
 import type { ConversationHost } from '../host/conversationHost.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
-import type { Conversation } from '../store/historyStore.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
-import type { ChatContent } from '../chat/llmTypes.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
+import type { ChatContent, Conversation } from '../../shared/conversation.ts';
 
 type ConversationRequests = Pick<
   AtriumApi,
@@ -44,8 +43,8 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
     listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map((c) => summary(c, chat)),
     getConversation: async ({ conversationId }) => ({
       conversation: summary(conversation(conversationId), chat),
-      messages: history.loadMessages(conversationId) as unknown as JsonObject[],
-      toolCalls: history.listToolCalls(conversationId) as unknown as JsonObject[],
+      messages: history.loadMessages(conversationId),
+      toolCalls: history.listToolCalls(conversationId),
     }),
     renameConversation: async ({ conversationId, title }) => {
       if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolSummary } from '../../shared/domain.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
-import type { GateDecision, ToolCallRecord, TurnEvent, TurnStore } from './agentLoop.ts';
+import type { GateDecision, TurnEvent, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
-import type { ChatContent, ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts';
+import type { ChatContent, ChatMessage, FinishedToolCall } from '../../shared/conversation.ts';
 
 type Step = { text?: string; calls?: { name: string; input: Record<string, unknown> }[] };
 
@@ -28,9 +29,9 @@ function scriptedProvider(steps: Step[]): LlmProvider & { requests: ModelRequest
   };
 }
 
-function memoryStore(): TurnStore & { messages: ChatMessage[]; calls: ToolCallRecord[]; statuses: string[] } {
+function memoryStore(): TurnStore & { messages: ChatMessage[]; calls: FinishedToolCall[]; statuses: string[] } {
   const messages: ChatMessage[] = [];
-  const calls: ToolCallRecord[] = [];
+  const calls: FinishedToolCall[] = [];
   const statuses: string[] = [];
   return {
     messages,
@@ -102,7 +103,7 @@ test('arguments that do not match the inputSchema go back to the model as an err
   const result = provider.requests[1]?.messages.at(-1)?.content[0];
   assert.ok(result?.type === 'tool_result' && result.isError === true);
   assert.match(JSON.stringify(result), /do not match the tool's input schema/);
-  assert.equal(store.calls[0]?.status, 'invalid');
+  assert.deepEqual([store.calls[0]?.status, store.calls[0]?.isError], ['error', true], 'arguments that do not fit are saved as an error');
 });
 
 test('a denied call is not run; the model is told the person did not allow it', async () => {

@@ -4,10 +4,11 @@
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ChatTurnEvent, OutputSchemaAtCall, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
-import type { MessageOrigin } from '../store/historyStore.ts';
-import type { ChatContent, ChatMessage, LlmProvider, ModelTool, StopReason, TokenUsage } from './llmTypes.ts';
+import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
+import type { StopReason, TokenUsage } from '../../shared/domain.ts';
+import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
@@ -21,29 +22,15 @@ export interface TurnStore {
   /** Saves what the reply holds so far when it gains something that is not text (a generated image). */
   setAssistantContent(messageId: string, content: ChatContent[]): void;
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
-  recordToolCall(call: ToolCallRecord): void;
+  /** Saves a call once it has ended (arguments that did not fit the tool's schema as an 'error'). */
+  recordToolCall(call: FinishedToolCall): void;
 }
 
-export interface ToolCallRecord {
-  id: string;
-  conversationId: string;
-  /** The assistant message whose tool_use this call answers. */
-  messageId: string;
-  serverId: string;
-  tool: string;
-  modelName: string;
-  arguments: Record<string, unknown>;
-  status: ToolCallOutcome;
-  decidedBy?: string;
-  decision?: string;
-  result?: Record<string, unknown>;
+/** How a call ended that did not bring a result back: the live outcome, and why (saved as its result). */
+type EndedCall = Partial<Pick<FinishedToolCall, 'decision' | 'decidedBy' | 'startedAt'>> & {
+  outcome: Exclude<ToolCallOutcome, 'done'>;
   error?: string;
-  /** The tool's output schema when it was called (absent when there is no such tool). */
-  outputSchema?: OutputSchemaAtCall;
-  /** When the call went to its server, and how long it ran there; absent for a call that never ran (invalid, denied). */
-  startedAt?: number;
-  durationMs?: number;
-}
+};
 
 export interface GateDecision {
   allowed: boolean;
@@ -232,7 +219,7 @@ async function runToolCall(
   const held = withheld.get(call.name);
   // A model that remembers a withheld tool from earlier in the conversation is told why it cannot call it.
   if (held) {
-    deps.store.recordToolCall({ id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, serverId: held.tool.serverId, tool: held.tool.name, status: 'denied', decidedBy: 'policy', decision: 'deny', error: held.why });
+    deps.store.recordToolCall({ id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, serverId: held.tool.serverId, tool: held.tool.name, status: 'denied', isError: true, decidedBy: 'policy', decision: 'deny', result: { error: held.why } });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: 'denied', summary: held.why });
     return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: `This call was not made: ${held.why}.` }], isError: true };
   }
@@ -246,17 +233,26 @@ async function runToolCall(
     // Kept with the call, so the history shows what the result was checked against then.
     ...(tool ? { outputSchema: outputSchemaAtCall(tool) } : {}),
   };
-  const finish = (record: Omit<ToolCallRecord, keyof typeof base | 'serverId' | 'tool'>, text: string, isError: boolean): ChatContent => {
-    deps.store.recordToolCall({ ...base, serverId: tool?.serverId ?? '', tool: tool?.name ?? call.name, ...record });
-    deps.onEvent({ type: 'tool_result', callId: call.id, status: record.status, summary: text.slice(0, 500) });
+  const finish = (ended: EndedCall, text: string, isError: boolean): ChatContent => {
+    const { outcome, error, ...record } = ended;
+    deps.store.recordToolCall({
+      ...base,
+      serverId: tool?.serverId ?? '',
+      tool: tool?.name ?? call.name,
+      ...record,
+      status: outcome === 'invalid' ? 'error' : outcome,
+      isError: true,
+      ...(error !== undefined ? { result: { error } } : {}),
+    });
+    deps.onEvent({ type: 'tool_result', callId: call.id, status: outcome, summary: text.slice(0, 500) });
     return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], isError };
   };
-  if (!tool) return finish({ status: 'invalid', error: 'unknown tool' }, `There is no tool named "${call.name}".`, true);
+  if (!tool) return finish({ outcome: 'invalid', error: 'unknown tool' }, `There is no tool named "${call.name}".`, true);
 
   // A mismatch goes back to the model as an error it can fix; the server never sees it.
   const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, call.input);
   if (problem !== undefined) {
-    return finish({ status: 'invalid', error: problem }, `The arguments do not match the tool's input schema: ${problem}. Fix them and call the tool again.`, true);
+    return finish({ outcome: 'invalid', error: problem }, `The arguments do not match the tool's input schema: ${problem}. Fix them and call the tool again.`, true);
   }
 
   // One call can be cancelled on its own (the turn goes on), and cancelling the turn cancels it too.
@@ -275,24 +271,24 @@ async function runToolCall(
 async function approveAndRun(
   call: { id: string; input: Record<string, unknown> },
   tool: ToolSummary,
-  base: Omit<ToolCallRecord, 'serverId' | 'tool' | 'status'>,
-  finish: (record: Pick<ToolCallRecord, 'status'> & Partial<ToolCallRecord>, text: string, isError: boolean) => ChatContent,
+  base: Omit<FinishedToolCall, 'serverId' | 'tool' | 'status' | 'isError'>,
+  finish: (ended: EndedCall, text: string, isError: boolean) => ChatContent,
   signal: AbortSignal,
   input: TurnInput,
   deps: TurnDeps,
 ): Promise<ChatContent> {
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'awaiting_approval' });
   const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal });
-  const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? 'allow' : 'deny' };
+  const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? ('allow' as const) : ('deny' as const) };
   if (!decision.allowed) {
     const toModel = decision.unanswered ? `This call was not made: ${decision.reason}.` : `The person did not allow this call (${decision.reason}).`;
-    return finish({ ...decided, status: 'denied' }, toModel, true);
+    return finish({ ...decided, outcome: 'denied' }, toModel, true);
   }
 
   deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });
   // The duration is the server's time, not the time the person took to approve.
   const startedAt = Date.now();
-  const ran = () => ({ startedAt, durationMs: Date.now() - startedAt });
+  
   try {
     const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
       signal,
@@ -301,7 +297,7 @@ async function approveAndRun(
     });
     deps.gate.tookIn(tool, input.conversationId);
     const forModel = toolResultForModel(result, deps.resultBudgetChars);
-    deps.store.recordToolCall({ ...base, ...decided, ...ran(), serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', result });
+    deps.store.recordToolCall({ ...base, ...decided, startedAt, serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', isError: result.isError === true, result });
     const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
     deps.onEvent({ type: 'tool_result', callId: call.id, status: result.isError === true ? 'error' : 'done', summary: summary.slice(0, 500) });
     return { type: 'tool_result', toolUseId: call.id, content: forModel.content, ...(forModel.isError ? { isError: true } : {}) };
@@ -311,6 +307,6 @@ async function approveAndRun(
     const cancelled = signal.aborted;
     // A server's error message is its text too, and it reaches the model.
     if (!cancelled) deps.gate.tookIn(tool, input.conversationId);
-    return finish({ ...decided, ...ran(), status: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
+    return finish({ ...decided, startedAt, outcome: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
   }
 }

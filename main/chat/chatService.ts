@@ -4,15 +4,16 @@
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
-import type { HistoryStore, MessageOrigin, ToolCallStatus } from '../store/historyStore.ts';
+import type { HistoryStore } from '../store/historyStore.ts';
 import type { SecretSource } from '../store/secrets.ts';
-import type { ToolCallRecord, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
-import type { ChatContent, LlmProvider, ProviderConfig } from './llmTypes.ts';
+import type { LlmProvider, ProviderConfig } from './llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
 import { createProvider } from './providers/createProvider.ts';
 import { transcriptForModel } from './transcript.ts';
+import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
 
 /** A request about a conversation that cannot be met as asked; the message is for the person. */
 export class ConversationError extends Error {}
@@ -207,25 +208,14 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
         ...(outcome.error ? { error: outcome.error } : {}),
       });
     },
-    recordToolCall: (call: ToolCallRecord) => {
-      history.recordToolCall({
-        conversationId: call.conversationId,
-        messageId: call.messageId,
-        id: call.id,
-        serverId: call.serverId,
-        tool: call.tool,
-        modelName: call.modelName,
-        arguments: call.arguments,
-        ...(call.decision ? { decision: call.decision as 'allow' | 'deny' } : {}),
-        ...(call.decidedBy ? { decidedBy: call.decidedBy } : {}),
-        ...(call.outputSchema ? { outputSchema: call.outputSchema } : {}),
-      });
-      const status: ToolCallStatus = call.status === 'invalid' ? 'error' : call.status;
+    recordToolCall: (call) => {
+      const { status, isError, result, startedAt, ...declared } = call;
+      history.recordToolCall(declared);
       history.updateToolCall(call.conversationId, call.id, {
         status,
-        isError: call.status !== 'done',
-        ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
-        ...(call.result !== undefined ? { result: call.result } : call.error ? { result: { error: call.error } } : {}),
+        isError,
+        ...(startedAt !== undefined ? { startedAt } : {}),
+        ...(result !== undefined ? { result } : {}),
       });
     },
   };

@@ -1,7 +1,7 @@
 // Files the person attached to a message: an image goes to the model as an image, a text file as text
 // under its name; anything else is refused with the reason, before anything is saved or sent.
 
-import type { ChatContent } from './llmTypes.ts';
+import type { ChatContent } from '../../shared/conversation.ts';
 
 export class AttachmentError extends Error {
   readonly code = 'invalid_params';

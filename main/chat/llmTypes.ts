@@ -1,26 +1,10 @@
-// The provider-neutral conversation the agent loop speaks. Each provider (Anthropic Messages, OpenAI
-// Chat Completions, OpenAI-compatible servers) translates to and from its own wire format; nothing
-// outside main/chat/providers/ knows those formats.
+// What a model provider is to the agent loop: a request of the conversation model (shared/conversation.ts)
+// and a stream of events back. Each provider (Anthropic Messages, OpenAI Chat Completions and Responses,
+// OpenAI-compatible servers) translates to and from its own wire format; nothing outside
+// main/chat/providers/ knows those formats.
 
+import type { ChatMessage } from '../../shared/conversation.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
-
-export type { StopReason, TokenUsage };
-
-export type ChatRole = 'user' | 'assistant';
-
-export type ChatContent =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; data: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean };
-
-/** What a tool result may carry back to a model: text and images (other MCP content is summarised as text). */
-export type ToolResultContent = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
-
-export interface ChatMessage {
-  role: ChatRole;
-  content: ChatContent[];
-}
 
 /** A tool as a model sees it: its model-facing name and its JSON Schema, kept intact where possible. */
 export interface ModelTool {

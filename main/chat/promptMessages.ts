@@ -3,7 +3,7 @@
 // takes one user message, so an assistant turn in the prompt (a worked example) is kept as labelled
 // text. Embedded resources carry their text; links and audio are named, not fetched.
 
-import type { ChatContent } from './llmTypes.ts';
+import type { ChatContent } from '../../shared/conversation.ts';
 
 export class PromptShapeError extends Error {}
 

@@ -1,7 +1,7 @@
 // Resources the person attached to a message, read when it is sent and carried as content the model
 // can take: text as a labelled text block, images as images, other binary content named, not inlined.
 
-import type { ChatContent } from './llmTypes.ts';
+import type { ChatContent } from '../../shared/conversation.ts';
 
 /** The cap per attached resource's text; a larger one is cut with a marker (the person sees it whole in the resources view). */
 const MAX_TEXT_CHARS = 200_000;

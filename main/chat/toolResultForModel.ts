@@ -3,7 +3,7 @@
 // the budget is cut with an explicit marker, dropping low-priority content first; the full result stays
 // in the history for the person.
 
-import type { ToolResultContent } from './llmTypes.ts';
+import type { ToolResultContent } from '../../shared/conversation.ts';
 
 export interface ModelToolResult {
   content: ToolResultContent[];

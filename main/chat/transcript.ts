@@ -2,7 +2,7 @@
 // refuses: an empty reply cut off by a crash, a tool call whose result was never saved, two user
 // messages in a row after an interrupted turn. Those are repaired here, on the way to the model only.
 
-import type { ChatContent, ChatMessage } from './llmTypes.ts';
+import type { ChatContent, ChatMessage } from '../../shared/conversation.ts';
 
 export function transcriptForModel(messages: readonly ChatMessage[]): ChatMessage[] {
   const answered = new Set<string>();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXPORT_FORMAT, escapeProse, exportJson, exportMarkdown, fenced, inlineCode } from './conversationExport.ts';
-import type { Conversation, StoredMessage, ToolCallRecord } from './historyStore.ts';
+import type { Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
 
 const conversation: Conversation = { id: 'c1', title: 'Hosts <b>file</b>', createdAt: Date.UTC(2026, 0, 2, 3, 4, 5), updatedAt: 0, providerId: 'anthropic', model: 'claude' };
 

@@ -3,8 +3,7 @@
 // open HTML escaped, and tool arguments and results sit in fences longer than any backtick run they contain,
 // so nothing in them can become raw HTML or close its fence. The store holds no secrets, so neither does this.
 
-import type { ChatContent } from '../chat/llmTypes.ts';
-import type { Conversation, StoredMessage, ToolCallRecord } from './historyStore.ts';
+import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
 
 export const EXPORT_FORMAT = 'atrium.conversation';
 export const EXPORT_VERSION = 1;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatContent } from '../chat/llmTypes.ts';
+import type { ChatContent } from '../../shared/conversation.ts';
 import { openDatabase } from './database.ts';
 import type { Database } from './database.ts';
 import { HistoryStore, historyMigrations } from './historyStore.ts';

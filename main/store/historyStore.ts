@@ -5,8 +5,19 @@
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
 
 import { randomUUID } from 'node:crypto';
-import type { OutputSchemaAtCall } from '../../shared/domain.ts';
-import type { ChatContent, ChatMessage, ChatRole, TokenUsage } from '../chat/llmTypes.ts';
+import type { OutputSchemaAtCall, TokenUsage } from '../../shared/domain.ts';
+import type {
+  ChatContent,
+  ChatRole,
+  Conversation,
+  MessageOrigin,
+  MessageStatus,
+  SavedToolResult,
+  StoredMessage,
+  ToolCallRecord,
+  ToolCallStatus,
+  ToolDecision,
+} from '../../shared/conversation.ts';
 import { transaction } from './database.ts';
 import type { Database, Migration } from './database.ts';
 
@@ -84,65 +95,11 @@ export const historyMigrations: Migration[] = [
   },
 ];
 
-export interface Conversation {
-  id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  providerId?: string;
-  model?: string;
-}
-
-/** 'streaming' while a reply arrives; 'incomplete' when it was cut short (cancelled, or the process died). */
-export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
-
-/** A person's message they did not type: the expansion of a server's prompt (a slash command). */
-export type MessageOrigin = { kind: 'prompt'; serverId: string; name: string };
-
-export interface StoredMessage extends ChatMessage {
-  id: string;
-  origin?: MessageOrigin;
-  conversationId: string;
-  seq: number;
-  status: MessageStatus;
-  error?: string;
-  usage?: TokenUsage;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type ToolCallStatus = 'pending' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
-export type ToolDecision = 'allow' | 'deny';
-
-export interface ToolCallRecord {
-  /** The model's tool_use id; unique within its conversation. */
-  id: string;
-  conversationId: string;
-  messageId: string;
-  serverId: string;
-  tool: string;
-  /** The name the model saw (prefixed, shortened), which may differ from the server's tool name. */
-  modelName: string;
-  arguments: Record<string, unknown>;
-  decision?: ToolDecision;
-  /** Who decided: e.g. "person", "policy:always", "policy:session". */
-  decidedBy?: string;
-  status: ToolCallStatus;
-  result?: unknown;
-  isError: boolean;
-  /** The tool's output schema when it was called; absent for calls saved before Atrium kept it. */
-  outputSchema?: OutputSchemaAtCall;
-  createdAt: number;
-  startedAt?: number;
-  finishedAt?: number;
-  durationMs?: number;
-}
-
 export interface ToolCallUpdate {
   decision?: ToolDecision;
   decidedBy?: string;
   status?: ToolCallStatus;
-  result?: unknown;
+  result?: SavedToolResult;
   isError?: boolean;
   /** When the call began running, for a call recorded only once it ended. */
   startedAt?: number;
@@ -241,6 +198,14 @@ function toMessage(row: Row): StoredMessage {
   return message;
 }
 
+/** A saved result is an object (the server's result, checked by the SDK when it came, or `{ error }`). */
+function savedToolResult(value: unknown): SavedToolResult | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return { error: 'The saved result of this call cannot be read.' };
+  const result = value as SavedToolResult;
+  return result.content === undefined || Array.isArray(result.content) ? result : { error: 'The saved result of this call cannot be read.' };
+}
+
 function toToolCall(row: Row): ToolCallRecord {
   const call: ToolCallRecord = {
     id: text(row, 'id'),
@@ -256,7 +221,7 @@ function toToolCall(row: Row): ToolCallRecord {
   };
   const decision = optText(row, 'decision') as ToolDecision | undefined;
   const decidedBy = optText(row, 'decided_by');
-  const result = optJson(row, 'result');
+  const result = savedToolResult(optJson(row, 'result'));
   const startedAt = optInt(row, 'started_at');
   const finishedAt = optInt(row, 'finished_at');
   const durationMs = optInt(row, 'duration_ms');

@@ -8,10 +8,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { FakeLlmServer, RecordedRequest } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
+import type { ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createAnthropicProvider } from './anthropicProvider.ts';
 import type { AnthropicProviderOptions } from './anthropicProvider.ts';
 import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-ant-test-7f3a9c2e5b1d4086';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

@@ -15,10 +15,12 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatContent, ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
 import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
+import type { ChatContent, ChatMessage } from '../../../shared/conversation.ts';
+import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The only image types the Messages API accepts; anything else is refused with a 400. */

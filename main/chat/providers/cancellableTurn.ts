@@ -3,7 +3,8 @@
 // with one `done` event, stopReason 'cancelled', and the usage counted so far; nothing the stream held
 // after the abort is passed on, and an error raised by the abort is not an error.
 
-import type { ModelStreamEvent, TokenUsage } from '../llmTypes.ts';
+import type { ModelStreamEvent } from '../llmTypes.ts';
+import type { TokenUsage } from '../../../shared/domain.ts';
 
 /** Runs `turn` (which updates `usage` as it goes) under `signal`. */
 export async function* cancellableTurn(signal: AbortSignal | undefined, usage: TokenUsage, turn: () => AsyncGenerator<ModelStreamEvent>): AsyncGenerator<ModelStreamEvent> {

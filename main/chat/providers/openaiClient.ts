@@ -4,10 +4,11 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, ProviderKind, TokenUsage } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, ProviderKind } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
 import { missingKeyMessage, toLlmError } from './providerErrors.ts';
 import type { ProviderErrorContext } from './providerErrors.ts';
+import type { TokenUsage } from '../../../shared/domain.ts';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */

@@ -8,11 +8,12 @@ import OpenAI from 'openai';
 import type { FakeLlmServer, RecordedRequest } from '../../../e2e/fixtures/llm/fakeOpenAiServer.ts';
 import { startFakeOpenAi } from '../../../e2e/fixtures/llm/fakeOpenAiServer.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
+import type { ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createProvider } from './createProvider.ts';
 import { createOpenAiProvider } from './openaiProvider.ts';
 import type { OpenAiProviderOptions } from './openaiProvider.ts';
 import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-proj-test-4c1e8b7a2f9d0635';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

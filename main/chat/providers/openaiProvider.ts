@@ -13,11 +13,13 @@ import type {
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { SecretSource } from '../../store/secrets.ts';
-import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { openAiProviderOver } from './openaiClient.ts';
 import type { OpenAiClientOptions, OpenAiClientSource, OpenAiKind } from './openaiClient.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderNaming } from './providerErrors.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
+import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
 
 export { NO_KEY_PLACEHOLDER } from './openaiClient.ts';
 /** The image types OpenAI documents for vision input; other servers get whatever they are given. */

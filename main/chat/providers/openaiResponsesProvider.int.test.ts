@@ -7,9 +7,10 @@ import { describe, test } from 'node:test';
 import type { RecordedRequest } from '../../../e2e/fixtures/llm/fakeServerBase.ts';
 import { startFakeOpenAiResponses } from '../../../e2e/fixtures/llm/fakeOpenAiResponsesServer.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, ModelTool, ProviderConfig } from '../llmTypes.ts';
+import type { ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createProvider } from './createProvider.ts';
 import { collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-proj-responses-test-7e2a91c4';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

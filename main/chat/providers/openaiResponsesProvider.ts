@@ -15,11 +15,13 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { ChatMessage, LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, StopReason, TokenUsage } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig } from '../llmTypes.ts';
 import { openAiProviderOver } from './openaiClient.ts';
 import type { OpenAiClientOptions, OpenAiClientSource } from './openaiClient.ts';
 import { OPENAI_IMAGE_TYPES, toOpenAiTool } from './openaiProvider.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
+import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
 
 export function createOpenAiResponsesProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiClientOptions = {}): LlmProvider {
   return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, request, usage));

@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { after } from 'node:test';
 import type { FakeLlmServer, FakeTurn, RecordedRequest } from '../../../e2e/fixtures/llm/fakeServerBase.ts';
 import type { SecretSource } from '../../store/secrets.ts';
-import type { ChatMessage, ModelRequest, ModelStreamEvent } from '../llmTypes.ts';
+import type { ModelRequest, ModelStreamEvent } from '../llmTypes.ts';
+import type { ChatMessage } from '../../../shared/conversation.ts';
 
 type StartFake = (script: FakeTurn[], options?: { models?: string[] }) => Promise<FakeLlmServer>;
 

@@ -10,7 +10,7 @@
 
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
-import type { ChatContent, ChatMessage, LlmProvider } from '../../chat/llmTypes.ts';
+import type { LlmProvider } from '../../chat/llmTypes.ts';
 import type { SamplingBroker, SamplingParams } from '../../mcp/connection/connectionServices.ts';
 import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
 import { outcomeChecker, samplingRequestOutcomeSchema, samplingResultOutcomeSchema } from '../pendingOutcomes.ts';
@@ -19,6 +19,7 @@ import { RateLimiter } from '../rateLimiter.ts';
 import type { ModelTraits } from './modelChoice.ts';
 import { chooseModel } from './modelChoice.ts';
 import type { ContextScope } from './samplingContext.ts';
+import type { ChatContent, ChatMessage } from '../../../shared/conversation.ts';
 
 export type SamplingPolicy = 'deny' | 'ask' | 'approve';
 

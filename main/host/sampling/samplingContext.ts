@@ -4,7 +4,7 @@
 //   allServers — the conversation's messages and every tool result in it.
 // Bounded, newest kept, so a long conversation cannot blow the sampled model's context.
 
-import type { ChatContent } from '../../chat/llmTypes.ts';
+import type { ChatContent } from '../../../shared/conversation.ts';
 import type { HistoryStore } from '../../store/historyStore.ts';
 
 export type ContextScope = 'thisServer' | 'allServers';

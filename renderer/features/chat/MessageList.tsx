@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
+import type { StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -8,21 +9,9 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from './MarkdownText.tsx';
-import type { SavedToolCall } from './ToolCallCard.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 
-type Block = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string } | { type: 'tool_use'; id: string; name: string } | { type: 'tool_result' };
-
-interface SavedMessage {
-  id: string;
-  role: 'user' | 'assistant';
-  origin?: { kind: 'prompt'; serverId: string; name: string };
-  content: Block[];
-  status: string;
-  error?: string;
-}
-
-type Row = { kind: 'saved'; message: SavedMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number };
+type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number };
 
 interface MessageListProps {
   detail: ConversationDetail | null;
@@ -38,8 +27,8 @@ interface MessageListProps {
  * messages opens and scrolls at once; a streamed delta re-renders only the live row.
  */
 export function MessageList({ detail, live, scroller, model }: MessageListProps) {
-  const messages = useMemo(() => ((detail?.messages ?? []) as unknown as SavedMessage[]).filter(isShown), [detail]);
-  const calls = useMemo(() => new Map(((detail?.toolCalls ?? []) as unknown as SavedToolCall[]).map((call) => [call.id, call])), [detail]);
+  const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
+  const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
   // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
   const shownCalls = useMemo(
@@ -95,7 +84,7 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
         const row = rows[item.index];
         if (!row) return null;
         const place = { ref: virtualizer.measureElement, 'data-index': item.index, style: { transform: `translateY(${item.start}px)` } };
-        if (row.kind === 'saved') return <SavedMessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
+        if (row.kind === 'saved') return <StoredMessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...place} className="message-row message-notice muted">
@@ -118,7 +107,7 @@ function viewportOf(element: HTMLElement | null): { width: number; height: numbe
   return element ? { width: element.clientWidth, height: element.clientHeight } : { width: 0, height: 0 };
 }
 
-function isShown(message: SavedMessage): boolean {
+function isShown(message: StoredMessage): boolean {
   return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
 }
 
@@ -141,7 +130,7 @@ function LiveMessageItem({ place, live, shownCalls }: { place: RowPlace; live: L
 }
 
 /** A saved message re-renders only when it, or a call it made, changes. */
-const SavedMessageItem = memo(function SavedMessageItem({
+const StoredMessageItem = memo(function StoredMessageItem({
   place,
   message,
   calls,
@@ -149,8 +138,8 @@ const SavedMessageItem = memo(function SavedMessageItem({
   retryModel,
 }: {
   place: RowPlace;
-  message: SavedMessage;
-  calls: Map<string, SavedToolCall>;
+  message: StoredMessage;
+  calls: Map<string, ToolCallRecord>;
   liveCalls: Map<string, NonNullable<LiveTurn['toolCalls']>[number]>;
   /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
   retryModel: ModelInUse | null;
@@ -191,14 +180,14 @@ const SavedMessageItem = memo(function SavedMessageItem({
 });
 
 /** Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn. */
-function MessageActions({ message, model }: { message: SavedMessage; model: ModelInUse | null }) {
+function MessageActions({ message, model }: { message: StoredMessage; model: ModelInUse | null }) {
   const api = useAtriumApi();
   const setDraft = useAtriumStore((state) => state.setDraft);
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
   // Only the conversation's last reply offers Retry; the others skip the search for the words to resend.
   const lastUserText = useAtriumStore((state) => {
-    const saved = state.detail?.messages as unknown as SavedMessage[] | undefined;
+    const saved = state.detail?.messages;
     return saved?.at(-1)?.id === message.id ? lastTypedText(saved) : undefined;
   });
   const setSendError = useAtriumStore((state) => state.setSendError);
@@ -238,7 +227,7 @@ function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
-function lastTypedText(messages: readonly SavedMessage[]): string | undefined {
+function lastTypedText(messages: readonly StoredMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');

@@ -1,28 +1,11 @@
 import { useState } from 'react';
-import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
+import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import type { SavedResult } from './ToolResultView.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
-
-/** A saved tool call record, as getConversation returns it. */
-export interface SavedToolCall {
-  id: string;
-  serverId: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  status: string;
-  result?: SavedResult;
-  startedAt?: number;
-  finishedAt?: number;
-  durationMs?: number;
-  decidedBy?: string;
-  /** The tool's output schema when it was called; absent in calls saved before Atrium kept it. */
-  outputSchema?: OutputSchemaAtCall;
-}
 
 const statusText: Record<string, string> = {
   awaiting_approval: 'Waiting for your approval',
@@ -36,7 +19,7 @@ const statusText: Record<string, string> = {
 };
 
 /** One tool call inline in the chat: which server and tool, its arguments, progress, outcome and result. */
-export function ToolCallCard({ saved, live }: { saved?: SavedToolCall; live?: LiveToolCall }) {
+export function ToolCallCard({ saved, live }: { saved?: ToolCallRecord; live?: LiveToolCall }) {
   const api = useAtriumApi();
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);

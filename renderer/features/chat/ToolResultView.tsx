@@ -1,27 +1,8 @@
+import type { SavedContentBlock, SavedToolResult } from '../../../shared/conversation.ts';
 import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
-
-/** A tool's result as saved: the MCP content blocks, structuredContent, or the failure that stopped the call. */
-export interface SavedResult {
-  content?: ContentBlock[];
-  isError?: boolean;
-  structuredContent?: unknown;
-  /** A protocol or transport failure (not the tool's own isError result). */
-  error?: string;
-}
-
-interface ContentBlock {
-  type: string;
-  text?: string;
-  mimeType?: string;
-  data?: string;
-  uri?: string;
-  name?: string;
-  title?: string;
-  resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
-}
 
 /**
  * Every kind of content a tool may return, each shown for what it is: text, images, audio with a player,
@@ -29,7 +10,7 @@ interface ContentBlock {
  * tree beside whether it was checked against the tool's output schema (offered folded). A failure to call
  * the tool is shown apart from a result in which the tool reports a failure.
  */
-export function ToolResultView({ serverId, tool, result, outputSchema }: { serverId: string; tool: string; result: SavedResult; outputSchema?: OutputSchemaAtCall | undefined }) {
+export function ToolResultView({ serverId, tool, result, outputSchema }: { serverId: string; tool: string; result: SavedToolResult; outputSchema?: OutputSchemaAtCall | undefined }) {
   if (result.error !== undefined) {
     return (
       <>
@@ -53,7 +34,7 @@ export function ToolResultView({ serverId, tool, result, outputSchema }: { serve
   );
 }
 
-function Block({ serverId, tool, block }: { serverId: string; tool: string; block: ContentBlock }) {
+function Block({ serverId, tool, block }: { serverId: string; tool: string; block: SavedContentBlock }) {
   const showResource = useAtriumStore((state) => state.showResource);
   switch (block.type) {
     case 'text':
