@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHostCore } from '../main/host/hostCore.ts';
+import { startHostCore } from '../main/app/hostCore.ts';
 
 const COUNTS = [1, 10] as const;
 const ROUNDS = 7;

@@ -39,7 +39,7 @@ function seedHistory(home: string): string {
 
 async function startHost(home: string): Promise<{ url: string; stop(): void }> {
   writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers: {} }));
-  const child = spawn(process.execPath, ['main/api/serveWeb.ts', '--port', '0'], { cwd: root, env: { ATRIUM_HOME: home, HOME: home, PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0'], { cwd: root, env: { ATRIUM_HOME: home, HOME: home, PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const match = /^Atrium is running at (\S+)$/.exec(line);

@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { FakeLlmServer, FakeTurn, RecordedRequest } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import { startHostCore } from '../main/host/hostCore.ts';
+import { startHostCore } from '../main/app/hostCore.ts';
 
 const TURNS_PER_ROUND = 60;
 const WARMUP_TURNS = 15;

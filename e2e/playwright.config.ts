@@ -1,4 +1,4 @@
-// Playwright journeys run the real host (`node main/api/serveWeb.ts`) and drive the built renderer in
+// Playwright journeys run the real host (`node main/web/serveWeb.ts`) and drive the built renderer in
 // Debian's Chromium through the browser bridge; browsers cannot be downloaded in this environment.
 import { defineConfig } from '@playwright/test';
 

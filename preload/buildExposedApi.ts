@@ -1,7 +1,7 @@
 import { eventNames, requestNames } from '../shared/contract.ts';
 import type { ApiErrorShape, AtriumApi, AtriumClientApi, EventName, RequestName } from '../shared/contract.ts';
 import { readFieldProblems } from '../shared/fieldProblems.ts';
-import { requestChannel } from './ipcChannels.ts';
+import { requestChannel } from '../shared/ipcChannels.ts';
 
 /** Sends one request to main and resolves with its raw reply (ipcRenderer.invoke in the preload). */
 export type Invoke = (channel: string, params: unknown) => Promise<unknown>;

@@ -3,7 +3,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { IpcRendererEvent } from 'electron';
 import { buildExposedApi } from './buildExposedApi.ts';
-import { eventChannel } from './ipcChannels.ts';
+import { eventChannel } from '../shared/ipcChannels.ts';
 
 const api = buildExposedApi(
   (channel, params) => ipcRenderer.invoke(channel, params),

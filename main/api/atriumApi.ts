@@ -14,7 +14,7 @@ import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
-import type { ConversationHost } from '../host/conversationHost.ts';
+import type { ConversationServices } from './conversationServices.ts';
 import { ToolWithheldError } from '../host/approval/toolPins.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
@@ -47,7 +47,7 @@ export interface ApiDeps {
   roots: RootsStore;
   workspaces: Workspaces;
   events: EventBus;
-  conversations: ConversationHost;
+  conversations: ConversationServices;
   /** Checks a direct tool call's arguments, as the agent loop checks a model's. */
   validator: jsonSchemaValidator;
 }

@@ -2,7 +2,7 @@
 // the grant ledger and the audit log.
 
 import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/contract.ts';
-import type { ConversationHost } from '../host/conversationHost.ts';
+import type { ConversationServices } from './conversationServices.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
@@ -33,7 +33,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, pending, ledger, audit }: ConversationHost, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -80,7 +80,7 @@ export function createConversationApi({ history, chat, pending, ledger, audit }:
         ...(model ? { model } : {}),
       });
     },
-    listProviders: async () => chat.listProviders(),
+    listProviders: async () => models.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
       return null;

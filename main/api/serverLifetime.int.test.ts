@@ -1,4 +1,4 @@
-// No process outlives the host: the real host process (`node main/api/serveWeb.ts`) runs fixture servers
+// No process outlives the host: the real host process (`node main/web/serveWeb.ts`) runs fixture servers
 // that start a helper in their group and a setsid daemon that ignores SIGTERM; whether the host is
 // killed with SIGKILL (during start-up or once ready), quits in order, or dies together with its reaper
 // (then the next start cleans up), none of those processes is left. Each run's processes carry a unique
@@ -83,7 +83,7 @@ async function makeHome(marker: string, servers = SERVERS): Promise<string> {
 }
 
 function startHost(home: string): Host {
-  const child = spawn(process.execPath, ['main/api/serveWeb.ts', '--port', '0'], {
+  const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0'], {
     cwd: repoRoot,
     // TMPDIR holds the reapers' records (there is no XDG_RUNTIME_DIR here): a folder of this test's own,
     // so Atrium processes started elsewhere on the machine meanwhile do not end what these tests count.

@@ -5,13 +5,10 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { SecretSource } from '../store/secrets.ts';
 import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
-import type { LlmProvider, ProviderConfig } from './llmTypes.ts';
+import type { ModelResolver } from './modelResolver.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
-import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
-import { createProvider } from './providers/createProvider.ts';
 import { transcriptForModel } from './transcript.ts';
 import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
 
@@ -23,25 +20,12 @@ export interface ChatServiceDeps {
   gate: ToolGate;
   runner: ToolRunner;
   validator: jsonSchemaValidator;
-  secrets: SecretSource;
   settings: () => ProviderSettings;
+  /** Which provider and model a message goes to (shared with servers' sampling requests). */
+  models: ModelResolver;
   /** The tools of every ready server, in a stable order. */
   tools: () => ToolSummary[];
   onEvent(conversationId: string, event: TurnEvent): void;
-  /** Tests and the CLI may supply providers directly; otherwise they are made from the settings. */
-  makeProvider?: (config: ProviderConfig) => LlmProvider;
-}
-
-export interface ProviderModels {
-  id: string;
-  kind: string;
-  models: string[];
-  /** The model a message to this provider uses when none is picked. */
-  defaultModel?: string;
-  /** Set on the provider a new conversation uses. */
-  isDefault?: true;
-  /** Why the models could not be listed (no key, not reachable); the configured ones are offered instead. */
-  error?: string;
 }
 
 export interface SendRequest extends ProviderChoice {
@@ -58,8 +42,6 @@ export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly calls = new Map<string, AbortController>();
-  /** What each provider's API listed when last asked: a provider without a default model uses the first. */
-  private readonly listed = new Map<string, string[]>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -75,8 +57,8 @@ export class ChatService {
       ...(existing?.model && (!request.provider || request.provider === existing.providerId) ? { model: existing.model } : {}),
       ...dropUndefined(request),
     };
-    const { config, model } = await this.resolveModel(choice);
-    const provider = (this.deps.makeProvider ?? ((c) => createProvider(c, this.deps.secrets)))(config);
+    const { config, model } = await this.deps.models.resolveModel(choice);
+    const provider = this.deps.models.makeProvider(config);
     const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
     // What the person picked for this message is the conversation's model from now on.
@@ -122,54 +104,6 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
     }
-  }
-
-  /**
-   * The provider and model a message or a server's sampling request uses (see chooseProvider). A provider
-   * with no default model is asked for its models first, so one whose list loads is always usable.
-   */
-  async resolveModel(choice: ProviderChoice): Promise<{ config: ProviderConfig; model: string }> {
-    const settings = this.deps.settings();
-    try {
-      return chooseProvider(settings, choice, (id) => this.listed.get(id));
-    } catch (error) {
-      if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
-      // The provider as this turn would use it (a flag's base URL included), configured or named ad hoc.
-      const config = error.modelless;
-      const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
-      if (models.length > 0) this.listed.set(config.id, models);
-      return chooseProvider(settings, choice, (id) => this.listed.get(id));
-    }
-  }
-
-  private makeProvider(config: ProviderConfig): LlmProvider {
-    return (this.deps.makeProvider ?? ((c: ProviderConfig) => createProvider(c, this.deps.secrets)))(config);
-  }
-
-  /**
-   * The configured providers and the models each offers (fetched where the API lists them), each with the
-   * model it uses when none is picked, and which one a new conversation uses; one that cannot answer says why.
-   */
-  async listProviders(): Promise<ProviderModels[]> {
-    const settings = this.deps.settings();
-    const defaultId = defaultProviderId(settings);
-    return Promise.all(
-      settings.providers.map(async (config): Promise<ProviderModels> => {
-        const base = { id: config.id, kind: config.kind, ...(config.id === defaultId ? { isDefault: true as const } : {}) };
-        const withDefault = (models: string[], listed: string[] | undefined) => {
-          const defaultModel = defaultModelOf(settings, config.id, config.models, listed);
-          return { ...base, models, ...(defaultModel ? { defaultModel } : {}) };
-        };
-        try {
-          const models = await this.makeProvider(config).listModels();
-          if (models.length > 0) this.listed.set(config.id, models);
-          else this.listed.delete(config.id);
-          return withDefault(models, models);
-        } catch (error) {
-          return { ...withDefault(config.models ?? [], this.listed.get(config.id)), error: (error as Error).message };
-        }
-      }),
-    );
   }
 
   /** Cancels one running tool call; the model is told and the turn goes on. */

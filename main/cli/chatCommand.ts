@@ -4,8 +4,8 @@
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
 import { createInterface } from 'node:readline/promises';
-import type { HostCore } from '../host/hostCore.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';

@@ -22,8 +22,8 @@ import { fixedElicitation } from '../host/brokers.ts';
 import type { OAuthServerConfig } from '../mcp/config/oauthConfig.ts';
 import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
 import type { SecretSource } from '../store/secrets.ts';
-import type { HostCore } from '../host/hostCore.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 

@@ -3,7 +3,7 @@
 // asked about; without one it stays off and the one command that approves it is printed.
 
 import type { LaunchReview } from '../../shared/domain.ts';
-import type { HostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
 import { describeLaunch } from '../mcp/launch/launchDefinition.ts';
 import { visible } from './formatOutput.ts';
 

@@ -5,8 +5,8 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { ServerStatus } from '../../shared/domain.ts';
 import { fixedElicitation } from '../host/brokers.ts';
-import type { HostCore } from '../host/hostCore.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { importServers } from '../mcp/config/importServers.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';

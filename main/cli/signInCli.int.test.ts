@@ -14,7 +14,7 @@ import type { CliOutcome } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../e2e/servers/launch.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';

@@ -6,8 +6,8 @@
 // a later CLI run, or `npm run web`, is still signed in.
 
 import type { ServerStatus } from '../../shared/domain.ts';
-import type { HostCore } from '../host/hostCore.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';

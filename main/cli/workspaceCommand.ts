@@ -2,7 +2,7 @@
 // is started: this only reads and writes the stored workspaces.
 
 import type { WorkspaceView } from '../../shared/domain.ts';
-import { startHostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { UsageError, wholePath } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';

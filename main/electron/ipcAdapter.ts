@@ -7,8 +7,8 @@ import { requestNames } from '../../shared/contract.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { EventBus } from '../api/eventBus.ts';
 import { toApiError, validateRequest } from '../api/validateRequest.ts';
-import { eventChannel, requestChannel } from '../../preload/ipcChannels.ts';
-import type { IpcReply } from '../../preload/ipcChannels.ts';
+import { eventChannel, requestChannel } from '../../shared/ipcChannels.ts';
+import type { IpcReply } from '../../shared/ipcChannels.ts';
 import { isAppUrl } from './appProtocol.ts';
 
 /** The parts of a BrowserWindow the adapter uses (a real BrowserWindow fits). */

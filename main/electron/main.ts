@@ -6,8 +6,8 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safe
 import type { OpenDialogOptions } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHostCore } from '../host/hostCore.ts';
-import type { HostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, lockDataFolder } from '../store/dataFolderLock.ts';
 import type { DataFolderLock } from '../store/dataFolderLock.ts';

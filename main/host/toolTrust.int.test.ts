@@ -14,8 +14,8 @@ import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthrop
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { nextEvent, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
-import type { HostCore } from './hostCore.ts';
-import { startHostCore } from './hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {

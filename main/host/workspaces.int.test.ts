@@ -7,8 +7,8 @@ import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { HostCore } from './hostCore.ts';
-import { startHostCore } from './hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { filesystemServerPath, makeTempDir, nextEvent } from '../../e2e/fixtures/hostHarness.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result['content'] as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');

@@ -277,7 +277,7 @@ describe('the browser mode', () => {
 
 /** The browser mode's host process (`serveWeb.ts`) on `home`, once it printed its address. */
 async function startWebHost(home: string): Promise<{ stderr(): string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['main/api/serveWeb.ts', '--port', '0', '--no-build'], {
+  const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0', '--no-build'], {
     cwd: repoRoot,
     env: { ...process.env, ATRIUM_HOME: home, HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,8 +22,11 @@ export interface PersonElicitationDeps {
   pending: PendingRequests;
   /** The conversation whose tool call the server is serving, so the request is shown in it. */
   conversationFor(serverId: string): string | undefined;
-  /** Opens an accepted URL for the person (the system browser in Electron, the terminal's text in the CLI). */
-  openUrl(url: string, serverId: string): void;
+  /**
+   * Opens an accepted URL for the person (the system browser in Electron, the terminal's text in the CLI);
+   * `note` writes to the server's log.
+   */
+  openUrl(url: string, serverId: string, note?: (text: string, level?: 'info' | 'notice') => void): void;
   /** Requests per server per minute before the server is refused, so it cannot flood the person. */
   perMinuteLimit?: number;
 }
@@ -33,7 +36,7 @@ const checkShape = outcomeChecker(elicitationOutcomeSchema, 'elicitation');
 export function createPersonElicitation(deps: PersonElicitationDeps): ElicitationBroker {
   const limiter = new RateLimiter(deps.perMinuteLimit ?? 20, 60_000);
   return {
-    elicit: async ({ serverId, params, signal }) => {
+    elicit: async ({ serverId, params, signal, note }) => {
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Atrium refused the request: more than ${limiter.limit} elicitations from "${serverId}" in a minute`);
       const conversationId = deps.conversationFor(serverId);
       const common = { signal, ...(conversationId ? { conversationId } : {}) };
@@ -43,7 +46,7 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
           ...common,
           check: (outcome) => checkShape(outcome) ?? ((outcome as ElicitResult).action === 'accept' && (outcome as ElicitResult).content ? 'a URL elicitation is accepted without content' : undefined),
         });
-        if (answer.action === 'accept') deps.openUrl(payload.url, serverId);
+        if (answer.action === 'accept') deps.openUrl(payload.url, serverId, note);
         return { action: answer.action };
       }
       const formParams = params as Extract<ElicitationParams, { requestedSchema: unknown }>;

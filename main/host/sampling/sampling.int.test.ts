@@ -48,6 +48,9 @@ for (const era of ['2025 (sampling/createMessage)', '2026-07-28 (input_required)
       assert.deepEqual(second.payload as SamplingResultPayload, { stage: 'result', model: 'claude-fake-1', text: 'Hi there!', stopReason: 'endTurn' });
       await host.core.api.respondPending({ id: second.id, outcome: { action: 'send', text: 'Hello, kindly.' } });
       assert.equal(textOf(await call), 'Hello, kindly.');
+      // The server's own log says, in the host's words, which model answered and why.
+      const log = await host.core.api.getServerLog({ serverId: 'echo' });
+      assert.ok(log.some((line) => line.source === 'host' && /^sampling with claude-fake-1: /.test(line.text)), 'the server log names the model');
     });
 
     test('a rejected request runs no model and the server is told', async () => {

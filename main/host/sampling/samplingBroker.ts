@@ -42,8 +42,6 @@ export interface SamplingBrokerDeps {
   conversationFor(serverId: string): string | undefined;
   /** The conversation's context in the scope the server asked for. */
   context(conversationId: string, serverId: string, scope: ContextScope): string;
-  /** Told which model was chosen and why, for the server's log. */
-  onChoice?(serverId: string, model: string, why: string): void;
   /** Requests per server per minute; past it the server is refused (a server must not run up the bill). */
   perMinuteLimit?: number;
 }
@@ -54,7 +52,7 @@ const checkResultAnswer = outcomeChecker(samplingResultOutcomeSchema, 'sampling 
 export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
   const limiter = new RateLimiter(deps.perMinuteLimit ?? 10, 60_000);
   return {
-    createMessage: async ({ serverId, params, signal }) => {
+    createMessage: async ({ serverId, params, signal, note }) => {
       const policy = deps.policy();
       if (policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
@@ -102,7 +100,7 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
           if (context) system = [system, `Context from the conversation (shared by the person):\n${context}`].filter(Boolean).join('\n\n');
         }
       }
-      deps.onChoice?.(serverId, model, why);
+      note?.(`sampling with ${model}: ${why}`);
 
       let text = '';
       let stopReason = 'endTurn';

@@ -12,8 +12,8 @@ import { after, describe, test } from 'node:test';
 import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
-import type { HostCore } from '../../host/hostCore.ts';
-import { startHostCore } from '../../host/hostCore.ts';
+import type { HostCore } from '../../app/hostCore.ts';
+import { startHostCore } from '../../app/hostCore.ts';
 import { approvingBrowser } from './approvingBrowser.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');

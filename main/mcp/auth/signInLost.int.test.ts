@@ -12,8 +12,8 @@ import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
-import type { HostCore } from '../../host/hostCore.ts';
-import { startHostCore } from '../../host/hostCore.ts';
+import type { HostCore } from '../../app/hostCore.ts';
+import { startHostCore } from '../../app/hostCore.ts';
 import { encryptedFileSecrets } from '../../store/encryptedSecrets.ts';
 import { approvingBrowser } from './approvingBrowser.ts';
 

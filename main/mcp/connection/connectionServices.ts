@@ -14,6 +14,8 @@ export interface BrokerRequest<P> {
   params: P;
   /** Aborted when the server cancels or disconnects: the pending request must be withdrawn. */
   signal: AbortSignal;
+  /** Writes a line to this server's own log, as the host (what was chosen, what the person agreed to). */
+  note?(text: string, level?: 'info' | 'notice'): void;
 }
 
 export type SamplingParams = CreateMessageRequest['params'];

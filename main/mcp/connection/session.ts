@@ -274,7 +274,7 @@ function createClient(options: SessionOptions): Client {
   });
   client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
     try {
-      return await services.sampling.createMessage({ serverId, params: request.params, signal: ctx.mcpReq.signal });
+      return await services.sampling.createMessage({ serverId, params: request.params, signal: ctx.mcpReq.signal, note: (text, level) => log.add(level ?? 'info', 'host', text) });
     } catch (error) {
       if (error instanceof InvalidServerRequestError) throw new ProtocolError(INVALID_PARAMS, error.message);
       if (error instanceof RequestRefusedError) throw new ProtocolError(USER_REJECTED, error.message);
@@ -283,7 +283,7 @@ function createClient(options: SessionOptions): Client {
   });
   client.setRequestHandler('elicitation/create', async (request, ctx) => {
     try {
-      return await services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal });
+      return await services.elicitation.elicit({ serverId, params: request.params, signal: ctx.mcpReq.signal, note: (text, level) => log.add(level ?? 'info', 'host', text) });
     } catch (error) {
       if (error instanceof InvalidServerRequestError) {
         // The person never saw the request, so the server's log says what was refused and why.

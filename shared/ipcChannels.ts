@@ -1,6 +1,6 @@
 // The only place IPC channel strings are spelled: the preload and main/electron/ipcAdapter.ts both
 // derive their channels from the contract's names through these helpers.
-import type { ApiErrorShape, RequestName } from '../shared/contract.ts';
+import type { ApiErrorShape, RequestName } from './contract.ts';
 
 export function requestChannel(name: RequestName): `atrium:${RequestName}` {
   return `atrium:${name}`;

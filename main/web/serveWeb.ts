@@ -2,18 +2,18 @@
 // build, takes the data folder (one host per folder), starts the host core, serves the built renderer
 // and the API over the loopback bridge, and says where: the URL with its token first (the line a test
 // waits for), then the data folder and how to stop.
-// Usage: node main/api/serveWeb.ts [--port N] [--open] [--no-build] [--config FILE]
+// Usage: node main/web/serveWeb.ts [--port N] [--open] [--no-build] [--config FILE]
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startHostCore } from '../host/hostCore.ts';
+import { startHostCore } from '../app/hostCore.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, lockDataFolder } from '../store/dataFolderLock.ts';
 import type { LockHolder } from '../store/dataFolderLock.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';
 import { openInBrowser } from './openInBrowser.ts';
-import { buildRenderer, rendererOutDir, rendererRebuildReason } from './rendererBuild.ts';
+import { buildRenderer, rendererOutDir, rendererRebuildReason } from '../api/rendererBuild.ts';
 import { listenOnWebPort } from './webPort.ts';
 
 const staticDir = `${rendererOutDir}/`;

@@ -1,7 +1,7 @@
 // Which port `npm run web` listens on. The same one run after run, so the address (a bookmark of it,
 // the token aside) stays put; when another program holds it, a free port for that run, said out loud.
-import { startBrowserBridge } from './browserBridge.ts';
-import type { BrowserBridge, BrowserBridgeOptions } from './browserBridge.ts';
+import { startBrowserBridge } from '../api/browserBridge.ts';
+import type { BrowserBridge, BrowserBridgeOptions } from '../api/browserBridge.ts';
 
 /** Outside the ephemeral range (32768+) and the usual dev-server ports (3000, 5173, 8080, …). */
 export const DEFAULT_WEB_PORT = 7431;

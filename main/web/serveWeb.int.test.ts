@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { buildRenderer, rendererOutDir, rendererRebuildReason, rendererStampName, repoRoot } from './rendererBuild.ts';
+import { buildRenderer, rendererOutDir, rendererRebuildReason, rendererStampName, repoRoot } from '../api/rendererBuild.ts';
 import { DEFAULT_WEB_PORT } from './webPort.ts';
 
 const waitMs = 30_000;
@@ -76,7 +76,7 @@ function startWeb(command: string, args: string[], env: Record<string, string>):
   };
 }
 
-const serveWeb = (args: string[], env: Record<string, string>) => startWeb(process.execPath, ['main/api/serveWeb.ts', ...args], env);
+const serveWeb = (args: string[], env: Record<string, string>) => startWeb(process.execPath, ['main/web/serveWeb.ts', ...args], env);
 
 const homes: string[] = [];
 async function freshHome(): Promise<string> {

@@ -1,45 +1,56 @@
-// The headless host: servers file → registry → hub of connections, the roots store and the brokers,
-// behind the typed API. Every front end (Electron, the browser bridge, the CLI, the conformance
-// client) starts exactly this.
+// The composition root: builds the host in dependency order — data folder and stores, servers file and
+// registry, the brokers that settle servers' requests, the hub of connections, the consent gate and the
+// chat service — and puts the typed API over it. Every front end (Electron, the browser mode, the CLI,
+// the conformance client) starts exactly this, and nothing below main/app/ builds any of it.
 
 import { join } from 'node:path';
-import { ATRIUM_VERSION } from './atriumVersion.ts';
 import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ConfigProblem, ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
+import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
-import { serversFilePath } from '../mcp/config/serversFile.ts';
-import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
-import { McpHub } from '../mcp/McpHub.ts';
-import { ServerRegistry } from '../mcp/ServerRegistry.ts';
-import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
-import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
-import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
-import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
-import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
-import { checkedElicitation } from './elicitation/checkedElicitation.ts';
-import { RootsStore } from './rootsStore.ts';
-import { Workspaces } from './workspaces.ts';
-import { WorkspaceStore } from '../store/workspaceStore.ts';
-import { createResilientRunner } from './resilientRunner.ts';
-import type { ApprovalMode } from './approval/grantLedger.ts';
-import type { ConversationHost } from './conversationHost.ts';
-import { openConversationHost } from './conversationHost.ts';
-import type { SamplingPolicy } from './sampling/samplingBroker.ts';
-import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
-import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
-import { loadProviderSettings } from '../chat/providerSettings.ts';
-import { environmentSecrets } from '../store/secrets.ts';
-import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
-import type { SecretSource } from '../store/secrets.ts';
-import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
 import type { FrontEnd } from '../api/hostInfoApi.ts';
 import type { SampleServerLaunch } from '../api/setupApi.ts';
+import { ChatService } from '../chat/chatService.ts';
+import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
+import { ModelResolver } from '../chat/modelResolver.ts';
+import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
+import { loadProviderSettings } from '../chat/providerSettings.ts';
+import { createProvider } from '../chat/providers/createProvider.ts';
+import { liveApprovals } from '../host/approval/approvalChoices.ts';
+import type { ApprovalMode } from '../host/approval/grantLedger.ts';
+import { ATRIUM_VERSION } from '../host/atriumVersion.ts';
+import { createConsentGate } from '../host/consentGate.ts';
+import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
+import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
+import { PendingRequests } from '../host/pendingRequests.ts';
+import { createResilientRunner } from '../host/resilientRunner.ts';
+import { RootsStore } from '../host/rootsStore.ts';
+import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
+import { createSamplingBroker } from '../host/sampling/samplingBroker.ts';
+import { conversationContext } from '../host/sampling/samplingContext.ts';
+import { ServerActivity } from '../host/serverActivity.ts';
+import { Workspaces } from '../host/workspaces.ts';
+import { McpHub } from '../mcp/McpHub.ts';
+import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
 import { authorizationFactory } from '../mcp/auth/serverAuthorization.ts';
 import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
+import { serversFilePath } from '../mcp/config/serversFile.ts';
+import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
+import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
+import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
+import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
+import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
+import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
+import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
+import type { WritableSecrets } from '../store/encryptedSecrets.ts';
+import { environmentSecrets } from '../store/secrets.ts';
+import type { SecretSource } from '../store/secrets.ts';
+import { WorkspaceStore } from '../store/workspaceStore.ts';
+import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -58,7 +69,7 @@ export interface HostCoreOptions {
   /** A fixed way to answer elicitations (the CLI's --elicit); the person is asked through pending requests otherwise. */
   elicitation?: ElicitationBroker;
   /** Opens a URL the person agreed to open from a server's URL elicitation; by default it is written to the server's log. */
-  openUrl?(url: string, serverId: string): void;
+  openUrl?(url: string, serverId: string, note?: (text: string, level?: 'info' | 'notice') => void): void;
   restartPolicy?: RestartPolicy;
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -114,7 +125,7 @@ export interface HostCore {
   readonly registry: ServerRegistry;
   readonly configProblems: ConfigProblem[];
   readonly configPath: string;
-  readonly conversations: ConversationHost;
+  readonly conversations: ConversationServices;
   /** Stops every server (no child process left behind) and ends remote sessions. */
   shutdown(): Promise<void>;
 }
@@ -132,65 +143,63 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     if (home === options.home) events.emit('dataFileProblems', dataFileProblems(home));
   });
   const roots = new RootsStore();
-
   const validator = new CachedSchemaValidator();
   const secrets = options.secrets ?? environmentSecrets();
-  // The conversation side reaches servers only through these functions; the hub exists once they run.
-  const late: { hub?: McpHub; registry?: ServerRegistry } = {};
-  const conversations = openConversationHost({
-    home: options.home,
-    ...(options.databasePath ? { databasePath: options.databasePath } : {}),
-    approvals: {
-      ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
-      ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
-      ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
-    },
-    ...(options.samplingChoice ? { samplingChoice: options.samplingChoice } : {}),
-    secrets,
-    settings: options.providerSettings ?? (await loadProviderSettings(options.home)),
-    validator,
-    ...(options.makeProvider ? { makeProvider: options.makeProvider } : {}),
-    // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
-    tools: () => (late.hub && late.registry ? conversations.pins.review(readyTools(late.hub, late.registry)) : []),
-    servers: () => late.hub?.snapshots() ?? [],
-    runner: createResilientRunner(
-      {
-        call: async (serverId, tool, args, { signal, onProgress }) =>
-          (await (late.hub as McpHub).callTool(serverId, tool, args, { signal, onProgress })) as unknown as Record<string, unknown>,
-      },
-      // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe.
-      { isIdempotent: (serverId, tool) => (late.hub ? isTrustedIdempotent(late.hub, serverId, tool) : false) },
-    ),
-    pendingListener: {
-      opened: (record) => events.emit('pendingOpened', record),
-      closed: (record, how, reason) => events.emit('pendingClosed', { id: record.id, how, ...(reason ? { reason } : {}) }),
-    },
-    onTurnEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
-    log: (serverId, text) => {
-      if (late.hub?.has(serverId)) late.hub.get(serverId).log.add('info', 'host', text);
-    },
-    openUrl:
-      options.openUrl ??
-      ((url, serverId) => {
-        if (late.hub?.has(serverId)) late.hub.get(serverId).log.add('notice', 'host', `the person agreed to open ${url}`);
-      }),
-  });
+  const settings = options.providerSettings ?? (await loadProviderSettings(options.home));
 
-  const workspaces = new Workspaces(new WorkspaceStore(conversations.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
+  // 1. What is stored: conversations, grants, pins, marks, audit; workspaces and their roots.
+  const stores = openConversationStores(options.home, options.databasePath);
+  const { history, ledger, pins, taint, audit } = stores;
+  const workspaces = new Workspaces(new WorkspaceStore(stores.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
   await workspaces.start(options.workspace);
-
   // Read once now, so that a damaged key or secrets file is found (and set aside) at start, not when Settings opens.
   await options.secretStore?.names().catch(() => undefined);
+
+  // 2. Which servers there are, and which launches the person approved.
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
-  late.registry = registry;
   const launchApprovals = await LaunchApprovals.open(options.home);
+  const trusted = (serverId: string) => registry.get(serverId)?.trusted === true;
+
+  // 3. What settles servers' requests: the person (through pending requests), the model, the saved choices.
+  const pending = new PendingRequests(
+    journaled(history, {
+      opened: (record) => events.emit('pendingOpened', record),
+      closed: (record, how, reason) => events.emit('pendingClosed', { id: record.id, how, ...(reason ? { reason } : {}) }),
+    }),
+  );
+  const activity = new ServerActivity();
+  const approvals = liveApprovals(settings, {
+    ...(options.approvalMode ? { approvalMode: options.approvalMode } : {}),
+    ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
+    ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
+  });
+  const models = new ModelResolver(() => settings, options.makeProvider ?? ((config) => createProvider(config, secrets)));
+  const sampling =
+    options.sampling ??
+    createSamplingBroker({
+      policy: approvals.samplingPolicy,
+      pending,
+      models: samplingModels(history, models, settings, options.samplingChoice),
+      isTrusted: trusted,
+      conversationFor: (serverId) => activity.conversationFor(serverId),
+      context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
+    });
+  const elicitation = options.elicitation
+    ? checkedElicitation(options.elicitation)
+    : createPersonElicitation({
+        pending,
+        conversationFor: (serverId) => activity.conversationFor(serverId),
+        openUrl: options.openUrl ?? ((url, _serverId, note) => note?.(`the person agreed to open ${url}`, 'notice')),
+      });
+
+  // 4. The connections, one per server.
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
       roots,
-      sampling: options.sampling ?? conversations.sampling,
-      elicitation: options.elicitation ? checkedElicitation(options.elicitation) : conversations.elicitation,
+      sampling,
+      elicitation,
       validator,
       ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
@@ -209,18 +218,47 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     },
     (event, payload) => events.emit(event, payload),
   );
-  late.hub = hub;
+
+  // 5. Chat over the connections: the consent gate, the runner that retries what is safe, the agent loop.
+  const gate = createConsentGate({
+    ledger,
+    audit,
+    pending,
+    taint,
+    mode: approvals.toolMode,
+    isTrusted: trusted,
+    toolsOf: (serverId) => readyTools(hub, registry).filter((t) => t.serverId === serverId),
+  });
+  const runner = createResilientRunner(
+    { call: (serverId, tool, args, { signal, onProgress }) => hub.callTool(serverId, tool, args, { signal, onProgress }) },
+    // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe.
+    { isIdempotent: (serverId, tool) => isTrustedIdempotent(hub, serverId, tool) },
+  );
+  const chat = new ChatService({
+    history,
+    gate,
+    runner: activity.track(runner),
+    validator,
+    settings: () => settings,
+    models,
+    // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
+    tools: () => pins.review(readyTools(hub, registry)),
+    onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
+  });
+  const conversations: ConversationServices = { settings, approvals, history, ledger, pins, audit, pending, chat, models };
+
+  // 6. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
   events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind !== 'ready') conversations.pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    if (snapshot.status.kind !== 'ready') pending.withdrawForServer(snapshot.id, goneReason(snapshot));
   });
   events.on('serverRemoved', ({ serverId }) => {
-    conversations.pending.withdrawForServer(serverId, `${serverId} was removed`);
-    conversations.pins.forgetServer(serverId);
+    pending.withdrawForServer(serverId, `${serverId} was removed`);
+    pins.forgetServer(serverId);
   });
   // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them.
   const pinToolsOf = (serverId: string) => {
-    if (hub.has(serverId)) conversations.pins.review(toolSummaries([hub.get(serverId)], registry));
+    if (hub.has(serverId)) pins.review(toolSummaries([hub.get(serverId)], registry));
   };
   events.on('serverChanged', (snapshot) => {
     if (snapshot.status.kind === 'ready') pinToolsOf(snapshot.id);
@@ -262,9 +300,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     conversations,
     shutdown: () =>
       (stopping ??= (async () => {
-        for (const record of conversations.pending.list()) conversations.pending.withdraw(record.id, 'Atrium is quitting');
+        for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
-        conversations.close();
+        stores.close();
         stopDataFileNotices();
       })()),
   };

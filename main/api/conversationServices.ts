@@ -1,0 +1,28 @@
+// What the API uses of the conversation side. The composition root (main/app/) builds these and hands
+// them in; the API never builds them, so it cannot depend on how they are assembled.
+
+import type { ChatService } from '../chat/chatService.ts';
+import type { ModelResolver } from '../chat/modelResolver.ts';
+import type { ProviderSettings } from '../chat/providerSettings.ts';
+import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
+import type { AuditLog } from '../host/approval/auditLog.ts';
+import type { GrantLedger } from '../host/approval/grantLedger.ts';
+import type { ToolPins } from '../host/approval/toolPins.ts';
+import type { PendingRequests } from '../host/pendingRequests.ts';
+import type { HistoryStore } from '../store/historyStore.ts';
+
+export interface ConversationServices {
+  /** The live provider settings every turn reads: a change made in place applies to the next turn. */
+  settings: ProviderSettings;
+  /** How the next tool call and sampling request are approved, read from the live settings each time. */
+  approvals: LiveApprovals;
+  history: HistoryStore;
+  ledger: GrantLedger;
+  /** Every tool's definition as first seen or last approved: a tool that changed is withheld. */
+  pins: ToolPins;
+  audit: AuditLog;
+  pending: PendingRequests;
+  chat: ChatService;
+  /** The providers' models, for the picker. */
+  models: ModelResolver;
+}

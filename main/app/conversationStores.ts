@@ -1,0 +1,98 @@
+// The conversation side's storage: the SQLite file with the history, the grant ledger, the tool pins,
+// the conversation marks and the audit log, opened and migrated together. The composition root
+// (hostCore.ts) builds the rest over it in dependency order.
+
+import { join } from 'node:path';
+import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
+import type { ModelResolver } from '../chat/modelResolver.ts';
+import type { Database } from '../store/database.ts';
+import { openDatabase } from '../store/database.ts';
+import { HistoryStore, historyMigrations } from '../store/historyStore.ts';
+import { workspaceMigrations } from '../store/workspaceStore.ts';
+import { AuditLog, auditMigrations } from '../host/approval/auditLog.ts';
+import { GrantLedger, grantMigrations } from '../host/approval/grantLedger.ts';
+import { ConversationTaint, taintMigrations } from '../host/approval/conversationTaint.ts';
+import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
+import type { PendingListener } from '../host/pendingRequests.ts';
+import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
+
+export const DATABASE_FILE_NAME = 'atrium.db';
+
+export interface ConversationStores {
+  db: Database;
+  history: HistoryStore;
+  ledger: GrantLedger;
+  /** Every tool's definition as first seen or last approved: a tool that changed is withheld. */
+  pins: ToolPins;
+  /** Which conversations have read untrusted content. */
+  taint: ConversationTaint;
+  audit: AuditLog;
+  close(): void;
+}
+
+/** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
+export function openConversationStores(home: string, databasePath?: string): ConversationStores {
+  const db = openDatabase(databasePath ?? join(home, DATABASE_FILE_NAME), [
+    ...historyMigrations,
+    ...grantMigrations,
+    ...auditMigrations,
+    ...workspaceMigrations,
+    ...toolPinMigrations,
+    ...taintMigrations,
+  ]);
+  const history = new HistoryStore(db);
+  // A reply that was streaming when the process died is incomplete, not still streaming; calls and
+  // requests that were waiting then are over.
+  history.markInterruptedMessages();
+  history.closeInterruptedWork();
+  return {
+    db,
+    history,
+    ledger: new GrantLedger(db),
+    pins: new ToolPins(db),
+    taint: new ConversationTaint(db),
+    audit: new AuditLog(db),
+    close: () => {
+      history.close();
+      db.close();
+    },
+  };
+}
+
+/** Every pending request and its outcome is kept in the history, beside the conversation it belongs to. */
+export function journaled(history: HistoryStore, listener: PendingListener): PendingListener {
+  return {
+    opened: (record) => {
+      history.recordPendingRequest({ id: record.id, serverId: record.serverId, kind: record.kind, payload: record.payload, ...(record.conversationId ? { conversationId: record.conversationId } : {}) });
+      listener.opened(record);
+    },
+    closed: (record, how, reason, outcome) => {
+      if (how === 'settled') history.settlePendingRequest(record.id, outcome);
+      else history.withdrawPendingRequest(record.id, reason ?? 'withdrawn');
+      listener.closed(record, how, reason, outcome);
+    },
+  };
+}
+
+/**
+ * Sampling uses the model of the conversation the server is serving, else the CLI's flags, else the
+ * default: chosen like a chat message's (ModelResolver.resolveModel), at every request, so the model the
+ * person sees in the picker and any change in Settings apply at once.
+ */
+export function samplingModels(
+  history: HistoryStore,
+  models: ModelResolver,
+  settings: ProviderSettings,
+  samplingChoice: ProviderChoice | undefined,
+): (conversationId: string | undefined) => Promise<SamplingModels> {
+  return async (conversationId) => {
+    const conversation = conversationId ? history.getConversation(conversationId) : undefined;
+    const flags = samplingChoice ?? {};
+    // The flags' base URL still applies when the conversation was made with the flags' provider.
+    const choice: ProviderChoice = conversation?.providerId
+      ? { ...(flags.provider === conversation.providerId ? flags : {}), provider: conversation.providerId, ...(conversation.model ? { model: conversation.model } : {}) }
+      : flags;
+    const { config, model } = await models.resolveModel(choice);
+    return { provider: models.makeProvider(config), defaultModel: model, ...(settings.modelTraits ? { traits: settings.modelTraits } : {}) };
+  };
+}

@@ -1,0 +1,76 @@
+// Which provider and model a message or a server's sampling request goes to, and the models each
+// configured provider offers. One object for both, so a model list fetched for the picker also serves
+// the next turn and the next sampling request.
+
+import type { ProviderConfig, LlmProvider } from './llmTypes.ts';
+import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
+import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
+
+export interface ProviderModels {
+  id: string;
+  kind: string;
+  models: string[];
+  /** The model a message to this provider uses when none is picked. */
+  defaultModel?: string;
+  /** Set on the provider a new conversation uses. */
+  isDefault?: true;
+  /** Why the models could not be listed (no key, not reachable); the configured ones are offered instead. */
+  error?: string;
+}
+
+export class ModelResolver {
+  private readonly settings: () => ProviderSettings;
+  /** Makes the client of a configured provider (tests and the CLI may supply their own). */
+  readonly makeProvider: (config: ProviderConfig) => LlmProvider;
+  /** What each provider's API listed when last asked: a provider without a default model uses the first. */
+  private readonly listed = new Map<string, string[]>();
+
+  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig) => LlmProvider) {
+    this.settings = settings;
+    this.makeProvider = makeProvider;
+  }
+
+  /**
+   * The provider and model a message or a server's sampling request uses (see chooseProvider). A provider
+   * with no default model is asked for its models first, so one whose list loads is always usable.
+   */
+  async resolveModel(choice: ProviderChoice): Promise<{ config: ProviderConfig; model: string }> {
+    const settings = this.settings();
+    try {
+      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+    } catch (error) {
+      if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
+      // The provider as this turn would use it (a flag's base URL included), configured or named ad hoc.
+      const config = error.modelless;
+      const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
+      if (models.length > 0) this.listed.set(config.id, models);
+      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+    }
+  }
+
+  /**
+   * The configured providers and the models each offers (fetched where the API lists them), each with the
+   * model it uses when none is picked, and which one a new conversation uses; one that cannot answer says why.
+   */
+  async listProviders(): Promise<ProviderModels[]> {
+    const settings = this.settings();
+    const defaultId = defaultProviderId(settings);
+    return Promise.all(
+      settings.providers.map(async (config): Promise<ProviderModels> => {
+        const base = { id: config.id, kind: config.kind, ...(config.id === defaultId ? { isDefault: true as const } : {}) };
+        const withDefault = (models: string[], listed: string[] | undefined) => {
+          const defaultModel = defaultModelOf(settings, config.id, config.models, listed);
+          return { ...base, models, ...(defaultModel ? { defaultModel } : {}) };
+        };
+        try {
+          const models = await this.makeProvider(config).listModels();
+          if (models.length > 0) this.listed.set(config.id, models);
+          else this.listed.delete(config.id);
+          return withDefault(models, models);
+        } catch (error) {
+          return { ...withDefault(config.models ?? [], this.listed.get(config.id)), error: (error as Error).message };
+        }
+      }),
+    );
+  }
+}
