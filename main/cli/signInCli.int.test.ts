@@ -15,7 +15,7 @@ import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../e2e/servers/launch.ts';
 import { startHostCore } from '../app/hostCore.ts';
-import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
+import { approvingBrowser } from '../../e2e/fixtures/approvingBrowser.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';
 

@@ -19,11 +19,11 @@ import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixturePath } from '../../e2e/servers/launch.ts';
 import { contentSecurityPolicy } from '../api/securityHeaders.ts';
 import { buildElectron, electronOutDir } from './buildElectron.ts';
-import type { FakeRecord, FakeWindow } from './fakeElectron.ts';
+import type { FakeRecord, FakeWindow } from '../../e2e/fixtures/fakeElectron.ts';
 import { WINDOW_STATE_FILE } from './windowState.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fakeUrl = new URL('./fakeElectron.ts', import.meta.url).href;
+const fakeUrl = new URL('../../e2e/fixtures/fakeElectron.ts', import.meta.url).href;
 
 const home = await realpath(await makeTempDir('atrium-wiring-'));
 const serverMarker = path.join(home, `echo-server-${process.pid}.mjs`);

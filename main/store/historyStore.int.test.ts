@@ -12,7 +12,7 @@ import { HistoryStore, historyMigrations } from './historyStore.ts';
 // Durability with a real process: a child saves a user message and streams a reply, printing what each
 // returned call acknowledged; it is killed with SIGKILL at a chosen moment, and the file must then be
 // intact and hold everything acknowledged.
-const fixture = fileURLToPath(new URL('./historyKillFixture.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('../../e2e/fixtures/historyKillFixture.ts', import.meta.url));
 let dir = '';
 
 before(async () => {

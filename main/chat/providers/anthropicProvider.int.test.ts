@@ -11,7 +11,7 @@ import { LlmError } from '../llmTypes.ts';
 import type { ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createAnthropicProvider } from './anthropicProvider.ts';
 import type { AnthropicProviderOptions } from './anthropicProvider.ts';
-import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from '../../../e2e/fixtures/llm/providerTestKit.ts';
 import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-ant-test-7f3a9c2e5b1d4086';

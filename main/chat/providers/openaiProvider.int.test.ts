@@ -12,7 +12,7 @@ import type { ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts
 import { createProvider } from './createProvider.ts';
 import { createOpenAiProvider } from './openaiProvider.ts';
 import type { OpenAiProviderOptions } from './openaiProvider.ts';
-import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from '../../../e2e/fixtures/llm/providerTestKit.ts';
 import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-proj-test-4c1e8b7a2f9d0635';

@@ -9,7 +9,7 @@ import { startFakeOpenAiResponses } from '../../../e2e/fixtures/llm/fakeOpenAiRe
 import { LlmError } from '../llmTypes.ts';
 import type { ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createProvider } from './createProvider.ts';
-import { collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from './providerTestKit.ts';
+import { collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from '../../../e2e/fixtures/llm/providerTestKit.ts';
 import type { ChatMessage } from '../../../shared/conversation.ts';
 
 const KEY = 'sk-proj-responses-test-7e2a91c4';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
 import { startFakeOpenAi } from '../../../e2e/fixtures/llm/fakeOpenAiServer.ts';
-import { closedPort } from '../../chat/providers/providerTestKit.ts';
+import { closedPort } from '../../../e2e/fixtures/llm/providerTestKit.ts';
 import { parseServersFile } from '../../mcp/config/serverConfig.ts';
 import { discoverConfigs, knownConfigPaths, probeModelServers } from './discoverSetup.ts';
 

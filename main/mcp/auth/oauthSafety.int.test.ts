@@ -14,7 +14,7 @@ import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
 import type { HostCore } from '../../app/hostCore.ts';
 import { startHostCore } from '../../app/hostCore.ts';
-import { approvingBrowser } from './approvingBrowser.ts';
+import { approvingBrowser } from '../../../e2e/fixtures/approvingBrowser.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 

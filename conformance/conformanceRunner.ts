@@ -10,7 +10,7 @@
 // Atrium passes each of them reliably) decide the exit code; the other extensions (skills) are reported.
 // An auth scenario a newer suite adds decides too: one Atrium fails is a gap to close, not to excuse.
 //
-// Usage: node main/cli/conformanceRunner.ts [required] [auth] [extensions]   (no group: all three)
+// Usage: node conformance/conformanceRunner.ts [required] [auth] [extensions]   (no group: all three)
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -51,7 +51,7 @@ export interface Check {
 
 export type Verdict = { passed: true; checks: number } | { passed: false; reason: string };
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLIENT_COMMAND = 'npm run --silent conformance-client --';
 const PARALLEL_RUNS = 2;
 const DECIDING_TIMEOUT_MS = 30_000;

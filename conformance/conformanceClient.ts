@@ -16,16 +16,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
-import type { ToolSummary } from '../../shared/domain.ts';
-import { fixedElicitation } from '../host/brokers.ts';
-import type { OAuthServerConfig } from '../mcp/config/oauthConfig.ts';
-import { approvingBrowser } from '../mcp/auth/approvingBrowser.ts';
-import type { SecretSource } from '../store/secrets.ts';
-import type { HostCore } from '../app/hostCore.ts';
-import { startHostCore } from '../app/hostCore.ts';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
-import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
+import type { AtriumApi, JsonObject } from '../shared/contract.ts';
+import type { ToolSummary } from '../shared/domain.ts';
+import { fixedElicitation } from '../main/host/brokers.ts';
+import type { OAuthServerConfig } from '../main/mcp/config/oauthConfig.ts';
+import { approvingBrowser } from '../e2e/fixtures/approvingBrowser.ts';
+import type { SecretSource } from '../main/store/secrets.ts';
+import type { HostCore } from '../main/app/hostCore.ts';
+import { startHostCore } from '../main/app/hostCore.ts';
+import { ServerError } from '../main/mcp/connection/connectionErrors.ts';
+import { NO_RESTARTS } from '../main/mcp/connection/restartPolicy.ts';
 
 const SERVER_ID = 'test-server';
 /**
