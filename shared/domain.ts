@@ -63,6 +63,14 @@ export function launchTarget(view: LaunchView): string {
   return [view.command, ...view.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
 }
 
+/** The definition as one line a person can read (a terminal, a log). */
+export function describeLaunch(view: LaunchView): string {
+  if (view.transport !== 'stdio') return `${view.url}${view.headerNames.length ? ` (headers: ${view.headerNames.join(', ')})` : ''}`;
+  const line = launchTarget(view);
+  const extras = [view.envNames.length ? `environment: ${view.envNames.join(', ')}` : '', view.cwd ? `in ${view.cwd}` : ''].filter(Boolean);
+  return extras.length ? `${line} (${extras.join('; ')})` : line;
+}
+
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
 export interface LaunchRisk {
   kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env';

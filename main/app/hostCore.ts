@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
-import type { ConfigProblem, ServerSnapshot } from '../../shared/domain.ts';
+import type { ConfigProblem, ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
@@ -117,17 +117,29 @@ export interface HostCoreOptions {
   credentialStore?: CredentialStore;
 }
 
-export interface HostCore {
+/**
+ * What a front end holds of a running host: the API the window uses, the contract's events, and the
+ * host's lifetime. The CLI, the browser mode and the desktop app take this, never the parts behind it.
+ */
+export interface RunningHost {
   readonly api: AtriumApi;
+  readonly events: Pick<EventBus, 'on'>;
+  /** The servers file in use (the stored one, or --config's). */
+  readonly configPath: string;
+  /** Resolves once every started server is ready, failed, or waits for the person (a sign-in, an approval). */
+  whenSettled(): Promise<Map<string, ServerStatus>>;
+  /** Stops every server (no child process left behind) and ends remote sessions. */
+  shutdown(): Promise<void>;
+}
+
+/** The running host with its parts, for the tests and benchmarks that set a scene up behind the API. */
+export interface HostCore extends RunningHost {
   readonly events: EventBus;
   readonly hub: McpHub;
   readonly launchApprovals: LaunchApprovals;
   readonly registry: ServerRegistry;
   readonly configProblems: ConfigProblem[];
-  readonly configPath: string;
   readonly conversations: ConversationServices;
-  /** Stops every server (no child process left behind) and ends remote sessions. */
-  shutdown(): Promise<void>;
 }
 
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
@@ -298,6 +310,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     configProblems: registry.problems,
     configPath,
     conversations,
+    whenSettled: () => hub.whenSettled(),
     shutdown: () =>
       (stopping ??= (async () => {
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');

@@ -61,10 +61,10 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
   try {
-    if (reportConfigProblems(core.configProblems, io.err)) return 1;
+    if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
     // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
     await settleLaunchApprovals(core, io, invocation.configPath, signal);
-    for (const [id, status] of await core.hub.whenSettled()) {
+    for (const [id, status] of await core.whenSettled()) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
     const stopShowing = showTurn(core, io);

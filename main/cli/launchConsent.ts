@@ -3,8 +3,8 @@
 // asked about; without one it stays off and the one command that approves it is printed.
 
 import type { LaunchReview } from '../../shared/domain.ts';
-import type { HostCore } from '../app/hostCore.ts';
-import { describeLaunch } from '../mcp/launch/launchDefinition.ts';
+import type { RunningHost } from '../app/hostCore.ts';
+import { describeLaunch } from '../../shared/domain.ts';
 import { visible } from './formatOutput.ts';
 
 export interface LaunchConsentIo {
@@ -32,11 +32,11 @@ export function describeReview(review: LaunchReview): string[] {
  * Asks about every server in scope that waits for approval; returns the ones still not approved.
  * `configPath` is the servers file given with --config, so the printed command approves the same entry.
  */
-export async function settleLaunchApprovals(core: HostCore, io: LaunchConsentIo, configPath: string | undefined, signal?: AbortSignal): Promise<string[]> {
-  const waiting = core.hub.list().filter((c) => c.snapshot.status.kind === 'needs-approval');
+export async function settleLaunchApprovals(core: RunningHost, io: LaunchConsentIo, configPath: string | undefined, signal?: AbortSignal): Promise<string[]> {
+  const waiting = (await core.api.listServers({})).filter((server) => server.status.kind === 'needs-approval');
   const refused: string[] = [];
-  for (const connection of waiting) {
-    const review = await core.api.reviewServerLaunch({ serverId: connection.id });
+  for (const server of waiting) {
+    const review = await core.api.reviewServerLaunch({ serverId: server.id });
     for (const line of describeReview(review)) io.err(line);
     if (io.ask) {
       const answer = (await io.ask(`  Start ${visible(review.serverId)} with this definition? [y] yes, [n] no: `, signal)).trim();

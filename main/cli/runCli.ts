@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { ServerStatus } from '../../shared/domain.ts';
 import { fixedElicitation } from '../host/brokers.ts';
-import type { HostCore } from '../app/hostCore.ts';
+import type { HostCore, RunningHost } from '../app/hostCore.ts';
 import { startHostCore } from '../app/hostCore.ts';
 import { importServers } from '../mcp/config/importServers.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
@@ -20,7 +20,7 @@ import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
-import { describeLaunch } from '../mcp/launch/launchDefinition.ts';
+import { describeLaunch } from '../../shared/domain.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
@@ -133,8 +133,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => started.conversations.pending.withdraw(id, reason) }, io);
     core.events.on('pendingOpened', consent.opened);
     core.events.on('pendingClosed', consent.closed);
-    if (reportConfigProblems(core.configProblems, io.err)) return 1;
-    if (serverScope !== undefined && !core.hub.has(serverScope)) {
+    if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
+    if (serverScope !== undefined && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
     if (approving !== undefined) return await runApprove(approving, started, io);
@@ -169,10 +169,10 @@ function targetedServer(invocation: CliInvocation): string | undefined {
   return undefined;
 }
 
-async function runCommand(invocation: CliInvocation, core: HostCore, io: CliIo): Promise<number> {
+async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo): Promise<number> {
   const { api } = core;
   const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
-  const statuses = await core.hub.whenSettled();
+  const statuses = await core.whenSettled();
 
   if (invocation.command === 'servers') {
     const servers = await api.listServers({});

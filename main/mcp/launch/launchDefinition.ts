@@ -3,7 +3,6 @@
 // few variables that decide which code a program loads, whose values are pinned too.
 
 import { createHash } from 'node:crypto';
-import { launchTarget } from '../../../shared/domain.ts';
 import type { LaunchView } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 
@@ -37,10 +36,3 @@ export function launchHash(server: ServerDefinition): string {
   return createHash('sha256').update(JSON.stringify({ view, pinnedValues })).digest('hex');
 }
 
-/** The definition as one line a person can read (a terminal, a log). */
-export function describeLaunch(view: LaunchView): string {
-  if (view.transport !== 'stdio') return `${view.url}${view.headerNames.length ? ` (headers: ${view.headerNames.join(', ')})` : ''}`;
-  const line = launchTarget(view);
-  const extras = [view.envNames.length ? `environment: ${view.envNames.join(', ')}` : '', view.cwd ? `in ${view.cwd}` : ''].filter(Boolean);
-  return extras.length ? `${line} (${extras.join('; ')})` : line;
-}
