@@ -8,9 +8,7 @@
 
 import type { PendingRequestView } from '../../shared/domain.ts';
 import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
-import type { ToolApprovalAnswer, ToolApprovalPayload } from '../host/consentGate.ts';
-import type { ElicitationPayload } from '../host/elicitation/personElicitation.ts';
-import type { SamplingRequestPayload, SamplingResultPayload } from '../host/sampling/samplingBroker.ts';
+import type { ElicitationPayload, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
 import { askForm } from './terminalForm.ts';

@@ -3,8 +3,8 @@
 // the next field is asked, so a mistake is explained and only that field is asked again.
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { FormField } from '../host/elicitation/elicitationForm.ts';
-import { checkAnswer } from '../host/elicitation/elicitationForm.ts';
+import { checkAnswer } from '../../shared/formAnswers.ts';
+import type { FormField } from '../../shared/pendingPayloads.ts';
 import { visible } from './formatOutput.ts';
 
 type JsonValue = JsonObject[string];

@@ -4,7 +4,8 @@
 
 import type { ElicitationBroker } from '../../mcp/connection/connectionServices.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
-import { checkAnswer, readForm } from './elicitationForm.ts';
+import { checkAnswer } from '../../../shared/formAnswers.ts';
+import { readForm } from './elicitationForm.ts';
 import { offeredPage } from './personElicitation.ts';
 
 export class UnfitAnswerError extends Error {}

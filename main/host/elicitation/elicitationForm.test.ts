@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
+import { checkAnswer } from '../../../shared/formAnswers.ts';
+import { InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
 const form = {
   type: 'object',

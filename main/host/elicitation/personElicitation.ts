@@ -14,7 +14,8 @@ import type { PendingRequests } from '../pendingRequests.ts';
 import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
 import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
-import { checkAnswer, InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
+import { checkAnswer } from '../../../shared/formAnswers.ts';
+import { InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
 
 export type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload };
 
