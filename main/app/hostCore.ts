@@ -20,7 +20,7 @@ import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
-import { ATRIUM_VERSION } from '../host/atriumVersion.ts';
+import { ATRIUM_VERSION } from '../atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -51,6 +51,9 @@ import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
+
+// The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
+export type { ApprovalMode, SamplingPolicy };
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */

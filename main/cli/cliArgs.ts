@@ -2,10 +2,9 @@
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ATRIUM_VERSION } from '../host/atriumVersion.ts';
-import type { ApprovalMode } from '../host/approval/grantLedger.ts';
+import { ATRIUM_VERSION } from '../atriumVersion.ts';
+import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
-import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 
 export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
