@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { requestNames, requestParamSchemas } from '../../shared/contract.ts';
 import type { ApiErrorShape, FieldProblem, RequestName, RequestParams } from '../../shared/contract.ts';
+import { contractCodes } from './personFacingErrors.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
 
 export type ValidatedRequest = {
@@ -137,16 +138,6 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-const apiErrorCodes: ReadonlySet<string> = new Set<ApiErrorShape['code']>([
-  'invalid_params',
-  'unknown_method',
-  'not_found',
-  'server_unavailable',
-  'unauthorized',
-  'timeout',
-  'cancelled',
-  'failed',
-]);
 
 const maxMessageLength = 2_000;
 
@@ -158,7 +149,7 @@ export function toApiError(error: unknown): ApiErrorShape {
   if (typeof error === 'object' && error !== null) {
     const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown };
     const text = typeof message === 'string' ? readable(message) : '';
-    const known = typeof code === 'string' && apiErrorCodes.has(code) ? (code as ApiErrorShape['code']) : undefined;
+    const known = typeof code === 'string' && contractCodes.has(code) ? (code as ApiErrorShape['code']) : undefined;
     const fallback =
       name === 'AbortError' ? 'cancelled' : name === 'TimeoutError' ? 'timeout' : ('failed' as const);
     const fields = readFieldProblems((error as { fields?: unknown }).fields);

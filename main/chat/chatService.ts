@@ -13,7 +13,9 @@ import { transcriptForModel } from './transcript.ts';
 import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
 
 /** A request about a conversation that cannot be met as asked; the message is for the person. */
-export class ConversationError extends Error {}
+export class ConversationError extends Error {
+  readonly code = 'failed';
+}
 
 export interface ChatServiceDeps {
   history: HistoryStore;

@@ -61,6 +61,7 @@ export interface ProviderConfig {
 }
 
 export class LlmError extends Error {
+  readonly code = 'failed';
   readonly providerId: string;
   readonly status: number | undefined;
 

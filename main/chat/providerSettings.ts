@@ -72,7 +72,9 @@ const schema = {
 
 const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
 
-export class ProviderSettingsError extends Error {}
+export class ProviderSettingsError extends Error {
+  readonly code = 'failed';
+}
 
 export const PROVIDERS_FILE_NAME = 'providers.json';
 

@@ -9,12 +9,12 @@ import type { HostCore, RunningHost } from '../app/hostCore.ts';
 import { startHostCore } from '../app/hostCore.ts';
 import { importServers } from '../mcp/config/importServers.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
 import * as format from './formatOutput.ts';
+import { commandLineText, isPersonFacing } from '../api/personFacingErrors.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
@@ -24,12 +24,6 @@ import { describeLaunch } from '../../shared/domain.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
-import { WorkspaceError } from '../host/workspaces.ts';
-import { InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
-import { ToolApprovalError, ToolWithheldError } from '../host/approval/toolPins.ts';
-import { ConversationError } from '../chat/chatService.ts';
-import { LlmError } from '../chat/llmTypes.ts';
-import { ModelChoiceError, ProviderSettingsError } from '../chat/providerSettings.ts';
 import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { safeJson } from '../../shared/serverText.ts';
 
@@ -288,24 +282,12 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
 }
 
 /** Failures a person can meet and fix: printed as one line, never as a stack trace. */
-function isExpectedFailure(error: unknown): boolean {
-  return (
-    error instanceof CliFailure ||
-    error instanceof ServerError ||
-    error instanceof LlmError ||
-    error instanceof ProviderSettingsError ||
-    error instanceof ConversationError ||
-    error instanceof WorkspaceError ||
-    error instanceof InvalidToolArgumentsError ||
-    error instanceof ToolWithheldError ||
-    error instanceof ToolApprovalError ||
-    (error as { code?: unknown } | undefined)?.code === 'not_found'
-  );
+function isExpectedFailure(error: unknown): error is Error {
+  return error instanceof CliFailure || isPersonFacing(error);
 }
 
-/** A model choice that failed is worded for the command line: the flags and files a terminal user has. */
-function expectedFailureText(error: unknown): string {
-  return error instanceof ModelChoiceError ? error.commandLine : (error as Error).message;
+function expectedFailureText(error: Error): string {
+  return commandLineText(error);
 }
 
 function isUsable(status: ServerStatus): boolean {
