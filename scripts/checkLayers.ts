@@ -49,6 +49,20 @@ const allowed: Record<Layer, { may: Layer[]; rule: string }> = {
   main: { may: ['shared'], rule: 'main/ top-level files are process-wide helpers' },
 };
 
+/**
+ * Inside the renderer: a feature (renderer/features/NAME/) never imports another feature — what two
+ * features share lives in renderer/ui/, their state in renderer/store/ — and the link to the host
+ * (renderer/api/) knows nothing of the store that mirrors it.
+ */
+function rendererRule(file: string, target: string): string | undefined {
+  const feature = (path: string) => /^renderer\/features\/([^/]+)\//.exec(path)?.[1];
+  const from = feature(file);
+  const to = feature(target);
+  if (from !== undefined && to !== undefined && from !== to) return 'a feature never imports another feature: shared pieces belong in renderer/ui/';
+  if (file.startsWith('renderer/api/') && target.startsWith('renderer/store/')) return 'the link to the host (renderer/api/) does not know the store that mirrors it';
+  return undefined;
+}
+
 /** Files that are tests or test kits: left out of the graph. */
 function isTestCode(path: string): boolean {
   return /\.(test|int\.test|e2e)\.tsx?$/.test(path) || /(^|\/)testKits\//.test(path);
@@ -143,6 +157,8 @@ for (const file of files) {
     if (resolved === undefined) continue; // a test kit, an asset or a .mjs helper: not part of the layered code
     targets.push(resolved);
     const to = layerOf(resolved);
+    const inside = rendererRule(file, resolved);
+    if (inside !== undefined) broken.push(`${file} imports ${resolved}: ${inside}`);
     if (from === undefined || to === undefined || from === to) continue;
     arrows.set(`${from} -> ${to}`, (arrows.get(`${from} -> ${to}`) ?? 0) + 1);
     if (!allowed[from].may.includes(to)) broken.push(`${file} imports ${resolved}: ${allowed[from].rule}`);
@@ -154,6 +170,15 @@ for (const file of files) {
   if (file.startsWith('main/electron/')) continue;
   if (/from\s+['"]electron['"]|require\(['"]electron['"]\)/.test(readFileSync(join(root, file), 'utf8')) && !file.startsWith('preload/')) {
     broken.push(`${file} imports electron: only main/electron/ and preload/ may`);
+  }
+}
+
+// The contract is typed end to end: where the API, the contract, the preload and the window meet, a
+// cast through `unknown` would hide a disagreement that tsc should report.
+const boundary = /^(shared|preload|renderer|main\/api)\//;
+for (const file of files) {
+  if (boundary.test(file) && /\bas unknown as\b/.test(readFileSync(join(root, file), 'utf8'))) {
+    broken.push(`${file} casts through unknown: the contract's types must meet without it`);
   }
 }
 
