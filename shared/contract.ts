@@ -18,6 +18,7 @@ import type {
   RootEntry,
   ServerId,
   ServerSnapshot,
+  SignOutReport,
   LaunchReview,
   ToolSummary,
   WorkspaceView,
@@ -70,8 +71,8 @@ export interface AtriumRequests {
    * has ended (signed out, or still signed in with what it had, when this was a sign-in again).
    */
   cancelSignIn: Req<{ serverId: ServerId }, ServerSnapshot>;
-  /** Revokes the server's tokens where its authorization server allows, forgets them, and disconnects it. */
-  signOut: Req<{ serverId: ServerId }, ServerSnapshot>;
+  /** Revokes the server's tokens where its authorization server allows, forgets them, and disconnects it; says what was revoked. */
+  signOut: Req<{ serverId: ServerId }, { server: ServerSnapshot; report: SignOutReport }>;
   /** What the person already has: other hosts' MCP configs and a local model server, for the first run. */
   discoverSetup: Req<Record<string, never>, SetupDiscovery>;
   /** Imports the chosen servers of one discovered config file, each trusted or not as the person chose; they start. */
@@ -105,9 +106,10 @@ export interface AtriumRequests {
   reviewServerLaunch: Req<{ serverId: ServerId }, LaunchReview>;
   /**
    * The person approves the definition they were shown (named by its hash; refused when it changed since)
-   * and the server starts.
+   * and the server starts — unless `start` is false (the CLI's `servers approve`): then only the approval
+   * is kept, and the server starts when it next would.
    */
-  approveServerLaunch: Req<{ serverId: ServerId; hash: string }, ServerSnapshot>;
+  approveServerLaunch: Req<{ serverId: ServerId; hash: string; start?: boolean }, ServerSnapshot>;
   getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
   setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
   listTools: Req<ServerFilter, ToolSummary[]>;
@@ -188,6 +190,11 @@ export interface AtriumRequests {
   cancelTurn: Req<{ conversationId: string }, null>;
   listPending: Req<Record<string, never>, PendingRequestView[]>;
   respondPending: Req<{ id: string; outcome: JsonObject }, null>;
+  /**
+   * Takes a pending request back unanswered, for a front end that cannot ask anyone (a terminal without
+   * input): the model or the server hears that no one could be asked, which is not a person's "no".
+   */
+  withdrawPending: Req<{ id: string; reason: string }, null>;
   listGrants: Req<{ serverId?: string }, JsonObject[]>;
   revokeGrant: Req<{ id: string }, null>;
   listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
@@ -394,7 +401,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     type: 'object',
     additionalProperties: false,
     required: ['serverId', 'hash'],
-    properties: { serverId, hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+    properties: { serverId, hash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, start: { type: 'boolean' } },
   },
   getServerLog: {
     type: 'object',
@@ -595,6 +602,12 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
     additionalProperties: false,
     required: ['id', 'outcome'],
     properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, outcome: { type: 'object' } },
+  },
+  withdrawPending: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'reason'],
+    properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, reason: { type: 'string', minLength: 1, maxLength: 500 } },
   },
   listGrants: serverFilter,
   revokeGrant: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },

@@ -128,6 +128,18 @@ export interface ServerAuthView {
   signInUrl?: string;
 }
 
+/** What signing out did, for the person: whether there was a sign-in, and what was revoked. */
+export interface SignOutReport {
+  /** Atrium held tokens for the server (else there was nothing to sign out of). */
+  hadTokens: boolean;
+  /** The authorization server offers revocation (RFC 7009); without it the tokens are only forgotten. */
+  revocationOffered: boolean;
+  /** What the authorization server revoked: 'refresh token', 'access token'. */
+  revoked: string[];
+  /** What could not be revoked, and why, as sentences (the tokens are forgotten all the same). */
+  problems: string[];
+}
+
 /** What the renderer shows of one configured server: a snapshot pushed on every change. */
 export interface ServerSnapshot {
   id: ServerId;

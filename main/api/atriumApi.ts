@@ -92,8 +92,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     },
     signOut: async ({ serverId }) => {
       const connection = hub.get(serverId);
-      await connection.signOut();
-      return connection.snapshot;
+      const report = await connection.signOut();
+      return { server: connection.snapshot, report };
     },
     setServerEnabled: async ({ serverId, enabled }) => {
       const definition = registry.get(serverId);

@@ -20,6 +20,7 @@ type ConversationRequests = Pick<
   | 'cancelTurn'
   | 'listPending'
   | 'respondPending'
+  | 'withdrawPending'
   | 'listProviders'
   | 'listGrants'
   | 'revokeGrant'
@@ -86,6 +87,10 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       return null;
     },
     listPending: async () => pending.list(),
+    withdrawPending: async ({ id, reason }) => {
+      pending.withdraw(id, reason);
+      return null;
+    },
     respondPending: async ({ id, outcome }) => {
       if (!pending.respond(id, outcome)) throw new NotFoundError('that request is no longer waiting (it was answered or withdrawn)');
       return null;

@@ -51,9 +51,10 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
       return hub.get(serverId).snapshot;
     },
     reviewServerLaunch: async ({ serverId }) => approvals.review(known(serverId)),
-    approveServerLaunch: async ({ serverId, hash }) => {
+    approveServerLaunch: async ({ serverId, hash, start }) => {
       const definition = known(serverId);
       await approvals.approve(definition, hash);
+      if (start === false) return hub.get(serverId).snapshot;
       const enabled = { ...definition, disabled: false };
       if (definition.disabled) await registry.update(enabled);
       await hub.replace(enabled);

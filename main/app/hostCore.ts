@@ -5,6 +5,7 @@
 
 import { join } from 'node:path';
 import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
+import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 import type { ConfigProblem, ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
 import type { ConversationServices } from '../api/conversationServices.ts';
@@ -22,6 +23,7 @@ import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from '../atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
+import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
 import { PendingRequests } from '../host/pendingRequests.ts';
@@ -54,6 +56,8 @@ import { journaled, openConversationStores, samplingModels } from './conversatio
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
 export type { ApprovalMode, SamplingPolicy };
+/** For a command that runs once: a server that fails is reported, not restarted. */
+export { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -69,8 +73,10 @@ export interface HostCoreOptions {
   /** false: add the servers without starting them (the CLI's sign-out needs no connection). */
   startServers?: boolean;
   sampling?: SamplingBroker;
-  /** A fixed way to answer elicitations (the CLI's --elicit); the person is asked through pending requests otherwise. */
+  /** A broker that answers elicitations instead of the person (tests); the person is asked through pending requests otherwise. */
   elicitation?: ElicitationBroker;
+  /** One answer to every elicitation (the CLI's --elicit), held to the same form rules as a person's. */
+  elicitationAnswer?: ElicitationAnswer;
   /** Opens a URL the person agreed to open from a server's URL elicitation; by default it is written to the server's log. */
   openUrl?(url: string, serverId: string, note?: (text: string, level?: 'info' | 'notice') => void): void;
   restartPolicy?: RestartPolicy;
@@ -91,7 +97,11 @@ export interface HostCoreOptions {
   samplingPolicy?: SamplingPolicy;
   /** Sampling when neither this run nor Settings chose: 'deny' unless given ('ask' where a person is at a window). */
   samplingDefault?: SamplingChoice;
-  samplingChoice?: ProviderChoice;
+  /**
+   * The provider, model and base URL this run's flags name (the CLI): a server's sampling request uses
+   * them where its conversation names none, and the base URL applies to every request to that provider.
+   */
+  runChoice?: ProviderChoice;
   secrets?: SecretSource;
   /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
   secretStore?: WritableSecrets;
@@ -189,19 +199,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
     ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
   });
-  const models = new ModelResolver(() => settings, options.makeProvider ?? ((config) => createProvider(config, secrets)));
+  const models = new ModelResolver(() => settings, options.makeProvider ?? ((config) => createProvider(config, secrets)), options.runChoice);
   const sampling =
     options.sampling ??
     createSamplingBroker({
       policy: approvals.samplingPolicy,
       pending,
-      models: samplingModels(history, models, settings, options.samplingChoice),
+      models: samplingModels(history, models, settings, options.runChoice),
       isTrusted: trusted,
       conversationFor: (serverId) => activity.conversationFor(serverId),
       context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
     });
-  const elicitation = options.elicitation
-    ? checkedElicitation(options.elicitation)
+  const fixedBroker = options.elicitation ?? (options.elicitationAnswer ? fixedElicitation(options.elicitationAnswer) : undefined);
+  const elicitation = fixedBroker
+    ? checkedElicitation(fixedBroker)
     : createPersonElicitation({
         pending,
         conversationFor: (serverId) => activity.conversationFor(serverId),

@@ -25,17 +25,24 @@ export class ModelResolver {
   /** What each provider's API listed when last asked: a provider without a default model uses the first. */
   private readonly listed = new Map<string, string[]>();
 
-  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig) => LlmProvider) {
+  /** The base URL this run gives (the CLI's --base-url), for the provider it names (any, when it names none). */
+  private readonly runBaseUrl: { provider?: string; baseUrl: string } | undefined;
+
+  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig) => LlmProvider, runChoice?: ProviderChoice) {
     this.settings = settings;
     this.makeProvider = makeProvider;
+    this.runBaseUrl = runChoice?.baseUrl ? { baseUrl: runChoice.baseUrl, ...(runChoice.provider ? { provider: runChoice.provider } : {}) } : undefined;
   }
 
   /**
    * The provider and model a message or a server's sampling request uses (see chooseProvider). A provider
    * with no default model is asked for its models first, so one whose list loads is always usable.
    */
-  async resolveModel(choice: ProviderChoice): Promise<{ config: ProviderConfig; model: string }> {
+  async resolveModel(asked: ProviderChoice): Promise<{ config: ProviderConfig; model: string }> {
     const settings = this.settings();
+    const run = this.runBaseUrl;
+    const provider = asked.provider ?? defaultProviderId(settings);
+    const choice = run && asked.baseUrl === undefined && (run.provider === undefined || run.provider === provider) ? { ...asked, baseUrl: run.baseUrl } : asked;
     try {
       return chooseProvider(settings, choice, (id) => this.listed.get(id));
     } catch (error) {

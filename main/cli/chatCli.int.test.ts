@@ -75,6 +75,15 @@ describe('atrium chat', () => {
     assert.match(JSON.stringify(llm.requests.at(-1)?.body), /remember the word teal.*First answer\..*what word\?/);
   });
 
+  test('a turn the provider refuses (a wrong key) ends in one line saying so and exit code 1, never a stack', async () => {
+    script.push({ error: { status: 401, message: 'invalid x-api-key' } });
+    const { code, stdout, stderr } = await atrium(home, ['chat', ...flags(), 'hello?']);
+    assert.equal(code, 1, stdout);
+    assert.match(stderr, /^atrium: Anthropic provider "anthropic" rejected the API key \(HTTP 401\)/m);
+    assert.doesNotMatch(stderr, /\n\s+at /);
+    assert.ok(!stderr.includes(key), 'the key is not printed');
+  });
+
   test('a provider that is not configured is one clear line, before any server starts', async () => {
     const { code, stderr } = await atrium(home, ['chat', 'hi']);
     assert.equal(code, 1);

@@ -4,14 +4,15 @@
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
 import { createInterface } from 'node:readline/promises';
-import type { HostCore } from '../app/hostCore.ts';
+import type { RunningHost } from '../app/hostCore.ts';
+import type { TokenUsage } from '../../shared/domain.ts';
 import { startHostCore } from '../app/hostCore.ts';
-import { fixedElicitation } from '../host/brokers.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { settleLaunchApprovals } from './launchConsent.ts';
 import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets } from '../store/secrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
+import { CliFailure } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
 import { ModelChoiceError, chooseProvider, loadProviderSettings } from '../chat/providerSettings.ts';
 import { cliCredentialStore } from './signInCommand.ts';
@@ -43,18 +44,18 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
     }
   }
-  const core = await startHostCore({
+  const core: RunningHost = await startHostCore({
     home,
     providerSettings: settings,
     ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
     roots: invocation.roots,
     ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
-    ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
+    ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
     openUrl: (url: string) => io.out(`\nOpen this address in your browser: ${visible(url)}`),
     // A flag decides for this run; without one, the choice saved in Settings does.
     ...(invocation.approve ? { approvalMode: invocation.approve } : {}),
     ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
-    samplingChoice: choice,
+    runChoice: choice,
     secrets: chainSecrets(...(invocation.secretsFile ? [fileSecrets(invocation.secretsFile)] : []), environmentSecrets(io.env), conventionalKeySecrets(io.env)),
     keepAliveMs: 0,
     credentialStore: cliCredentialStore(home),
@@ -69,22 +70,31 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     }
     const stopShowing = showTurn(core, io);
     let conversationId = invocation.conversation;
+    // The turn's token counts come with its `done` event, as the window learns them.
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     const onAbort = () => {
-      for (const id of conversationId ? [conversationId] : []) core.conversations.chat.cancel(id);
+      for (const id of conversationId ? [conversationId] : []) void core.api.cancelTurn({ conversationId: id });
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    core.events.on('chatEvent', ({ conversationId: id }) => (conversationId ??= id));
+    const stopFollowing = core.events.on('chatEvent', ({ conversationId: id, event }) => {
+      conversationId ??= id;
+      if (id === conversationId && event.type === 'done') usage = event.usage;
+    });
     try {
-      const { conversationId: id, outcome } = await core.conversations.chat.send({
-        content: [{ type: 'text', text }],
+      const { conversationId: id, stopReason } = await core.api.sendMessage({
+        text,
         ...(invocation.conversation ? { conversationId: invocation.conversation } : {}),
-        ...choice,
+        ...(choice.provider ? { provider: choice.provider } : {}),
+        ...(choice.model ? { model: choice.model } : {}),
       });
       io.write('\n');
-      io.err(`atrium: conversation ${id} (${outcome.usage.inputTokens} tokens in, ${outcome.usage.outputTokens} out${outcome.stopReason === 'end_turn' ? '' : `; stopped: ${outcome.stopReason}`})`);
-      return outcome.stopReason === 'cancelled' ? 130 : 0;
+      // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
+      if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
+      io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
+      return stopReason === 'cancelled' ? 130 : 0;
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      stopFollowing();
       stopShowing();
     }
   } finally {
@@ -92,9 +102,15 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
   }
 }
 
+/** Why the conversation's last reply failed, as saved with it. */
+async function turnFailure(core: RunningHost, conversationId: string): Promise<string> {
+  const { messages } = await core.api.getConversation({ conversationId });
+  return messages.findLast((message) => message.role === 'assistant' && message.error !== undefined)?.error ?? 'the turn failed';
+}
+
 /** Prints the turn as it happens; returns the function that stops printing. */
-function showTurn(core: HostCore, io: ChatIo): () => void {
-  const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => core.conversations.pending.withdraw(id, reason) }, io);
+function showTurn(core: RunningHost, io: ChatIo): () => void {
+  const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void core.api.withdrawPending({ id, reason }) }, io);
   // Streamed text may stop mid-line; what Atrium adds (a tool call, its result) always gets lines of its own.
   let atLineStart = true;
   const line = (text: string) => {

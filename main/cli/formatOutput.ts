@@ -2,8 +2,7 @@
 // visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, ToolChangeView, ToolSummary } from '../../shared/domain.ts';
-import type { SignOutReport } from '../mcp/connection/remoteAuthorization.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSummary } from '../../shared/domain.ts';
 import { statusLabel } from '../../shared/domain.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';

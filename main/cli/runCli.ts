@@ -4,11 +4,9 @@
 
 import type { JsonObject } from '../../shared/contract.ts';
 import type { ServerStatus } from '../../shared/domain.ts';
-import { fixedElicitation } from '../host/brokers.ts';
 import type { HostCore, RunningHost } from '../app/hostCore.ts';
-import { startHostCore } from '../app/hostCore.ts';
-import { importServers } from '../mcp/config/importServers.ts';
-import { serversFilePath } from '../mcp/config/serversFile.ts';
+import { NO_RESTARTS, startHostCore } from '../app/hostCore.ts';
+import { importServersFile } from '../app/importServersFile.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
 import type { CliInvocation } from './cliArgs.ts';
@@ -19,11 +17,9 @@ import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
-import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import { describeLaunch } from '../../shared/domain.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
-import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { safeJson } from '../../shared/serverText.ts';
 
@@ -114,7 +110,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
       // Approving pins a definition; it starts nothing.
       ...(approving !== undefined ? { startServers: false } : {}),
-      ...(invocation.elicit === 'ask' ? {} : { elicitation: fixedElicitation(invocation.elicit) }),
+      ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
       restartPolicy: NO_RESTARTS,
@@ -124,7 +120,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
     const started = core;
-    const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => started.conversations.pending.withdraw(id, reason) }, io);
+    const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void started.api.withdrawPending({ id, reason }) }, io);
     core.events.on('pendingOpened', consent.opened);
     core.events.on('pendingClosed', consent.closed);
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
@@ -249,26 +245,23 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
 }
 
 /** `atrium servers approve NAME`: the person approves the server's definition as it is now, shown as it is pinned. */
-async function runApprove(serverId: string, core: HostCore, io: CliIo): Promise<number> {
-  const definition = core.registry.get(serverId);
-  if (!definition) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
+async function runApprove(serverId: string, core: RunningHost, io: CliIo): Promise<number> {
+  const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
+  if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
   const review = await core.api.reviewServerLaunch({ serverId });
   if (review.current) {
     io.out(`${format.visible(serverId)} is approved already: ${format.visible(describeLaunch(review.definition))}`);
     return 0;
   }
   for (const line of describeReview(review)) io.out(line);
-  await core.launchApprovals.approve(definition, review.hash);
-  io.out(`Approved ${format.visible(serverId)}${definition.disabled ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
+  await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
+  io.out(`Approved ${format.visible(serverId)}${server.status.kind === 'disabled' ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
   return 0;
 }
 
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
-  const target = invocation.configPath ?? serversFilePath(home);
-  // Before the file changes: what is in it now is the setup already running; what the import adds is not approved.
-  await LaunchApprovals.open(home);
-  const report = await importServers(source, target);
+  const { target, report } = await importServersFile(home, source, invocation.configPath);
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
   if (invocation.json) io.out(safeJson({ target, ...report }, 2));
   else {

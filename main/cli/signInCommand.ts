@@ -5,13 +5,11 @@
 // and closes the listener. Sign-ins are kept where the browser mode keeps them (cliCredentialStore), so
 // a later CLI run, or `npm run web`, is still signed in.
 
-import type { ServerStatus } from '../../shared/domain.ts';
-import type { HostCore } from '../app/hostCore.ts';
-import { startHostCore } from '../app/hostCore.ts';
-import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
-import type { McpConnection } from '../mcp/connection/McpConnection.ts';
-import { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
+import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
+import type { RunningHost } from '../app/hostCore.ts';
+import { NO_RESTARTS, startHostCore } from '../app/hostCore.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
+import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { CliFailure } from './cliArgs.ts';
 import { formatSignedIn, formatSignedOut, visible } from './formatOutput.ts';
@@ -28,7 +26,7 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
  * Where every CLI command keeps and finds remote servers' sign-ins: the home's encrypted `secrets.enc`
  * (its data key in `secrets.key`, readable by this user only), the store the browser mode uses.
  */
-export function cliCredentialStore(home: string): CredentialStore {
+export function cliCredentialStore(home: string): WritableSecrets {
   return encryptedFileSecrets(home);
 }
 
@@ -47,26 +45,32 @@ export async function runSignIn(invocation: CliInvocation, home: string, io: Sig
     },
   });
   try {
-    const connection = remoteServer(core, serverId);
-    if (connection.definition.disabled) throw new CliFailure(`${serverId} is disabled; enable it first`);
-    connection.start();
-    const status = await connection.whenSettled();
+    const server = await remoteServer(core, serverId);
+    if (server.status.kind === 'disabled') throw new CliFailure(`${serverId} is disabled; enable it first`);
+    // Connect first, so the server's own challenge decides what the sign-in asks for.
+    await core.api.restartServer({ serverId });
+    const settled = await remoteServer(core, serverId, await core.whenSettled());
     // Only a server that asked for authorization (or holds a sign-in) has one to sign in to.
-    if (!connection.snapshot.auth) {
+    if (!settled.auth) {
       throw new CliFailure(
-        status.kind === 'ready' ? `${serverId} needs no sign-in: it connected without asking for authorization` : `cannot sign in: ${describe(status)}`,
+        settled.status.kind === 'ready' ? `${serverId} needs no sign-in: it connected without asking for authorization` : `cannot sign in: ${describe(settled.status)}`,
       );
     }
+    // Ctrl+C calls the sign-in off as the window's Cancel does: the loopback redirect closes at once.
+    const cancel = () => void core.api.cancelSignIn({ serverId });
+    signal?.addEventListener('abort', cancel, { once: true });
+    let snapshot: ServerSnapshot;
     try {
-      await connection.signIn(signal);
+      snapshot = await core.api.signIn({ serverId });
     } catch (error) {
       if (signal?.aborted) {
         io.err(`atrium: the sign-in to ${serverId} was cancelled`);
         return 130;
       }
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
     }
-    const snapshot = connection.snapshot;
     if (invocation.json) io.out(JSON.stringify(snapshot, null, 2));
     else io.out(formatSignedIn(serverId, snapshot.auth, Date.now()));
     return 0;
@@ -80,7 +84,8 @@ export async function runSignOut(invocation: CliInvocation, home: string, io: Si
   // Signing out needs no connection: the stored sign-in names the authorization server to tell.
   const core = await startCore(invocation, home, { mode: 'when-asked' });
   try {
-    const report = await remoteServer(core, serverId).signOut();
+    await remoteServer(core, serverId);
+    const { report } = await core.api.signOut({ serverId });
     if (invocation.json) io.out(JSON.stringify({ serverId, ...report }, null, 2));
     else io.out(formatSignedOut(serverId, report));
     return 0;
@@ -92,7 +97,7 @@ export async function runSignOut(invocation: CliInvocation, home: string, io: Si
 type SignInOptions = NonNullable<Parameters<typeof startHostCore>[0]['signIn']>;
 
 /** A host with the one server added but not started: the command decides whether it connects. */
-function startCore(invocation: CliInvocation, home: string, signIn: SignInOptions): Promise<HostCore> {
+function startCore(invocation: CliInvocation, home: string, signIn: SignInOptions): Promise<RunningHost> {
   const [serverId = ''] = invocation.args;
   return startHostCore({
     home,
@@ -107,11 +112,13 @@ function startCore(invocation: CliInvocation, home: string, signIn: SignInOption
   });
 }
 
-function remoteServer(core: HostCore, serverId: string): McpConnection {
-  if (!core.hub.has(serverId)) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
-  const connection = core.hub.get(serverId);
-  if (connection.definition.transport === 'stdio') throw new CliFailure(`${serverId} is a stdio server: only remote servers (a "url" in the servers file) sign in`);
-  return connection;
+/** The server to sign in to, as the API shows it: it must exist and be a remote one. */
+async function remoteServer(core: RunningHost, serverId: string, settled?: Map<string, ServerStatus>): Promise<ServerSnapshot> {
+  const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
+  if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
+  if (server.transport === 'stdio') throw new CliFailure(`${serverId} is a stdio server: only remote servers (a "url" in the servers file) sign in`);
+  const status = settled?.get(serverId);
+  return status ? { ...server, status } : server;
 }
 
 function describe(status: ServerStatus): string {

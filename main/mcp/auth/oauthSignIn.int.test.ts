@@ -131,8 +131,9 @@ describe('signing in to a remote server', () => {
 
     // Signing out revokes at the authorization server, forgets the tokens and disconnects.
     const out = await second.core.api.signOut({ serverId: 'remote' });
-    assert.equal(out.status.kind, 'needs-sign-in');
-    assert.equal(out.auth?.state, 'signed-out');
+    assert.equal(out.server.status.kind, 'needs-sign-in');
+    assert.equal(out.server.auth?.state, 'signed-out');
+    assert.deepEqual([out.report.hadTokens, [...out.report.revoked].sort()], [true, ['access token', 'refresh token']], 'the person is told what was revoked');
     await fixture.waitForStderr(/^revoke refresh_token$/);
     await fixture.waitForStderr(/^revoke access_token$/);
     await second.core.shutdown();

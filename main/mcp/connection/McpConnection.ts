@@ -11,7 +11,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import type { CompletionReference, ListKind } from '../../../shared/contract.ts';
-import type { LogLevel, LogLine, ProgressUpdate, ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
+import type { LogLevel, LogLine, ProgressUpdate, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
@@ -25,7 +25,7 @@ import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.
 import type { Session } from './session.ts';
 import { SessionOpener } from './sessionOpener.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
-import type { RemoteAuthorization, SignOutReport } from './remoteAuthorization.ts';
+import type { RemoteAuthorization } from './remoteAuthorization.ts';
 
 
 export interface ConnectionHooks {

@@ -3,7 +3,7 @@
 // person to sign in when a connect fails for want of authorization. It never sees a token.
 
 import type { FetchLike } from '@modelcontextprotocol/client';
-import type { ServerAuthView } from '../../../shared/domain.ts';
+import type { ServerAuthView, SignOutReport } from '../../../shared/domain.ts';
 import type { RemoteServerDefinition } from '../config/serverConfig.ts';
 
 export interface RemoteAuthorization {
@@ -17,17 +17,6 @@ export interface RemoteAuthorization {
   signOut(): Promise<SignOutReport>;
 }
 
-/** What signing out did, for the person: whether there was a sign-in, and what was revoked. */
-export interface SignOutReport {
-  /** Atrium held tokens for the server (else there was nothing to sign out of). */
-  hadTokens: boolean;
-  /** The authorization server offers revocation (RFC 7009); without it the tokens are only forgotten. */
-  revocationOffered: boolean;
-  /** What the authorization server revoked: 'refresh token', 'access token'. */
-  revoked: string[];
-  /** What could not be revoked, and why, as sentences (the tokens are forgotten all the same). */
-  problems: string[];
-}
 
 export interface AuthorizationHooks {
   /** The view changed (signing in, signed in, failed…). */
