@@ -9,7 +9,6 @@ import type {
   ConfigProblem,
   DataFileProblem,
   PendingRequestView,
-  LogLevel,
   LogLine,
   ProgressUpdate,
   PromptSummary,
@@ -23,7 +22,9 @@ import type {
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
+import { logLevels } from './domain.ts';
 import type { Conversation, StoredMessage, ToolCallRecord } from './conversation.ts';
+import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { FieldProblem } from './fieldProblems.ts';
 
 export type { FieldProblem };
@@ -45,163 +46,143 @@ export interface CompletionAnswer {
   hasMore?: boolean;
 }
 
-interface Req<P, R> {
-  params: P;
-  result: R;
-}
-
-type ServerFilter = { serverId?: ServerId };
-
-export interface AtriumRequests {
-  listServers: Req<Record<string, never>, ServerSnapshot[]>;
-  listConfigProblems: Req<Record<string, never>, ConfigProblem[]>;
+/**
+ * What each request resolves with. Its params are defined once, as the JSON Schema main validates them
+ * against (`requestParamSchemas`, below); their type is derived from it (`RequestParams`).
+ */
+export interface AtriumResults {
+  listServers: ServerSnapshot[];
+  listConfigProblems: ConfigProblem[];
   /** The data-folder files found damaged in this run: each moved aside, and how to recover it. */
-  listDataFileProblems: Req<Record<string, never>, DataFileProblem[]>;
-  restartServer: Req<{ serverId: ServerId }, null>;
+  listDataFileProblems: DataFileProblem[];
+  restartServer: null;
   /**
    * Signs in to a remote server that uses OAuth: its authorization page is opened (the desktop app opens
    * the system browser; in the browser mode the window opens `auth.signInUrl` of the server's snapshot,
    * which `serverChanged` carries as soon as the page is ready). Resolves with the server once it is
    * signed in and connected; fails with a sentence saying why.
    */
-  signIn: Req<{ serverId: ServerId }, ServerSnapshot>;
+  signIn: ServerSnapshot;
   /**
    * Stops the sign-in under way for the server, if any: its loopback redirect closes, so a page that
    * answers later is refused, and the pending `signIn` fails. Resolves with the server once the sign-in
    * has ended (signed out, or still signed in with what it had, when this was a sign-in again).
    */
-  cancelSignIn: Req<{ serverId: ServerId }, ServerSnapshot>;
+  cancelSignIn: ServerSnapshot;
   /** Revokes the server's tokens where its authorization server allows, forgets them, and disconnects it; says what was revoked. */
-  signOut: Req<{ serverId: ServerId }, { server: ServerSnapshot; report: SignOutReport }>;
+  signOut: { server: ServerSnapshot; report: SignOutReport };
   /** What the person already has: other hosts' MCP configs and a local model server, for the first run. */
-  discoverSetup: Req<Record<string, never>, SetupDiscovery>;
+  discoverSetup: SetupDiscovery;
   /** Imports the chosen servers of one discovered config file, each trusted or not as the person chose; they start. */
-  importServers: Req<{ path: string; servers: { id: string; trusted: boolean }[] }, ServerSnapshot[]>;
+  importServers: ServerSnapshot[];
   /**
    * Adds Atrium's built-in sample server, trusted (it is Atrium's own: its tool annotations are honest),
    * saved off: the person starts it after seeing its command line. When Atrium already has it (under any
    * name), nothing is added and `added` is false.
    */
-  addSampleServer: Req<Record<string, never>, { server: ServerSnapshot; added: boolean }>;
+  addSampleServer: { server: ServerSnapshot; added: boolean };
   /** The servers a pasted JSON block (or a chosen file's text) holds, each with its command line, to check before adding. */
-  previewServerConfig: Req<{ text: string }, ServerConfigPreview>;
+  previewServerConfig: ServerConfigPreview;
   /**
    * Adds the chosen servers (by name, as the preview gave them) of a pasted block: not trusted and off,
    * each starts once the person approved its command line. One Atrium already has is not added again.
    */
-  addPastedServers: Req<{ text: string; servers: ServerId[] }, ServerSnapshot[]>;
+  addPastedServers: ServerSnapshot[];
   /** Makes a discovered local model server a provider (and the default when there is none). */
-  useModelServer: Req<{ baseUrl: string }, null>;
+  useModelServer: null;
   /** A server's entry as servers.json holds it, for editing. */
-  getServerConfig: Req<{ serverId: ServerId }, JsonObject>;
+  getServerConfig: JsonObject;
   /**
    * Adds a server (or edits the one `replaces` names, renaming it when the names differ) from an entry in
    * servers.json's shape. A new server, or one whose command line, environment or address changed, is
    * saved disabled: the person starts it after seeing exactly what will run.
    */
-  saveServer: Req<{ serverId: ServerId; entry: JsonObject; replaces?: ServerId }, ServerSnapshot>;
-  removeServer: Req<{ serverId: ServerId }, null>;
-  setServerEnabled: Req<{ serverId: ServerId; enabled: boolean }, null>;
+  saveServer: ServerSnapshot;
+  removeServer: null;
+  setServerEnabled: null;
   /** What starting a server runs or contacts, what was approved before, and the risky shapes found in it. */
-  reviewServerLaunch: Req<{ serverId: ServerId }, LaunchReview>;
+  reviewServerLaunch: LaunchReview;
   /**
    * The person approves the definition they were shown (named by its hash; refused when it changed since)
    * and the server starts — unless `start` is false (the CLI's `servers approve`): then only the approval
    * is kept, and the server starts when it next would.
    */
-  approveServerLaunch: Req<{ serverId: ServerId; hash: string; start?: boolean }, ServerSnapshot>;
-  getServerLog: Req<{ serverId: ServerId; limit?: number }, LogLine[]>;
-  setServerLogLevel: Req<{ serverId: ServerId; level: LogLevel }, null>;
-  listTools: Req<ServerFilter, ToolSummary[]>;
+  approveServerLaunch: ServerSnapshot;
+  getServerLog: LogLine[];
+  setServerLogLevel: null;
+  listTools: ToolSummary[];
   /**
    * Approves a tool's changed definition, the one whose fingerprint (`changed.fingerprint` from listTools)
    * the person saw beside the old one: the tool is offered to the model again. Fails when the tool changed
    * again meanwhile.
    */
-  approveToolChange: Req<{ serverId: ServerId; tool: string; fingerprint: string }, null>;
+  approveToolChange: null;
   /** Turns one tool (or, without `tool`, all of a server's tools) on or off for the model. */
-  setToolEnabled: Req<{ serverId: ServerId; tool?: string; enabled: boolean }, null>;
-  listResources: Req<ServerFilter, ResourceSummary[]>;
-  listResourceTemplates: Req<ServerFilter, ResourceTemplateSummary[]>;
-  listPrompts: Req<ServerFilter, PromptSummary[]>;
-  callTool: Req<{ serverId: ServerId; tool: string; arguments?: JsonObject; callId?: string }, JsonObject>;
-  cancelCall: Req<{ callId: string }, null>;
-  readResource: Req<{ serverId: ServerId; uri: string }, JsonObject>;
-  subscribeResource: Req<{ serverId: ServerId; uri: string }, null>;
-  unsubscribeResource: Req<{ serverId: ServerId; uri: string }, null>;
-  getPrompt: Req<{ serverId: ServerId; name: string; arguments?: Record<string, string> }, JsonObject>;
-  complete: Req<
-    { serverId: ServerId; ref: CompletionReference; argument: { name: string; value: string }; context?: Record<string, string> },
-    CompletionAnswer
-  >;
+  setToolEnabled: null;
+  listResources: ResourceSummary[];
+  listResourceTemplates: ResourceTemplateSummary[];
+  listPrompts: PromptSummary[];
+  callTool: JsonObject;
+  cancelCall: null;
+  readResource: JsonObject;
+  subscribeResource: null;
+  unsubscribeResource: null;
+  getPrompt: JsonObject;
+  complete: CompletionAnswer;
   /** The roots servers see now: the active workspace's (and any given for this run only). */
-  listRoots: Req<Record<string, never>, RootEntry[]>;
+  listRoots: RootEntry[];
   /** Replaces the active workspace's roots. */
-  setRoots: Req<{ roots: RootEntry[] }, RootEntry[]>;
+  setRoots: RootEntry[];
   /** Which front end the window runs in and what it can do beyond the contract (the native folder picker). */
-  getHostInfo: Req<Record<string, never>, HostInfo>;
+  getHostInfo: HostInfo;
   /**
    * Opens the system's folder picker (the desktop app only) and resolves with the folders the person
    * chose, as paths; empty when they cancelled. The browser has none: it fails, and a path is typed.
    */
-  pickFolders: Req<Record<string, never>, string[]>;
-  listWorkspaces: Req<Record<string, never>, WorkspaceView[]>;
-  createWorkspace: Req<{ name: string; roots?: RootEntry[] }, WorkspaceView>;
-  setWorkspaceRoots: Req<{ workspaceId: string; roots: RootEntry[] }, WorkspaceView>;
+  pickFolders: string[];
+  listWorkspaces: WorkspaceView[];
+  createWorkspace: WorkspaceView;
+  setWorkspaceRoots: WorkspaceView;
   /** Makes the workspace active: its roots go to every server that asked for roots. */
-  activateWorkspace: Req<{ workspaceId: string }, WorkspaceView>;
-  renameWorkspace: Req<{ workspaceId: string; name: string }, WorkspaceView>;
-  deleteWorkspace: Req<{ workspaceId: string }, null>;
-  listConversations: Req<{ search?: string; limit?: number }, ConversationSummary[]>;
-  getConversation: Req<{ conversationId: string }, ConversationDetail>;
-  renameConversation: Req<{ conversationId: string; title: string }, null>;
-  deleteConversation: Req<{ conversationId: string }, null>;
-  exportConversation: Req<{ conversationId: string; format: 'markdown' | 'json' }, string>;
+  activateWorkspace: WorkspaceView;
+  renameWorkspace: WorkspaceView;
+  deleteWorkspace: null;
+  listConversations: ConversationSummary[];
+  getConversation: ConversationDetail;
+  renameConversation: null;
+  deleteConversation: null;
+  exportConversation: string;
   /** Sends the person's message (with any resources they attached, read when sent) and resolves when the turn ends. */
-  sendMessage: Req<
-    {
-      conversationId?: string;
-      text: string;
-      provider?: string;
-      model?: string;
-      resources?: { serverId: ServerId; uri: string }[];
-      /** Files the person attached: images go to the model as images, text files as text. */
-      files?: { name: string; mimeType: string; data: string }[];
-    },
-    { conversationId: string; stopReason: string }
-  >;
+  sendMessage: { conversationId: string; stopReason: string };
   /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
-  getSettings: Req<Record<string, never>, ProviderSettingsView>;
+  getSettings: ProviderSettingsView;
   /**
    * Adds or replaces a provider; a key given is stored encrypted and is never sent back. Where the key
    * store is weak (`keyStorageWarning` with `canStoreKeys`), a key is stored only with `acceptWeakKeyStorage`.
    */
-  saveProvider: Req<
-    { provider: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean }; key?: string; acceptWeakKeyStorage?: boolean },
-    null
-  >;
-  removeProvider: Req<{ id: string }, null>;
+  saveProvider: null;
+  removeProvider: null;
   /** Saves what is given: the default model, the tool-count threshold, how tool calls and sampling requests are approved. */
-  saveDefaults: Req<{ default?: { provider: string; model: string }; toolThreshold?: number; approvals?: Partial<ApprovalChoices> }, null>;
+  saveDefaults: null;
   /** The configured LLM providers and their models, for the model picker. */
-  listProviders: Req<Record<string, never>, ProviderView[]>;
+  listProviders: ProviderView[];
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
-  runPrompt: Req<{ conversationId?: string; serverId: ServerId; name: string; arguments?: Record<string, string>; provider?: string; model?: string }, { conversationId: string; stopReason: string }>;
-  cancelTurn: Req<{ conversationId: string }, null>;
-  listPending: Req<Record<string, never>, PendingRequestView[]>;
-  respondPending: Req<{ id: string; outcome: JsonObject }, null>;
+  runPrompt: { conversationId: string; stopReason: string };
+  cancelTurn: null;
+  listPending: PendingRequestView[];
+  respondPending: null;
   /**
    * Takes a pending request back unanswered, for a front end that cannot ask anyone (a terminal without
    * input): the model or the server hears that no one could be asked, which is not a person's "no".
    */
-  withdrawPending: Req<{ id: string; reason: string }, null>;
-  listGrants: Req<{ serverId?: string }, JsonObject[]>;
-  revokeGrant: Req<{ id: string }, null>;
-  listAudit: Req<{ limit?: number; serverId?: string }, JsonObject[]>;
+  withdrawPending: null;
+  listGrants: JsonObject[];
+  revokeGrant: null;
+  listAudit: JsonObject[];
 }
 
 export interface ProviderSettingsView {
-  providers: { id: string; kind: string; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
+  providers: { id: string; kind: ProviderKind; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
   /** The choices saved in Settings, or the defaults where none was saved. */
@@ -221,6 +202,13 @@ export interface HostInfo {
   /** The system's folder picker is there (`pickFolders`). */
   canPickFolders: boolean;
 }
+
+/**
+ * The APIs a provider can speak: 'anthropic' (Messages), 'openai' (Chat Completions), 'openai-compatible'
+ * (Chat Completions at a base URL: Ollama, llama.cpp, LM Studio, vLLM), 'openai-responses' (Responses, images out).
+ */
+export const providerKinds = ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] as const;
+export type ProviderKind = (typeof providerKinds)[number];
 
 /**
  * How tool calls are approved when no saved permission decides: 'ask' unless a trusted server marks the
@@ -265,7 +253,7 @@ export interface ServerConfigPreview {
 
 export interface ProviderView {
   id: string;
-  kind: string;
+  kind: ProviderKind;
   models: string[];
   /** The model a message to this provider uses when none is picked (absent only when it offers none). */
   defaultModel?: string;
@@ -303,10 +291,16 @@ export interface AtriumEvents {
   pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
 }
 
-export type RequestName = keyof AtriumRequests;
+export type RequestName = keyof AtriumResults;
 export type EventName = keyof AtriumEvents;
-export type RequestParams<K extends RequestName> = AtriumRequests[K]['params'];
-export type RequestResult<K extends RequestName> = AtriumRequests[K]['result'];
+/**
+ * A request's params schema: JSON Schema, plus `patternHint` — what a pattern asks for, in words, so a
+ * typed value that does not fit says so in the form's words (main/api/validateRequest.ts).
+ */
+type ParamsSchema = ExtendedJSONSchema<{ patternHint: string }>;
+/** A request's params, as its schema says (json-schema-to-ts derives the type from the schema itself). */
+export type RequestParams<K extends RequestName> = FromExtendedSchema<{ patternHint: string }, (typeof requestParamSchemas)[K]>;
+export type RequestResult<K extends RequestName> = AtriumResults[K];
 
 /** The API as the renderer calls it, and as main implements it (with `satisfies`). */
 export type AtriumApi = { [K in RequestName]: (params: RequestParams<K>) => Promise<RequestResult<K>> };
@@ -348,10 +342,9 @@ const rootList = {
 const conversationOnly = { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } } as const;
 const stringMap = { type: 'object', additionalProperties: { type: 'string', maxLength: 1_000_000 } } as const;
 const pastedText = { type: 'string', maxLength: 1_000_000 } as const;
-const logLevels: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
-export const requestParamSchemas: { readonly [K in RequestName]: object } = {
+export const requestParamSchemas = {
   listServers: noParams,
   listConfigProblems: noParams,
   listDataFileProblems: noParams,
@@ -551,7 +544,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
             pattern: '^[a-z0-9][a-z0-9-]{0,39}$',
             patternHint: 'may use only lowercase letters, digits and dashes, starting with a letter or digit, up to 40 characters (for example "claude" or "local-llm")',
           },
-          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'], title: 'API' },
+          kind: { enum: providerKinds, title: 'API' },
           baseUrl: { type: 'string', title: 'Base URL', pattern: '^https?://', patternHint: 'must start with http:// or https:// (for example http://127.0.0.1:11434/v1)', maxLength: 500 },
           models: { type: 'array', title: 'Models', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
           imageGeneration: { type: 'boolean' },
@@ -626,7 +619,7 @@ export const requestParamSchemas: { readonly [K in RequestName]: object } = {
   activateWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId'], properties: { workspaceId } },
   renameWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId', 'name'], properties: { workspaceId, name: workspaceName } },
   deleteWorkspace: { type: 'object', additionalProperties: false, required: ['workspaceId'], properties: { workspaceId } },
-};
+} as const satisfies { readonly [K in RequestName]: ParamsSchema };
 
 export const requestNames = Object.keys(requestParamSchemas) as RequestName[];
 

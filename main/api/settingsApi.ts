@@ -2,11 +2,11 @@
 // tool-count threshold, how tool calls and sampling requests are approved. Keys go into the encrypted secret store and never come back out: the window
 // only learns whether one is set.
 
-import type { AtriumApi, ProviderSettingsView } from '../../shared/contract.ts';
+import type { AtriumApi, ProviderKind, ProviderSettingsView } from '../../shared/contract.ts';
 import type { ProviderSettings } from '../chat/providerSettings.ts';
 import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
 import { saveProviderSettings } from '../chat/providerSettings.ts';
-import type { ProviderConfig, ProviderKind } from '../chat/llmTypes.ts';
+import type { ProviderConfig } from '../chat/llmTypes.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import { InvalidServerConfigError } from './serverConfigApi.ts';

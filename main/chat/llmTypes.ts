@@ -4,6 +4,7 @@
 // main/chat/providers/ knows those formats.
 
 import type { ChatMessage } from '../../shared/conversation.ts';
+import type { ProviderKind } from '../../shared/contract.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 
 /** A tool as a model sees it: its model-facing name and its JSON Schema, kept intact where possible. */
@@ -44,8 +45,6 @@ export interface LlmProvider {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 
-/** anthropic: Messages API; openai: Chat Completions; openai-compatible: Chat Completions by base URL; openai-responses: the Responses API (images out). */
-export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible' | 'openai-responses';
 
 export interface ProviderConfig {
   id: string;

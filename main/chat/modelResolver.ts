@@ -2,21 +2,10 @@
 // configured provider offers. One object for both, so a model list fetched for the picker also serves
 // the next turn and the next sampling request.
 
+import type { ProviderView } from '../../shared/contract.ts';
 import type { ProviderConfig, LlmProvider } from './llmTypes.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
-
-export interface ProviderModels {
-  id: string;
-  kind: string;
-  models: string[];
-  /** The model a message to this provider uses when none is picked. */
-  defaultModel?: string;
-  /** Set on the provider a new conversation uses. */
-  isDefault?: true;
-  /** Why the models could not be listed (no key, not reachable); the configured ones are offered instead. */
-  error?: string;
-}
 
 export class ModelResolver {
   private readonly settings: () => ProviderSettings;
@@ -59,11 +48,11 @@ export class ModelResolver {
    * The configured providers and the models each offers (fetched where the API lists them), each with the
    * model it uses when none is picked, and which one a new conversation uses; one that cannot answer says why.
    */
-  async listProviders(): Promise<ProviderModels[]> {
+  async listProviders(): Promise<ProviderView[]> {
     const settings = this.settings();
     const defaultId = defaultProviderId(settings);
     return Promise.all(
-      settings.providers.map(async (config): Promise<ProviderModels> => {
+      settings.providers.map(async (config): Promise<ProviderView> => {
         const base = { id: config.id, kind: config.kind, ...(config.id === defaultId ? { isDefault: true as const } : {}) };
         const withDefault = (models: string[], listed: string[] | undefined) => {
           const defaultModel = defaultModelOf(settings, config.id, config.models, listed);

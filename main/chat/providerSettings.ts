@@ -8,12 +8,12 @@
 
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import type { ApprovalChoices } from '../../shared/contract.ts';
-import { samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
+import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
+import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../store/dataFile.ts';
 import { jsonProblem } from '../store/jsonProblem.ts';
 import type { ModelTraits } from '../host/sampling/modelChoice.ts';
-import type { ProviderConfig, ProviderKind } from './llmTypes.ts';
+import type { ProviderConfig } from './llmTypes.ts';
 
 export interface ProviderSettings {
   providers: ProviderConfig[];
@@ -38,7 +38,7 @@ const schema = {
           // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
           // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
           id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
-          kind: { enum: ['anthropic', 'openai', 'openai-compatible', 'openai-responses'] },
+          kind: { enum: providerKinds },
           baseUrl: { type: 'string', pattern: '^https?://' },
           apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
@@ -112,7 +112,7 @@ export interface ProviderChoice {
   baseUrl?: string;
 }
 
-const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'openai-compatible', 'openai-responses'];
+const KINDS: readonly ProviderKind[] = providerKinds;
 
 /**
  * Why no model can be used, in the words of the window (Settings, the model picker); `commandLine` says

@@ -4,7 +4,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig, ProviderKind } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig } from '../llmTypes.ts';
+import type { ProviderKind } from '../../../shared/contract.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
 import { missingKeyMessage, toLlmError } from './providerErrors.ts';
 import type { ProviderErrorContext } from './providerErrors.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ProviderView } from '../../../shared/contract.ts';
+import type { ProviderKind, ProviderView } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../api/useHostQuery.ts';
@@ -11,7 +11,7 @@ import { ProviderRow, withoutKeyState } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
-const KINDS = [
+const KINDS: { value: ProviderKind; label: string }[] = [
   { value: 'anthropic', label: 'Anthropic (Messages API)' },
   { value: 'openai', label: 'OpenAI (Chat Completions)' },
   { value: 'openai-responses', label: 'OpenAI (Responses API)' },
@@ -147,9 +147,9 @@ function defaultShown(chosen: { provider: string; model: string } | undefined, p
 /** The request keys of the fields Add a provider shows, so the host's problems land beside them. */
 const providerFields = ['provider.id', 'provider.kind', 'provider.baseUrl', 'provider.models', 'key'] as const;
 
-function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: string; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {
+function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: ProviderKind; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {
   const [id, setId] = useState('');
-  const [kind, setKind] = useState('anthropic');
+  const [kind, setKind] = useState<ProviderKind>('anthropic');
   const [baseUrl, setBaseUrl] = useState('');
   const [models, setModels] = useState('');
   const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(providerFields, 'add-provider');
@@ -182,7 +182,7 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
       <FieldProblem {...messageFor('provider.id')} />
       <label className="field">
         API
-        <select value={kind} onChange={(event) => setKind(event.target.value)} {...describe('provider.kind')}>
+        <select value={kind} onChange={(event) => setKind(KINDS.find((k) => k.value === event.target.value)?.value ?? 'anthropic')} {...describe('provider.kind')}>
           {KINDS.map((k) => (
             <option key={k.value} value={k.value}>
               {k.label}
