@@ -8,7 +8,6 @@ import type {
   ChatTurnEvent,
   ConfigProblem,
   DataFileProblem,
-  PendingRequestView,
   LogLine,
   ProgressUpdate,
   PromptSummary,
@@ -25,9 +24,13 @@ import type {
 import { logLevels } from './domain.ts';
 import type { Conversation, StoredMessage, ToolCallRecord } from './conversation.ts';
 import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
+// The MCP results the API passes on as the server sent them (checked by the SDK; untrusted text).
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { FieldProblem } from './fieldProblems.ts';
+import type { PendingRequestView } from './pendingPayloads.ts';
+import { pendingAnswerSchema } from './pendingPayloads.ts';
 
-export type { FieldProblem };
+export type { CallToolResult, FieldProblem, GetPromptResult, ReadResourceResult };
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
@@ -122,12 +125,12 @@ export interface AtriumResults {
   listResources: ResourceSummary[];
   listResourceTemplates: ResourceTemplateSummary[];
   listPrompts: PromptSummary[];
-  callTool: JsonObject;
+  callTool: CallToolResult;
   cancelCall: null;
-  readResource: JsonObject;
+  readResource: ReadResourceResult;
   subscribeResource: null;
   unsubscribeResource: null;
-  getPrompt: JsonObject;
+  getPrompt: GetPromptResult;
   complete: CompletionAnswer;
   /** The roots servers see now: the active workspace's (and any given for this run only). */
   listRoots: RootEntry[];
@@ -594,7 +597,7 @@ export const requestParamSchemas = {
     type: 'object',
     additionalProperties: false,
     required: ['id', 'outcome'],
-    properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, outcome: { type: 'object' } },
+    properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, outcome: pendingAnswerSchema },
   },
   withdrawPending: {
     type: 'object',

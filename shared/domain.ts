@@ -341,16 +341,3 @@ export type ChatTurnEvent =
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }
   | { type: 'notice'; message: string }
   | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
-
-export type PendingKind = 'tool_approval' | 'sampling' | 'elicitation';
-
-/** A request waiting for the person: a tool approval, a server's sampling or elicitation request. */
-export interface PendingRequestView {
-  id: string;
-  kind: PendingKind;
-  serverId: string;
-  conversationId?: string;
-  /** What to show; server-provided text in it is untrusted. */
-  payload: unknown;
-  createdAt: number;
-}

@@ -1,8 +1,10 @@
 // What each kind of pending request shows the person, and the answer it takes. The host builds the
 // payloads (main/host/consentGate, elicitation/, sampling/); front ends render them and answer through
-// `respondPending`. Text in a payload that came from a server is untrusted. The host checks every
-// answer against these shapes (main/host/pendingOutcomes.ts) before it acts on it.
+// `respondPending`. Text in a payload that came from a server is untrusted. Each answer's shape is
+// defined once, as the JSON Schema the host checks it against (main/host/pendingOutcomes.ts); its type
+// is derived from that schema.
 
+import type { FromSchema } from 'json-schema-to-ts';
 import type { ToolSummary } from './domain.ts';
 
 // ── tool approval ─────────────────────────────────────────────────────────────────────────────────────
@@ -22,14 +24,9 @@ export interface ToolApprovalPayload {
   raisedBy?: { serverId: string; tool: string };
 }
 
-export type GrantScopeAnswer = 'once' | 'conversation' | 'always';
-
-export interface ToolApprovalAnswer {
-  effect: 'allow' | 'deny';
-  scope: GrantScopeAnswer;
-  /** The grant covers this tool, or every tool the server lists now. */
-  target: 'tool' | 'server';
-}
+/** The grant covers this tool, or (`target: 'server'`) every tool the server lists now. */
+export type ToolApprovalAnswer = FromSchema<typeof toolApprovalOutcomeSchema>;
+export type GrantScopeAnswer = ToolApprovalAnswer['scope'];
 
 // ── elicitation ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -69,7 +66,7 @@ export interface ElicitationUrlPayload {
 
 export type ElicitationPayload = ElicitationFormPayload | ElicitationUrlPayload;
 
-export type ElicitationAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+export type ElicitationAnswer = FromSchema<typeof elicitationOutcomeSchema>;
 
 // ── sampling ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -93,9 +90,7 @@ export interface SamplingRequestPayload {
   models: string[];
 }
 
-export type SamplingRequestAnswer =
-  | { action: 'reject' }
-  | { action: 'approve'; messages?: { role: 'user' | 'assistant'; text: string }[]; systemPrompt?: string; maxTokens?: number; model?: string; shareContext?: boolean };
+export type SamplingRequestAnswer = FromSchema<typeof samplingRequestOutcomeSchema>;
 
 export interface SamplingResultPayload {
   stage: 'result';
@@ -104,6 +99,98 @@ export interface SamplingResultPayload {
   stopReason: string;
 }
 
-export type SamplingResultAnswer = { action: 'reject' } | { action: 'send'; text?: string };
+export type SamplingResultAnswer = FromSchema<typeof samplingResultOutcomeSchema>;
 
 export type SamplingPayload = SamplingRequestPayload | SamplingResultPayload;
+
+// ── the answers' shapes ─────────────────────────────────────────────────────────────────────────────
+
+/** Allow or deny one tool call, once, for the conversation, or always. */
+export const toolApprovalOutcomeSchema = {
+  type: 'object',
+  required: ['effect', 'scope', 'target'],
+  properties: {
+    effect: { enum: ['allow', 'deny'] },
+    scope: { enum: ['once', 'conversation', 'always'] },
+    target: { enum: ['tool', 'server'] },
+  },
+  additionalProperties: false,
+} as const;
+
+const samplingMessage = {
+  type: 'object',
+  required: ['role', 'text'],
+  properties: { role: { enum: ['user', 'assistant'] }, text: { type: 'string', maxLength: 1_000_000 } },
+  additionalProperties: false,
+} as const;
+
+/** Approve (optionally edited) or reject a server's sampling request, before any model runs. */
+export const samplingRequestOutcomeSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['action'],
+      properties: {
+        action: { const: 'approve' },
+        /** Replaces the request's messages (text only: what a person can edit in a dialog). */
+        messages: { type: 'array', minItems: 1, maxItems: 1000, items: samplingMessage },
+        systemPrompt: { type: 'string', maxLength: 1_000_000 },
+        maxTokens: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        model: { type: 'string', minLength: 1, maxLength: 200 },
+        /** The person's explicit consent to the context the server asked for (includeContext). */
+        shareContext: { type: 'boolean' },
+      },
+      additionalProperties: false,
+    },
+    { type: 'object', required: ['action'], properties: { action: { const: 'reject' } }, additionalProperties: false },
+  ],
+} as const;
+
+/** Send (optionally edited) or withhold the model's reply, after the person has read it. */
+export const samplingResultOutcomeSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['action'],
+      properties: { action: { const: 'send' }, text: { type: 'string', maxLength: 1_000_000 } },
+      additionalProperties: false,
+    },
+    { type: 'object', required: ['action'], properties: { action: { const: 'reject' } }, additionalProperties: false },
+  ],
+} as const;
+
+export const elicitationOutcomeSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['action'],
+      properties: { action: { const: 'accept' }, content: { type: 'object' } },
+      additionalProperties: false,
+    },
+    { type: 'object', required: ['action'], properties: { action: { enum: ['decline', 'cancel'] } }, additionalProperties: false },
+  ],
+} as const;
+
+// ── the request as a front end sees it ───────────────────────────────────────────────────────────────
+
+interface PendingBase {
+  id: string;
+  serverId: string;
+  conversationId?: string;
+  createdAt: number;
+}
+
+/** A request waiting for the person, by kind: what to show (server-provided text in it is untrusted). */
+export type PendingRequestView =
+  | (PendingBase & { kind: 'tool_approval'; payload: ToolApprovalPayload })
+  | (PendingBase & { kind: 'sampling'; payload: SamplingPayload })
+  | (PendingBase & { kind: 'elicitation'; payload: ElicitationPayload });
+
+export type PendingKind = PendingRequestView['kind'];
+export type PendingOf<K extends PendingKind> = Extract<PendingRequestView, { kind: K }>;
+
+/** Every answer a pending request can take: what `respondPending` checks at the door (the host then checks it fits the request's kind). */
+export const pendingAnswerSchema = {
+  anyOf: [toolApprovalOutcomeSchema, samplingRequestOutcomeSchema, samplingResultOutcomeSchema, elicitationOutcomeSchema],
+} as const;
+export type PendingAnswer = ToolApprovalAnswer | SamplingRequestAnswer | SamplingResultAnswer | ElicitationAnswer;

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import type { AtriumApi } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ToolSummary } from '../../shared/domain.ts';
 import type { RootsStore } from '../host/rootsStore.ts';
 import { buildToolNameTable } from '../host/toolNames.ts';
@@ -156,7 +156,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
           signal: controller.signal,
           onProgress: (progress) => events.emit('progress', { serverId, callId, ...progress }),
         });
-        return result as unknown as JsonObject;
+        return result;
       } finally {
         callsInFlight.delete(callId);
       }
@@ -167,7 +167,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       conversations.chat.cancelToolCall(callId);
       return null;
     },
-    readResource: async ({ serverId, uri }) => (await hub.get(serverId).readResource(uri)) as unknown as JsonObject,
+    readResource: async ({ serverId, uri }) => hub.get(serverId).readResource(uri),
     subscribeResource: async ({ serverId, uri }) => {
       await hub.get(serverId).subscribeResource(uri);
       return null;
@@ -176,7 +176,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       await hub.get(serverId).unsubscribeResource(uri);
       return null;
     },
-    getPrompt: async ({ serverId, name, arguments: args }) => (await hub.get(serverId).getPrompt(name, args)) as unknown as JsonObject,
+    getPrompt: async ({ serverId, name, arguments: args }) => hub.get(serverId).getPrompt(name, args),
     complete: async ({ serverId, ref, argument, context }) => {
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { PendingRequestView } from '../../shared/domain.ts';
+import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { FakeLlmServer } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';

@@ -21,7 +21,7 @@ import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
-import { ATRIUM_VERSION } from '../atriumVersion.ts';
+import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import type { PendingRequestView } from '../../shared/domain.ts';
+import type { PendingAnswer, PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeOpenAi } from '../../e2e/fixtures/llm/fakeOpenAiServer.ts';
@@ -143,8 +143,9 @@ describe('conversations with tools', () => {
     const seen: PendingRequestView[] = [];
     host.core.events.on('pendingOpened', (record) => {
       seen.push(record);
-      const stage = (record.payload as { stage: string }).stage;
-      const outcome = stage === 'request' ? { action: 'approve', messages: [{ role: 'user', text: 'say hello politely' }] } : { action: 'send', text: 'reviewed reply' };
+      if (record.kind !== 'sampling') return;
+      const outcome: PendingAnswer =
+        record.payload.stage === 'request' ? { action: 'approve', messages: [{ role: 'user', text: 'say hello politely' }] } : { action: 'send', text: 'reviewed reply' };
       void host.core.api.respondPending({ id: record.id, outcome });
     });
     const { conversationId } = await host.core.api.sendMessage({ text: 'use sampling' });

@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ATRIUM_VERSION } from '../atriumVersion.ts';
+import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 

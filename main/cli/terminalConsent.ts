@@ -6,9 +6,9 @@
 // its question is on the terminal (its time limit) takes the question back. Everything a server sent is
 // shown through `visible`, so it cannot rewrite the terminal.
 
-import type { PendingRequestView } from '../../shared/domain.ts';
-import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
-import type { ElicitationPayload, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
+import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
+import type { AtriumApi } from '../../shared/contract.ts';
+import type { ElicitationPayload, PendingAnswer, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
 import { askForm } from './terminalForm.ts';
@@ -66,7 +66,7 @@ async function settle(host: ConsentHost, io: ConsentIo, record: PendingRequestVi
   const terminal = io.ask;
   const ask = terminal ? (question: string) => terminal(question, signal) : undefined;
   if (record.kind === 'tool_approval') {
-    const payload = record.payload as ToolApprovalPayload;
+    const { payload } = record;
     if (!ask) {
       io.err(`atrium: ${visible(payload.tool.serverId)}/${visible(payload.tool.name)} needs your approval, but there is no terminal to ask on; it was not run (use --approve readonly|all|none to decide up front)`);
       host.withdraw(record.id, NOBODY_TO_ASK);
@@ -75,14 +75,14 @@ async function settle(host: ConsentHost, io: ConsentIo, record: PendingRequestVi
     return settleApproval(respond, io, ask, record, payload);
   }
   if (record.kind === 'elicitation') {
-    const payload = record.payload as ElicitationPayload;
+    const { payload } = record;
     if (!ask) {
       io.err(`atrium: ${server} asked for your input, but there is no terminal to ask on; it was declined (use --elicit to answer up front)`);
       return send(respond, record, { action: 'decline' });
     }
     return payload.mode === 'url' ? settleUrl(respond, io, ask, record, payload) : settleForm(respond, io, ask, record, payload);
   }
-  const payload = record.payload as SamplingRequestPayload | SamplingResultPayload;
+  const { payload } = record;
   if (!ask) {
     io.err(`atrium: ${server} asked to use your model, but there is no terminal to ask on; it was rejected`);
     return send(respond, record, { action: 'reject' });
@@ -91,7 +91,7 @@ async function settle(host: ConsentHost, io: ConsentIo, record: PendingRequestVi
 }
 
 /** Settles; a record withdrawn meanwhile (the turn was cancelled) has nothing left to settle. */
-async function send(respond: Respond, record: PendingRequestView, outcome: JsonObject): Promise<void> {
+async function send(respond: Respond, record: PendingRequestView, outcome: PendingAnswer): Promise<void> {
   await respond({ id: record.id, outcome }).catch(() => undefined);
 }
 

@@ -2,8 +2,7 @@
 // waits in the window; when the window is not focused, a system notification says who asks and for
 // what, and clicking it brings the window back. The notification leaves when the request is settled or
 // withdrawn. Server-provided names are untrusted: hidden and control characters become visible marks.
-import type { PendingRequestView } from '../../shared/domain.ts';
-import type { ElicitationPayload, SamplingPayload, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
+import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 import type { EventBus } from '../api/eventBus.ts';
 
@@ -32,16 +31,16 @@ export function describePending(record: PendingRequestView): NotificationText {
   const server = safeName(record.serverId);
   switch (record.kind) {
     case 'tool_approval': {
-      const tool = (record.payload as Partial<ToolApprovalPayload> | undefined)?.tool;
-      const name = safeName(String(tool?.title ?? tool?.name ?? 'a tool'));
+      const { tool } = record.payload;
+      const name = safeName(tool.title ?? tool.name);
       return { title: `${server} wants to run a tool`, body: `“${name}” is waiting for your approval in Atrium.` };
     }
     case 'elicitation':
-      return (record.payload as Partial<ElicitationPayload> | undefined)?.mode === 'url'
+      return record.payload.mode === 'url'
         ? { title: `${server} asks you to open a web page`, body: 'Atrium shows its full address before anything opens.' }
         : { title: `${server} asks you for information`, body: 'A form is waiting for your answer in Atrium.' };
     case 'sampling':
-      return (record.payload as Partial<SamplingPayload> | undefined)?.stage === 'result'
+      return record.payload.stage === 'result'
         ? { title: `${server}’s model reply is ready`, body: 'Review it in Atrium before it is sent back to the server.' }
         : { title: `${server} asks to use your model`, body: 'A sampling request is waiting for your approval in Atrium.' };
     default:

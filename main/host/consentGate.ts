@@ -13,7 +13,8 @@ import type { ConversationTaint } from './approval/conversationTaint.ts';
 import type { TaintSource } from './approval/conversationTaint.ts';
 import { raisesTheBar, taintOf, taintReason } from './approval/conversationTaint.ts';
 import type { ApprovalMode, Decision, GrantLedger } from './approval/grantLedger.ts';
-import { outcomeChecker, toolApprovalOutcomeSchema } from './pendingOutcomes.ts';
+import { toolApprovalOutcomeSchema } from '../../shared/pendingPayloads.ts';
+import { outcomeChecker } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
 
 const checkApproval = outcomeChecker(toolApprovalOutcomeSchema, 'tool approval');
@@ -54,7 +55,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       }
       let answer: ToolApprovalAnswer;
       try {
-        answer = await deps.pending.request<ToolApprovalPayload, ToolApprovalAnswer>(
+        answer = await deps.pending.request<'tool_approval', ToolApprovalAnswer>(
           'tool_approval',
           tool.serverId,
           {

@@ -1,6 +1,7 @@
-// The shapes a person's answer to each kind of pending request must have. A front end sends the answer
-// as JSON over IPC or the bridge; a malformed one is refused with a clear message and the request stays
-// open, so a buggy dialog can never turn into a silent "allow" or a half-filled sampling request.
+// The check of a person's answer to each kind of pending request against its shape (the shapes are the
+// contract's: shared/pendingPayloads.ts). A front end sends the answer as JSON over IPC or the bridge; a
+// malformed one is refused with a clear message and the request stays open, so a buggy dialog can never
+// turn into a silent "allow" or a half-filled sampling request.
 
 import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
@@ -20,68 +21,3 @@ export function describeAjvError(error: ErrorObject | undefined | null): string 
   if (error.keyword === 'enum') return `${where} must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return `${where} ${error.message ?? 'is invalid'}`;
 }
-
-export const toolApprovalOutcomeSchema = {
-  type: 'object',
-  required: ['effect', 'scope', 'target'],
-  properties: {
-    effect: { enum: ['allow', 'deny'] },
-    scope: { enum: ['once', 'conversation', 'always'] },
-    target: { enum: ['tool', 'server'] },
-  },
-  additionalProperties: false,
-} as const;
-
-const samplingMessage = {
-  type: 'object',
-  required: ['role', 'text'],
-  properties: { role: { enum: ['user', 'assistant'] }, text: { type: 'string', maxLength: 1_000_000 } },
-  additionalProperties: false,
-} as const;
-
-/** Approve (optionally edited) or reject a server's sampling request, before any model runs. */
-export const samplingRequestOutcomeSchema = {
-  oneOf: [
-    {
-      type: 'object',
-      required: ['action'],
-      properties: {
-        action: { const: 'approve' },
-        /** Replaces the request's messages (text only: what a person can edit in a dialog). */
-        messages: { type: 'array', minItems: 1, maxItems: 1000, items: samplingMessage },
-        systemPrompt: { type: 'string', maxLength: 1_000_000 },
-        maxTokens: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-        model: { type: 'string', minLength: 1, maxLength: 200 },
-        /** The person's explicit consent to the context the server asked for (includeContext). */
-        shareContext: { type: 'boolean' },
-      },
-      additionalProperties: false,
-    },
-    { type: 'object', required: ['action'], properties: { action: { const: 'reject' } }, additionalProperties: false },
-  ],
-} as const;
-
-/** Send (optionally edited) or withhold the model's reply, after the person has read it. */
-export const samplingResultOutcomeSchema = {
-  oneOf: [
-    {
-      type: 'object',
-      required: ['action'],
-      properties: { action: { const: 'send' }, text: { type: 'string', maxLength: 1_000_000 } },
-      additionalProperties: false,
-    },
-    { type: 'object', required: ['action'], properties: { action: { const: 'reject' } }, additionalProperties: false },
-  ],
-} as const;
-
-export const elicitationOutcomeSchema = {
-  oneOf: [
-    {
-      type: 'object',
-      required: ['action'],
-      properties: { action: { const: 'accept' }, content: { type: 'object' } },
-      additionalProperties: false,
-    },
-    { type: 'object', required: ['action'], properties: { action: { enum: ['decline', 'cancel'] } }, additionalProperties: false },
-  ],
-} as const;

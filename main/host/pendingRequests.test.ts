@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import { PendingRequests, PendingWithdrawnError } from './pendingRequests.ts';
 import type { PendingRecord } from './pendingRequests.ts';
 
+/** A model's reply waiting for review: the smallest payload a pending request carries. */
+const reply = { stage: 'result', model: 'm', text: 'hi', stopReason: 'endTurn' } as const;
+
 function registry() {
   const log: string[] = [];
   const pending = new PendingRequests({
@@ -14,7 +17,7 @@ function registry() {
 
 test('a pending request is settled by one respond(id, outcome); a second respond is refused', async () => {
   const { pending, log } = registry();
-  const answer = pending.request<{ q: string }, { action: string }>('elicitation', 'fs', { q: 'name?' });
+  const answer = pending.request<'elicitation', { action: string }>('elicitation', 'fs', { mode: 'url', message: 'Sign in', url: 'https://example.com', domain: 'example.com' });
   const [record] = pending.list();
   assert.ok(record);
   assert.equal(pending.respond(record.id, { action: 'accept' }), true);
@@ -25,8 +28,8 @@ test('a pending request is settled by one respond(id, outcome); a second respond
 
 test('a server that disconnects withdraws its open requests; other servers keep theirs', async () => {
   const { pending } = registry();
-  const mine = pending.request('sampling', 'gone', {});
-  const theirs = pending.request('sampling', 'stays', {});
+  const mine = pending.request('sampling', 'gone', reply);
+  const theirs = pending.request('sampling', 'stays', reply);
   pending.withdrawForServer('gone', 'the server disconnected');
   await assert.rejects(mine, PendingWithdrawnError);
   assert.deepEqual(pending.list().map((r) => r.serverId), ['stays']);
@@ -37,7 +40,7 @@ test('a server that disconnects withdraws its open requests; other servers keep 
 test('the caller giving up (its signal) withdraws the request', async () => {
   const { pending, log } = registry();
   const controller = new AbortController();
-  const waiting = pending.request('tool_approval', 'fs', {}, { signal: controller.signal });
+  const waiting = pending.request('sampling', 'fs', reply, { signal: controller.signal });
   controller.abort();
   await assert.rejects(waiting, /cancelled/);
   assert.deepEqual(pending.list(), []);

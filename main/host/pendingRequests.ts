@@ -4,14 +4,13 @@
 // the CLI from flags or the terminal, the renderer's dialogs later.
 
 import { randomUUID } from 'node:crypto';
-import type { PendingKind, PendingRequestView } from '../../shared/domain.ts';
+import type { PendingKind, PendingOf, PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { FieldProblem } from '../../shared/fieldProblems.ts';
 
 export type { PendingKind };
 
-export interface PendingRecord<P = unknown> extends PendingRequestView {
-  payload: P;
-}
+/** An open request as the host keeps it: exactly what front ends are shown. */
+export type PendingRecord = PendingRequestView;
 
 export class PendingWithdrawnError extends Error {}
 
@@ -59,15 +58,16 @@ export class PendingRequests {
   }
 
   /** Opens a record and resolves with the outcome the person gives (or rejects when it is withdrawn). */
-  request<P, O>(kind: PendingKind, serverId: string, payload: P, options: PendingOptions<O> = {}): Promise<O> {
-    const record: PendingRecord = {
+  request<K extends PendingKind, O>(kind: K, serverId: string, payload: PendingOf<K>['payload'], options: PendingOptions<O> = {}): Promise<O> {
+    // The kind and its payload go together (the signature says so); TypeScript cannot follow K into the union.
+    const record = {
       id: randomUUID(),
       kind,
       serverId,
       payload,
       createdAt: Date.now(),
       ...(options.conversationId ? { conversationId: options.conversationId } : {}),
-    };
+    } as PendingOf<K>;
     return new Promise<O>((resolve, reject) => {
       const onAbort = () => this.withdraw(record.id, 'the request was cancelled');
       options.signal?.addEventListener('abort', onAbort, { once: true });

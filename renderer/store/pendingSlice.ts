@@ -1,4 +1,4 @@
-import type { PendingKind, PendingRequestView } from '../../shared/domain.ts';
+import type { PendingKind, PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
 /** Why a dialog closed without the person's answer, shown once. */

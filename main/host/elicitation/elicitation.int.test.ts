@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { JsonObject } from '../../../shared/contract.ts';
-import type { PendingRequestView } from '../../../shared/domain.ts';
+import type { PendingRequestView } from '../../../shared/pendingPayloads.ts';
 import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../../e2e/servers/launch.ts';
@@ -49,7 +49,7 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
     });
 
     test('decline and cancel reach the server as such', async () => {
-      for (const action of ['decline', 'cancel']) {
+      for (const action of ['decline', 'cancel'] as const) {
         const answer = await ask({}, (record) => host.core.api.respondPending({ id: record.id, outcome: { action } }).then(() => undefined));
         assert.equal(answer.action, action);
       }

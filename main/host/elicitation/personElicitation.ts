@@ -9,7 +9,8 @@ import type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload 
 import type { ElicitationBroker, ElicitationParams } from '../../mcp/connection/connectionServices.ts';
 import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
 import { applyElicitationDefaults } from './elicitationDefaults.ts';
-import { elicitationOutcomeSchema, outcomeChecker } from '../pendingOutcomes.ts';
+import { elicitationOutcomeSchema } from '../../../shared/pendingPayloads.ts';
+import { outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
 import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
 import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
@@ -43,7 +44,7 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
       const common = { signal, ...(conversationId ? { conversationId } : {}) };
       if ('url' in params && params.mode === 'url') {
         const payload = urlPayload(params);
-        const answer = await deps.pending.request<ElicitationUrlPayload, ElicitResult>('elicitation', serverId, payload, {
+        const answer = await deps.pending.request<'elicitation', ElicitResult>('elicitation', serverId, payload, {
           ...common,
           check: (outcome) => checkShape(outcome) ?? ((outcome as ElicitResult).action === 'accept' && (outcome as ElicitResult).content ? 'a URL elicitation is accepted without content' : undefined),
         });
@@ -59,7 +60,7 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
         requestedSchema: formParams.requestedSchema,
         asksForSecrets: fields.some((f) => f.secretLooking),
       };
-      const answer = await deps.pending.request<ElicitationFormPayload, ElicitResult>('elicitation', serverId, payload, {
+      const answer = await deps.pending.request<'elicitation', ElicitResult>('elicitation', serverId, payload, {
         ...common,
         check: (outcome) => {
           const shape = checkShape(outcome);

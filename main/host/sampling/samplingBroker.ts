@@ -13,7 +13,8 @@ import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswe
 import type { LlmProvider } from '../../chat/llmTypes.ts';
 import type { SamplingBroker, SamplingParams } from '../../mcp/connection/connectionServices.ts';
 import { RequestRefusedError } from '../../mcp/connection/connectionServices.ts';
-import { outcomeChecker, samplingRequestOutcomeSchema, samplingResultOutcomeSchema } from '../pendingOutcomes.ts';
+import { samplingRequestOutcomeSchema, samplingResultOutcomeSchema } from '../../../shared/pendingPayloads.ts';
+import { outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import type { ModelTraits } from './modelChoice.ts';
@@ -86,7 +87,7 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
           why,
           models,
         };
-        const answer = await deps.pending.request<SamplingRequestPayload, SamplingRequestAnswer>('sampling', serverId, payload, { ...options, check: checkRequestAnswer });
+        const answer = await deps.pending.request<'sampling', SamplingRequestAnswer>('sampling', serverId, payload, { ...options, check: checkRequestAnswer });
         if (answer.action === 'reject') throw new RequestRefusedError(`Sampling request from "${serverId}" was rejected by the person`);
         if (answer.messages) messages = answer.messages.map((m) => ({ role: m.role, content: [{ type: 'text', text: m.text }] }));
         if (answer.systemPrompt !== undefined) system = answer.systemPrompt;
@@ -110,7 +111,7 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       }
 
       if (asked) {
-        const review = await deps.pending.request<SamplingResultPayload, SamplingResultAnswer>('sampling', serverId, { stage: 'result', model, text, stopReason }, { ...options, check: checkResultAnswer });
+        const review = await deps.pending.request<'sampling', SamplingResultAnswer>('sampling', serverId, { stage: 'result', model, text, stopReason }, { ...options, check: checkResultAnswer });
         if (review.action === 'reject') throw new RequestRefusedError(`The sampled reply for "${serverId}" was withheld by the person`);
         if (review.text !== undefined) text = review.text;
       }

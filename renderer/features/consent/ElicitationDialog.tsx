@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { PendingRequestView } from '../../../shared/domain.ts';
+import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { ElicitationAnswer, ElicitationFormPayload, ElicitationUrlPayload, FormField } from '../../../shared/pendingPayloads.ts';
 import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
@@ -10,7 +10,7 @@ import { ConsentDialog, safely } from './ConsentDialog.tsx';
 type Values = Record<string, string | boolean | string[]>;
 
 interface ElicitationDialogProps {
-  record: PendingRequestView;
+  record: PendingOf<'elicitation'>;
   /** Resolves when the host took the answer; rejects with the reason when it did not (the form stays). */
   answer(outcome: ElicitationAnswer): Promise<void>;
   /** Opens an address the person agreed to open. */
@@ -19,7 +19,7 @@ interface ElicitationDialogProps {
 
 /** A server asks the person for input: a form made from its schema, or a web page to open. */
 export function ElicitationDialog({ record, answer, openUrl }: ElicitationDialogProps) {
-  const payload = record.payload as ElicitationFormPayload | ElicitationUrlPayload;
+  const { payload } = record;
   return payload.mode === 'url' ? <UrlElicitation record={record} payload={payload} answer={answer} openUrl={openUrl} /> : <FormElicitation record={record} payload={payload} answer={answer} />;
 }
 
@@ -82,7 +82,7 @@ function contentOf(fields: readonly FormField[], values: Values): Record<string,
 
 const inputType: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
 
-function FormElicitation({ record, payload, answer }: { record: PendingRequestView; payload: ElicitationFormPayload; answer: ElicitationDialogProps['answer'] }) {
+function FormElicitation({ record, payload, answer }: { record: PendingOf<'elicitation'>; payload: ElicitationFormPayload; answer: ElicitationDialogProps['answer'] }) {
   const [values, setValues] = useState<Values>(() => initialValues(payload.fields));
   const names = useMemo(() => payload.fields.map((field) => field.name), [payload.fields]);
   // The host checks the answer against the form and names every field at fault; each problem shows under its field.

@@ -1,6 +1,5 @@
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import type { JsonObject } from '../../../shared/contract.ts';
-import type { PendingKind } from '../../../shared/domain.ts';
+import type { PendingAnswer, PendingKind } from '../../../shared/pendingPayloads.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ElicitationDialog } from './ElicitationDialog.tsx';
@@ -24,8 +23,8 @@ export function PendingRequests() {
   const withdrawn = useAtriumStore((state) => state.withdrawn);
   const dismissWithdrawn = useAtriumStore((state) => state.dismissWithdrawn);
   const record = pending[0];
-  const respond = (outcome: object) => api.respondPending({ id: record?.id ?? '', outcome: outcome as JsonObject }).then(() => undefined);
-  const quiet = (outcome: object) => void respond(outcome).catch(() => undefined);
+  const respond = (outcome: PendingAnswer) => api.respondPending({ id: record?.id ?? '', outcome }).then(() => undefined);
+  const quiet = (outcome: PendingAnswer) => void respond(outcome).catch(() => undefined);
 
   return (
     <>

@@ -1,18 +1,18 @@
 import { useState } from 'react';
-import type { PendingRequestView } from '../../../shared/domain.ts';
+import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, safely } from './ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 interface SamplingDialogProps {
-  record: PendingRequestView;
+  record: PendingOf<'sampling'>;
   answer(outcome: SamplingRequestAnswer | SamplingResultAnswer): Promise<void>;
 }
 
 /** A server asks to use the person's model: first the request (editable), then the reply (reviewable). */
 export function SamplingDialog({ record, answer }: SamplingDialogProps) {
-  const payload = record.payload as SamplingRequestPayload | SamplingResultPayload;
+  const { payload } = record;
   return payload.stage === 'request' ? <SamplingRequest record={record} payload={payload} answer={answer} /> : <SamplingReview record={record} payload={payload} answer={answer} />;
 }
 

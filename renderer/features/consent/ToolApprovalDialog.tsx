@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { PendingRequestView } from '../../../shared/domain.ts';
-import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../../shared/pendingPayloads.ts';
+import type { PendingOf } from '../../../shared/pendingPayloads.ts';
+import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog } from './ConsentDialog.tsx';
@@ -13,8 +13,8 @@ import { ConsentDialog } from './ConsentDialog.tsx';
  * conversation that has read untrusted content the call asks whatever was allowed before, so the dialog
  * says so and offers to allow only this once.
  */
-export function ToolApprovalDialog({ record, answer }: { record: PendingRequestView; answer(outcome: ToolApprovalAnswer): void }) {
-  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy } = record.payload as ToolApprovalPayload;
+export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool_approval'>; answer(outcome: ToolApprovalAnswer): void }) {
+  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy } = record.payload;
   const [wholeServer, setWholeServer] = useState(false);
   const target = wholeServer ? 'server' : 'tool';
   const declared = toolDeclaration(tool.name, tool.annotations);

@@ -1,16 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { ReadResourceResult } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../chat/MarkdownText.tsx';
 
-interface Contents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
+/** One item of a resource's contents, as the server sent it (text or a base64 blob; untrusted). */
+type Contents = ReadResourceResult['contents'][number];
 
 /** One resource read and shown by its type; subscribe to see it change; attach it to the next message. */
 export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri: string; name: string }) {
@@ -26,7 +23,7 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
     setError(null);
     try {
       const result = await api.readResource({ serverId, uri });
-      setContents((result['contents'] as Contents[] | undefined) ?? []);
+      setContents(result.contents);
       setError(null);
     } catch (failure) {
       setError(errorMessage(failure));
@@ -103,7 +100,7 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
 
 function ContentsView({ item }: { item: Contents }) {
   const type = item.mimeType ?? '';
-  if (typeof item.text === 'string') {
+  if ('text' in item) {
     if (type === 'text/markdown') return <MarkdownText text={item.text} />;
     if (type.includes('json')) {
       let pretty = item.text;
@@ -124,7 +121,7 @@ function ContentsView({ item }: { item: Contents }) {
       </pre>
     );
   }
-  if (typeof item.blob === 'string') {
+  if ('blob' in item) {
     if (type.startsWith('image/') && type !== 'image/svg+xml') return <img className="message-image" alt={`Contents of ${item.uri}`} src={`data:${type};base64,${item.blob}`} />;
     return <BlobDownload item={item} />;
   }
@@ -132,15 +129,15 @@ function ContentsView({ item }: { item: Contents }) {
 }
 
 /** Binary contents are never shown inline: they are offered as a file to save. */
-function BlobDownload({ item }: { item: Contents }) {
+function BlobDownload({ item }: { item: Extract<Contents, { blob: string }> }) {
   const [href, setHref] = useState<string | null>(null);
   useEffect(() => {
-    const bytes = Uint8Array.from(atob(item.blob ?? ''), (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(item.blob), (c) => c.charCodeAt(0));
     const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     setHref(url);
     return () => URL.revokeObjectURL(url);
   }, [item.blob]);
-  const size = Math.floor(((item.blob?.length ?? 0) * 3) / 4);
+  const size = Math.floor((item.blob.length * 3) / 4);
   const fileName = item.uri.split('/').filter(Boolean).at(-1) ?? 'resource';
   return (
     <p>

@@ -1,4 +1,0 @@
-// Atrium's version, from package.json: what servers are told in clientInfo and `atrium --version` prints.
-import { readFileSync } from 'node:fs';
-
-export const ATRIUM_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
