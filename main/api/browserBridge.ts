@@ -13,7 +13,7 @@ import type { EventBus } from './eventBus.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { linkCheckHeader, linkCheckPath } from '../../shared/linkCheck.ts';
 import { serveStatic } from './serveStatic.ts';
-import { toApiError, validateRequest } from './validateRequest.ts';
+import { dispatchRequest } from './dispatchRequest.ts';
 
 export interface BrowserBridgeOptions {
   api: AtriumApi;
@@ -167,15 +167,8 @@ async function handleMessage(ws: WebSocket, api: AtriumApi, data: RawData, isBin
   if (!isRequestId(id)) {
     return reply(ws, null, { error: { code: 'invalid_params', message: 'A request needs an "id" (a string or a number).' } });
   }
-  const checked = validateRequest(method, params);
-  if (!checked.ok) return reply(ws, id, { error: checked.error });
-  try {
-    const call = api[checked.method] as (params: unknown) => Promise<unknown>;
-    const result = await call.call(api, checked.params);
-    reply(ws, id, { result: result ?? null });
-  } catch (error) {
-    reply(ws, id, { error: toApiError(error) });
-  }
+  const answer = await dispatchRequest(api, method, params);
+  reply(ws, id, answer.ok ? { result: answer.result } : { error: answer.error });
 }
 
 function reply(ws: WebSocket, id: RequestId, body: { result: unknown } | { error: unknown }): void {

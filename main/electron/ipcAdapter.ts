@@ -6,7 +6,7 @@ import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { requestNames } from '../../shared/contract.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { EventBus } from '../api/eventBus.ts';
-import { toApiError, validateRequest } from '../api/validateRequest.ts';
+import { dispatchRequest } from '../api/dispatchRequest.ts';
 import { eventChannel, requestChannel } from '../../shared/ipcChannels.ts';
 import type { IpcReply } from '../../shared/ipcChannels.ts';
 import { isAppUrl } from './appProtocol.ts';
@@ -38,14 +38,7 @@ export function registerIpc({ ipcMain, window, api, events }: IpcAdapterOptions)
       if (window.isDestroyed() || frame === null || frame !== window.webContents.mainFrame || !isAppUrl(frame.url)) {
         return { ok: false, error: { code: 'failed', message: 'Atrium only answers requests from its own window.' } };
       }
-      const checked = validateRequest(name, params);
-      if (!checked.ok) return { ok: false, error: checked.error };
-      try {
-        const call = api[checked.method] as (params: unknown) => Promise<unknown>;
-        return { ok: true, result: await call.call(api, checked.params) };
-      } catch (error) {
-        return { ok: false, error: toApiError(error) };
-      }
+      return dispatchRequest(api, name, params);
     });
   }
   const stopForwarding = events.onAny((name, payload) => {
