@@ -14,6 +14,8 @@ import type {
   ResourceSummary,
   ResourceTemplateSummary,
   RootEntry,
+  AuditEntry,
+  Grant,
   ServerId,
   ServerSnapshot,
   SignOutReport,
@@ -179,9 +181,9 @@ export interface AtriumResults {
    * input): the model or the server hears that no one could be asked, which is not a person's "no".
    */
   withdrawPending: null;
-  listGrants: JsonObject[];
+  listGrants: Grant[];
   revokeGrant: null;
-  listAudit: JsonObject[];
+  listAudit: AuditEntry[];
 }
 
 export interface ProviderSettingsView {

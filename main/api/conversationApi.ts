@@ -1,7 +1,7 @@
 // The conversation half of the typed contract: history, sending and cancelling turns, pending requests,
 // the grant ledger and the audit log.
 
-import type { AtriumApi, ConversationSummary, JsonObject } from '../../shared/contract.ts';
+import type { AtriumApi, ConversationSummary } from '../../shared/contract.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
@@ -95,12 +95,12 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       if (!pending.respond(id, outcome)) throw new NotFoundError('that request is no longer waiting (it was answered or withdrawn)');
       return null;
     },
-    listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}) as unknown as JsonObject[],
+    listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}),
     revokeGrant: async ({ id }) => {
       if (!ledger.revoke(id)) throw new NotFoundError(`there is no grant "${id}"`);
       return null;
     },
-    listAudit: async ({ limit, serverId }) => audit.list({ limit: limit ?? 100, ...(serverId ? { serverId } : {}) }) as unknown as JsonObject[],
+    listAudit: async ({ limit, serverId }) => audit.list({ limit: limit ?? 100, ...(serverId ? { serverId } : {}) }),
   };
 }
 

@@ -19,6 +19,8 @@ import type {
   ToolDecision,
 } from '../../shared/conversation.ts';
 import { transaction } from './database.ts';
+import { readRows, RowReader } from './rowReader.ts';
+import type { Row } from './rowReader.ts';
 import type { Database, Migration } from './database.ts';
 
 export const historyMigrations: Migration[] = [
@@ -140,58 +142,40 @@ interface Stream {
   pending: number;
 }
 
-type Row = Record<string, unknown>;
+const messageStatuses = ['complete', 'streaming', 'incomplete', 'error'] as const satisfies readonly MessageStatus[];
+const toolCallStatuses = ['pending', 'running', 'done', 'error', 'denied', 'cancelled'] as const satisfies readonly ToolCallStatus[];
 
-function text(row: Row, key: string): string {
-  const value = row[key];
-  if (typeof value !== 'string') throw new Error(`history: column ${key} is not text`);
-  return value;
+/** A JSON column this store wrote as a list (a message's content blocks, as the conversation model has them). */
+function listOf<T>(row: RowReader, column: string): T[] {
+  const value = row.json(column);
+  if (!Array.isArray(value)) throw new Error(`history: column ${column} is not a list`);
+  return value as T[];
 }
 
-function int(row: Row, key: string): number {
-  const value = row[key];
-  if (typeof value !== 'number') throw new Error(`history: column ${key} is not a number`);
-  return value;
-}
-
-function optText(row: Row, key: string): string | undefined {
-  const value = row[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function optInt(row: Row, key: string): number | undefined {
-  const value = row[key];
-  return typeof value === 'number' ? value : undefined;
-}
-
-function optJson(row: Row, key: string): unknown {
-  const value = row[key];
-  return typeof value === 'string' ? (JSON.parse(value) as unknown) : undefined;
-}
-
-function toConversation(row: Row): Conversation {
-  const conversation: Conversation = { id: text(row, 'id'), title: text(row, 'title'), createdAt: int(row, 'created_at'), updatedAt: int(row, 'updated_at') };
-  const providerId = optText(row, 'provider_id');
-  const model = optText(row, 'model');
+function readConversation(row: RowReader): Conversation {
+  const conversation: Conversation = { id: row.text('id'), title: row.text('title'), createdAt: row.int('created_at'), updatedAt: row.int('updated_at') };
+  const providerId = row.optText('provider_id');
+  const model = row.optText('model');
   if (providerId !== undefined) conversation.providerId = providerId;
   if (model !== undefined) conversation.model = model;
   return conversation;
 }
 
-function toMessage(row: Row): StoredMessage {
+function readMessage(row: RowReader): StoredMessage {
   const message: StoredMessage = {
-    id: text(row, 'id'),
-    conversationId: text(row, 'conversation_id'),
-    seq: int(row, 'seq'),
-    role: text(row, 'role') as ChatRole,
-    content: JSON.parse(text(row, 'content')) as ChatContent[],
-    status: text(row, 'status') as MessageStatus,
-    createdAt: int(row, 'created_at'),
-    updatedAt: int(row, 'updated_at'),
+    id: row.text('id'),
+    conversationId: row.text('conversation_id'),
+    seq: row.int('seq'),
+    role: row.oneOf('role', ['user', 'assistant']),
+    content: listOf<ChatContent>(row, 'content'),
+    status: row.oneOf('status', messageStatuses),
+    createdAt: row.int('created_at'),
+    updatedAt: row.int('updated_at'),
   };
-  const error = optText(row, 'error');
-  const usage = optJson(row, 'usage') as TokenUsage | undefined;
-  const origin = optJson(row, 'origin') as MessageOrigin | undefined;
+  const error = row.optText('error');
+  // Both written by this store from typed values (TokenUsage, MessageOrigin).
+  const usage = row.optJson('usage') as TokenUsage | undefined;
+  const origin = row.optJson('origin') as MessageOrigin | undefined;
   if (origin !== undefined) message.origin = origin;
   if (error !== undefined) message.error = error;
   if (usage !== undefined) message.usage = usage;
@@ -206,26 +190,29 @@ function savedToolResult(value: unknown): SavedToolResult | undefined {
   return result.content === undefined || Array.isArray(result.content) ? result : { error: 'The saved result of this call cannot be read.' };
 }
 
-function toToolCall(row: Row): ToolCallRecord {
+function readToolCall(row: RowReader): ToolCallRecord {
+  const args = row.json('arguments');
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error('history: column arguments is not an object');
   const call: ToolCallRecord = {
-    id: text(row, 'id'),
-    conversationId: text(row, 'conversation_id'),
-    messageId: text(row, 'message_id'),
-    serverId: text(row, 'server_id'),
-    tool: text(row, 'tool'),
-    modelName: text(row, 'model_name'),
-    arguments: JSON.parse(text(row, 'arguments')) as Record<string, unknown>,
-    status: text(row, 'status') as ToolCallStatus,
-    isError: int(row, 'is_error') !== 0,
-    createdAt: int(row, 'created_at'),
+    id: row.text('id'),
+    conversationId: row.text('conversation_id'),
+    messageId: row.text('message_id'),
+    serverId: row.text('server_id'),
+    tool: row.text('tool'),
+    modelName: row.text('model_name'),
+    arguments: args as Record<string, unknown>,
+    status: row.oneOf('status', toolCallStatuses),
+    isError: row.int('is_error') !== 0,
+    createdAt: row.int('created_at'),
   };
-  const decision = optText(row, 'decision') as ToolDecision | undefined;
-  const decidedBy = optText(row, 'decided_by');
-  const result = savedToolResult(optJson(row, 'result'));
-  const startedAt = optInt(row, 'started_at');
-  const finishedAt = optInt(row, 'finished_at');
-  const durationMs = optInt(row, 'duration_ms');
-  const outputSchema = optJson(row, 'output_schema') as OutputSchemaAtCall | undefined;
+  const decision = row.optText('decision') === undefined ? undefined : row.oneOf('decision', ['allow', 'deny']);
+  const decidedBy = row.optText('decided_by');
+  const result = savedToolResult(row.optJson('result'));
+  const startedAt = row.optInt('started_at');
+  const finishedAt = row.optInt('finished_at');
+  const durationMs = row.optInt('duration_ms');
+  // Written by this store from an OutputSchemaAtCall.
+  const outputSchema = row.optJson('output_schema') as OutputSchemaAtCall | undefined;
   if (decision !== undefined) call.decision = decision;
   if (decidedBy !== undefined) call.decidedBy = decidedBy;
   if (result !== undefined) call.result = result;
@@ -236,22 +223,27 @@ function toToolCall(row: Row): ToolCallRecord {
   return call;
 }
 
-function toPendingRequest(row: Row): PendingRequestRecord {
+function readPendingRequest(row: RowReader): PendingRequestRecord {
   const request: PendingRequestRecord = {
-    id: text(row, 'id'),
-    serverId: text(row, 'server_id'),
-    kind: text(row, 'kind') as PendingRequestKind,
-    payload: optJson(row, 'payload'),
-    status: text(row, 'status') as PendingRequestStatus,
-    createdAt: int(row, 'created_at'),
+    id: row.text('id'),
+    serverId: row.text('server_id'),
+    kind: row.oneOf('kind', ['sampling', 'elicitation', 'tool_approval']),
+    payload: row.optJson('payload'),
+    status: row.oneOf('status', ['open', 'settled', 'withdrawn']),
+    createdAt: row.int('created_at'),
   };
-  const conversationId = optText(row, 'conversation_id');
-  const outcome = optJson(row, 'outcome');
-  const settledAt = optInt(row, 'settled_at');
+  const conversationId = row.optText('conversation_id');
+  const outcome = row.optJson('outcome');
+  const settledAt = row.optInt('settled_at');
   if (conversationId !== undefined) request.conversationId = conversationId;
   if (outcome !== undefined) request.outcome = outcome;
   if (settledAt !== undefined) request.settledAt = settledAt;
   return request;
+}
+
+/** One row or none, read with `read`. */
+function one<T>(table: string, row: Row | undefined, read: (row: RowReader) => T): T | undefined {
+  return row === undefined ? undefined : read(new RowReader(table, row));
 }
 
 /** LIKE pattern for a literal substring: %, _ and the escape character itself match only themselves. */
@@ -372,12 +364,11 @@ export class HistoryStore {
     const limit = options.limit ?? -1;
     const search = options.search?.trim() ?? '';
     const rows = search === '' ? this.sql.listConversations.all(limit) : this.sql.searchConversations.all({ pattern: likePattern(search), limit });
-    return rows.map((row) => toConversation(row));
+    return readRows('conversations', rows, readConversation);
   }
 
   getConversation(id: string): Conversation | undefined {
-    const row = this.sql.getConversation.get(id);
-    return row === undefined ? undefined : toConversation(row);
+    return one('conversations', this.sql.getConversation.get(id), readConversation);
   }
 
   renameConversation(id: string, title: string): boolean {
@@ -476,7 +467,7 @@ export class HistoryStore {
 
   /** The conversation's messages in order; a reply streaming in this store shows its latest text. */
   loadMessages(conversationId: string): StoredMessage[] {
-    const messages = this.sql.loadMessages.all(conversationId).map((row) => toMessage(row));
+    const messages = readRows('messages', this.sql.loadMessages.all(conversationId), readMessage);
     if (this.streams.size > 0) {
       for (const message of messages) {
         const stream = this.streams.get(message.id);
@@ -487,8 +478,7 @@ export class HistoryStore {
   }
 
   getMessage(messageId: string): StoredMessage | undefined {
-    const row = this.sql.getMessage.get(messageId);
-    return row === undefined ? undefined : toMessage(row);
+    return one('messages', this.sql.getMessage.get(messageId), readMessage);
   }
 
   private insertMessage(conversationId: string, role: ChatRole, content: ChatContent[], status: MessageStatus, origin?: MessageOrigin): StoredMessage {
@@ -498,7 +488,7 @@ export class HistoryStore {
     const insert = () => {
       const row = this.sql.insertMessage.get({ id, conversationId, role, content: json, status, origin: origin ? JSON.stringify(origin) : null, now });
       if (row === undefined) throw new Error(`history: message ${id} was not saved`);
-      return int(row, 'seq');
+      return new RowReader('messages', row).int('seq');
     };
     // One INSERT takes the write lock before it reads MAX(seq), so it is atomic alone; a person's message
     // also makes its conversation the most recent, in the same transaction.
@@ -573,13 +563,13 @@ export class HistoryStore {
   }
 
   listToolCalls(conversationId: string): ToolCallRecord[] {
-    return this.sql.listToolCalls.all(conversationId).map((row) => toToolCall(row));
+    return readRows('tool_calls', this.sql.listToolCalls.all(conversationId), readToolCall);
   }
 
   private requireToolCall(conversationId: string, id: string): ToolCallRecord {
     const row = this.sql.getToolCall.get(conversationId, id);
     if (row === undefined) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);
-    return toToolCall(row);
+    return readToolCall(new RowReader('tool_calls', row));
   }
 
   // ── requests from servers to the person ────────────────────────────────────────────────────────────
@@ -615,12 +605,11 @@ export class HistoryStore {
   }
 
   getPendingRequest(id: string): PendingRequestRecord | undefined {
-    const row = this.sql.getRequest.get(id);
-    return row === undefined ? undefined : toPendingRequest(row);
+    return one('pending_requests', this.sql.getRequest.get(id), readPendingRequest);
   }
 
   listOpenRequests(): PendingRequestRecord[] {
-    return this.sql.listOpenRequests.all().map((row) => toPendingRequest(row));
+    return readRows('pending_requests', this.sql.listOpenRequests.all(), readPendingRequest);
   }
 
   private requirePendingRequest(id: string): PendingRequestRecord {

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { RootEntry } from '../../shared/domain.ts';
 import type { Database, Migration } from './database.ts';
 import { transaction } from './database.ts';
+import { readRows, RowReader } from './rowReader.ts';
+import type { Row } from './rowReader.ts';
 
 export const workspaceMigrations: readonly Migration[] = [
   {
@@ -30,14 +32,17 @@ export interface StoredWorkspace {
   active: boolean;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  roots: string;
-  active: number;
+/** A workspace as saved; its roots are checked to be a list of entries with a `uri`. */
+const readWorkspace = (row: RowReader): StoredWorkspace => ({ id: row.text('id'), name: row.text('name'), roots: rootsOf(row.json('roots')), active: row.int('active') === 1 });
+
+function rootsOf(value: unknown): RootEntry[] {
+  const valid = Array.isArray(value) && value.every((root) => typeof root === 'object' && root !== null && typeof (root as { uri?: unknown }).uri === 'string');
+  if (!valid) throw new Error('workspaces: column roots is not a list of roots');
+  return value as RootEntry[];
 }
 
-const fromRow = (row: Row): StoredWorkspace => ({ id: row.id, name: row.name, roots: JSON.parse(row.roots) as RootEntry[], active: row.active === 1 });
+/** One row or none, read as a workspace. */
+const oneWorkspace = (row: Row | undefined): StoredWorkspace | undefined => (row ? readWorkspace(new RowReader('workspaces', row)) : undefined);
 
 export class WorkspaceStore {
   private readonly db: Database;
@@ -48,22 +53,19 @@ export class WorkspaceStore {
   }
 
   list(): StoredWorkspace[] {
-    return (this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, rowid').all() as unknown as Row[]).map(fromRow);
+    return readRows('workspaces', this.db.prepare('SELECT * FROM workspaces ORDER BY created_at, rowid').all(), readWorkspace);
   }
 
   get(id: string): StoredWorkspace | undefined {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
-    return row ? fromRow(row) : undefined;
+    return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id));
   }
 
   byName(name: string): StoredWorkspace | undefined {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE name = ?').get(name) as Row | undefined;
-    return row ? fromRow(row) : undefined;
+    return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE name = ?').get(name));
   }
 
   active(): StoredWorkspace | undefined {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE active = 1').get() as Row | undefined;
-    return row ? fromRow(row) : undefined;
+    return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE active = 1').get());
   }
 
   create(name: string, roots: readonly RootEntry[]): StoredWorkspace {

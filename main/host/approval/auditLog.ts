@@ -3,31 +3,10 @@
 // same callId: the decision (outcome allowed/denied) and, when it ran, its end (ok/error/cancelled).
 // Arguments are stored with secrets redacted and long strings shortened.
 
+import type { AuditEntry, AuditEntryInput } from '../../../shared/domain.ts';
 import type { Database, Migration } from '../../store/database.ts';
+import { readRows, RowReader } from '../../store/rowReader.ts';
 import { redactSecrets, redactString } from './redactSecrets.ts';
-
-export type AuditDecision = 'allow' | 'deny';
-export type AuditDecidedBy = 'person' | 'policy' | 'grant' | 'mode';
-export type AuditOutcome = 'allowed' | 'denied' | 'ok' | 'error' | 'cancelled';
-
-export interface AuditEntryInput {
-  at: number;
-  serverId: string;
-  tool: string;
-  arguments: unknown;
-  decision: AuditDecision;
-  decidedBy: AuditDecidedBy;
-  durationMs?: number;
-  outcome: AuditOutcome;
-  detail?: string;
-  conversationId?: string;
-  callId?: string;
-}
-
-export interface AuditEntry extends AuditEntryInput {
-  /** Position in the log, increasing with every append. */
-  seq: number;
-}
 
 export const auditMigrations: readonly Migration[] = [
   {
@@ -63,21 +42,6 @@ export const auditMigrations: readonly Migration[] = [
 /** A string argument longer than this keeps its start and says how much was left out. */
 export const AUDIT_STRING_LIMIT = 4096;
 
-interface AuditRow {
-  seq: number;
-  at: number;
-  server_id: string;
-  tool: string;
-  arguments: string;
-  decision: AuditDecision;
-  decided_by: AuditDecidedBy;
-  duration_ms: number | null;
-  outcome: AuditOutcome;
-  detail: string | null;
-  conversation_id: string | null;
-  call_id: string | null;
-}
-
 export class AuditLog {
   private readonly db: Database;
 
@@ -107,9 +71,9 @@ export class AuditLog {
         entry.conversationId ?? null,
         entry.callId ?? null,
       );
-    const row = this.db.prepare('SELECT * FROM audit_log WHERE seq = ?').get(result.lastInsertRowid) as AuditRow | undefined;
+    const row = this.db.prepare('SELECT * FROM audit_log WHERE seq = ?').get(result.lastInsertRowid);
     if (!row) throw new Error('the audit entry was not stored');
-    return fromRow(row);
+    return readEntry(new RowReader('audit_log', row));
   }
 
   /** The newest entries first, at most `limit` of them. */
@@ -126,24 +90,28 @@ export class AuditLog {
     }
     const limit = Math.max(0, Math.floor(options.limit));
     const sql = `SELECT * FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`;
-    return (this.db.prepare(sql).all(...params, limit) as unknown as AuditRow[]).map(fromRow);
+    return readRows('audit_log', this.db.prepare(sql).all(...params, limit), readEntry);
   }
 }
 
-function fromRow(row: AuditRow): AuditEntry {
+function readEntry(row: RowReader): AuditEntry {
+  const durationMs = row.optInt('duration_ms');
+  const detail = row.optText('detail');
+  const conversationId = row.optText('conversation_id');
+  const callId = row.optText('call_id');
   return {
-    seq: row.seq,
-    at: row.at,
-    serverId: row.server_id,
-    tool: row.tool,
-    arguments: JSON.parse(row.arguments) as unknown,
-    decision: row.decision,
-    decidedBy: row.decided_by,
-    ...(row.duration_ms === null ? {} : { durationMs: row.duration_ms }),
-    outcome: row.outcome,
-    ...(row.detail === null ? {} : { detail: row.detail }),
-    ...(row.conversation_id === null ? {} : { conversationId: row.conversation_id }),
-    ...(row.call_id === null ? {} : { callId: row.call_id }),
+    seq: row.int('seq'),
+    at: row.int('at'),
+    serverId: row.text('server_id'),
+    tool: row.text('tool'),
+    arguments: row.json('arguments'),
+    decision: row.oneOf('decision', ['allow', 'deny']),
+    decidedBy: row.oneOf('decided_by', ['person', 'policy', 'grant', 'mode']),
+    ...(durationMs === undefined ? {} : { durationMs }),
+    outcome: row.oneOf('outcome', ['allowed', 'denied', 'ok', 'error', 'cancelled']),
+    ...(detail === undefined ? {} : { detail }),
+    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(callId === undefined ? {} : { callId }),
   };
 }
 

@@ -8,6 +8,7 @@
 import type { ToolSummary } from '../../../shared/domain.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { believedHints } from './annotationPolicy.ts';
+import { RowReader } from '../../store/rowReader.ts';
 
 export const taintMigrations: readonly Migration[] = [
   {
@@ -50,13 +51,6 @@ export function taintReason(source: Pick<TaintSource, 'serverId' | 'tool'>): str
   return `this conversation has read content from ${source.serverId}/${source.tool}, which may carry instructions`;
 }
 
-interface TaintRow {
-  server_id: string;
-  tool: string;
-  why: TaintSource['why'];
-  tainted_at: number;
-}
-
 export class ConversationTaint {
   private readonly db: Database;
   private readonly now: () => number;
@@ -75,7 +69,9 @@ export class ConversationTaint {
   }
 
   of(conversationId: string): TaintSource | undefined {
-    const row = this.db.prepare('SELECT * FROM conversation_taint WHERE conversation_id = ?').get(conversationId) as TaintRow | undefined;
-    return row ? { serverId: row.server_id, tool: row.tool, why: row.why, at: row.tainted_at } : undefined;
+    const found = this.db.prepare('SELECT * FROM conversation_taint WHERE conversation_id = ?').get(conversationId);
+    if (!found) return undefined;
+    const row = new RowReader('conversation_taint', found);
+    return { serverId: row.text('server_id'), tool: row.text('tool'), why: row.oneOf('why', ['open-world', 'untrusted']), at: row.int('tainted_at') };
   }
 }

@@ -6,42 +6,21 @@
 // the annotation policy into one answer for one call.
 
 import { randomUUID } from 'node:crypto';
-import type { ServerId, ToolSummary } from '../../../shared/domain.ts';
+import type { Grant, GrantEffect, GrantScope, GrantTarget, ServerId, ToolSummary } from '../../../shared/domain.ts';
 import { transaction } from '../../store/database.ts';
 import type { Database, Migration } from '../../store/database.ts';
+import { readRows } from '../../store/rowReader.ts';
+import type { RowReader } from '../../store/rowReader.ts';
 import { believedHints, defaultDecision } from './annotationPolicy.ts';
 import type { DecisionKind } from './annotationPolicy.ts';
 import { toolFingerprint } from './toolFingerprint.ts';
 
-export type GrantScope = 'once' | 'conversation' | 'always';
-export type GrantEffect = 'allow' | 'deny';
 /**
  * How calls no grant decides are decided: ask = the annotation policy (asking when it says so); ask-every =
  * ask for every call, even a trusted server's read-only tool; readonly = allow read-only tools of trusted
  * servers and deny the rest without asking; all = allow; none = deny.
  */
 export type ApprovalMode = 'ask' | 'ask-every' | 'readonly' | 'all' | 'none';
-
-export interface GrantTarget {
-  serverId: ServerId;
-  /** Absent: every tool of the server. */
-  tool?: string;
-}
-
-export interface Grant {
-  id: string;
-  scope: GrantScope;
-  target: GrantTarget;
-  effect: GrantEffect;
-  /**
-   * Tool name → fingerprint of every tool the grant covers, as the person saw it: the one tool of a
-   * per-tool grant, the tools the server listed at the time of a per-server grant.
-   */
-  fingerprints: Readonly<Record<string, string>>;
-  /** Set for 'once' and 'conversation' grants. */
-  conversationId?: string;
-  createdAt: number;
-}
 
 /** What the person answered about: one tool as shown, or a whole server with the tools it lists now. */
 export type GrantSubject = { tool: ToolSummary } | { serverId: ServerId; tools: readonly ToolSummary[] };
@@ -93,17 +72,6 @@ export const grantMigrations: readonly Migration[] = [
     `,
   },
 ];
-
-interface GrantRow {
-  id: string;
-  scope: 'conversation' | 'always';
-  server_id: string;
-  tool: string | null;
-  effect: GrantEffect;
-  fingerprints: string;
-  conversation_id: string | null;
-  created_at: number;
-}
 
 export interface GrantLedgerOptions {
   now?: () => number;
@@ -166,7 +134,7 @@ export class GrantLedger {
 
   /** Every grant, newest first; optionally only those of one server or one conversation (plus the 'always' ones). */
   list(filter: { serverId?: ServerId; conversationId?: string } = {}): Grant[] {
-    const stored = (this.db.prepare('SELECT * FROM approval_grants').all() as unknown as GrantRow[]).map(fromRow);
+    const stored = readRows('approval_grants', this.db.prepare('SELECT * FROM approval_grants').all(), readGrant);
     return [...stored, ...this.onceGrants.values()]
       .filter((g) => filter.serverId === undefined || g.target.serverId === filter.serverId)
       .filter((g) => filter.conversationId === undefined || g.conversationId === undefined || g.conversationId === filter.conversationId)
@@ -288,11 +256,13 @@ export class GrantLedger {
   }
 
   private grantsFor(serverId: ServerId, conversationId: string): Grant[] {
-    const stored = this.db
-      .prepare("SELECT * FROM approval_grants WHERE server_id = ? AND (scope = 'always' OR conversation_id = ?)")
-      .all(serverId, conversationId) as unknown as GrantRow[];
+    const stored = readRows(
+      'approval_grants',
+      this.db.prepare("SELECT * FROM approval_grants WHERE server_id = ? AND (scope = 'always' OR conversation_id = ?)").all(serverId, conversationId),
+      readGrant,
+    );
     const once = [...this.onceGrants.values()].filter((g) => g.target.serverId === serverId && g.conversationId === conversationId);
-    return [...stored.map(fromRow), ...once];
+    return [...stored, ...once];
   }
 }
 
@@ -309,16 +279,26 @@ function describeSubject(subject: GrantSubject): { target: GrantTarget; fingerpr
   return { target: { serverId: subject.serverId }, fingerprints };
 }
 
-function fromRow(row: GrantRow): Grant {
+function readGrant(row: RowReader): Grant {
+  const tool = row.optText('tool');
+  const conversationId = row.optText('conversation_id');
   return {
-    id: row.id,
-    scope: row.scope,
-    target: row.tool === null ? { serverId: row.server_id } : { serverId: row.server_id, tool: row.tool },
-    effect: row.effect,
-    fingerprints: JSON.parse(row.fingerprints) as Record<string, string>,
-    ...(row.conversation_id === null ? {} : { conversationId: row.conversation_id }),
-    createdAt: row.created_at,
+    id: row.text('id'),
+    scope: row.oneOf('scope', ['once', 'conversation', 'always']),
+    target: tool === undefined ? { serverId: row.text('server_id') } : { serverId: row.text('server_id'), tool },
+    effect: row.oneOf('effect', ['allow', 'deny']),
+    fingerprints: fingerprintsOf(row.json('fingerprints')),
+    ...(conversationId === undefined ? {} : { conversationId }),
+    createdAt: row.int('created_at'),
   };
+}
+
+/** Tool name → fingerprint, as saved: anything else in the column is a damaged row. */
+function fingerprintsOf(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw new Error('approval_grants: column fingerprints is not a map of tool fingerprints');
+  }
+  return value as Record<string, string>;
 }
 
 function copyGrant(grant: Grant): Grant {

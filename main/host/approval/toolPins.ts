@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import type { ServerId, ToolDefinitionView, ToolSummary } from '../../../shared/domain.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { canonicalJson } from './toolFingerprint.ts';
+import { readRows } from '../../store/rowReader.ts';
+import type { RowReader } from '../../store/rowReader.ts';
 
 export const toolPinMigrations: readonly Migration[] = [
   {
@@ -30,14 +32,6 @@ interface Pin {
   fingerprint: string;
   definition: ToolDefinitionView;
   pinnedAt: number;
-}
-
-interface PinRow {
-  server_id: string;
-  tool: string;
-  fingerprint: string;
-  definition: string;
-  pinned_at: number;
 }
 
 /** A tool cannot be approved: it is gone, or it changed again since the person looked at it. */
@@ -81,9 +75,13 @@ export class ToolPins {
   constructor(db: Database, options: { now?: () => number } = {}) {
     this.db = db;
     this.now = options.now ?? Date.now;
-    for (const row of db.prepare('SELECT * FROM tool_pins').all() as unknown as PinRow[]) {
-      this.pins.set(key(row.server_id, row.tool), { fingerprint: row.fingerprint, definition: JSON.parse(row.definition) as ToolDefinitionView, pinnedAt: row.pinned_at });
-    }
+    const readPin = (row: RowReader) => ({
+      serverId: row.text('server_id'),
+      tool: row.text('tool'),
+      // Written by this module from a ToolDefinitionView; its fingerprint is checked against it on every review.
+      pin: { fingerprint: row.text('fingerprint'), definition: row.json('definition') as ToolDefinitionView, pinnedAt: row.int('pinned_at') },
+    });
+    for (const { serverId, tool, pin } of readRows('tool_pins', db.prepare('SELECT * FROM tool_pins').all(), readPin)) this.pins.set(key(serverId, tool), pin);
   }
 
   /**

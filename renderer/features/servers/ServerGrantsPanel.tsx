@@ -5,19 +5,10 @@ import { useHostQuery } from '../../api/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
-interface GrantView {
-  id: string;
-  scope: 'once' | 'conversation' | 'always';
-  effect: 'allow' | 'deny';
-  target: { serverId: string; tool?: string };
-  conversationId?: string;
-  createdAt: number;
-}
-
 /** The answers the person gave that still decide this server's tool calls; each can be revoked. */
 export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
-  const { data: grants, error, reload: load, fail } = useHostQuery(async () => (await api.listGrants({ serverId: server.id })) as unknown as GrantView[], server.id);
+  const { data: grants, error, reload: load, fail } = useHostQuery(async () => api.listGrants({ serverId: server.id }), server.id);
   // A new answer in a dialog may become a grant: refresh when any request is settled.
   useEffect(() => api.on('pendingClosed', () => void load()), [api, load]);
 
