@@ -294,6 +294,8 @@ export interface AtriumEvents {
   chatEvent: { conversationId: string; event: ChatTurnEvent };
   pendingOpened: PendingRequestView;
   pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
+  /** The settings as saved now: providers (with whether each has a key), the default model, the approval choices. */
+  settingsChanged: ProviderSettingsView;
 }
 
 export type RequestName = keyof AtriumResults;
@@ -644,6 +646,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   chatEvent: true,
   pendingOpened: true,
   pendingClosed: true,
+  settingsChanged: true,
 };
 export const eventNames = Object.keys(eventNameSet) as EventName[];
 

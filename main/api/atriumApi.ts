@@ -21,7 +21,7 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
-import { createSettingsApi } from './settingsApi.ts';
+import { createSettingsApi, settingsView } from './settingsApi.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
@@ -58,6 +58,19 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
   // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
+
+  const settingsDeps = {
+    settings: conversations.settings,
+    approvals: conversations.approvals,
+    secrets,
+    ...(secretStore ? { store: secretStore } : {}),
+    ...(keyStorageWarning ? { keyStorageWarning } : {}),
+  };
+  // Every window mirrors the settings: a change saved anywhere (another window, a provider added from
+  // the first-run view) reaches each one as it is now.
+  conversations.settings.onChange(() => {
+    void settingsView(settingsDeps, conversations.settings).then((view) => events.emit('settingsChanged', view));
+  });
 
   const api = {
     listServers: async () => hub.snapshots(),
@@ -200,14 +213,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     },
     ...createServerConfigApi(hub, registry, events, deps.launchApprovals),
     ...createSetupApi({ home, hub, registry, events, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
-    ...createSettingsApi({
-      home,
-      settings: conversations.settings,
-      approvals: conversations.approvals,
-      secrets,
-      ...(secretStore ? { store: secretStore } : {}),
-      ...(keyStorageWarning ? { keyStorageWarning } : {}),
-    }),
+    ...createSettingsApi(settingsDeps),
     ...createHostInfoApi(deps.frontEnd),
     ...createWorkspaceApi(workspaces, roots, events),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),

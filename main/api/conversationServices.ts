@@ -3,17 +3,17 @@
 
 import type { ChatService } from '../chat/chatService.ts';
 import type { ModelResolver } from '../chat/modelResolver.ts';
-import type { ProviderSettings } from '../chat/providerSettings.ts';
 import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
 import type { AuditLog } from '../host/approval/auditLog.ts';
 import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { ToolPins } from '../host/approval/toolPins.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
+import type { SettingsStore } from '../store/settingsStore.ts';
 
 export interface ConversationServices {
-  /** The live provider settings every turn reads: a change made in place applies to the next turn. */
-  settings: ProviderSettings;
+  /** The saved settings: every turn, call and sampling request reads its current snapshot. */
+  settings: SettingsStore;
   /** How the next tool call and sampling request are approved, read from the live settings each time. */
   approvals: LiveApprovals;
   history: HistoryStore;

@@ -2,11 +2,9 @@
 // tool-count threshold, how tool calls and sampling requests are approved. Keys go into the encrypted secret store and never come back out: the window
 // only learns whether one is set.
 
-import type { AtriumApi, ProviderKind, ProviderSettingsView } from '../../shared/contract.ts';
-import type { ProviderSettings } from '../chat/providerSettings.ts';
+import type { AtriumApi, ProviderSettingsView } from '../../shared/contract.ts';
 import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
-import { saveProviderSettings } from '../chat/providerSettings.ts';
-import type { ProviderConfig } from '../chat/llmTypes.ts';
+import type { ProviderConfig, SettingsStore } from '../store/settingsStore.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import { InvalidServerConfigError } from './serverConfigApi.ts';
@@ -14,9 +12,8 @@ import { InvalidServerConfigError } from './serverConfigApi.ts';
 type SettingsRequests = Pick<AtriumApi, 'getSettings' | 'saveProvider' | 'removeProvider' | 'saveDefaults'>;
 
 export interface SettingsDeps {
-  home: string;
-  /** Changed in place, so the next turn, tool call and sampling request use what was saved. */
-  settings: ProviderSettings;
+  /** The saved settings: a change is written, then applies to the next turn, tool call and sampling request. */
+  settings: SettingsStore;
   /** The approval choices in effect, defaults included, read from `settings`. */
   approvals: Pick<LiveApprovals, 'choices'>;
   /** Where keys are looked up (the store and, before it, the environment). */
@@ -27,27 +24,32 @@ export interface SettingsDeps {
   keyStorageWarning?: string;
 }
 
+/** The settings as the window sees them: whether each provider has a key, never the key. */
+export async function settingsView(deps: Omit<SettingsDeps, 'settings'>, settings: SettingsDeps['settings']): Promise<ProviderSettingsView> {
+  const current = settings.current();
+  return {
+    providers: await Promise.all(
+      current.providers.map(async (p) => ({
+        id: p.id,
+        kind: p.kind,
+        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+        ...(p.models ? { models: [...p.models] } : {}),
+        ...(p.imageGeneration ? { imageGeneration: true } : {}),
+        hasKey: p.apiKeySecret !== undefined && (await deps.secrets.get(p.apiKeySecret)) !== undefined,
+      })),
+    ),
+    ...(current.default ? { default: { ...current.default } } : {}),
+    ...(current.toolThreshold ? { toolThreshold: current.toolThreshold } : {}),
+    approvals: deps.approvals.choices(),
+    canStoreKeys: deps.store !== undefined,
+    ...(deps.keyStorageWarning ? { keyStorageWarning: deps.keyStorageWarning } : {}),
+  };
+}
+
 export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
   const { settings } = deps;
-  const save = () => saveProviderSettings(deps.home, settings);
   return {
-    getSettings: async (): Promise<ProviderSettingsView> => ({
-      providers: await Promise.all(
-        settings.providers.map(async (p) => ({
-          id: p.id,
-          kind: p.kind,
-          ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-          ...(p.models ? { models: p.models } : {}),
-          ...(p.imageGeneration ? { imageGeneration: true } : {}),
-          hasKey: p.apiKeySecret !== undefined && (await deps.secrets.get(p.apiKeySecret)) !== undefined,
-        })),
-      ),
-      ...(settings.default ? { default: settings.default } : {}),
-      ...(settings.toolThreshold ? { toolThreshold: settings.toolThreshold } : {}),
-      approvals: deps.approvals.choices(),
-      canStoreKeys: deps.store !== undefined,
-      ...(deps.keyStorageWarning ? { keyStorageWarning: deps.keyStorageWarning } : {}),
-    }),
+    getSettings: () => settingsView(deps, settings),
     saveProvider: async ({ provider, key, acceptWeakKeyStorage }) => {
       if (key !== undefined && !deps.store) throw new InvalidServerConfigError('keys cannot be saved here: set ATRIUM_SECRET_<NAME> in the environment instead');
       // A weak store is never written silently: the person must have read the warning and accepted it.
@@ -56,7 +58,7 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       }
       const config: ProviderConfig = {
         id: provider.id,
-        kind: provider.kind as ProviderKind,
+        kind: provider.kind,
         apiKeySecret: provider.id,
         ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
         ...(provider.models?.length ? { models: provider.models } : {}),
@@ -71,40 +73,35 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
           throw new InvalidServerConfigError(`the key was not saved, so neither was the provider: ${(error as Error).message}`);
         }
       }
-      const before = settings.providers;
-      settings.providers = [...before.filter((p) => p.id !== config.id), config];
       try {
-        await save();
+        await settings.update((current) => ({ ...current, providers: [...current.providers.filter((p) => p.id !== config.id), config] }));
       } catch (error) {
-        settings.providers = before;
+        // The settings stay as they were (the store swaps them only once written); the key goes back too.
         if (keptKey) await (keptKey.previous === undefined ? keptKey.store.delete(config.id) : keptKey.store.set(config.id, keptKey.previous));
         throw new InvalidServerConfigError((error as Error).message);
       }
       return null;
     },
     removeProvider: async ({ id }) => {
-      const existed = settings.providers.some((p) => p.id === id);
-      settings.providers = settings.providers.filter((p) => p.id !== id);
-      if (settings.default?.provider === id) delete settings.default;
-      await save();
+      const existed = settings.current().providers.some((p) => p.id === id);
+      await settings.update(({ default: chosen, ...current }) => ({
+        ...current,
+        providers: current.providers.filter((p) => p.id !== id),
+        ...(chosen && chosen.provider !== id ? { default: chosen } : {}),
+      }));
       // Only a provider's own key goes: the store also holds other secrets (servers' sign-ins).
       if (existed) await deps.store?.delete(id);
       return null;
     },
     saveDefaults: async ({ default: chosen, toolThreshold, approvals }) => {
-      if (chosen && !settings.providers.some((p) => p.id === chosen.provider)) throw new InvalidServerConfigError(`there is no provider "${chosen.provider}"`);
-      const before = { default: settings.default, toolThreshold: settings.toolThreshold, approvals: settings.approvals };
-      if (chosen) settings.default = chosen;
-      if (toolThreshold !== undefined) settings.toolThreshold = toolThreshold;
+      if (chosen && !settings.current().providers.some((p) => p.id === chosen.provider)) throw new InvalidServerConfigError(`there is no provider "${chosen.provider}"`);
       // Only what was chosen is written: a choice never made keeps following the default.
-      if (approvals) settings.approvals = { ...settings.approvals, ...approvals };
-      try {
-        await save();
-      } catch (error) {
-        // What could not be kept must not apply either.
-        Object.assign(settings, before);
-        throw error;
-      }
+      await settings.update((current) => ({
+        ...current,
+        ...(chosen ? { default: chosen } : {}),
+        ...(toolThreshold !== undefined ? { toolThreshold } : {}),
+        ...(approvals ? { approvals: { ...current.approvals, ...approvals } } : {}),
+      }));
       return null;
     },
   };

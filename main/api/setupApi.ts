@@ -6,8 +6,6 @@
 import { fileURLToPath } from 'node:url';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { ServerSnapshot } from '../../shared/domain.ts';
-import type { ProviderSettings } from '../chat/providerSettings.ts';
-import { saveProviderSettings } from '../chat/providerSettings.ts';
 import type { DiscoveredModelServer } from '../host/setup/discoverSetup.ts';
 import { discoverConfigs, knownConfigPaths, LOCAL_MODEL_SERVERS, offeredServer, probeModelServers } from '../host/setup/discoverSetup.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
@@ -18,6 +16,7 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { EventBus } from './eventBus.ts';
 import { InvalidServerConfigError } from './serverConfigApi.ts';
+import type { SettingsStore } from '../store/settingsStore.ts';
 
 type SetupRequests = Pick<AtriumApi, 'discoverSetup' | 'importServers' | 'addSampleServer' | 'previewServerConfig' | 'addPastedServers' | 'useModelServer'>;
 
@@ -26,8 +25,8 @@ export interface SetupDeps {
   hub: McpHub;
   registry: ServerRegistry;
   events: EventBus;
-  /** The live provider settings: changed in place, so conversations see a new provider at once. */
-  settings: ProviderSettings;
+  /** The saved settings: a provider added here applies to the next conversation at once. */
+  settings: SettingsStore;
   configPaths?: () => { app: string; path: string }[];
   probe?: () => Promise<DiscoveredModelServer[]>;
   /** How the sample server is started; this Node running its source by default. */
@@ -76,7 +75,7 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
       return {
         configs,
         modelServers,
-        hasProviders: deps.settings.providers.length > 0,
+        hasProviders: deps.settings.current().providers.length > 0,
         hasServers: deps.registry.all().length > 0,
         ...(sample ? { sampleServerId: sample.id } : {}),
       };
@@ -128,10 +127,11 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
       const [found] = await probe().then((all) => all.filter((s) => s.baseUrl === baseUrl));
       if (!found) throw new InvalidServerConfigError(`nothing answers at ${baseUrl} any more`);
       const id = found.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-      const settings = deps.settings;
-      settings.providers = [...settings.providers.filter((p) => p.id !== id), { id, kind: 'openai-compatible', baseUrl, ...(found.models.length ? { models: found.models } : {}) }];
-      if (!settings.default && found.models[0]) settings.default = { provider: id, model: found.models[0] };
-      await saveProviderSettings(deps.home, settings);
+      await deps.settings.update((current) => ({
+        ...current,
+        providers: [...current.providers.filter((p) => p.id !== id), { id, kind: 'openai-compatible', baseUrl, ...(found.models.length ? { models: found.models } : {}) }],
+        ...(!current.default && found.models[0] ? { default: { provider: id, model: found.models[0] } } : {}),
+      }));
       return null;
     },
   };

@@ -82,7 +82,7 @@ export function journaled(history: HistoryStore, listener: PendingListener): Pen
 export function samplingModels(
   history: HistoryStore,
   models: ModelResolver,
-  settings: ProviderSettings,
+  settings: () => Readonly<ProviderSettings>,
   samplingChoice: ProviderChoice | undefined,
 ): (conversationId: string | undefined) => Promise<SamplingModels> {
   return async (conversationId) => {
@@ -93,6 +93,6 @@ export function samplingModels(
       ? { ...(flags.provider === conversation.providerId ? flags : {}), provider: conversation.providerId, ...(conversation.model ? { model: conversation.model } : {}) }
       : flags;
     const { config, model } = await models.resolveModel(choice);
-    return { provider: models.makeProvider(config), defaultModel: model, ...(settings.modelTraits ? { traits: settings.modelTraits } : {}) };
+    return { provider: models.makeProvider(config), defaultModel: model, ...(settings().modelTraits ? { traits: settings().modelTraits } : {}) };
   };
 }

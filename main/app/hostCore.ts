@@ -17,7 +17,6 @@ import { ChatService } from '../chat/chatService.ts';
 import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import { ModelResolver } from '../chat/modelResolver.ts';
 import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
-import { loadProviderSettings } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
@@ -51,6 +50,7 @@ import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
+import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
 
@@ -170,7 +170,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const roots = new RootsStore();
   const validator = new CachedSchemaValidator();
   const secrets = options.secrets ?? environmentSecrets();
-  const settings = options.providerSettings ?? (await loadProviderSettings(options.home));
+  const settingsStore = await SettingsStore.open(options.home, options.providerSettings);
+  const settings = () => settingsStore.current();
 
   // 1. What is stored: conversations, grants, pins, marks, audit; workspaces and their roots.
   const stores = openConversationStores(options.home, options.databasePath);
@@ -199,7 +200,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
     ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
   });
-  const models = new ModelResolver(() => settings, options.makeProvider ?? ((config) => createProvider(config, secrets)), options.runChoice);
+  const models = new ModelResolver(settings, options.makeProvider ?? ((config) => createProvider(config, secrets)), options.runChoice);
   const sampling =
     options.sampling ??
     createSamplingBroker({
@@ -265,13 +266,13 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     gate,
     runner: activity.track(runner),
     validator,
-    settings: () => settings,
+    settings,
     models,
     // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
     tools: () => pins.review(readyTools(hub, registry)),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
-  const conversations: ConversationServices = { settings, approvals, history, ledger, pins, audit, pending, chat, models };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models };
 
   // 6. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.

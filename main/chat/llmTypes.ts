@@ -5,6 +5,9 @@
 
 import type { ChatMessage } from '../../shared/conversation.ts';
 import type { ProviderKind } from '../../shared/contract.ts';
+import type { ProviderConfig } from '../store/settingsStore.ts';
+
+export type { ProviderConfig };
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 
 /** A tool as a model sees it: its model-facing name and its JSON Schema, kept intact where possible. */
@@ -45,19 +48,6 @@ export interface LlmProvider {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 
-
-export interface ProviderConfig {
-  id: string;
-  kind: ProviderKind;
-  /** For OpenAI-compatible servers (Ollama, llama.cpp, LM Studio, vLLM) and for tests. */
-  baseUrl?: string;
-  /** The name under which the API key is kept in the secrets store; never the key itself. */
-  apiKeySecret?: string;
-  /** Models to offer when the API cannot list them. */
-  models?: string[];
-  /** Responses API only: offer the model OpenAI's image generation tool, so it can answer with images. */
-  imageGeneration?: boolean;
-}
 
 export class LlmError extends Error {
   readonly code = 'failed';

@@ -1,109 +1,13 @@
-// The LLM providers a person configured, in `providers.json` beside `servers.json`:
-//   { "providers": [ { "id": "claude", "kind": "anthropic", "apiKeySecret": "anthropic", "models": [...] },
-//                    { "id": "local", "kind": "openai-compatible", "baseUrl": "http://127.0.0.1:11434/v1" } ],
-//     "default": { "provider": "claude", "model": "claude-sonnet-4-5" },
-//     "approvals": { "tools": "ask", "sampling": "ask" } }
-// Keys are never in this file: `apiKeySecret` names the secret that holds one. It is the host's one
-// settings file, so it also keeps the tool-count threshold and how calls and sampling are approved.
+// Which configured provider and model a message (or a server's sampling request) goes to, from the
+// settings the store owns (main/store/settingsStore.ts): the person's pick, the conversation's, the
+// default, or a provider named ad hoc by the CLI's flags.
 
-import { join } from 'node:path';
-import { Ajv } from 'ajv';
-import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
-import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
-import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../store/dataFile.ts';
-import { jsonProblem } from '../store/jsonProblem.ts';
-import type { ModelTraits } from '../host/sampling/modelChoice.ts';
-import type { ProviderConfig } from './llmTypes.ts';
+import type { ProviderKind } from '../../shared/contract.ts';
+import { providerKinds } from '../../shared/contract.ts';
+import type { ProviderConfig, ProviderSettings } from '../store/settingsStore.ts';
+import { ProviderSettingsError } from '../store/settingsStore.ts';
 
-export interface ProviderSettings {
-  providers: ProviderConfig[];
-  default?: { provider: string; model: string };
-  /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
-  toolThreshold?: number;
-  /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
-  modelTraits?: Record<string, Partial<ModelTraits>>;
-  /** How tool calls and servers' sampling requests are approved, as chosen in Settings; absent = the defaults. */
-  approvals?: Partial<ApprovalChoices>;
-}
-
-const schema = {
-  type: 'object',
-  properties: {
-    providers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'kind'],
-        properties: {
-          // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
-          // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
-          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
-          kind: { enum: providerKinds },
-          baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
-          models: { type: 'array', items: { type: 'string', minLength: 1 } },
-          imageGeneration: { type: 'boolean' },
-        },
-        additionalProperties: false,
-      },
-    },
-    toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
-    modelTraits: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        properties: { cost: { type: 'number', minimum: 0, maximum: 1 }, speed: { type: 'number', minimum: 0, maximum: 1 }, intelligence: { type: 'number', minimum: 0, maximum: 1 } },
-        additionalProperties: false,
-      },
-    },
-    default: {
-      type: 'object',
-      required: ['provider', 'model'],
-      properties: { provider: { type: 'string' }, model: { type: 'string' } },
-      additionalProperties: false,
-    },
-    approvals: {
-      type: 'object',
-      properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
-      additionalProperties: false,
-    },
-  },
-} as const;
-
-const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
-
-export class ProviderSettingsError extends Error {
-  readonly code = 'failed';
-}
-
-export const PROVIDERS_FILE_NAME = 'providers.json';
-
-/** The settings in providers.json; a missing file is no providers, and a damaged one is moved aside (reported) and read as none. */
-export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
-  const settings = await readDataFile({
-    path: join(home, PROVIDERS_FILE_NAME),
-    keepLastGood: true,
-    withoutIt: 'Atrium started with no model providers and its default settings',
-    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
-    parse: (bytes) => {
-      const problem = jsonProblem(bytes);
-      if (problem) throw new DamagedData(problem);
-      const json: unknown = JSON.parse(bytes.toString('utf8'));
-      if (!validate(json)) {
-        const first = validate.errors?.[0];
-        throw new DamagedData(`${first?.instancePath ? `"${first.instancePath.slice(1).replaceAll('/', '.')}"` : 'the file'} ${first?.message ?? 'is not valid'}`);
-      }
-      return json as ProviderSettings;
-    },
-  });
-  return settings ?? { providers: [] };
-}
-
-/** Writes the settings to providers.json (atomically: a crash leaves the old file or the new, never half). */
-export async function saveProviderSettings(home: string, settings: ProviderSettings): Promise<void> {
-  if (!validate(settings)) throw new ProviderSettingsError(`the provider settings are invalid: ${validate.errors?.[0]?.message ?? 'unknown problem'}`);
-  await writeFileAtomically(join(home, PROVIDERS_FILE_NAME), `${JSON.stringify(settings, null, 2)}\n`);
-}
+export type { ProviderSettings };
 
 export interface ProviderChoice {
   /** A configured provider id, or a kind (anthropic | openai | openai-compatible | openai-responses) for one made from flags. */

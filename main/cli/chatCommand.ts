@@ -14,7 +14,8 @@ import { chainSecrets, conventionalKeySecrets, environmentSecrets, fileSecrets }
 import type { CliInvocation } from './cliArgs.ts';
 import { CliFailure } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
-import { ModelChoiceError, chooseProvider, loadProviderSettings } from '../chat/providerSettings.ts';
+import { checkProviderChoice } from '../app/providerPreflight.ts';
+import { loadProviderSettings } from '../store/settingsStore.ts';
 import { cliCredentialStore } from './signInCommand.ts';
 
 export interface ChatIo {
@@ -35,15 +36,8 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     ...(invocation.baseUrl ? { baseUrl: invocation.baseUrl } : {}),
   };
   const settings = await loadProviderSettings(home);
-  // Without a conversation to continue, a missing provider is known before any server is started. A
-  // provider with no model named is not refused here: the turn asks its API for its models, as the window does.
-  if (!invocation.conversation) {
-    try {
-      chooseProvider(settings, choice);
-    } catch (error) {
-      if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
-    }
-  }
+  // Without a conversation to continue, a missing provider is known before any server is started.
+  if (!invocation.conversation) checkProviderChoice(settings, choice);
   const core: RunningHost = await startHostCore({
     home,
     providerSettings: settings,

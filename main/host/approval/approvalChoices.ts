@@ -28,11 +28,11 @@ export interface LiveApprovals {
   samplingPolicy(): SamplingPolicy;
 }
 
-/** `settings` is the live settings object that Settings changes in place. */
-export function liveApprovals(settings: { approvals?: Partial<ApprovalChoices> }, run: ApprovalRunOptions = {}): LiveApprovals {
+/** `settings` reads the saved settings as they are now (the settings store's snapshot). */
+export function liveApprovals(settings: () => { approvals?: Partial<ApprovalChoices> }, run: ApprovalRunOptions = {}): LiveApprovals {
   const choices = (): ApprovalChoices => ({
-    tools: settings.approvals?.tools ?? 'ask',
-    sampling: settings.approvals?.sampling ?? run.samplingDefault ?? 'deny',
+    tools: settings().approvals?.tools ?? 'ask',
+    sampling: settings().approvals?.sampling ?? run.samplingDefault ?? 'deny',
   });
   return {
     choices,

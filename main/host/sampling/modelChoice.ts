@@ -5,13 +5,9 @@
 // family's name, which is how providers tier their models (haiku/mini/flash … opus/pro/large).
 
 import type { ModelPreferences } from '@modelcontextprotocol/client';
+import type { ModelTraits } from '../../store/settingsStore.ts';
 
-/** 0..1 each: how expensive, how fast, how capable. */
-export interface ModelTraits {
-  cost: number;
-  speed: number;
-  intelligence: number;
-}
+export type { ModelTraits };
 
 export interface ModelChoice {
   model: string;

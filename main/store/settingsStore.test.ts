@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { PROVIDERS_FILE_NAME, SettingsStore } from './settingsStore.ts';
+import type { ProviderSettings } from './settingsStore.ts';
+
+async function withHome(run: (home: string) => Promise<void>): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), 'atrium-settings-'));
+  try {
+    await run(home);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+test('a change is written to providers.json, then becomes the snapshot, then every listener hears of it', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home);
+    const heard: Readonly<ProviderSettings>[] = [];
+    store.onChange((settings) => heard.push(settings));
+    const before = store.current();
+    await store.update((current) => ({ ...current, providers: [{ id: 'claude', kind: 'anthropic', apiKeySecret: 'claude' }] }));
+    const onDisk = JSON.parse(await readFile(join(home, PROVIDERS_FILE_NAME), 'utf8')) as ProviderSettings;
+    assert.deepEqual(onDisk.providers.map((p) => p.id), ['claude']);
+    assert.deepEqual(store.current().providers.map((p) => p.id), ['claude']);
+    assert.deepEqual(heard.map((s) => s.providers.length), [1]);
+    assert.deepEqual(before.providers, [], 'a snapshot someone holds does not change under them');
+    assert.equal((await SettingsStore.open(home)).current().providers[0]?.id, 'claude', 'the next start reads what was saved');
+  }));
+
+test('a snapshot cannot be changed in place: only update changes the settings', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home, { providers: [{ id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }] });
+    const snapshot = store.current();
+    assert.throws(() => (snapshot.providers as unknown[]).push({ id: 'x' }), TypeError);
+    assert.throws(() => Object.assign(snapshot, { toolThreshold: 3 }), TypeError);
+    assert.equal(store.current().providers.length, 1);
+  }));
+
+test('a change that cannot be saved changes nothing: not the snapshot, not the file, and no listener hears of it', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home);
+    await store.update((current) => ({ ...current, toolThreshold: 10 }));
+    let heard = 0;
+    store.onChange(() => heard++);
+    await assert.rejects(store.update((current) => ({ ...current, toolThreshold: 0 })), /invalid/);
+    assert.equal(store.current().toolThreshold, 10);
+    // A file that cannot be written (its name taken by a folder) is refused the same way.
+    const blocked = await mkdtemp(join(tmpdir(), 'atrium-settings-blocked-'));
+    try {
+      await mkdir(join(blocked, PROVIDERS_FILE_NAME));
+      const elsewhere = await SettingsStore.open(blocked, { providers: [] });
+      await assert.rejects(elsewhere.update((current) => ({ ...current, toolThreshold: 5 })));
+      assert.equal(elsewhere.current().toolThreshold, undefined);
+    } finally {
+      await rm(blocked, { recursive: true, force: true });
+    }
+    assert.equal(heard, 0);
+    assert.equal((JSON.parse(await readFile(join(home, PROVIDERS_FILE_NAME), 'utf8')) as ProviderSettings).toolThreshold, 10);
+  }));
+
+test('changes made at once are saved one after the other, none lost', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home);
+    await Promise.all(['a', 'b', 'c'].map((id) => store.update((current) => ({ ...current, providers: [...current.providers, { id, kind: 'anthropic' as const }] }))));
+    assert.deepEqual(store.current().providers.map((p) => p.id).sort(), ['a', 'b', 'c']);
+  }));

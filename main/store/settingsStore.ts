@@ -1,0 +1,189 @@
+// The host's settings — the LLM providers a person configured, the default model, the tool-count
+// threshold, how tool calls and sampling are approved — owned by one store over `providers.json`
+// beside `servers.json`:
+//   { "providers": [ { "id": "claude", "kind": "anthropic", "apiKeySecret": "anthropic", "models": [...] },
+//                    { "id": "local", "kind": "openai-compatible", "baseUrl": "http://127.0.0.1:11434/v1" } ],
+//     "default": { "provider": "claude", "model": "claude-sonnet-4-5" },
+//     "approvals": { "tools": "ask", "sampling": "ask" } }
+// Keys are never in this file: `apiKeySecret` names the secret that holds one.
+//
+// Everyone reads the current snapshot, which is never changed in place: a change is written to the file
+// first (atomically) and only then becomes the snapshot, and every listener hears of it — so what runs
+// is always what is saved, and a window shows what changed elsewhere (another window, the CLI's run).
+
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
+import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
+import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from './dataFile.ts';
+import { jsonProblem } from './jsonProblem.ts';
+
+export interface ProviderConfig {
+  id: string;
+  kind: ProviderKind;
+  /** For OpenAI-compatible servers (Ollama, llama.cpp, LM Studio, vLLM) and for tests. */
+  baseUrl?: string;
+  /** The name under which the API key is kept in the secrets store; never the key itself. */
+  apiKeySecret?: string;
+  /** Models to offer when the API cannot list them. */
+  models?: string[];
+  /** Responses API only: offer the model OpenAI's image generation tool, so it can answer with images. */
+  imageGeneration?: boolean;
+}
+
+/** 0..1 each: how expensive, how fast, how capable. */
+export interface ModelTraits {
+  cost: number;
+  speed: number;
+  intelligence: number;
+}
+
+/** The settings as saved. A snapshot is frozen: change them with SettingsStore.update. */
+export interface ProviderSettings {
+  providers: ProviderConfig[];
+  default?: { provider: string; model: string };
+  /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
+  toolThreshold?: number;
+  /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
+  modelTraits?: Record<string, Partial<ModelTraits>>;
+  /** How tool calls and servers' sampling requests are approved, as chosen in Settings; absent = the defaults. */
+  approvals?: Partial<ApprovalChoices>;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'kind'],
+        properties: {
+          // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
+          // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
+          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          kind: { enum: providerKinds },
+          baseUrl: { type: 'string', pattern: '^https?://' },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+          imageGeneration: { type: 'boolean' },
+        },
+        additionalProperties: false,
+      },
+    },
+    toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+    modelTraits: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { cost: { type: 'number', minimum: 0, maximum: 1 }, speed: { type: 'number', minimum: 0, maximum: 1 }, intelligence: { type: 'number', minimum: 0, maximum: 1 } },
+        additionalProperties: false,
+      },
+    },
+    default: {
+      type: 'object',
+      required: ['provider', 'model'],
+      properties: { provider: { type: 'string' }, model: { type: 'string' } },
+      additionalProperties: false,
+    },
+    approvals: {
+      type: 'object',
+      properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+
+/** Settings that cannot be kept as asked (they break the file's own rules). */
+export class ProviderSettingsError extends Error {
+  readonly code = 'failed';
+}
+
+export const PROVIDERS_FILE_NAME = 'providers.json';
+
+/** The settings in providers.json; a missing file is no providers, and a damaged one is moved aside (reported) and read as none. */
+export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
+  const settings = await readDataFile({
+    path: join(home, PROVIDERS_FILE_NAME),
+    keepLastGood: true,
+    withoutIt: 'Atrium started with no model providers and its default settings',
+    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
+    parse: (bytes) => {
+      const problem = jsonProblem(bytes);
+      if (problem) throw new DamagedData(problem);
+      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      if (!validate(json)) {
+        const first = validate.errors?.[0];
+        throw new DamagedData(`${first?.instancePath ? `"${first.instancePath.slice(1).replaceAll('/', '.')}"` : 'the file'} ${first?.message ?? 'is not valid'}`);
+      }
+      return json as ProviderSettings;
+    },
+  });
+  return settings ?? { providers: [] };
+}
+
+/** Writes the settings to providers.json (atomically: a crash leaves the old file or the new, never half). */
+async function saveProviderSettings(home: string, settings: ProviderSettings): Promise<void> {
+  if (!validate(settings)) throw new ProviderSettingsError(`the provider settings are invalid: ${validate.errors?.[0]?.message ?? 'unknown problem'}`);
+  await writeFileAtomically(join(home, PROVIDERS_FILE_NAME), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/** A frozen copy: the snapshot everyone reads can never be changed behind the store's back. */
+function frozen(settings: ProviderSettings): Readonly<ProviderSettings> {
+  return deepFreeze(structuredClone(settings));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export class SettingsStore {
+  private readonly home: string;
+  private snapshot: Readonly<ProviderSettings>;
+  private readonly listeners = new Set<(settings: Readonly<ProviderSettings>) => void>();
+  /** Changes are written one at a time, each over the snapshot the one before left. */
+  private writing: Promise<unknown> = Promise.resolve();
+
+  private constructor(home: string, settings: ProviderSettings) {
+    this.home = home;
+    this.snapshot = frozen(settings);
+  }
+
+  /** The home's providers.json (a damaged one is moved aside, reported, and read as none), or the settings given for this run. */
+  static async open(home: string, given?: ProviderSettings): Promise<SettingsStore> {
+    return new SettingsStore(home, given ?? (await loadProviderSettings(home)));
+  }
+
+  current(): Readonly<ProviderSettings> {
+    return this.snapshot;
+  }
+
+  /**
+   * Saves the settings `change` makes of the current ones: written to the file first; only once that
+   * worked do they become the snapshot and do listeners hear of them. A change that breaks the file's
+   * rules, or a write that fails, leaves the snapshot as it was and throws.
+   */
+  update(change: (current: Readonly<ProviderSettings>) => ProviderSettings): Promise<Readonly<ProviderSettings>> {
+    const next = this.writing.then(async () => {
+      const wanted = change(this.snapshot);
+      await saveProviderSettings(this.home, wanted);
+      this.snapshot = frozen(wanted);
+      for (const listener of this.listeners) listener(this.snapshot);
+      return this.snapshot;
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Calls `listener` after every saved change; returns the function that stops it. */
+  onChange(listener: (settings: Readonly<ProviderSettings>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
