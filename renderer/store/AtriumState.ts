@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
+import type { CatalogSlice } from './catalogSlice.ts';
 import type { ChatSlice } from './chatSlice.ts';
+import type { HostSettingsSlice } from './hostSettingsSlice.ts';
 import type { ConnectionSlice } from './connectionSlice.ts';
 import type { DataFilesSlice } from './dataFilesSlice.ts';
 import type { LogsSlice } from './logsSlice.ts';
@@ -8,7 +10,7 @@ import type { PendingSlice } from './pendingSlice.ts';
 import type { ServersSlice } from './serversSlice.ts';
 import type { ViewSlice } from './viewSlice.ts';
 
-export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice;
+export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice;
 
 /** A slice sees (and may update) the whole state, so cross-slice cleanups stay in one `set`. */
 export type SliceCreator<Slice> = StateCreator<AtriumState, [], [], Slice>;

@@ -6,6 +6,7 @@ import type { LogLine } from '../../shared/domain.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import type { AtriumConnection } from '../api/AtriumConnection.ts';
 import { maxLogLines } from './logsSlice.ts';
+import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
@@ -49,11 +50,58 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }
   };
 
+  // Each stale list is fetched once; a list marked stale again while its answer is on the way is fetched again after.
+  const fetchList = async ({ serverId, list }: StaleList) => {
+    try {
+      switch (list) {
+        case 'tools':
+          state().setList(serverId, list, await api.listTools({ serverId }));
+          break;
+        case 'resources':
+          state().setList(serverId, list, await api.listResources({ serverId }));
+          break;
+        case 'resourceTemplates':
+          state().setList(serverId, list, await api.listResourceTemplates({ serverId }));
+          break;
+        case 'prompts':
+          state().setList(serverId, list, await api.listPrompts({ serverId }));
+          break;
+      }
+    } catch (error) {
+      state().setListError(serverId, list, errorMessage(error));
+    }
+  };
+  const fetchStaleLists = () => {
+    if (state().link !== 'open') return;
+    for (const stale of state().takeStaleLists()) void fetchList(stale);
+  };
+
+  const loadProviders = async () => {
+    try {
+      state().setProviders(await api.listProviders({}));
+    } catch (error) {
+      state().setProviders(null, errorMessage(error));
+    }
+  };
+
+  const loadHostSettings = async () => {
+    try {
+      const [settings, workspaces, hostInfo] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({})]);
+      state().setSettings(settings);
+      state().setWorkspaces(workspaces);
+      state().setHostInfo(hostInfo);
+    } catch {
+      // Shown again on the next reconnect or change.
+    }
+    await loadProviders();
+  };
+
   let firstLoad = true;
   const reload = async () => {
     try {
       const [servers, problems, pending, damaged] = await Promise.all([api.listServers({}), api.listConfigProblems({}), api.listPending({}), api.listDataFileProblems({})]);
       state().setServers(servers);
+      for (const server of servers) state().markStale(server.id);
       state().setConfigProblems(problems);
       state().setDataFileProblems(damaged);
       state().setPending(pending);
@@ -62,6 +110,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       // Events sent while the link was down are lost: the host's list says which turns still run.
       state().endTurnsNotRunning();
       await loadDetail();
+      await loadHostSettings();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
       if (firstLoad && servers.length === 0 && state().conversations.length === 0) state().offerFirstView('setup');
       firstLoad = false;
@@ -73,7 +122,21 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   };
 
   const offs = [
-    api.on('serverChanged', (snapshot) => state().upsertServer(snapshot)),
+    api.on('serverChanged', (snapshot) => {
+      const before = state().servers.find((server) => server.id === snapshot.id);
+      state().upsertServer(snapshot);
+      // A server that (re)connected, or whose lists grew or shrank, is listed again.
+      const moved = !before || before.status.kind !== snapshot.status.kind || JSON.stringify(before.counts) !== JSON.stringify(snapshot.counts);
+      if (moved) state().markStale(snapshot.id);
+    }),
+    api.on('listChanged', ({ serverId, list }) => state().markStale(serverId, list)),
+    api.on('resourceUpdated', ({ serverId, uri }) => state().noteResourceUpdated(serverId, uri)),
+    api.on('settingsChanged', (settings) => {
+      state().setSettings(settings);
+      // A provider added, removed or given a key may list other models now.
+      void loadProviders();
+    }),
+    api.on('workspacesChanged', (workspaces) => state().setWorkspaces(workspaces)),
     api.on('serverRemoved', ({ serverId }) => state().removeServer(serverId)),
     api.on('configProblems', (problems) => state().setConfigProblems(problems)),
     api.on('dataFileProblems', (problems) => state().setDataFileProblems(problems)),
@@ -103,12 +166,16 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (saved && shown) void loadDetail();
     }),
     api.on('pendingOpened', (record) => state().addPending(record)),
-    api.on('pendingClosed', ({ id, how, reason }) => state().closePending(id, how, reason)),
+    api.on('pendingClosed', ({ id, how, reason }) => {
+      state().closePending(id, how, reason);
+      state().noteRequestSettled();
+    }),
     connection.onStatus((link) => {
       state().setLink(link);
       if (link === 'open') void reload();
     }),
     store.subscribe((next, previous) => {
+      if (next.staleLists.length > 0 && (next.staleLists !== previous.staleLists || next.link !== previous.link)) fetchStaleLists();
       if (next.selectedServerId && next.selectedServerId !== previous.selectedServerId) void loadLog(next.selectedServerId);
       if (next.selectedConversationId !== previous.selectedConversationId) void loadDetail();
     }),

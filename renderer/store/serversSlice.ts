@@ -28,9 +28,12 @@ export const createServersSlice: SliceCreator<ServersSlice> = (set) => ({
   removeServer: (serverId) =>
     set((state) => {
       const { [serverId]: _removed, ...logs } = state.logs;
+      const { [serverId]: _catalog, ...catalogs } = state.catalogs;
       return {
         servers: state.servers.filter((server) => server.id !== serverId),
         logs,
+        catalogs,
+        staleLists: state.staleLists.filter((stale) => stale.serverId !== serverId),
         selectedServerId: state.selectedServerId === serverId ? null : state.selectedServerId,
       };
     }),

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { AtriumState } from './AtriumState.ts';
+import { createCatalogSlice } from './catalogSlice.ts';
 import { createChatSlice } from './chatSlice.ts';
+import { createHostSettingsSlice } from './hostSettingsSlice.ts';
 import { createConnectionSlice } from './connectionSlice.ts';
 import { createDataFilesSlice } from './dataFilesSlice.ts';
 import { createLogsSlice } from './logsSlice.ts';
@@ -20,6 +22,8 @@ export const createAtriumStore = () =>
     ...createPendingSlice(...args),
     ...createViewSlice(...args),
     ...createDataFilesSlice(...args),
+    ...createCatalogSlice(...args),
+    ...createHostSettingsSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

@@ -1,7 +1,5 @@
 import { useMemo, useState } from 'react';
 import { modelInUse } from '../../../shared/modelInUse.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -22,9 +20,8 @@ export function ChatView() {
   const busy = sending || live !== undefined;
   const picked = useAtriumStore((state) => state.modelChoice[key]);
   const summary = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId));
-  const api = useAtriumApi();
-  // Asked again each time the chat opens, so a provider added in Settings is offered at once.
-  const { data: providers } = useHostQuery(() => api.listProviders({}), 'providers');
+  // The store lists the providers again whenever the settings change, so one added in Settings is offered at once.
+  const providers = useAtriumStore((state) => state.providers);
   const computed = modelInUse(providers, selectedId ? (summary ?? detail?.conversation ?? null) : null, picked);
   // One object while the answer is the same, so the message rows' memo holds.
   const shown = useMemo(() => computed, [computed?.provider, computed?.model]);

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useHostQuery } from '../../store/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
 import { newConversationShortcut } from '../shortcuts/appShortcuts.ts';

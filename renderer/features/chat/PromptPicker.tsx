@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { allOf, catalogErrorKey } from '../../store/catalogSlice.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { matchPrompts } from './slashCommands.ts';
 
@@ -17,9 +17,11 @@ interface PromptPickerProps {
 
 /** The list that opens when the composer starts with "/": every ready server's prompts, best match first. */
 export function PromptPicker({ id, query, active, onOptions, onPick }: PromptPickerProps) {
-  const api = useAtriumApi();
-  const { data: prompts, error, reload } = useHostQuery(() => api.listPrompts({}), 'prompts');
-  useEffect(() => api.on('listChanged', ({ list }) => list === 'prompts' && void reload()), [api, reload]);
+  const servers = useAtriumStore((state) => state.servers);
+  const catalogs = useAtriumStore((state) => state.catalogs);
+  const errors = useAtriumStore((state) => state.catalogErrors);
+  const prompts = useMemo(() => allOf(servers, catalogs, 'prompts') ?? null, [servers, catalogs]);
+  const error = servers.map((server) => errors[catalogErrorKey(server.id, 'prompts')]).find((message) => message !== undefined);
   const options = useMemo(() => (prompts ? matchPrompts(query, prompts) : []), [prompts, query]);
   useEffect(() => onOptions(options), [onOptions, options]);
 

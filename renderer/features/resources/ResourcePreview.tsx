@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReadResourceResult } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { resourceKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../chat/MarkdownText.tsx';
@@ -30,14 +31,13 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
     }
   }, [api, serverId, uri]);
 
+  // Read when shown, and again each time the server says the resource changed (the store counts its updates).
+  const version = useAtriumStore((state) => state.resourceVersions[resourceKey(serverId, uri)] ?? 0);
+  const firstVersion = useRef(version);
   useEffect(() => {
+    if (version !== firstVersion.current) setUpdatedAt(Date.now());
     void read();
-    return api.on('resourceUpdated', (event) => {
-      if (event.serverId !== serverId || event.uri !== uri) return;
-      setUpdatedAt(Date.now());
-      void read();
-    });
-  }, [api, read, serverId, uri]);
+  }, [read, version]);
 
   // Leaving the resource ends the subscription the person started here.
   useEffect(() => {

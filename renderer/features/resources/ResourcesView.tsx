@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ResourceSummary, ResourceTemplateSummary } from '../../../shared/domain.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import type { ResourceTemplateSummary } from '../../../shared/domain.ts';
+import { catalogErrorKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -12,19 +11,18 @@ const PAGE = 50;
 
 /** A server's resources and templates: search, page through, read, subscribe, attach to the next message. */
 export function ResourcesView() {
-  const api = useAtriumApi();
   const servers = useAtriumStore((state) => state.servers);
   const withResources = servers.filter((s) => s.status.kind === 'ready' && (s.capabilities?.resources !== undefined || (s.counts?.resources ?? 0) > 0));
   // Opened from a tool result's resource link: that server and that resource.
   const [request] = useState(() => useAtriumStore.getState().takeResourceRequest());
   const [serverId, setServerId] = useState<string | null>(request?.serverId ?? null);
   const current = serverId ?? withResources[0]?.id ?? null;
-  const { data, error, reload: load } = useHostQuery(
-    async (): Promise<[ResourceSummary[], ResourceTemplateSummary[]]> => (current ? Promise.all([api.listResources({ serverId: current }), api.listResourceTemplates({ serverId: current })]) : [[], []]),
-    current ?? '',
+  const catalog = useAtriumStore((state) => (current ? state.catalogs[current] : undefined));
+  const error = useAtriumStore((state) =>
+    current ? (state.catalogErrors[catalogErrorKey(current, 'resources')] ?? state.catalogErrors[catalogErrorKey(current, 'resourceTemplates')] ?? null) : null,
   );
-  const resources = useMemo(() => data?.[0] ?? [], [data]);
-  const templates = data?.[1] ?? [];
+  const resources = useMemo(() => catalog?.resources ?? [], [catalog]);
+  const templates = catalog?.resourceTemplates ?? [];
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState(PAGE);
   const [open, setOpen] = useState<{ uri: string; name: string } | null>(request ? { uri: request.uri, name: request.uri } : null);
@@ -38,8 +36,7 @@ export function ResourcesView() {
       setShown(PAGE);
       firstServer.current = current;
     }
-    return api.on('listChanged', ({ serverId: changed, list }) => changed === current && (list === 'resources' || list === 'resourceTemplates') && void load());
-  }, [api, current, load]);
+  }, [current]);
 
   const matching = useMemo(() => {
     const wanted = query.trim().toLowerCase();

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { WorkspaceView } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { FieldProblem } from '../../ui/FieldProblem.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
@@ -13,24 +13,22 @@ import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
  */
 export function RootsView() {
   const api = useAtriumApi();
-  const { data, error: loadError, reload: load } = useHostQuery(() => api.listWorkspaces({}), 'workspaces');
-  const { data: hostInfo } = useHostQuery(() => api.getHostInfo({}), 'hostInfo');
-  const workspaces: WorkspaceView[] = data ?? [];
+  // The store mirrors the workspaces (every change to them is announced with workspacesChanged).
+  const workspaces: WorkspaceView[] = useAtriumStore((state) => state.workspaces) ?? [];
+  const hostInfo = useAtriumStore((state) => state.hostInfo);
   const [shownId, setShownId] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const [newName, setNewName] = useState('');
   const [actionError, setError] = useState<string | null>(null);
   // A folder typed that the host refused: said under the field, which keeps what was typed.
   const [folderProblem, setFolderProblem] = useState<string | null>(null);
-  const error = actionError ?? loadError;
-  useEffect(() => api.on('workspacesChanged', () => void load()), [api, load]);
+  const error = actionError;
 
   const shown = workspaces.find((w) => w.id === shownId) ?? workspaces.find((w) => w.active);
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
     try {
       await action();
-      await load();
       return true;
     } catch (failure) {
       setError(errorMessage(failure));
@@ -105,10 +103,7 @@ export function RootsView() {
               setFolderProblem(null);
               if (!folder) return;
               api.setWorkspaceRoots({ workspaceId: shown.id, roots: [...shown.roots, { uri: folder }] }).then(
-                () => {
-                  setPath('');
-                  void load();
-                },
+                () => setPath(''),
                 (failure: unknown) => setFolderProblem(errorMessage(failure)),
               );
             }}

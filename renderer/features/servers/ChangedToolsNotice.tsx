@@ -1,14 +1,9 @@
-import { useEffect } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 
 /** On a server's card: tools the server changed since they were approved, which the model does not get, with the way to review them. */
 export function ChangedToolsNotice({ server }: { server: ServerSnapshot }) {
-  const api = useAtriumApi();
-  const { data: tools, reload } = useHostQuery(() => api.listTools({ serverId: server.id }), `${server.id} ${server.status.kind} ${server.counts?.tools ?? ''}`);
-  useEffect(() => api.on('listChanged', ({ serverId, list }) => serverId === server.id && list === 'tools' && void reload()), [api, reload, server.id]);
+  const tools = useAtriumStore((state) => state.catalogs[server.id]?.tools);
   const selectServer = useAtriumStore((state) => state.selectServer);
   const selectServerTab = useAtriumStore((state) => state.selectServerTab);
   const changed = (tools ?? []).filter((tool) => tool.changed);

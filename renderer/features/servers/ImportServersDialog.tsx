@@ -1,6 +1,6 @@
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useHostQuery } from '../../store/useHostQuery.ts';
 import { ActionReport, useActionLog } from '../../ui/ActionReport.tsx';
 import { ConsentDialog } from '../consent/ConsentDialog.tsx';
 import { HostConfigImports } from './HostConfigImports.tsx';

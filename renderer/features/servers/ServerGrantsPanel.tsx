@@ -1,16 +1,16 @@
-import { useEffect } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { useHostQuery } from '../../store/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 /** The answers the person gave that still decide this server's tool calls; each can be revoked. */
 export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
-  const { data: grants, error, reload: load, fail } = useHostQuery(async () => api.listGrants({ serverId: server.id }), server.id);
-  // A new answer in a dialog may become a grant: refresh when any request is settled.
-  useEffect(() => api.on('pendingClosed', () => void load()), [api, load]);
+  // A new answer in a dialog may become a grant: read again whenever a request is settled.
+  const settled = useAtriumStore((state) => state.grantsVersion);
+  const { data: grants, error, reload: load, fail } = useHostQuery(async () => api.listGrants({ serverId: server.id }), `${server.id} ${settled}`);
 
   if (error) return <p role="alert">{error}</p>;
   if (!grants) return <p className="muted panel-pad">Loading permissions…</p>;

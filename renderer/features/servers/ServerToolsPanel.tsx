@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ServerSnapshot, ToolSummary } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { catalogErrorKey } from '../../store/catalogSlice.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -14,8 +16,17 @@ import { ToolChangeDialog } from './ToolChangeDialog.tsx';
 export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
   const [reviewing, setReviewing] = useState<ToolSummary | null>(null);
-  const { data: tools, error, reload: load, fail } = useHostQuery(() => api.listTools({ serverId: server.id }), `${server.id} ${server.counts?.tools ?? ''}`);
-  useEffect(() => api.on('listChanged', ({ serverId, list }) => serverId === server.id && list === 'tools' && void load()), [api, load, server.id]);
+  const tools = useAtriumStore((state) => state.catalogs[server.id]?.tools ?? null);
+  const listError = useAtriumStore((state) => state.catalogErrors[catalogErrorKey(server.id, 'tools')]);
+  const markStale = useAtriumStore((state) => state.markStale);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const error = actionError ?? listError;
+  // What the person changed is listed again from the host, so the switches show what it holds.
+  const load = () => {
+    setActionError(null);
+    markStale(server.id, 'tools');
+  };
+  const fail = (failure: unknown) => setActionError(errorMessage(failure));
 
   if (error) return <p role="alert">{error}</p>;
   if (!tools) return <p className="muted panel-pad">Loading tools…</p>;

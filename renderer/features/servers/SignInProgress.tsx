@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { AddressWithDomain, domainOf } from '../../ui/AddressWithDomain.tsx';
 
 interface SignInProgressProps {
@@ -18,13 +17,12 @@ interface SignInProgressProps {
  * app has already sent it to their browser; the click sends it again).
  */
 export function SignInProgress({ url, takeFocus, cancelling, onCancel }: SignInProgressProps) {
-  const api = useAtriumApi();
   const openButton = useRef<HTMLButtonElement>(null);
   const focusOnMount = useRef(takeFocus);
   useEffect(() => {
     if (focusOnMount.current) openButton.current?.focus();
   }, []);
-  const { data: hostInfo } = useHostQuery(() => api.getHostInfo({}), 'hostInfo');
+  const hostInfo = useAtriumStore((state) => state.hostInfo);
   const domain = domainOf(url);
   // The host allows only http(s) pages; a window never opens anything else, whatever it is told.
   const openable = /^https?:\/\//i.test(url) && domain !== '';

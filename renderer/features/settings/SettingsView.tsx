@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ProviderKind, ProviderView } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
@@ -25,8 +25,10 @@ const KINDS: { value: ProviderKind; label: string }[] = [
  */
 export function SettingsView() {
   const api = useAtriumApi();
-  const { data: settings, error, reload } = useHostQuery(() => api.getSettings({}), 'settings');
-  const { data: providers, reload: reloadModels } = useHostQuery(() => api.listProviders({}), 'providers');
+  // The store mirrors the saved settings (settingsChanged) and lists the providers' models again after each change.
+  const settings = useAtriumStore((state) => state.settings);
+  const providers = useAtriumStore((state) => state.providers);
+  const error = useAtriumStore((state) => state.providersError);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   // Where keys would be weakly kept, none is stored until the person ticks that they accept it.
@@ -39,7 +41,6 @@ export function SettingsView() {
     setSaved(null);
     try {
       await action();
-      await Promise.all([reload(), reloadModels()]);
       setSaved(done);
     } catch (failure) {
       setProblem(errorMessage(failure));
@@ -91,7 +92,6 @@ export function SettingsView() {
               setSaved(null);
               // A refusal is the form's to show, beside its fields: it rejects out of here.
               await api.saveProvider({ provider, ...(key ? { key, ...consent } : {}) });
-              await Promise.all([reload(), reloadModels()]);
               setSaved(`Added ${provider.id}`);
             }}
           />

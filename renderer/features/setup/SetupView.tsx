@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { useHostQuery } from '../../api/useHostQuery.ts';
+import { useHostQuery } from '../../store/useHostQuery.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ActionReport, useActionLog } from '../../ui/ActionReport.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { HostConfigImports } from '../servers/HostConfigImports.tsx';
@@ -24,8 +25,7 @@ interface ToStart {
 export function SetupView() {
   const api = useAtriumApi();
   const { data, error, reload } = useHostQuery(() => api.discoverSetup({}), 'setup');
-  // Providers change in Settings; this view is mounted again when the person comes back.
-  const settings = useHostQuery(() => api.getSettings({}), 'setup-settings');
+  const settings = useAtriumStore((state) => state.settings);
   const [toStart, setToStart] = useState<ToStart[]>([]);
   const log = useActionLog(reload);
   const current = toStart[0];
@@ -44,7 +44,7 @@ export function SetupView() {
   return (
     <div className="setup panel-pad">
       <h2>Get started</h2>
-      <SetupProgress providers={settings.data?.providers ?? null} />
+      <SetupProgress providers={settings?.providers ?? null} />
       {error ? <p role="alert">{error}</p> : null}
       <ActionReport log={log} />
       {current ? (
@@ -100,7 +100,6 @@ export function SetupView() {
                 onClick={() =>
                   void log.run(async () => {
                     await api.useModelServer({ baseUrl: found.baseUrl });
-                    await settings.reload();
                     return `${found.name} is now a provider`;
                   })
                 }
