@@ -1,0 +1,160 @@
+// The store as the window's one state model, tested with a fresh store per test and a scripted host:
+// what the host announces (a list changed, a server went away, the settings changed) reaches the store,
+// and views read it from there.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AtriumClientApi, AtriumEvents, EventName, ProviderSettingsView, ProviderView } from '../../shared/contract.ts';
+import type { PromptSummary, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
+import type { AtriumConnection, LinkStatus } from '../api/AtriumConnection.ts';
+import { bindAtriumStore } from './bindAtriumStore.ts';
+import { allOf } from './catalogSlice.ts';
+import { createAtriumStore } from './useAtriumStore.ts';
+import type { AtriumStore } from './useAtriumStore.ts';
+
+const server = (id: string): ServerSnapshot => ({
+  id,
+  transport: 'stdio',
+  target: id,
+  status: { kind: 'ready', since: 0 },
+  trusted: false,
+  counts: { tools: 1, resources: 0, resourceTemplates: 0, prompts: 1 },
+});
+const tool = (serverId: string, name: string): ToolSummary => ({ serverId, name, modelName: `${serverId}__${name}`, inputSchema: { type: 'object' }, enabled: true });
+const prompt = (serverId: string, name: string): PromptSummary => ({ serverId, name, arguments: [] });
+const settings = (providers: string[]): ProviderSettingsView => ({
+  providers: providers.map((id) => ({ id, kind: 'anthropic', hasKey: true })),
+  approvals: { tools: 'ask', sampling: 'ask' },
+  canStoreKeys: true,
+});
+
+/** A host with what it holds now, answering the requests the store makes and announcing events. */
+function scriptedHost() {
+  const holds = {
+    servers: [server('files'), server('notes')],
+    tools: { files: [tool('files', 'read')], notes: [tool('notes', 'write')] } as Record<string, ToolSummary[]>,
+    prompts: { files: [prompt('files', 'summarise')], notes: [] } as Record<string, PromptSummary[]>,
+    settings: settings([]),
+    providers: [] as ProviderView[],
+  };
+  const asked: string[] = [];
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const answer = <T>(name: string, value: T) => {
+    asked.push(name);
+    return Promise.resolve(structuredClone(value));
+  };
+  const api = {
+    listServers: () => answer('listServers', holds.servers),
+    listConfigProblems: () => answer('listConfigProblems', []),
+    listPending: () => answer('listPending', []),
+    listDataFileProblems: () => answer('listDataFileProblems', []),
+    listConversations: () => answer('listConversations', []),
+    getSettings: () => answer('getSettings', holds.settings),
+    listWorkspaces: () => answer('listWorkspaces', []),
+    getHostInfo: () => answer('getHostInfo', { frontEnd: 'browser', canPickFolders: false }),
+    listProviders: () => answer('listProviders', holds.providers),
+    listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
+    listResources: ({ serverId }: { serverId?: string }) => answer(`listResources ${serverId}`, []),
+    listResourceTemplates: ({ serverId }: { serverId?: string }) => answer(`listResourceTemplates ${serverId}`, []),
+    listPrompts: ({ serverId }: { serverId?: string }) => answer(`listPrompts ${serverId}`, holds.prompts[serverId ?? ''] ?? []),
+    on: <K extends EventName>(event: K, listener: (payload: AtriumEvents[K]) => void) => {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener as (payload: never) => void);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+  } as Partial<AtriumClientApi> as AtriumClientApi;
+  const emit = <K extends EventName>(event: K, payload: AtriumEvents[K]) => {
+    for (const listener of listeners.get(event) ?? []) (listener as (payload: AtriumEvents[K]) => void)(payload);
+  };
+  let status: LinkStatus = 'open';
+  const connection: AtriumConnection = { api, status: () => status, onStatus: () => () => undefined };
+  return { holds, asked, emit, connection, setStatus: (next: LinkStatus) => (status = next) };
+}
+
+/** Lets every answer the store is waiting for arrive (each is one promise turn, then a set). */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+}
+
+async function boundStore(): Promise<{ store: AtriumStore; host: ReturnType<typeof scriptedHost>; unbind: () => void }> {
+  const store = createAtriumStore();
+  const host = scriptedHost();
+  const unbind = bindAtriumStore(host.connection, store);
+  await settle();
+  return { store, host, unbind };
+}
+
+test('on connecting, every server’s catalog is listed into the store, and the prompts of all servers read as one list', async () => {
+  const { store, unbind } = await boundStore();
+  const state = store.getState();
+  assert.deepEqual(state.catalogs['files']?.tools?.map((t) => t.name), ['read']);
+  assert.deepEqual(state.catalogs['notes']?.tools?.map((t) => t.name), ['write']);
+  assert.deepEqual(allOf(state.servers, state.catalogs, 'prompts')?.map((p) => p.name), ['summarise']);
+  unbind();
+});
+
+test('a list the server says changed is listed again (that list of that server only) and replaces the one shown', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.holds.tools['files'] = [tool('files', 'read'), tool('files', 'search')];
+  host.asked.length = 0;
+  host.emit('listChanged', { serverId: 'files', list: 'tools' });
+  await settle();
+  assert.deepEqual(host.asked, ['listTools files']);
+  assert.deepEqual(store.getState().catalogs['files']?.tools?.map((t) => t.name), ['read', 'search']);
+  assert.deepEqual(store.getState().catalogs['notes']?.tools?.map((t) => t.name), ['write'], 'the other server keeps its list');
+  unbind();
+});
+
+test('a server that reconnects is listed again; one whose status and counts did not move is not', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.asked.length = 0;
+  host.emit('serverChanged', server('notes'));
+  await settle();
+  assert.equal(host.asked.length, 0, 'nothing moved');
+  host.holds.prompts['notes'] = [prompt('notes', 'draft')];
+  host.emit('serverChanged', { ...server('notes'), status: { kind: 'starting', attempt: 1 } });
+  host.emit('serverChanged', { ...server('notes'), counts: { tools: 1, resources: 0, resourceTemplates: 0, prompts: 1 } });
+  await settle();
+  assert.ok(host.asked.includes('listPrompts notes'));
+  assert.deepEqual(store.getState().catalogs['notes']?.prompts?.map((p) => p.name), ['draft']);
+  unbind();
+});
+
+test('a removed server leaves the store with its catalog, and an answer still on the way does not bring it back', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.emit('listChanged', { serverId: 'notes', list: 'tools' });
+  host.emit('serverRemoved', { serverId: 'notes' });
+  await settle();
+  const state = store.getState();
+  assert.deepEqual(state.servers.map((s) => s.id), ['files']);
+  assert.equal(state.catalogs['notes'], undefined);
+  unbind();
+});
+
+test('settings changed elsewhere reach the store, and the providers’ models are listed again', async () => {
+  const { store, host, unbind } = await boundStore();
+  assert.deepEqual(store.getState().settings?.providers, []);
+  host.holds.providers = [{ id: 'claude', kind: 'anthropic', models: ['claude-test'], defaultModel: 'claude-test', isDefault: true }];
+  host.asked.length = 0;
+  host.emit('settingsChanged', settings(['claude']));
+  await settle();
+  assert.deepEqual(store.getState().settings?.providers.map((p) => p.id), ['claude']);
+  assert.deepEqual(host.asked, ['listProviders']);
+  assert.equal(store.getState().providers?.[0]?.defaultModel, 'claude-test');
+  unbind();
+});
+
+test('lists marked stale while the link is down wait for it, and are listed once it is open again', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.setStatus('reconnecting');
+  store.getState().setLink('reconnecting');
+  host.asked.length = 0;
+  store.getState().markStale('files', 'tools');
+  await settle();
+  assert.equal(host.asked.length, 0, 'nothing is asked while the link is down');
+  host.setStatus('open');
+  store.getState().setLink('open');
+  await settle();
+  assert.deepEqual(host.asked, ['listTools files']);
+  unbind();
+});
