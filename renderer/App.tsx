@@ -8,7 +8,7 @@ import { SettingsView } from './features/settings/SettingsView.tsx';
 import { SetupView } from './features/setup/SetupView.tsx';
 import { ServersView } from './features/servers/ServersView.tsx';
 import { LaunchApprovalRequests } from './features/servers/LaunchApprovalRequests.tsx';
-import { shortcutsHelpShortcut } from './features/shortcuts/appShortcuts.ts';
+import { shortcutsHelpShortcut } from './ui/appShortcuts.ts';
 import { ShortcutsHelp } from './features/shortcuts/ShortcutsHelp.tsx';
 import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
 import type { ViewName } from './store/viewSlice.ts';

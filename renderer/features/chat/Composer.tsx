@@ -7,7 +7,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
-import { focusComposerShortcut } from '../shortcuts/appShortcuts.ts';
+import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
 

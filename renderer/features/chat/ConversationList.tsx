@@ -5,7 +5,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../store/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
-import { newConversationShortcut } from '../shortcuts/appShortcuts.ts';
+import { newConversationShortcut } from '../../ui/appShortcuts.ts';
 import { ConversationItem } from './ConversationItem.tsx';
 
 /**

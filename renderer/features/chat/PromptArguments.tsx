@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { CompletingInput } from '../../ui/CompletingInput.tsx';
+import { othersThan } from '../../ui/completionContext.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 interface PromptArgumentsProps {
@@ -70,9 +71,4 @@ export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgum
       </div>
     </form>
   );
-}
-
-/** The other arguments' values: the context a server's completion of one argument may depend on. */
-export function othersThan(values: Record<string, string>, name: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([key]) => key !== name));
 }

@@ -1,5 +1,5 @@
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
-import { signInNeeded } from '../servers/signInState.ts';
+import { signInNeeded } from '../../ui/signInState.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 /**

@@ -5,7 +5,7 @@ import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
-import { ConsentDialog, safely } from './ConsentDialog.tsx';
+import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
 
 type Values = Record<string, string | boolean | string[]>;
 

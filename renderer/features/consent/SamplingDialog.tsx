@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog, safely } from './ConsentDialog.tsx';
+import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 interface SamplingDialogProps {

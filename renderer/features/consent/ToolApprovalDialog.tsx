@@ -3,7 +3,7 @@ import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from './ConsentDialog.tsx';
+import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
 
 /**
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer

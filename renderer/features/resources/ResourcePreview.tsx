@@ -5,7 +5,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { resourceKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { MarkdownText } from '../chat/MarkdownText.tsx';
+import { MarkdownText } from '../../ui/MarkdownText.tsx';
 
 /** One item of a resource's contents, as the server sent it (text or a base64 blob; untrusted). */
 type Contents = ReadResourceResult['contents'][number];

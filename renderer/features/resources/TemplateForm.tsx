@@ -3,7 +3,7 @@ import type { ResourceTemplateSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { CompletingInput } from '../../ui/CompletingInput.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { othersThan } from '../chat/PromptArguments.tsx';
+import { othersThan } from '../../ui/completionContext.ts';
 
 /** The variables of a URI template (RFC 6570 simple expressions: {name}, {+name}, {/name}…). */
 export function templateVariables(uriTemplate: string): string[] {

@@ -2,9 +2,9 @@ import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../store/useHostQuery.ts';
 import { ActionReport, useActionLog } from '../../ui/ActionReport.tsx';
-import { ConsentDialog } from '../consent/ConsentDialog.tsx';
-import { HostConfigImports } from './HostConfigImports.tsx';
-import { PasteServerConfig } from './PasteServerConfig.tsx';
+import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { HostConfigImports } from '../../serverSetup/HostConfigImports.tsx';
+import { PasteServerConfig } from '../../serverSetup/PasteServerConfig.tsx';
 
 /**
  * The servers in other hosts' configs on this computer, to bring into Atrium one by one, or those of a

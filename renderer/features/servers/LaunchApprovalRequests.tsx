@@ -1,5 +1,5 @@
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
-import { StartServerDialog } from './StartServerDialog.tsx';
+import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 
 /**
  * Over any view: a server that waits for the person's approval of what it runs (imported, pasted, edited

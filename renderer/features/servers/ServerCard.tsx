@@ -13,7 +13,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { ChangedToolsNotice } from './ChangedToolsNotice.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
 import { SignInLine } from './SignInLine.tsx';
-import { signInNeeded } from './signInState.ts';
+import { signInNeeded } from '../../ui/signInState.ts';
 
 interface ServerCardProps {
   server: ServerSnapshot;

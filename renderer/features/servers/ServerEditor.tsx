@@ -5,9 +5,9 @@ import { AtriumRequestError } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
-import { ConsentDialog } from '../consent/ConsentDialog.tsx';
+import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
 import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
-import { StartServerDialog } from './StartServerDialog.tsx';
+import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 
 type Kind = 'stdio' | 'http' | 'sse';
 

@@ -9,7 +9,7 @@ import { useInPlaceConfirmation } from '../../ui/useInPlaceConfirmation.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { expiryText } from '../../../shared/timeFromNow.ts';
-import { signInHeadline } from './signInState.ts';
+import { signInHeadline } from '../../ui/signInState.ts';
 import { SignInProgress } from './SignInProgress.tsx';
 
 /**

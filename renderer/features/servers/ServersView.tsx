@@ -9,7 +9,7 @@ import { ImportServersDialog } from './ImportServersDialog.tsx';
 import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
 import { ServerEditor } from './ServerEditor.tsx';
-import { StartServerDialog } from './StartServerDialog.tsx';
+import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 
 /** Every configured server with its live state, the detail of the one selected, and adding or importing more. */
 export function ServersView() {

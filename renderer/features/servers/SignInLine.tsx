@@ -2,7 +2,7 @@ import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { expiryText } from '../../../shared/timeFromNow.ts';
-import { signInHeadline } from './signInState.ts';
+import { signInHeadline } from '../../ui/signInState.ts';
 
 /** A remote server's sign-in in one line on its card: "Signed in as alice · expires in 52 min", "Not signed in". */
 export function SignInLine({ server }: { server: ServerSnapshot }) {

@@ -4,7 +4,7 @@ import { definitionChanges } from '../../../shared/toolDefinitionDiff.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../consent/ConsentDialog.tsx';
+import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
 
 /**
  * A tool whose server changed it since it was approved, the old definition beside the new one: each field

@@ -5,9 +5,9 @@ import { useHostQuery } from '../../store/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ActionReport, useActionLog } from '../../ui/ActionReport.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { HostConfigImports } from '../servers/HostConfigImports.tsx';
-import { PasteServerConfig } from '../servers/PasteServerConfig.tsx';
-import { StartServerDialog } from '../servers/StartServerDialog.tsx';
+import { HostConfigImports } from '../../serverSetup/HostConfigImports.tsx';
+import { PasteServerConfig } from '../../serverSetup/PasteServerConfig.tsx';
+import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 import { SetupProgress } from './SetupProgress.tsx';
 
 /** A server just added, waiting for the person's start approval, and what to say once they answered. */

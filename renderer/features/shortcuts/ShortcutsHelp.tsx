@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { shortcutLabel } from '../../ui/shortcuts.ts';
-import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from './appShortcuts.ts';
+import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from '../../ui/appShortcuts.ts';
 
 // The keys a person can use, by where they work; the app-wide ones come from the definitions the
 // handlers use, so the list cannot drift from what the keys do.

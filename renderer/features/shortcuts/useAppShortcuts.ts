@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { matchesShortcut } from '../../ui/shortcuts.ts';
-import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from './appShortcuts.ts';
+import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from '../../ui/appShortcuts.ts';
 
 /**
  * From any view: a new conversation, the cursor back in the composer, or the list of shortcuts, without

@@ -1,4 +1,4 @@
-import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { UntrustedText } from '../ui/UntrustedText.tsx';
 
 /** A server someone offers to add that Atrium already has, under its own name or another. */
 export function AlreadyInAtrium({ id, alreadyAs }: { id: string; alreadyAs: string }) {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { SetupDiscovery } from '../../../shared/contract.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import type { ActionLog } from '../../ui/ActionReport.tsx';
-import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import type { SetupDiscovery } from '../../shared/contract.ts';
+import { useAtriumApi } from '../api/useAtriumApi.ts';
+import type { ActionLog } from '../ui/ActionReport.tsx';
+import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
 
 type HostConfig = SetupDiscovery['configs'][number];

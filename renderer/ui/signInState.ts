@@ -1,4 +1,4 @@
-import type { AuthState, ServerSnapshot } from '../../../shared/domain.ts';
+import type { AuthState, ServerSnapshot } from '../../shared/domain.ts';
 
 const headlines: Record<AuthState, string> = {
   'signed-in': 'Signed in',

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { launchTarget } from '../../../shared/domain.ts';
-import type { LaunchReview, LaunchView, ServerSnapshot } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../consent/ConsentDialog.tsx';
-import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
+import { launchTarget } from '../../shared/domain.ts';
+import type { LaunchReview, LaunchView, ServerSnapshot } from '../../shared/domain.ts';
+import { errorMessage } from '../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../api/useAtriumApi.ts';
+import { UntrustedText } from '../ui/UntrustedText.tsx';
+import { ConsentDialog } from '../ui/ConsentDialog.tsx';
+import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 
 /**
  * Asks before a server runs a definition the person has not approved: new, or changed since (then the

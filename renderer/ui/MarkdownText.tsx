@@ -4,9 +4,9 @@ import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
-import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
-import { visibleText } from '../../../shared/visibleText.ts';
+import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
+import type { OfferedAddress } from '../../shared/offeredAddress.ts';
+import { visibleText } from '../../shared/visibleText.ts';
 
 /**
  * A model's reply as Markdown, with code highlighted. Raw HTML in it is never rendered (it is dropped);

@@ -1,9 +1,9 @@
 import { useId, useRef, useState } from 'react';
-import type { ServerConfigPreview } from '../../../shared/contract.ts';
-import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
-import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import type { ServerConfigPreview } from '../../shared/contract.ts';
+import type { ServerSnapshot } from '../../shared/domain.ts';
+import { errorMessage } from '../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../api/useAtriumApi.ts';
+import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
 
 /**

@@ -1,4 +1,4 @@
-import type { Shortcut } from '../../ui/shortcuts.ts';
+import type { Shortcut } from './shortcuts.ts';
 
 // Ctrl+N and Ctrl+T belong to the browser in the browser mode (a page cannot keep them); these do not.
 export const newConversationShortcut = { kind: 'command', key: 'o', shift: true } as const satisfies Shortcut;
