@@ -45,7 +45,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
     getConversation: async ({ conversationId }) => ({
       conversation: summary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId),
-      toolCalls: history.listToolCalls(conversationId),
+      toolCalls: history.toolCalls.list(conversationId),
     }),
     renameConversation: async ({ conversationId, title }) => {
       if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);
@@ -59,7 +59,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
     },
     exportConversation: async ({ conversationId, format }) => {
       const found = conversation(conversationId);
-      const args = [found, history.loadMessages(conversationId), history.listToolCalls(conversationId)] as const;
+      const args = [found, history.loadMessages(conversationId), history.toolCalls.list(conversationId)] as const;
       return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
     },
     sendMessage: async ({ conversationId, text, provider, model, resources, files }) => {

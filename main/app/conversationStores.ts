@@ -63,12 +63,12 @@ export function openConversationStores(home: string, databasePath?: string): Con
 export function journaled(history: HistoryStore, listener: PendingListener): PendingListener {
   return {
     opened: (record) => {
-      history.recordPendingRequest({ id: record.id, serverId: record.serverId, kind: record.kind, payload: record.payload, ...(record.conversationId ? { conversationId: record.conversationId } : {}) });
+      history.requests.record({ id: record.id, serverId: record.serverId, kind: record.kind, payload: record.payload, ...(record.conversationId ? { conversationId: record.conversationId } : {}) });
       listener.opened(record);
     },
     closed: (record, how, reason, outcome) => {
-      if (how === 'settled') history.settlePendingRequest(record.id, outcome);
-      else history.withdrawPendingRequest(record.id, reason ?? 'withdrawn');
+      if (how === 'settled') history.requests.settle(record.id, outcome);
+      else history.requests.withdraw(record.id, reason ?? 'withdrawn');
       listener.closed(record, how, reason, outcome);
     },
   };

@@ -146,8 +146,8 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
     },
     recordToolCall: (call) => {
       const { status, isError, result, startedAt, ...declared } = call;
-      history.recordToolCall(declared);
-      history.updateToolCall(call.conversationId, call.id, {
+      history.toolCalls.record(declared);
+      history.toolCalls.update(call.conversationId, call.id, {
         status,
         isError,
         ...(startedAt !== undefined ? { startedAt } : {}),

@@ -157,7 +157,7 @@ describe('conversations with tools', () => {
     assert.doesNotMatch(bodyOf(llm, 1), /say hi/);
     assert.match(bodyOf(llm, 2), /reviewed reply/, 'the reviewed text, not the raw one, went back to the server');
     assert.doesNotMatch(bodyOf(llm, 2), /sampled reply text/);
-    const stored = seen.map((r) => host.core.conversations.history.getPendingRequest(r.id));
+    const stored = seen.map((r) => host.core.conversations.history.requests.get(r.id));
     assert.deepEqual(stored.map((r) => [r?.status, r?.conversationId]), [['settled', conversationId], ['settled', conversationId]]);
   });
 

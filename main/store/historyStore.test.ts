@@ -137,8 +137,8 @@ test('deleting a conversation removes its messages, tool calls and requests, and
   for (const conversation of [doomed, kept]) {
     store.appendUserMessage(conversation.id, say('hi'));
     const replyId = store.beginAssistantMessage(conversation.id);
-    store.recordToolCall({ conversationId: conversation.id, messageId: replyId, id: 'toolu_1', serverId: 's', tool: 't', modelName: 's__t', arguments: {} });
-    store.recordPendingRequest({ conversationId: conversation.id, serverId: 's', kind: 'sampling', payload: {} });
+    store.toolCalls.record({ conversationId: conversation.id, messageId: replyId, id: 'toolu_1', serverId: 's', tool: 't', modelName: 's__t', arguments: {} });
+    store.requests.record({ conversationId: conversation.id, serverId: 's', kind: 'sampling', payload: {} });
     store.appendAssistantText(replyId, 'partial');
   }
   assert.equal(store.deleteConversation(doomed.id), true);
@@ -252,18 +252,18 @@ test('tool calls record their decision, timing and result, scoped to their conve
   const replyA = store.beginAssistantMessage(a.id);
   const replyB = store.beginAssistantMessage(b.id);
   const call = { id: 'call_0', serverId: 'files', tool: 'read', modelName: 'files__read', arguments: { path: '/etc/hosts' } };
-  const recorded = store.recordToolCall({ ...call, conversationId: a.id, messageId: replyA });
+  const recorded = store.toolCalls.record({ ...call, conversationId: a.id, messageId: replyA });
   assert.deepEqual(recorded, { ...call, conversationId: a.id, messageId: replyA, status: 'pending', isError: false, createdAt: 1_000 });
   // Local models reuse ids like "call_0"; another conversation may use the same one.
-  store.recordToolCall({ ...call, conversationId: b.id, messageId: replyB, status: 'denied', decision: 'deny', decidedBy: 'person' });
-  assert.throws(() => store.recordToolCall({ ...call, conversationId: a.id, messageId: replyA }));
+  store.toolCalls.record({ ...call, conversationId: b.id, messageId: replyB, status: 'denied', decision: 'deny', decidedBy: 'person' });
+  assert.throws(() => store.toolCalls.record({ ...call, conversationId: a.id, messageId: replyA }));
 
   clock.now += 5;
-  store.updateToolCall(a.id, 'call_0', { decision: 'allow', decidedBy: 'policy:always' });
+  store.toolCalls.update(a.id, 'call_0', { decision: 'allow', decidedBy: 'policy:always' });
   clock.now += 5;
-  assert.equal(store.updateToolCall(a.id, 'call_0', { status: 'running' }).startedAt, 1_010);
+  assert.equal(store.toolCalls.update(a.id, 'call_0', { status: 'running' }).startedAt, 1_010);
   clock.now += 42;
-  const finished = store.updateToolCall(a.id, 'call_0', { status: 'done', result: { content: [{ type: 'text', text: '127.0.0.1 localhost' }] }, isError: false });
+  const finished = store.toolCalls.update(a.id, 'call_0', { status: 'done', result: { content: [{ type: 'text', text: '127.0.0.1 localhost' }] }, isError: false });
   assert.deepEqual(finished, {
     ...recorded,
     decision: 'allow',
@@ -274,17 +274,17 @@ test('tool calls record their decision, timing and result, scoped to their conve
     finishedAt: 1_052,
     durationMs: 42,
   });
-  assert.equal(store.listToolCalls(b.id)[0]?.status, 'denied');
-  assert.equal(store.listToolCalls(a.id).length, 1);
-  assert.throws(() => store.updateToolCall(a.id, 'nope', { status: 'done' }), /no tool call/);
+  assert.equal(store.toolCalls.list(b.id)[0]?.status, 'denied');
+  assert.equal(store.toolCalls.list(a.id).length, 1);
+  assert.throws(() => store.toolCalls.update(a.id, 'nope', { status: 'done' }), /no tool call/);
 });
 
 test('a tool call recorded only once it ended keeps when it started and how long it ran', () => {
   const { store, clock } = memoryStore();
   const { id } = store.createConversation();
   const reply = store.beginAssistantMessage(id);
-  store.recordToolCall({ conversationId: id, messageId: reply, id: 'call_slow', serverId: 'echo', tool: 'slow', modelName: 'echo__slow', arguments: {}, status: 'cancelled' });
-  const ended = store.updateToolCall(id, 'call_slow', { status: 'cancelled', isError: true, startedAt: clock.now - 1_500 });
+  store.toolCalls.record({ conversationId: id, messageId: reply, id: 'call_slow', serverId: 'echo', tool: 'slow', modelName: 'echo__slow', arguments: {}, status: 'cancelled' });
+  const ended = store.toolCalls.update(id, 'call_slow', { status: 'cancelled', isError: true, startedAt: clock.now - 1_500 });
   assert.equal(ended.startedAt, clock.now - 1_500);
   assert.equal(ended.finishedAt, clock.now);
   assert.equal(ended.durationMs, 1_500);
@@ -296,38 +296,38 @@ test("a tool call keeps the tool's output schema as it was when called; a call s
   const replyId = store.beginAssistantMessage(id);
   const call = { conversationId: id, messageId: replyId, serverId: 'w', tool: 'forecast', modelName: 'w__forecast', arguments: {} };
   const schema = { type: 'object', properties: { temperature: { type: 'number' } } };
-  assert.deepEqual(store.recordToolCall({ ...call, id: 'declared', outputSchema: { declared: true, schema } }).outputSchema, { declared: true, schema });
-  assert.deepEqual(store.recordToolCall({ ...call, id: 'none', outputSchema: { declared: false } }).outputSchema, { declared: false });
-  assert.equal(store.recordToolCall({ ...call, id: 'older' }).outputSchema, undefined);
+  assert.deepEqual(store.toolCalls.record({ ...call, id: 'declared', outputSchema: { declared: true, schema } }).outputSchema, { declared: true, schema });
+  assert.deepEqual(store.toolCalls.record({ ...call, id: 'none', outputSchema: { declared: false } }).outputSchema, { declared: false });
+  assert.equal(store.toolCalls.record({ ...call, id: 'older' }).outputSchema, undefined);
 });
 
 test('pending requests are settled once, withdrawn per server, and closed at startup', () => {
   const { store, clock } = memoryStore();
   const { id } = store.createConversation();
-  const sampling = store.recordPendingRequest({ conversationId: id, serverId: 'a', kind: 'sampling', payload: { messages: [] } });
+  const sampling = store.requests.record({ conversationId: id, serverId: 'a', kind: 'sampling', payload: { messages: [] } });
   assert.deepEqual(sampling, { id: sampling.id, conversationId: id, serverId: 'a', kind: 'sampling', payload: { messages: [] }, status: 'open', createdAt: 1_000 });
-  const elicit = store.recordPendingRequest({ id: 'req-2', serverId: 'a', kind: 'elicitation', payload: { message: 'name?' } });
-  const other = store.recordPendingRequest({ serverId: 'b', kind: 'tool_approval', payload: {} });
+  const elicit = store.requests.record({ id: 'req-2', serverId: 'a', kind: 'elicitation', payload: { message: 'name?' } });
+  const other = store.requests.record({ serverId: 'b', kind: 'tool_approval', payload: {} });
   assert.equal(elicit.conversationId, undefined);
 
   clock.now += 7;
-  assert.equal(store.settlePendingRequest(sampling.id, { action: 'approve' }), true);
-  assert.equal(store.settlePendingRequest(sampling.id, { action: 'deny' }), false, 'a settled request stays as it was settled');
-  assert.deepEqual(store.getPendingRequest(sampling.id)?.outcome, { action: 'approve' });
-  assert.equal(store.getPendingRequest(sampling.id)?.settledAt, 1_007);
+  assert.equal(store.requests.settle(sampling.id, { action: 'approve' }), true);
+  assert.equal(store.requests.settle(sampling.id, { action: 'deny' }), false, 'a settled request stays as it was settled');
+  assert.deepEqual(store.requests.get(sampling.id)?.outcome, { action: 'approve' });
+  assert.equal(store.requests.get(sampling.id)?.settledAt, 1_007);
 
-  assert.equal(store.withdrawOpenRequests('a'), 1);
-  assert.equal(store.getPendingRequest('req-2')?.status, 'withdrawn');
-  assert.equal(store.settlePendingRequest('req-2', {}), false);
-  assert.deepEqual(store.listOpenRequests().map((r) => r.id), [other.id]);
+  assert.equal(store.requests.withdrawForServer('a'), 1);
+  assert.equal(store.requests.get('req-2')?.status, 'withdrawn');
+  assert.equal(store.requests.settle('req-2', {}), false);
+  assert.deepEqual(store.requests.listOpen().map((r) => r.id), [other.id]);
 
   const replyId = store.beginAssistantMessage(id);
-  store.recordToolCall({ conversationId: id, messageId: replyId, id: 't1', serverId: 'b', tool: 't', modelName: 'b__t', arguments: {} });
-  store.updateToolCall(id, 't1', { status: 'running' });
-  store.recordToolCall({ conversationId: id, messageId: replyId, id: 't2', serverId: 'b', tool: 't', modelName: 'b__t', arguments: {}, status: 'done' });
+  store.toolCalls.record({ conversationId: id, messageId: replyId, id: 't1', serverId: 'b', tool: 't', modelName: 'b__t', arguments: {} });
+  store.toolCalls.update(id, 't1', { status: 'running' });
+  store.toolCalls.record({ conversationId: id, messageId: replyId, id: 't2', serverId: 'b', tool: 't', modelName: 'b__t', arguments: {}, status: 'done' });
   assert.deepEqual(store.closeInterruptedWork(), { toolCalls: 1, requests: 1 });
-  assert.deepEqual(store.listToolCalls(id).map((call) => call.status), ['cancelled', 'done']);
-  assert.deepEqual(store.listOpenRequests(), []);
+  assert.deepEqual(store.toolCalls.list(id).map((call) => call.status), ['cancelled', 'done']);
+  assert.deepEqual(store.requests.listOpen(), []);
 });
 
 test('migrations run once: reopening a file keeps its data', () => {

@@ -1,26 +1,24 @@
-// Conversations, their messages, tool calls and the server requests a person settled, in Atrium's SQLite
-// file. Every public write is one transaction that has committed when the method returns, except streamed
+// The history in Atrium's SQLite file: this store keeps the conversations and their messages, and opens
+// the two stores beside it over the same tables' migrations — the tool calls (toolCallLog.ts) and the
+// requests a person settled (requestJournal.ts). Every public write is one transaction that has committed when the method returns, except streamed
 // assistant text: deltas are buffered in memory and written by `flush()`, which runs on its own at most every
 // `flushIntervalMs` or as soon as `flushChars` characters are waiting (see appendAssistantText). A kill can
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
 
 import { randomUUID } from 'node:crypto';
-import type { OutputSchemaAtCall, TokenUsage } from '../../shared/domain.ts';
+import type { TokenUsage } from '../../shared/domain.ts';
 import type {
   ChatContent,
   ChatRole,
   Conversation,
   MessageOrigin,
   MessageStatus,
-  SavedToolResult,
   StoredMessage,
-  ToolCallRecord,
-  ToolCallStatus,
-  ToolDecision,
 } from '../../shared/conversation.ts';
 import { transaction } from './database.ts';
-import { readRows, RowReader } from './rowReader.ts';
-import type { Row } from './rowReader.ts';
+import { readOne, readRows, RowReader } from './rowReader.ts';
+import { RequestJournal } from './requestJournal.ts';
+import { ToolCallLog } from './toolCallLog.ts';
 import type { Database, Migration } from './database.ts';
 
 export const historyMigrations: Migration[] = [
@@ -97,30 +95,6 @@ export const historyMigrations: Migration[] = [
   },
 ];
 
-export interface ToolCallUpdate {
-  decision?: ToolDecision;
-  decidedBy?: string;
-  status?: ToolCallStatus;
-  result?: SavedToolResult;
-  isError?: boolean;
-  /** When the call began running, for a call recorded only once it ended. */
-  startedAt?: number;
-}
-
-export type PendingRequestKind = 'sampling' | 'elicitation' | 'tool_approval';
-export type PendingRequestStatus = 'open' | 'settled' | 'withdrawn';
-
-export interface PendingRequestRecord {
-  id: string;
-  conversationId?: string;
-  serverId: string;
-  kind: PendingRequestKind;
-  payload: unknown;
-  outcome?: unknown;
-  status: PendingRequestStatus;
-  createdAt: number;
-  settledAt?: number;
-}
 
 export interface HistoryStoreOptions {
   /** Streamed text waits in memory at most this long before it is written (default 200 ms). */
@@ -133,8 +107,6 @@ export interface HistoryStoreOptions {
   onFlushError?: (error: unknown) => void;
 }
 
-const TERMINAL_TOOL_STATUSES: ReadonlySet<ToolCallStatus> = new Set(['done', 'error', 'denied', 'cancelled']);
-
 /** An assistant message being streamed by this store: its whole content, and how many characters are unsaved. */
 interface Stream {
   conversationId: string;
@@ -143,7 +115,6 @@ interface Stream {
 }
 
 const messageStatuses = ['complete', 'streaming', 'incomplete', 'error'] as const satisfies readonly MessageStatus[];
-const toolCallStatuses = ['pending', 'running', 'done', 'error', 'denied', 'cancelled'] as const satisfies readonly ToolCallStatus[];
 
 /** A JSON column this store wrote as a list (a message's content blocks, as the conversation model has them). */
 function listOf<T>(row: RowReader, column: string): T[] {
@@ -182,69 +153,9 @@ function readMessage(row: RowReader): StoredMessage {
   return message;
 }
 
-/** A saved result is an object (the server's result, checked by the SDK when it came, or `{ error }`). */
-function savedToolResult(value: unknown): SavedToolResult | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) return { error: 'The saved result of this call cannot be read.' };
-  const result = value as SavedToolResult;
-  return result.content === undefined || Array.isArray(result.content) ? result : { error: 'The saved result of this call cannot be read.' };
-}
 
-function readToolCall(row: RowReader): ToolCallRecord {
-  const args = row.json('arguments');
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Error('history: column arguments is not an object');
-  const call: ToolCallRecord = {
-    id: row.text('id'),
-    conversationId: row.text('conversation_id'),
-    messageId: row.text('message_id'),
-    serverId: row.text('server_id'),
-    tool: row.text('tool'),
-    modelName: row.text('model_name'),
-    arguments: args as Record<string, unknown>,
-    status: row.oneOf('status', toolCallStatuses),
-    isError: row.int('is_error') !== 0,
-    createdAt: row.int('created_at'),
-  };
-  const decision = row.optText('decision') === undefined ? undefined : row.oneOf('decision', ['allow', 'deny']);
-  const decidedBy = row.optText('decided_by');
-  const result = savedToolResult(row.optJson('result'));
-  const startedAt = row.optInt('started_at');
-  const finishedAt = row.optInt('finished_at');
-  const durationMs = row.optInt('duration_ms');
-  // Written by this store from an OutputSchemaAtCall.
-  const outputSchema = row.optJson('output_schema') as OutputSchemaAtCall | undefined;
-  if (decision !== undefined) call.decision = decision;
-  if (decidedBy !== undefined) call.decidedBy = decidedBy;
-  if (result !== undefined) call.result = result;
-  if (startedAt !== undefined) call.startedAt = startedAt;
-  if (finishedAt !== undefined) call.finishedAt = finishedAt;
-  if (durationMs !== undefined) call.durationMs = durationMs;
-  if (outputSchema !== undefined) call.outputSchema = outputSchema;
-  return call;
-}
 
-function readPendingRequest(row: RowReader): PendingRequestRecord {
-  const request: PendingRequestRecord = {
-    id: row.text('id'),
-    serverId: row.text('server_id'),
-    kind: row.oneOf('kind', ['sampling', 'elicitation', 'tool_approval']),
-    payload: row.optJson('payload'),
-    status: row.oneOf('status', ['open', 'settled', 'withdrawn']),
-    createdAt: row.int('created_at'),
-  };
-  const conversationId = row.optText('conversation_id');
-  const outcome = row.optJson('outcome');
-  const settledAt = row.optInt('settled_at');
-  if (conversationId !== undefined) request.conversationId = conversationId;
-  if (outcome !== undefined) request.outcome = outcome;
-  if (settledAt !== undefined) request.settledAt = settledAt;
-  return request;
-}
 
-/** One row or none, read with `read`. */
-function one<T>(table: string, row: Row | undefined, read: (row: RowReader) => T): T | undefined {
-  return row === undefined ? undefined : read(new RowReader(table, row));
-}
 
 /** LIKE pattern for a literal substring: %, _ and the escape character itself match only themselves. */
 function likePattern(search: string): string {
@@ -285,37 +196,6 @@ function prepareStatements(db: Database) {
     saveContent: db.prepare('UPDATE messages SET content = ?, updated_at = ? WHERE id = ?'),
     finishMessage: db.prepare("UPDATE messages SET content = COALESCE(?, content), status = ?, usage = ?, error = ?, updated_at = ? WHERE id = ? AND status = 'streaming'"),
     markInterrupted: db.prepare("UPDATE messages SET status = 'incomplete', updated_at = ? WHERE status = 'streaming'"),
-    insertToolCall: db.prepare(`
-      INSERT INTO tool_calls (conversation_id, id, message_id, server_id, tool, model_name, arguments, decision, decided_by, status, output_schema, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    getToolCall: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? AND id = ?'),
-    // NULL keeps a column as it is; started_at is set the first time the call runs (or as given, for a call
-    // recorded once it ended), finished_at and the duration when it reaches a final status.
-    updateToolCall: db.prepare(`
-      UPDATE tool_calls SET
-        decision = COALESCE(:decision, decision),
-        decided_by = COALESCE(:decidedBy, decided_by),
-        status = COALESCE(:status, status),
-        result = COALESCE(:result, result),
-        is_error = COALESCE(:isError, is_error),
-        started_at = CASE WHEN :startedAt IS NOT NULL THEN :startedAt WHEN :status = 'running' AND started_at IS NULL THEN :now ELSE started_at END,
-        finished_at = CASE WHEN :terminal THEN :now ELSE finished_at END,
-        duration_ms = CASE WHEN :terminal AND COALESCE(:startedAt, started_at) IS NOT NULL THEN MAX(0, :now - COALESCE(:startedAt, started_at)) ELSE duration_ms END
-      WHERE conversation_id = :conversationId AND id = :id`),
-    listToolCalls: db.prepare('SELECT * FROM tool_calls WHERE conversation_id = ? ORDER BY created_at, rowid'),
-    cancelInterruptedToolCalls: db.prepare(`
-      UPDATE tool_calls SET status = 'cancelled', finished_at = ?,
-        duration_ms = CASE WHEN started_at IS NOT NULL THEN ? - started_at END
-      WHERE status IN ('pending', 'running')`),
-    insertRequest: db.prepare(`
-      INSERT INTO pending_requests (id, conversation_id, server_id, kind, payload, status, created_at)
-      VALUES (?, ?, ?, ?, ?, 'open', ?)`),
-    getRequest: db.prepare('SELECT * FROM pending_requests WHERE id = ?'),
-    listOpenRequests: db.prepare("SELECT * FROM pending_requests WHERE status = 'open' ORDER BY created_at, rowid"),
-    settleRequest: db.prepare("UPDATE pending_requests SET status = 'settled', outcome = ?, settled_at = ? WHERE id = ? AND status = 'open'"),
-    withdrawRequest: db.prepare("UPDATE pending_requests SET status = 'withdrawn', outcome = ?, settled_at = ? WHERE id = ? AND status = 'open'"),
-    withdrawServerRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE server_id = ? AND status = 'open'"),
-    withdrawAllRequests: db.prepare("UPDATE pending_requests SET status = 'withdrawn', settled_at = ? WHERE status = 'open'"),
   };
 }
 
@@ -333,6 +213,10 @@ export class HistoryStore {
   private lastFlushAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly sql: Statements;
+  /** The tool calls the model made in each conversation. */
+  readonly toolCalls: ToolCallLog;
+  /** The requests from servers a person was asked to settle, and how each ended. */
+  readonly requests: RequestJournal;
 
   /** `db` must have been opened with `historyMigrations` among its migrations. */
   constructor(db: Database, options: HistoryStoreOptions = {}) {
@@ -343,6 +227,13 @@ export class HistoryStore {
     this.newId = options.newId ?? randomUUID;
     this.onFlushError = options.onFlushError ?? ((error) => process.emitWarning(`history: could not save streamed text: ${String(error)}`));
     this.sql = prepareStatements(db);
+    this.toolCalls = new ToolCallLog(db, this.now);
+    this.requests = new RequestJournal(db, this.now, this.newId);
+  }
+
+  /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */
+  closeInterruptedWork(): { toolCalls: number; requests: number } {
+    return transaction(this.db, () => ({ toolCalls: this.toolCalls.cancelInterrupted(), requests: this.requests.withdrawAll() }));
   }
 
   // ── conversations ──────────────────────────────────────────────────────────────────────────────────
@@ -368,7 +259,7 @@ export class HistoryStore {
   }
 
   getConversation(id: string): Conversation | undefined {
-    return one('conversations', this.sql.getConversation.get(id), readConversation);
+    return readOne('conversations', this.sql.getConversation.get(id), readConversation);
   }
 
   renameConversation(id: string, title: string): boolean {
@@ -478,7 +369,7 @@ export class HistoryStore {
   }
 
   getMessage(messageId: string): StoredMessage | undefined {
-    return one('messages', this.sql.getMessage.get(messageId), readMessage);
+    return readOne('messages', this.sql.getMessage.get(messageId), readMessage);
   }
 
   private insertMessage(conversationId: string, role: ChatRole, content: ChatContent[], status: MessageStatus, origin?: MessageOrigin): StoredMessage {
@@ -521,101 +412,6 @@ export class HistoryStore {
     } catch (error) {
       this.onFlushError(error);
     }
-  }
-
-  // ── tool calls ─────────────────────────────────────────────────────────────────────────────────────
-
-  recordToolCall(call: {
-    conversationId: string;
-    messageId: string;
-    id: string;
-    serverId: string;
-    tool: string;
-    modelName: string;
-    arguments: Record<string, unknown>;
-    status?: ToolCallStatus;
-    decision?: ToolDecision;
-    decidedBy?: string;
-    outputSchema?: OutputSchemaAtCall;
-  }): ToolCallRecord {
-    const now = this.now();
-    const outputSchema = call.outputSchema === undefined ? null : JSON.stringify(call.outputSchema);
-    this.sql.insertToolCall.run(call.conversationId, call.id, call.messageId, call.serverId, call.tool, call.modelName, JSON.stringify(call.arguments), call.decision ?? null, call.decidedBy ?? null, call.status ?? 'pending', outputSchema, now);
-    return this.requireToolCall(call.conversationId, call.id);
-  }
-
-  /** Changes what is given; 'running' stamps the start, a final status the finish and the duration. */
-  updateToolCall(conversationId: string, id: string, update: ToolCallUpdate): ToolCallRecord {
-    const result = this.sql.updateToolCall.run({
-      conversationId,
-      id,
-      now: this.now(),
-      decision: update.decision ?? null,
-      decidedBy: update.decidedBy ?? null,
-      status: update.status ?? null,
-      result: update.result === undefined ? null : JSON.stringify(update.result),
-      isError: update.isError === undefined ? null : update.isError ? 1 : 0,
-      startedAt: update.startedAt ?? null,
-      terminal: update.status !== undefined && TERMINAL_TOOL_STATUSES.has(update.status) ? 1 : 0,
-    });
-    if (Number(result.changes) === 0) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);
-    return this.requireToolCall(conversationId, id);
-  }
-
-  listToolCalls(conversationId: string): ToolCallRecord[] {
-    return readRows('tool_calls', this.sql.listToolCalls.all(conversationId), readToolCall);
-  }
-
-  private requireToolCall(conversationId: string, id: string): ToolCallRecord {
-    const row = this.sql.getToolCall.get(conversationId, id);
-    if (row === undefined) throw new Error(`history: no tool call ${id} in conversation ${conversationId}`);
-    return readToolCall(new RowReader('tool_calls', row));
-  }
-
-  // ── requests from servers to the person ────────────────────────────────────────────────────────────
-
-  recordPendingRequest(request: { id?: string; conversationId?: string; serverId: string; kind: PendingRequestKind; payload: unknown }): PendingRequestRecord {
-    const id = request.id ?? this.newId();
-    this.sql.insertRequest.run(id, request.conversationId ?? null, request.serverId, request.kind, JSON.stringify(request.payload ?? null), this.now());
-    return this.requirePendingRequest(id);
-  }
-
-  /** Records the person's answer; false when the request was already settled or withdrawn. */
-  settlePendingRequest(id: string, outcome: unknown): boolean {
-    return Number(this.sql.settleRequest.run(JSON.stringify(outcome ?? null), this.now(), id).changes) > 0;
-  }
-
-  /** The request was withdrawn (its server left, its caller gave up); `reason` is kept as its outcome. */
-  withdrawPendingRequest(id: string, reason: string): boolean {
-    return Number(this.sql.withdrawRequest.run(JSON.stringify({ withdrawn: reason }), this.now(), id).changes) > 0;
-  }
-
-  /** The server went away: its open requests can no longer be answered. Returns how many were open. */
-  withdrawOpenRequests(serverId: string): number {
-    return Number(this.sql.withdrawServerRequests.run(this.now(), serverId).changes);
-  }
-
-  /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */
-  closeInterruptedWork(): { toolCalls: number; requests: number } {
-    const now = this.now();
-    return transaction(this.db, () => ({
-      toolCalls: Number(this.sql.cancelInterruptedToolCalls.run(now, now).changes),
-      requests: Number(this.sql.withdrawAllRequests.run(now).changes),
-    }));
-  }
-
-  getPendingRequest(id: string): PendingRequestRecord | undefined {
-    return one('pending_requests', this.sql.getRequest.get(id), readPendingRequest);
-  }
-
-  listOpenRequests(): PendingRequestRecord[] {
-    return readRows('pending_requests', this.sql.listOpenRequests.all(), readPendingRequest);
-  }
-
-  private requirePendingRequest(id: string): PendingRequestRecord {
-    const request = this.getPendingRequest(id);
-    if (request === undefined) throw new Error(`history: request ${id} was not saved`);
-    return request;
   }
 
   /** Writes what is buffered and stops the flush timer; the database stays open (its owner closes it). */

@@ -71,3 +71,8 @@ export class RowReader {
 export function readRows<T>(table: string, rows: readonly Row[], read: (row: RowReader) => T): T[] {
   return rows.map((row) => read(new RowReader(table, row)));
 }
+
+/** One row or none (a `get` that found nothing), read with `read`. */
+export function readOne<T>(table: string, row: Row | undefined, read: (row: RowReader) => T): T | undefined {
+  return row === undefined ? undefined : read(new RowReader(table, row));
+}

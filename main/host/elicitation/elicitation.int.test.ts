@@ -65,7 +65,7 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
         await host.core.api.respondPending({ id: record.id, outcome: { action: 'accept', content: { apiKey: 'sk-live-very-secret' } } });
       });
       assert.deepEqual(answer.content, { apiKey: 'sk-live-very-secret', retries: 3 });
-      const stored = host.core.conversations.history.getPendingRequest(id);
+      const stored = host.core.conversations.history.requests.get(id);
       assert.equal(stored?.status, 'settled');
       assert.doesNotMatch(JSON.stringify(stored), /sk-live-very-secret/);
       assert.deepEqual(stored?.outcome, { action: 'accept', content: { apiKey: '[secret]' } });
@@ -84,7 +84,7 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
       assert.deepEqual(await host.core.api.listPending({}), []);
       assert.notEqual(await call, 'answered');
       await assert.rejects(host.core.api.respondPending({ id: record.id, outcome: { action: 'decline' } }), /no longer waiting/);
-      assert.equal(host.core.conversations.history.getPendingRequest(record.id)?.status, 'withdrawn');
+      assert.equal(host.core.conversations.history.requests.get(record.id)?.status, 'withdrawn');
       await host.core.hub.whenSettled();
     });
 

@@ -20,7 +20,7 @@ export function conversationContext(history: HistoryStore, conversationId: strin
       if (text) lines.push(`${message.role}: ${text}`);
     }
   }
-  for (const call of history.listToolCalls(conversationId)) {
+  for (const call of history.toolCalls.list(conversationId)) {
     if (scope === 'thisServer' && call.serverId !== serverId) continue;
     if (call.result === undefined) continue;
     lines.push(`tool ${call.serverId}/${call.tool}(${JSON.stringify(call.arguments)}) → ${resultText(call.result).slice(0, MAX_RESULT_CHARS)}`);
