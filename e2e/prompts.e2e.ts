@@ -15,7 +15,7 @@ const env = chatHostFor(
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
 );
 
-test('prompts: "/" lists them, arguments complete from the server, the expansion is sent as from the prompt', async ({ page }) => {
+test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete from the server, the expansion is sent as from the prompt', async ({ page }) => {
   await openApp(page, env().host, ['everything']);
   const box = page.getByRole('textbox', { name: 'Message' });
 

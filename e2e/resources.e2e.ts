@@ -18,7 +18,7 @@ const env = chatHostFor(
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
 );
 
-test('resources: search, read by type, a template, live updates, attach to a message', async ({ page }) => {
+test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type, a template, live updates, attach to a message', async ({ page }) => {
   await openApp(page, env().host, ['everything']);
   await page.getByRole('button', { name: 'Resources' }).click();
   const list = page.getByRole('list', { name: 'Resources of everything' });

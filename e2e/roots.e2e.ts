@@ -38,7 +38,7 @@ async function askForRoots(page: Page, text: string, reply: string, approve: 'Al
   return results.at(-1)?.content?.[0]?.text ?? '';
 }
 
-test('roots: a typed folder is checked, sent to the server, and replaced by another workspace’s', async ({ page }) => {
+test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked, sent to the server, and replaced by another workspace’s', async ({ page }) => {
   await openApp(page, env().host, ['echo']);
   const uri = pathToFileURL(project).href;
 

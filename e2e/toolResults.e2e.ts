@@ -44,7 +44,7 @@ async function allowEachOnce(page: Page, tools: readonly string[]): Promise<void
   for (const tool of tools) await page.getByRole('dialog', { name: `Run ${tool}?` }).getByRole('button', { name: 'Allow once' }).click();
 }
 
-test('tool results: image, audio, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
+test('spec 003 (tool results): image, audio, resource links, embedded resource, structured tree with its schema check, and failed calls', async ({ page }) => {
   await openApp(page, env().host, ['everything', 'weather']);
   await sendMessage(page, 'show me every kind of result');
   const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });

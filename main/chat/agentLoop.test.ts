@@ -96,7 +96,7 @@ test('a tool call goes to its server and its result back to the model, until the
   assert.equal(store.calls[0]?.status, 'done');
 });
 
-test('arguments that do not match the inputSchema go back to the model as an error; the server never sees them', async () => {
+test('spec 003 (inputSchema): arguments that do not match the inputSchema go back to the model as an error; the server never sees them', async () => {
   const { outcome, provider, served, store } = run([{ calls: [{ name: 'calc__add', input: { a: 'two' } }] }, { text: 'sorry' }]);
   await outcome;
   assert.deepEqual(served, []);

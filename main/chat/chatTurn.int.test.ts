@@ -101,7 +101,7 @@ describe('conversations with tools', () => {
     assert.equal(reply.stopReason, 'end_turn');
   });
 
-  test("a trusted read-only tool runs without asking; an untrusted server's read-only claim is not believed", async () => {
+  test("spec 003 (annotations are untrusted unless the server is): a trusted read-only tool runs without asking; an untrusted server's read-only claim is not believed", async () => {
     const { host } = await chatHost(
       'anthropic',
       [
@@ -161,7 +161,7 @@ describe('conversations with tools', () => {
     assert.deepEqual(stored.map((r) => [r?.status, r?.conversationId]), [['settled', conversationId], ['settled', conversationId]]);
   });
 
-  test('a sampling request the person rejects runs no model, and the server is told', async () => {
+  test('MCP 2024-11-05 Sampling (a human may reject it): a sampling request the person rejects runs no model, and the server is told', async () => {
     const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'echo__sample', input: { prompt: 'say hi' } }] }, { text: 'done' }], { echo: fixtureCommand('echoServer') }, { approvalMode: 'all', samplingPolicy: 'ask' });
     host.core.events.on('pendingOpened', (record) => void host.core.api.respondPending({ id: record.id, outcome: { action: 'reject' } }));
     await host.core.api.sendMessage({ text: 'use sampling' });
@@ -249,7 +249,7 @@ describe('tools the person turned off', () => {
 });
 
 describe('cancelling', () => {
-  test('cancel one tool call: the server hears notifications/cancelled, the model is told, and the turn goes on', async () => {
+  test('MCP 2024-11-05 Cancellation: cancel one tool call: the server hears notifications/cancelled, the model is told, and the turn goes on', async () => {
     const { host, llm } = await chatHost('anthropic', [{ toolCalls: [{ name: 'slow__hang', input: {} }] }, { text: 'Fine, skipped it.' }], { slow: fixtureCommand('hangServer') }, { approvalMode: 'all' });
     const running = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'tool_call' && e.event.status === 'running');
     const sending = host.core.api.sendMessage({ text: 'run the slow tool' });
@@ -275,7 +275,7 @@ describe('cancelling', () => {
     assert.equal(messages[0]?.role, 'user');
   });
 
-  test('cancel mid-tool: the server gets notifications/cancelled and the turn ends', async () => {
+  test('MCP 2024-11-05 Cancellation: cancel mid-tool: the server gets notifications/cancelled and the turn ends', async () => {
     const { host } = await chatHost('anthropic', [{ toolCalls: [{ name: 'slow__hang', input: {} }] }, { text: 'unused' }], { slow: fixtureCommand('hangServer') }, { approvalMode: 'all' });
     const running = nextEvent(host.core, 'chatEvent', (e) => e.event.type === 'tool_call' && e.event.status === 'running');
     const sending = host.core.api.sendMessage({ text: 'run the slow tool' });
@@ -293,7 +293,7 @@ describe('cancelling', () => {
 
 for (const era of ['2025', '2026-07-28'] as const) {
   describe(`structured content and the tool's output schema (${era} server)`, () => {
-    test('each call keeps the output schema it was checked against; content that breaks it is a failed call that says so', async () => {
+    test('spec 003 (outputSchema and structuredContent): each call keeps the output schema it was checked against; content that breaks it is a failed call that says so', async () => {
       const { host, llm } = await chatHost(
         'anthropic',
         [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolResultForModel } from './toolResultForModel.ts';
 
-test('content with audience ["user"] is shown to the person but not sent to the model', () => {
+test('spec 003 (content annotations: audience): content with audience ["user"] is shown to the person but not sent to the model', () => {
   const result = toolResultForModel({
     content: [
       { type: 'text', text: 'for both' },
@@ -48,6 +48,6 @@ test('a result over the budget drops low-priority blocks first, then cuts, with 
   assert.equal(texts[2], "[result truncated by Atrium to fit the model's budget: 1 lower-priority block(s) dropped, one block cut short; the full result is in the conversation]");
 });
 
-test('isError is kept so the model knows the tool failed', () => {
+test('MCP 2024-11-05 Tools (isError: errors the model can see): isError is kept so the model knows the tool failed', () => {
   assert.equal(toolResultForModel({ content: [{ type: 'text', text: 'no such file' }], isError: true }).isError, true);
 });

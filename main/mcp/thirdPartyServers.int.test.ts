@@ -20,7 +20,7 @@ describe('server-everything over stdio', () => {
   });
   after(() => host.close());
 
-  test('becomes ready over the 2025-era initialize handshake and lists every primitive', async () => {
+  test('MCP 2024-11-05 Lifecycle (initialize): becomes ready over the 2025-era initialize handshake and lists every primitive', async () => {
     const [server] = await host.core.api.listServers({});
     assert.equal(server?.status.kind, 'ready');
     assert.equal(server?.era, 'legacy');
@@ -37,7 +37,7 @@ describe('server-everything over stdio', () => {
     assert.match(textOf(sum), /42/);
   });
 
-  test('reads a resource, gets a prompt with arguments and completes an argument', async () => {
+  test('MCP 2024-11-05 Resources, Prompts and Completion: reads a resource, gets a prompt with arguments and completes an argument', async () => {
     const [resource] = await host.core.api.listResources({ serverId: 'everything' });
     assert.ok(resource);
     const read = await host.core.api.readResource({ serverId: 'everything', uri: resource.uri });
@@ -48,7 +48,7 @@ describe('server-everything over stdio', () => {
     assert.ok(completion.values.length > 0 && completion.values.every((v) => v.startsWith('E')), JSON.stringify(completion));
   });
 
-  test('progress notifications of a long call reach the caller as progress events', async () => {
+  test('MCP 2024-11-05 Progress: progress notifications of a long call reach the caller as progress events', async () => {
     const seen: number[] = [];
     const off = host.core.events.on('progress', (p) => p.callId === 'long-1' && seen.push(p.progress));
     await host.core.api.callTool({ serverId: 'everything', tool: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 }, callId: 'long-1' });
@@ -71,12 +71,12 @@ describe('server-everything over stdio', () => {
     assert.match(text, /ada@example\.com/);
   });
 
-  test('a sampling request is refused by default, and the server is told so', async () => {
+  test('MCP 2024-11-05 Sampling (a human may deny it): a sampling request is refused by default, and the server is told so', async () => {
     const result = await host.core.api.callTool({ serverId: 'everything', tool: 'trigger-sampling-request', arguments: { prompt: 'hello' } }).catch((e: Error) => ({ error: e.message }));
     assert.match(JSON.stringify(result), /declined/i);
   });
 
-  test('resources/subscribe (2025 era) delivers notifications/resources/updated for the subscribed URI', async () => {
+  test('MCP 2024-11-05 Resources (subscriptions): resources/subscribe (2025 era) delivers notifications/resources/updated for the subscribed URI', async () => {
     const [resource] = await host.core.api.listResources({ serverId: 'everything' });
     assert.ok(resource);
     await host.core.api.subscribeResource({ serverId: 'everything', uri: resource.uri });
@@ -88,7 +88,7 @@ describe('server-everything over stdio', () => {
     await host.core.api.unsubscribeResource({ serverId: 'everything', uri: resource.uri });
   });
 
-  test('roots come from the host roots store', async () => {
+  test('MCP 2024-11-05 Roots (roots/list): roots come from the host roots store', async () => {
     const dir = await makeTempDir();
     try {
       const asked = nextEvent(host.core, 'log', (line) => /asked for roots; sent 1/.test(line.text));
@@ -152,7 +152,7 @@ describe('server-filesystem with roots', () => {
     assert.match(listing, /inside-a/);
   });
 
-  test('changing the roots reaches the server at once (roots/list_changed)', async () => {
+  test('MCP 2024-11-05 Roots: changing the roots reaches the server at once (roots/list_changed)', async () => {
     const updated = nextEvent(host.core, 'log', (line) => line.serverId === 'fs' && /Updated allowed directories/i.test(line.text));
     await host.core.api.setRoots({ roots: [{ uri: second }] });
     await updated;

@@ -48,7 +48,7 @@ for (const era of ['2025 (elicitation/create)', '2026-07-28 (input_required)'] a
       assert.deepEqual(answer, { action: 'accept', content: { name: 'Ada', confirm: true } });
     });
 
-    test('decline and cancel reach the server as such', async () => {
+    test('MCP 2025-11-25 Elicitation (accept, decline, cancel): decline and cancel reach the server as such', async () => {
       for (const action of ['decline', 'cancel'] as const) {
         const answer = await ask({}, (record) => host.core.api.respondPending({ id: record.id, outcome: { action } }).then(() => undefined));
         assert.equal(answer.action, action);

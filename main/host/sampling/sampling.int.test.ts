@@ -35,7 +35,7 @@ for (const era of ['2025 (sampling/createMessage)', '2026-07-28 (input_required)
       await llm.close();
     });
 
-    test('the person sees the request, approves it, reviews the reply and sends an edited one', async () => {
+    test('MCP 2024-11-05 Sampling (a human reviews the request and the completion): the person sees the request, approves it, reviews the reply and sends an edited one', async () => {
       const request = nextEvent(host.core, 'pendingOpened');
       const call = host.core.api.callTool({ serverId: 'echo', tool: 'sample', arguments: { prompt: 'say hi', max_tokens: 50 } });
       const first = await request;
@@ -53,7 +53,7 @@ for (const era of ['2025 (sampling/createMessage)', '2026-07-28 (input_required)
       assert.ok(log.some((line) => line.source === 'host' && /^sampling with claude-fake-1: /.test(line.text)), 'the server log names the model');
     });
 
-    test('a rejected request runs no model and the server is told', async () => {
+    test('MCP 2024-11-05 Sampling (a human may reject it): a rejected request runs no model and the server is told', async () => {
       const posts = llm.requests.filter((r) => r.method === 'POST').length;
       const request = nextEvent(host.core, 'pendingOpened');
       const call = host.core.api.callTool({ serverId: 'echo', tool: 'sample', arguments: { prompt: 'say hi' } }).then(textOf, (error: Error) => error.message);

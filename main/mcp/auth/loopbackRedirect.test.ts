@@ -25,7 +25,7 @@ test('RFC 8252 loopback redirect: listens on 127.0.0.1 for this flow only and ac
   await assert.rejects(fetch(`${redirect.redirectUrl}?code=again&state=state-123`), 'the listener is gone after the one answer');
 });
 
-test('an answer before the flow has a state, or to another path or host name, is refused', async () => {
+test('RFC 6749 §10.12 (state): an answer before the flow has a state, or to another path or host name, is refused', async () => {
   const redirect = await openLoopbackRedirect({ timeoutMs: 10_000 });
   assert.equal((await fetch(`${redirect.redirectUrl}?code=x&state=`)).status, 400);
   redirect.expect('s');
@@ -40,7 +40,7 @@ test('an answer before the flow has a state, or to another path or host name, is
   await assert.rejects(redirect.result, /abandoned/);
 });
 
-test('the authorization server refusing access ends the flow with its error code only', async () => {
+test('RFC 6749 §4.1.2.1: the authorization server refusing access ends the flow with its error code only', async () => {
   const redirect = await openLoopbackRedirect({ timeoutMs: 10_000 });
   redirect.expect('s');
   const answer = await fetch(`${redirect.redirectUrl}?state=s&error=access_denied&error_description=${encodeURIComponent('<script>evil</script>')}`);

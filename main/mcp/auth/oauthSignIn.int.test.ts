@@ -63,7 +63,7 @@ describe('signing in to a remote server', () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  test('a server that answers 401 waits for the person; signing in opens its page with PKCE S256, resource and state, and it connects with no restart', async () => {
+  test('RFC 7636 (PKCE S256) and RFC 8707 (resource): a server that answers 401 waits for the person; signing in opens its page with PKCE S256, resource and state, and it connects with no restart', async () => {
     const fixture = await startHttpFixture('oauthServer');
     const home = await homeWith(fixture);
     cleanups.push(() => fixture.stop(), () => rm(home, { recursive: true, force: true }));
@@ -156,7 +156,7 @@ describe('signing in to a remote server', () => {
     assert.equal(person.opened.length, 1);
   });
 
-  test('a server that keeps asking for more scope is asked at most twice more, then the person gets a clear error', async () => {
+  test('RFC 6750 (403 insufficient_scope): a server that keeps asking for more scope is asked at most twice more, then the person gets a clear error', async () => {
     const fixture = await startHttpFixture('oauthServer', ['--admin-never-enough']);
     const home = await homeWith(fixture);
     cleanups.push(() => fixture.stop(), () => rm(home, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ test('a well-formed result passes; a missing content defaults to an empty list',
   assert.deepEqual(validate({ structuredContent: { a: 1 } }), { value: { structuredContent: { a: 1 }, content: [] } });
 });
 
-test('a lying server is caught: non-array content, untyped blocks, non-boolean isError, non-object structuredContent', () => {
+test('spec 003 (CallToolResult): a lying server is caught: non-array content, untyped blocks, non-boolean isError, non-object structuredContent', () => {
   for (const bad of [null, [], 'text', { content: 'x' }, { content: [{ text: 'no type' }] }, { content: [], isError: 'yes' }, { content: [], structuredContent: [1] }]) {
     assert.ok('issues' in (validate(bad) as object), JSON.stringify(bad));
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startKeepAlive } from './keepAlive.ts';
 
-test('keep-alive declares a server hung after the allowed misses in a row, and a success resets the count', async (t) => {
+test('MCP 2024-11-05 Ping (SHOULD periodically ping; no answer means stale): keep-alive declares a server hung after the allowed misses in a row, and a success resets the count', async (t) => {
   t.mock.timers.enable({ apis: ['setInterval'] });
   const answers = [false, true, false, false];
   const misses: number[] = [];

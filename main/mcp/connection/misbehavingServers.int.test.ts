@@ -48,13 +48,13 @@ describe('stdio servers that misbehave', () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'crashy', tool: 'ok' })), 'ok');
   });
 
-  test('a hanging call times out with a clear error, and the server hears notifications/cancelled', async () => {
+  test('MCP 2024-11-05 Cancellation: a hanging call times out with a clear error, and the server hears notifications/cancelled', async () => {
     const cancelled = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /cancelled/.test(l.text));
     await assert.rejects(host.core.api.callTool({ serverId: 'hangs', tool: 'hang' }), /hangs: tool "hang": no answer within the time limit \(1000 ms\)/);
     await cancelled;
   });
 
-  test('the person can cancel a call; the server gets notifications/cancelled', async () => {
+  test('MCP 2024-11-05 Cancellation: the person can cancel a call; the server gets notifications/cancelled', async () => {
     const callId = 'cancel-me';
     const received = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /hang called/.test(l.text));
     const call = host.core.api.callTool({ serverId: 'hangs', tool: 'hang', callId });
@@ -65,7 +65,7 @@ describe('stdio servers that misbehave', () => {
     await cancelled;
   });
 
-  test('non-JSON lines on stdout are logged as warnings and the server keeps working', async () => {
+  test('MCP 2024-11-05 Transports (stdio): non-JSON lines on stdout are logged as warnings and the server keeps working', async () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'noisy', tool: 'echo', arguments: { text: 'clean' } })), 'clean');
     const log = await host.core.api.getServerLog({ serverId: 'noisy' });
     assert.ok(log.some((line) => line.level === 'warning' && /not JSON-RPC: Starting up/.test(line.text)), 'noise logged');
@@ -93,7 +93,7 @@ describe('stdio servers that misbehave', () => {
     assert.equal(textOf(small).length, 512 * 1024);
   });
 
-  test('tools/list is followed through every nextCursor, and list_changed refreshes it', async () => {
+  test('MCP 2024-11-05 Pagination and Tools (list_changed): tools/list is followed through every nextCursor, and list_changed refreshes it', async () => {
     const before = (await host.core.api.listTools({ serverId: 'pages' })).map((t) => t.name);
     assert.ok(before.length > 2, `all pages listed: ${before.join(', ')}`);
     const changed = nextEvent(host.core, 'listChanged', (e) => e.serverId === 'pages' && e.list === 'tools');
@@ -104,7 +104,7 @@ describe('stdio servers that misbehave', () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'pages', tool: 'fresh_tool' })), 'I am fresh_tool');
   });
 
-  test('resource subscriptions deliver updates', async () => {
+  test('MCP 2024-11-05 Resources (subscriptions): resource subscriptions deliver updates', async () => {
     await host.core.api.subscribeResource({ serverId: 'pages', uri: 'fixture://counter' });
     const updated = nextEvent(host.core, 'resourceUpdated', (e) => e.serverId === 'pages' && e.uri === 'fixture://counter');
     await host.core.api.callTool({ serverId: 'pages', tool: 'touch_resource' });
@@ -237,7 +237,7 @@ describe('remote servers', () => {
 });
 
 describe('logging and keep-alive', () => {
-  test('log notifications reach the server log, filtered by the level the person set, in both eras', async () => {
+  test('MCP 2024-11-05 Logging (logging/setLevel): log notifications reach the server log, filtered by the level the person set, in both eras', async () => {
     const host = await startTestHost({ legacy: fixtureCommand('echoServer'), modern: fixtureCommand('echoServer', ['--both-eras']) });
     try {
       await host.core.hub.whenSettled();
@@ -260,7 +260,7 @@ describe('logging and keep-alive', () => {
     }
   });
 
-  test('a server that stops answering is found by keep-alive pings and restarted', async () => {
+  test('MCP 2024-11-05 Ping: a server that stops answering is found by keep-alive pings and restarted', async () => {
     const host = await startTestHost({ frozen: fixtureCommand('echoServer') }, { keepAliveMs: 200, restartPolicy: fastRestarts });
     try {
       await host.core.hub.whenSettled();

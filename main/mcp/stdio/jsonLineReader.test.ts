@@ -22,7 +22,7 @@ function collectingReader(options: { maxMessageBytes?: number } = {}): { reader:
 const ping = { jsonrpc: '2.0', id: 1, method: 'ping' } as const;
 const result = { jsonrpc: '2.0', id: 'a', result: { text: 'héllo 🌍 日本' } } as const;
 
-test('stdio: messages are delimited by newlines, whatever the chunk boundaries (split at every byte)', () => {
+test('MCP 2024-11-05 Transports (stdio): messages are delimited by newlines, whatever the chunk boundaries (split at every byte)', () => {
   const wire = Buffer.from(`${JSON.stringify(ping)}\n${JSON.stringify(result)}\n`);
   for (let cut = 0; cut <= wire.length; cut++) {
     const { reader, messages, noise } = collectingReader();
@@ -33,7 +33,7 @@ test('stdio: messages are delimited by newlines, whatever the chunk boundaries (
   }
 });
 
-test('stdio: messages are UTF-8, so a multi-byte character split across chunks decodes intact', () => {
+test('MCP 2024-11-05 Transports (stdio): messages are UTF-8, so a multi-byte character split across chunks decodes intact', () => {
   const { reader, messages } = collectingReader();
   const wire = Buffer.from(`${JSON.stringify(result)}\n`);
   for (const byte of wire) reader.push(Buffer.from([byte]));
@@ -54,7 +54,7 @@ test('empty and blank lines are skipped silently', () => {
   assert.deepEqual(noise, []);
 });
 
-test('stdio: a server MUST NOT write non-MCP output to stdout, so such lines are reported as noise and reading goes on', () => {
+test('MCP 2024-11-05 Transports (stdio): a server MUST NOT write non-MCP output to stdout, so such lines are reported as noise and reading goes on', () => {
   const { reader, messages, noise } = collectingReader();
   const lines = [
     'Server listening...',
@@ -71,7 +71,7 @@ test('stdio: a server MUST NOT write non-MCP output to stdout, so such lines are
   assert.deepEqual(noise, lines.slice(0, -1));
 });
 
-test('requests, notifications, results and errors (with a null id) are all JSON-RPC messages', () => {
+test('MCP 2024-11-05 Base Protocol (JSON-RPC 2.0): requests, notifications, results and errors (with a null id) are all messages', () => {
   const { reader, messages, noise } = collectingReader();
   const all = [
     ping,

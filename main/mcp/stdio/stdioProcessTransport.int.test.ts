@@ -174,7 +174,7 @@ test('send() respects backpressure: a 16 MB message is written whole and answere
   await server.transport.close();
 });
 
-test('stdio: a server MUST NOT write non-MCP output to stdout, so such output is reported as noise and the connection lives on', async () => {
+test('MCP 2024-11-05 Transports (stdio): a server MUST NOT write non-MCP output to stdout, so such output is reported as noise and the connection lives on', async () => {
   const server = observe(launchOf('noisy'));
   await server.transport.start();
   assert.deepEqual(await server.nextMessage(), { jsonrpc: '2.0', method: 'ready' });
@@ -183,7 +183,7 @@ test('stdio: a server MUST NOT write non-MCP output to stdout, so such output is
   await server.transport.close();
 });
 
-test('stderr is split into lines, and a runaway line is truncated with a marker', async () => {
+test('MCP 2024-11-05 Transports (stdio, stderr is logging): stderr is split into lines, and a runaway line is truncated with a marker', async () => {
   const server = observe(launchOf('stderr'));
   await server.transport.start();
   await server.transport.close();
@@ -192,7 +192,7 @@ test('stderr is split into lines, and a runaway line is truncated with a marker'
   assert.match(server.stderrLines[2] ?? '', /^e{8192} … \[truncated 11808 bytes\]$/);
 });
 
-test('stdio shutdown: stdin is closed first, and a server that exits on EOF is never signalled', async () => {
+test('MCP 2024-11-05 Lifecycle (shutdown, stdio): stdin is closed first, and a server that exits on EOF is never signalled', async () => {
   const server = observe(launchOf('echo', { closeGraceMs: 10_000 }));
   await server.transport.start();
   const started = Date.now();
@@ -201,7 +201,7 @@ test('stdio shutdown: stdin is closed first, and a server that exits on EOF is n
   assert.deepEqual(server.exits, [{ code: 0, signal: null }]);
 });
 
-test('stdio shutdown: a server that ignores stdin closing and SIGTERM is SIGKILLed', async () => {
+test('MCP 2024-11-05 Lifecycle (shutdown, stdio): a server that ignores stdin closing and SIGTERM is SIGKILLed', async () => {
   const server = observe(launchOf('stubborn', { closeGraceMs: 200 }));
   await server.transport.start();
   await server.nextMessage();
