@@ -19,6 +19,7 @@ import type {
   ServerId,
   ServerSnapshot,
   SignOutReport,
+  StoredServerEntry,
   LaunchReview,
   ToolSummary,
   WorkspaceView,
@@ -96,7 +97,7 @@ export interface AtriumResults {
   /** Makes a discovered local model server a provider (and the default when there is none). */
   useModelServer: null;
   /** A server's entry as servers.json holds it, for editing. */
-  getServerConfig: JsonObject;
+  getServerConfig: StoredServerEntry;
   /**
    * Adds a server (or edits the one `replaces` names, renaming it when the names differ) from an entry in
    * servers.json's shape. A new server, or one whose command line, environment or address changed, is

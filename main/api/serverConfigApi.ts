@@ -4,7 +4,7 @@
 // and approved that definition (approveServerLaunch). Saving the form is not that approval: the start
 // dialog that follows it is.
 
-import type { AtriumApi, JsonObject } from '../../shared/contract.ts';
+import type { AtriumApi } from '../../shared/contract.ts';
 import { FieldProblemsError } from '../../shared/fieldProblems.ts';
 import { toStoredEntry } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
@@ -34,7 +34,7 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
     return definition;
   };
   return {
-    getServerConfig: async ({ serverId }) => toStoredEntry(known(serverId)) as JsonObject,
+    getServerConfig: async ({ serverId }) => toStoredEntry(known(serverId)),
     saveServer: async ({ serverId, entry, replaces }) => {
       const previous = replaces === undefined ? undefined : known(replaces);
       const parsed = checkServerForm({ serverId, entry, ...(replaces !== undefined ? { replaces } : {}) }, (id) => registry.get(id) !== undefined);

@@ -5,32 +5,9 @@
 //
 //   "oauth": { "clientId": "my-app", "clientSecret": { "secret": "my-app-secret" }, "scopes": ["repo"] }
 
-export interface SecretRef {
-  secret: string;
-}
+import type { OAuthGrant, OAuthServerConfig, SecretRef } from '../../../shared/domain.ts';
 
-/** How Atrium obtains tokens: the person in a browser (default), or a grant that needs nobody. */
-export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer' | 'enterprise';
-
-export interface OAuthServerConfig {
-  grant?: OAuthGrant;
-  /** A client the person registered with the authorization server (else CIMD or dynamic registration). */
-  clientId?: string;
-  clientSecret?: SecretRef;
-  /** Scopes asked for on top of what the server asks for. */
-  scopes?: string[];
-  /** The loopback redirect URI registered for `clientId` (http://127.0.0.1:<port>/<path>). */
-  redirectUri?: string;
-  /** The authorization server `clientId` belongs to: its credentials go to no other. */
-  issuer?: string;
-  /** client_credentials with private_key_jwt: the PEM key and its algorithm (default ES256). */
-  privateKey?: SecretRef;
-  signingAlgorithm?: string;
-  /** jwt-bearer: the workload's JWT assertion. */
-  assertion?: SecretRef;
-  /** enterprise: the identity provider that exchanges the person's ID token for an authorization grant. */
-  idp?: { tokenEndpoint: string; clientId: string; clientSecret?: SecretRef; idToken: SecretRef };
-}
+export type { OAuthGrant, OAuthServerConfig, SecretRef };
 
 const secretRef = {
   type: 'object',

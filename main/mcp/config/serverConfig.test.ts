@@ -95,7 +95,8 @@ test('a remote server may carry an oauth block, kept as written; its secrets are
   const { servers, problems } = parseServersFile(JSON.stringify({ mcpServers: { gh: { url: 'https://api.example.com/mcp', oauth } } }), 'test');
   assert.deepEqual(problems, []);
   assert.deepEqual(servers[0]?.transport !== 'stdio' ? servers[0]?.oauth : undefined, oauth);
-  assert.deepEqual(servers[0] ? toStoredEntry(servers[0]).oauth : undefined, oauth);
+  const stored = servers[0] ? toStoredEntry(servers[0]) : undefined;
+  assert.deepEqual(stored && 'oauth' in stored ? stored.oauth : undefined, oauth);
 
   const plaintext = parseServersFile(JSON.stringify({ mcpServers: { gh: { url: 'https://api.example.com/mcp', oauth: { clientId: 'a', clientSecret: 'hunter2' } } } }), 'test');
   assert.equal(plaintext.problems[0]?.field, 'oauth.clientSecret');

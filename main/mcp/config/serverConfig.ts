@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
 import type { OAuthServerConfig } from './oauthConfig.ts';
+import type { StoredServerEntry } from '../../../shared/domain.ts';
 
 interface ServerDefinitionBase {
   id: ServerId;
@@ -195,10 +196,10 @@ function describe(error: ErrorObject | undefined): string {
 }
 
 /** The canonical form Atrium writes back: Claude Desktop's shape, so the file stays portable. */
-export function toStoredEntry(server: ServerDefinition): Record<string, unknown> {
+export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
   const common = {
-    ...(server.disabled ? { disabled: true } : {}),
-    ...(server.trusted ? { trusted: true } : {}),
+    ...(server.disabled ? { disabled: true as const } : {}),
+    ...(server.trusted ? { trusted: true as const } : {}),
     ...(server.disabledTools !== undefined ? { disabledTools: server.disabledTools } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
   };

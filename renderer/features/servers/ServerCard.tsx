@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
-import type { JsonObject } from '../../../shared/contract.ts';
-import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
+import type { ServerSnapshot, ServerStatus, StoredServerEntry } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -20,7 +19,7 @@ interface ServerCardProps {
   selected: boolean;
   onSelect(): void;
   /** Opens the editor with the server's stored entry. */
-  onEdit(entry: JsonObject): void;
+  onEdit(entry: StoredServerEntry): void;
 }
 
 /** One configured server: its state, what it offers, and the controls that change it. */

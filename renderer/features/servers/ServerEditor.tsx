@@ -1,92 +1,17 @@
 import { useState } from 'react';
-import type { JsonObject } from '../../../shared/contract.ts';
-import type { ServerSnapshot } from '../../../shared/domain.ts';
-import { AtriumRequestError } from '../../api/AtriumRequestError.ts';
+import type { ServerSnapshot, StoredServerEntry } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
-import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
 import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
-
-type Kind = 'stdio' | 'http' | 'sse';
-
-interface Draft {
-  name: string;
-  kind: Kind;
-  command: string;
-  args: string;
-  env: string;
-  cwd: string;
-  url: string;
-  headers: string;
-  trusted: boolean;
-}
-
-const empty: Draft = { name: '', kind: 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '', trusted: false };
-
-/** The draft of a stored entry (servers.json shape): one argument per line, KEY=value, Name: value. */
-function draftOf(name: string, entry: JsonObject): Draft {
-  const record = (value: unknown, join: string) =>
-    Object.entries((value ?? {}) as Record<string, string>)
-      .map(([k, v]) => `${k}${join}${v}`)
-      .join('\n');
-  return {
-    name,
-    kind: entry['type'] === 'http' || entry['type'] === 'sse' ? entry['type'] : 'stdio',
-    command: typeof entry['command'] === 'string' ? entry['command'] : '',
-    args: Array.isArray(entry['args']) ? (entry['args'] as string[]).join('\n') : '',
-    env: record(entry['env'], '='),
-    cwd: typeof entry['cwd'] === 'string' ? entry['cwd'] : '',
-    url: typeof entry['url'] === 'string' ? entry['url'] : '',
-    headers: record(entry['headers'], ': '),
-    trusted: entry['trusted'] === true,
-  };
-}
-
-/** The request keys of the fields this form shows, so the host's problems land beside them. */
-const formFields = ['serverId', 'entry.command', 'entry.args', 'entry.env', 'entry.cwd', 'entry.url', 'entry.headers'] as const;
-
-/** A problem found in the form before anything is sent: a line of Environment or Headers not in NAME=value form. */
-class DraftProblem extends AtriumRequestError {}
-
-function pairs(text: string, separator: string, field: string, label: string, example: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const at = line.indexOf(separator);
-    if (line.trim() === '') continue;
-    if (at <= 0) {
-      const message = `${label}: the line "${line.slice(0, 100)}" needs the form ${example}, one per line.`;
-      throw new DraftProblem({ code: 'invalid_params', message, fields: [{ field, message }] });
-    }
-    out[line.slice(0, at).trim()] = line.slice(at + separator.length).trim();
-  }
-  return out;
-}
-
-/** The entry the host validates and stores, with the settings this form does not edit kept as they were. */
-function entryOf(draft: Draft, previous: JsonObject | null): JsonObject {
-  const kept: JsonObject = {};
-  for (const key of ['disabled', 'disabledTools', 'requestTimeoutMs', 'maxMessageBytes'] as const) if (previous?.[key] !== undefined) kept[key] = previous[key];
-  const trusted = draft.trusted ? { trusted: true } : {};
-  if (draft.kind === 'stdio') {
-    const env = pairs(draft.env, '=', 'entry.env', L.env, 'NAME=value');
-    return {
-      ...kept,
-      command: draft.command.trim(),
-      args: draft.args.split('\n').filter((line) => line !== ''),
-      ...(Object.keys(env).length ? { env } : {}),
-      ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
-      ...trusted,
-    };
-  }
-  const headers = pairs(draft.headers, ':', 'entry.headers', L.headers, 'Name: value');
-  return { ...kept, type: draft.kind, url: draft.url.trim(), ...(Object.keys(headers).length ? { headers } : {}), ...trusted };
-}
+import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
+import type { Draft, Kind } from './serverDraft.ts';
+import { draftOf, emptyDraft as empty, entryOf, formFields } from './serverDraft.ts';
 
 interface ServerEditorProps {
   /** The server being edited and its stored entry; null adds a new one. */
-  editing: { id: string; entry: JsonObject } | null;
+  editing: { id: string; entry: StoredServerEntry } | null;
   onDone(): void;
 }
 

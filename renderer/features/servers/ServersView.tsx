@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { JsonObject } from '../../../shared/contract.ts';
-import type { ServerSnapshot } from '../../../shared/domain.ts';
+import type { ServerSnapshot, StoredServerEntry } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -21,7 +20,7 @@ export function ServersView() {
     useShallow((state) => state.configProblems.map((p) => `${p.serverId ? `${p.serverId}: ` : ''}${p.field}: ${p.message}`)),
   );
   const selected = servers.find((server) => server.id === selectedId);
-  const [editor, setEditor] = useState<{ id: string; entry: JsonObject } | 'new' | null>(null);
+  const [editor, setEditor] = useState<{ id: string; entry: StoredServerEntry } | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   // Servers just added from a pasted config, each waiting for the person's start approval in turn.
   const [toStart, setToStart] = useState<ServerSnapshot[]>([]);
