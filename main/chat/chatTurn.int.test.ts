@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
+import type { ProviderKind } from '../../shared/contract.ts';
 import type { PendingAnswer, PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
@@ -22,6 +23,33 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+interface HostChoices {
+  approvalMode?: ApprovalMode;
+  samplingPolicy?: SamplingPolicy;
+  /** The provider's default model; without it the provider is as one added in Settings is (no default, no models). */
+  defaultModel?: string;
+  imageGeneration?: true;
+}
+
+/** A host whose one provider is the scripted fake `llm` speaks for, with its servers settled; closed after the test. */
+async function hostOver(llm: FakeLlmServer, kind: ProviderKind, servers: Record<string, unknown>, choices: HostChoices): Promise<{ host: TestHost; llm: FakeLlmServer }> {
+  const host = await startTestHost(servers, {
+    approvalMode: choices.approvalMode ?? 'ask',
+    samplingPolicy: choices.samplingPolicy ?? 'deny',
+    providerSettings: {
+      providers: [{ id: 'fake', kind, baseUrl: llm.url, apiKeySecret: 'fake', ...(choices.imageGeneration ? { imageGeneration: true } : {}) }],
+      ...(choices.defaultModel ? { default: { provider: 'fake', model: choices.defaultModel } } : {}),
+    },
+    secrets: { get: async () => 'sk-test-key-not-real' },
+  });
+  cleanups.push(async () => {
+    await host.close();
+    await llm.close();
+  });
+  await host.core.hub.whenSettled();
+  return { host, llm };
+}
+
 async function chatHost(
   kind: 'anthropic' | 'openai',
   script: FakeTurn[],
@@ -29,18 +57,7 @@ async function chatHost(
   options: { approvalMode?: ApprovalMode; samplingPolicy?: SamplingPolicy } = {},
 ): Promise<{ host: TestHost; llm: FakeLlmServer }> {
   const llm = kind === 'anthropic' ? await startFakeAnthropic(script) : await startFakeOpenAi(script);
-  const host = await startTestHost(servers, {
-    approvalMode: options.approvalMode ?? 'ask',
-    samplingPolicy: options.samplingPolicy ?? 'deny',
-    providerSettings: { providers: [{ id: 'fake', kind, baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-    secrets: { get: async () => 'sk-test-key-not-real' },
-  });
-  await host.core.hub.whenSettled();
-  cleanups.push(async () => {
-    await host.close();
-    await llm.close();
-  });
-  return { host, llm };
+  return hostOver(llm, kind, servers, { ...options, defaultModel: 'test-model' });
 }
 
 /** Answers every tool approval the person is asked for, and records what was asked. */
@@ -182,18 +199,7 @@ describe('the Responses API', () => {
       { toolCalls: [{ name: 'echo__add', input: { a: 20, b: 22 } }] },
       { text: 'The answer is 42; here it is drawn.', images: [{ format: 'png', data: PNG }] },
     ]);
-    const host = await startTestHost(
-      { echo: { ...fixtureCommand('echoServer'), trusted: true } },
-      {
-        providerSettings: { providers: [{ id: 'resp', kind: 'openai-responses', baseUrl: llm.url, apiKeySecret: 'resp', imageGeneration: true }], default: { provider: 'resp', model: 'gpt-image-test' } },
-        secrets: { get: async () => 'sk-test-key-not-real' },
-      },
-    );
-    cleanups.push(async () => {
-      await host.close();
-      await llm.close();
-    });
-    await host.core.hub.whenSettled();
+    const { host } = await hostOver(llm, 'openai-responses', { echo: { ...fixtureCommand('echoServer'), trusted: true } }, { defaultModel: 'gpt-image-test', imageGeneration: true });
     const images: { mimeType: string; data: string }[] = [];
     host.core.events.on('chatEvent', ({ event }) => {
       if (event.type === 'image') images.push({ mimeType: event.mimeType, data: event.data });
@@ -329,21 +335,7 @@ describe('a first session', () => {
   async function firstSessionHost(script: FakeTurn[], models: string[]): Promise<{ host: TestHost; llm: FakeLlmServer }> {
     const llm = await startFakeAnthropic(script, { models });
     // As a provider added in Settings is: no default model, no models of its own.
-    const host = await startTestHost(
-      { echo: { ...fixtureCommand('echoServer'), trusted: true } },
-      {
-        approvalMode: 'all',
-        samplingPolicy: 'approve',
-        providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }] },
-        secrets: { get: async () => 'sk-test-key-not-real' },
-      },
-    );
-    await host.core.hub.whenSettled();
-    cleanups.push(async () => {
-      await host.close();
-      await llm.close();
-    });
-    return { host, llm };
+    return hostOver(llm, 'anthropic', { echo: { ...fixtureCommand('echoServer'), trusted: true } }, { approvalMode: 'all', samplingPolicy: 'approve' });
   }
   const modelsAsked = (llm: FakeLlmServer) => llm.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { model: string }).model);
 
