@@ -3,7 +3,7 @@ import type { SetupDiscovery } from '../../shared/contract.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import type { ActionLog } from '../ui/ActionReport.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
+import { OfferedServerRow } from './OfferedServerRow.tsx';
 
 type HostConfig = SetupDiscovery['configs'][number];
 type Choice = { id: string; trusted: boolean };
@@ -42,25 +42,12 @@ function ConfigChoice({ config, onImport }: { config: HostConfig; onImport(serve
       <p className="muted code-inline">{config.path}</p>
       <ul className="setup-servers">
         {config.servers.map((server) => (
-          <li key={server.id}>
-            {server.alreadyAs ? (
-              <AlreadyInAtrium id={server.id} alreadyAs={server.alreadyAs} />
-            ) : (
-              <label className="consent-check">
-                <input type="checkbox" checked={chosen[server.id]?.take === true} onChange={(event) => choose(server.id, { take: event.target.checked })} />
-                Import <strong><UntrustedText text={server.id} /></strong>
-              </label>
-            )}
-            <pre className="code-block" aria-label={`${server.transport === 'stdio' ? 'Command line' : 'Address'} of ${server.id}`}>
-              <UntrustedText text={server.target} />
-            </pre>
-            {server.alreadyAs ? null : (
-              <label className="consent-check">
-                <input type="checkbox" checked={chosen[server.id]?.trusted === true} onChange={(event) => choose(server.id, { trusted: event.target.checked })} />
-                Trust {server.id}’s tool annotations
-              </label>
-            )}
-          </li>
+          <OfferedServerRow key={server.id} server={server} verb="Import" taken={chosen[server.id]?.take === true} onTake={(take) => choose(server.id, { take })}>
+            <label className="consent-check">
+              <input type="checkbox" checked={chosen[server.id]?.trusted === true} onChange={(event) => choose(server.id, { trusted: event.target.checked })} />
+              Trust {server.id}’s tool annotations
+            </label>
+          </OfferedServerRow>
         ))}
       </ul>
       {config.problems.map((message, index) => (

@@ -4,7 +4,7 @@ import type { ServerSnapshot } from '../../shared/domain.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { AlreadyInAtrium } from './AlreadyInAtrium.tsx';
+import { OfferedServerRow } from './OfferedServerRow.tsx';
 
 /**
  * A server's JSON as its README gives it (a whole config, VS Code's, one named entry or a bare one),
@@ -94,19 +94,7 @@ export function PasteServerConfig({ onAdded }: { onAdded(servers: ServerSnapshot
         <>
           <ul className="setup-servers" aria-label="Servers found">
             {preview.servers.map((server) => (
-              <li key={server.id}>
-                {server.alreadyAs ? (
-                  <AlreadyInAtrium id={server.id} alreadyAs={server.alreadyAs} />
-                ) : (
-                  <label className="consent-check">
-                    <input type="checkbox" checked={chosen[server.id] === true} onChange={(event) => setChosen((all) => ({ ...all, [server.id]: event.target.checked }))} />
-                    Add <strong><UntrustedText text={server.id} /></strong>
-                  </label>
-                )}
-                <pre className="code-block" aria-label={`${server.transport === 'stdio' ? 'Command line' : 'Address'} of ${server.id}`}>
-                  <UntrustedText text={server.target} />
-                </pre>
-              </li>
+              <OfferedServerRow key={server.id} server={server} verb="Add" taken={chosen[server.id] === true} onTake={(take) => setChosen((all) => ({ ...all, [server.id]: take }))} />
             ))}
           </ul>
           {preview.problems.map((message, index) => (
