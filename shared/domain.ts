@@ -57,10 +57,15 @@ export type LaunchView =
   | { transport: 'stdio'; command: string; args: string[]; envNames: string[]; cwd?: string }
   | { transport: 'http' | 'sse'; url: string; headerNames: string[] };
 
+/** One word as a POSIX shell reads it back: left bare when it is safe, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 /** The command line a launch runs (words quoted where a shell would need it), or the address it contacts. */
 export function launchTarget(view: LaunchView): string {
   if (view.transport !== 'stdio') return view.url;
-  return [view.command, ...view.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+  return [view.command, ...view.args].map(shellWord).join(' ');
 }
 
 /** The definition as one line a person can read (a terminal, a log). */
@@ -204,6 +209,10 @@ export interface ToolSummary {
   annotations?: ToolAnnotationsView;
   /** Off when the person turned this tool (or its server's tools) off for the model. */
   enabled: boolean;
+  /** MCP Apps: the view its results show, a `ui://` resource of the same server. */
+  view?: { resourceUri: string };
+  /** MCP Apps: who may call it (absent: both). A tool for its view only ('app') is never offered to the model. */
+  visibility?: ('model' | 'app')[];
   /**
    * Set when the server changed the tool since Atrium pinned it: the tool is withheld (not offered to the
    * model, not callable) until the person approves the new definition.

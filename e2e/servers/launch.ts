@@ -16,7 +16,8 @@ export type StdioFixture =
   | 'structuredWeatherServer'
   | 'familyServer'
   | 'hostileTextServer'
-  | 'toolChangeServer';
+  | 'toolChangeServer'
+  | 'appViewServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

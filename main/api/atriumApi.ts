@@ -14,6 +14,7 @@ import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
+import { appMetaOf } from '../mcp/appsMeta.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { ToolWithheldError } from '../host/approval/toolPins.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
@@ -235,6 +236,7 @@ export function toolSummaries(connections: readonly McpConnection[], registry?: 
         inputSchema: t.inputSchema as Record<string, unknown>,
         ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
         ...(t.annotations ? { annotations: { ...t.annotations } } : {}),
+        ...appMetaOf(t._meta),
         // The registry holds the person's latest choice; the connection's definition is from its start.
         enabled: isToolEnabled(registry?.get(c.id) ?? c.definition, t.name),
       }),

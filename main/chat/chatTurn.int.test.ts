@@ -193,6 +193,24 @@ describe('conversations with tools', () => {
   });
 });
 
+describe('MCP Apps (tool visibility)', () => {
+  test('a tool declared for its view only is never offered to the model, and a call the model makes to it anyway is refused', async () => {
+    const { host, llm } = await chatHost(
+      'anthropic',
+      [{ toolCalls: [{ name: 'views__refresh_chart', input: {} }] }, { text: 'I could not refresh it.' }],
+      { views: { ...fixtureCommand('appViewServer'), trusted: true } },
+      { approvalMode: 'all' },
+    );
+    const reply = await host.core.api.sendMessage({ text: 'refresh the chart' });
+    assert.equal(reply.stopReason, 'end_turn');
+    const offered = (llm.requests.find((r) => r.method === 'POST')?.body as { tools: { name: string }[] }).tools.map((t) => t.name);
+    assert.deepEqual(offered.sort(), ['views__plain_sum', 'views__show_chart']);
+    const { toolCalls } = await host.core.api.getConversation({ conversationId: reply.conversationId });
+    assert.deepEqual([toolCalls[0]?.status, toolCalls[0]?.result?.error], ['denied', 'views declares the tool "refresh_chart" for its own view only, not for the model']);
+    assert.match(bodyOf(llm, 1), /This call was not made: views declares the tool \\"refresh_chart\\" for its own view only/);
+  });
+});
+
 describe('the Responses API', () => {
   test('a tool call runs on a real server and its result goes back; a generated image is shown, saved and exported', async () => {
     const llm = await startFakeOpenAiResponses([

@@ -3,7 +3,7 @@
 
 import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSummary } from '../../shared/domain.ts';
-import { statusLabel } from '../../shared/domain.ts';
+import { shellWord, statusLabel } from '../../shared/domain.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
@@ -79,10 +79,19 @@ export function formatTools(tools: ToolSummary[]): string {
     .map((t) => {
       const hints = t.annotations ? Object.entries(t.annotations).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace('Hint', '')) : [];
       const head = `${visible(t.serverId)} / ${visible(t.name)}  (model name: ${t.modelName})${hints.length ? `  [${hints.join(', ')}]` : ''}`;
-      const described = t.description ? `${head}\n    ${visible(oneLine(t.description))}` : head;
+      const app = [
+        ...(t.view ? [`    view: ${visible(t.view.resourceUri)}`] : []),
+        ...(t.visibility && !t.visibility.includes('model') ? ['    for its view only: not offered to the model'] : []),
+      ];
+      const described = [head, ...(t.description ? [`    ${visible(oneLine(t.description))}`] : []), ...app].join('\n');
       return t.changed ? `${described}\n${formatToolChange(t, t.changed)}` : described;
     })
     .join('\n');
+}
+
+/** MCP Apps: a result that has a view (an interactive page of its server); the terminal names it and how to read it. */
+export function viewNote(serverId: string, resourceUri: string): string {
+  return `This result has a view, ${visible(resourceUri)}; to read its page: atrium read ${shellWord(visible(serverId))} ${shellWord(visible(resourceUri))}`;
 }
 
 /** What changed in a tool since it was approved, line by line, and the command that approves it. */

@@ -4,7 +4,7 @@
 
 import type { LaunchReview } from '../../shared/domain.ts';
 import type { RunningHost } from '../app/hostCore.ts';
-import { describeLaunch } from '../../shared/domain.ts';
+import { describeLaunch, shellWord } from '../../shared/domain.ts';
 import { visible } from './formatOutput.ts';
 
 export interface LaunchConsentIo {
@@ -14,8 +14,7 @@ export interface LaunchConsentIo {
 
 /** The command that approves a server's current definition, with the servers file it came from when not the stored one. */
 export function approveCommand(serverId: string, configPath?: string): string {
-  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
-  return `atrium servers approve ${quote(serverId)}${configPath !== undefined ? ` --config ${quote(configPath)}` : ''}`;
+  return `atrium servers approve ${shellWord(serverId)}${configPath !== undefined ? ` --config ${shellWord(configPath)}` : ''}`;
 }
 
 /** What the person is shown before approving: the definition, the one it replaces, and each risk. */

@@ -220,6 +220,9 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
       const args = json === undefined ? undefined : parseJsonObject(json, 'the tool arguments');
       const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatContent(result));
+      // MCP Apps: a result with a view is shown in the window; the terminal names the view and how to read it.
+      const view = (await api.listTools({ serverId })).find((summary) => summary.name === tool)?.view;
+      if (view) (invocation.json ? io.err : io.out)(format.viewNote(serverId, view.resourceUri));
       if (result.isError === true) {
         io.err(`atrium: ${serverId}: tool "${tool}" reported an error`);
         return 1;

@@ -16,6 +16,7 @@ import type { ApprovalMode, Decision, GrantLedger } from './approval/grantLedger
 import { toolApprovalOutcomeSchema } from '../../shared/pendingPayloads.ts';
 import { outcomeChecker } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
+import { isForTheModel } from '../mcp/appsMeta.ts';
 
 const checkApproval = outcomeChecker(toolApprovalOutcomeSchema, 'tool approval');
 
@@ -35,10 +36,12 @@ export interface ConsentGateDeps {
 
 export function createConsentGate(deps: ConsentGateDeps): ToolGate {
   return {
-    withheld: (tool) =>
-      tool.changed
+    withheld: (tool) => {
+      if (!isForTheModel(tool)) return `${tool.serverId} declares the tool "${tool.name}" for its own view only, not for the model`;
+      return tool.changed
         ? `${tool.serverId} changed the tool "${tool.name}" since it was approved, so it is withheld until the person reviews and approves the new version`
-        : undefined,
+        : undefined;
+    },
     tookIn: (tool, conversationId) => {
       const why = taintOf(tool, deps.isTrusted(tool.serverId));
       if (why) deps.taint.mark(conversationId, { serverId: tool.serverId, tool: tool.name, why });
