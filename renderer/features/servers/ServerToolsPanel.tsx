@@ -75,6 +75,12 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
                 {tool.annotations?.destructiveHint === false ? <span className="chip">not destructive</span> : null}
                 {tool.annotations?.idempotentHint ? <span className="chip">idempotent</span> : null}
                 {tool.annotations?.openWorldHint === false ? <span className="chip">closed world</span> : null}
+                {tool.view ? (
+                  <span className="chip" title={tool.view.resourceUri}>
+                    has a view
+                  </span>
+                ) : null}
+                {tool.visibility && !tool.visibility.includes('model') ? <span className="chip">for its view only — not offered to the model</span> : null}
               </span>
             </div>
           </li>
