@@ -31,6 +31,7 @@ import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { FieldProblem } from './fieldProblems.ts';
 import type { PendingRequestView } from './pendingPayloads.ts';
+import type { ToolViewDocument } from './viewSandbox.ts';
 import { pendingAnswerSchema } from './pendingPayloads.ts';
 
 export type { CallToolResult, FieldProblem, GetPromptResult, ReadResourceResult };
@@ -129,6 +130,17 @@ export interface AtriumResults {
   listResourceTemplates: ResourceTemplateSummary[];
   listPrompts: PromptSummary[];
   callTool: CallToolResult;
+  /**
+   * MCP Apps: a tool's view, read from its server (the `ui://` resource its `_meta.ui.resourceUri` names)
+   * with what it declares it may reach, cleaned, for the window to show in the view sandbox.
+   */
+  openToolView: ToolViewDocument;
+  /**
+   * MCP Apps: a view asks to call a tool of its own server. It goes through the consent gate as a model's
+   * call does (the dialog says the view asks); only the view's own server, and only tools declared for the
+   * view (visibility "app", or no visibility). Its result goes back to the view, not to the model.
+   */
+  callToolFromView: CallToolResult;
   cancelCall: null;
   readResource: ReadResourceResult;
   subscribeResource: null;
@@ -207,6 +219,11 @@ export interface HostInfo {
   frontEnd: 'electron' | 'browser' | 'headless';
   /** The system's folder picker is there (`pickFolders`). */
   canPickFolders: boolean;
+  /**
+   * Where MCP Apps views are shown: the view sandbox's relay page, on an origin of its own. Absent when
+   * this front end has none (the CLI): a view is then named, not shown.
+   */
+  viewSandbox?: string;
 }
 
 /**
@@ -438,6 +455,30 @@ export const requestParamSchemas = {
     required: ['serverId', 'tool'],
     properties: {
       serverId,
+      tool: { type: 'string', minLength: 1, maxLength: 512 },
+      arguments: { type: 'object' },
+      callId: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  openToolView: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'tool'],
+    properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
+  },
+  callToolFromView: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'viewOf', 'tool'],
+    properties: {
+      conversationId,
+      /** The tool whose view asks (its server is the only one the view may call). */
+      viewOf: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['serverId', 'tool'],
+        properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
+      },
       tool: { type: 'string', minLength: 1, maxLength: 512 },
       arguments: { type: 'object' },
       callId: { type: 'string', minLength: 1, maxLength: 200 },

@@ -22,6 +22,8 @@ export interface ToolApprovalPayload {
    * call asks whatever was allowed before: only this once can be allowed.
    */
   raisedBy?: { serverId: string; tool: string };
+  /** MCP Apps: the call is asked by the view of this tool (the person clicked in it), not by the model. */
+  fromView?: { serverId: string; tool: string };
 }
 
 /** The grant covers this tool, or (`target: 'server'`) every tool the server lists now. */

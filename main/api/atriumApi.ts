@@ -175,7 +175,17 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         callsInFlight.delete(callId);
       }
     },
-    // A direct call from the person, or one tool call inside a conversation's turn.
+    openToolView: async ({ serverId, tool }) => conversations.views.open(serverId, tool),
+    callToolFromView: async ({ conversationId, viewOf, tool, arguments: args, callId = randomUUID() }) => {
+      const controller = new AbortController();
+      callsInFlight.set(callId, controller);
+      try {
+        return await conversations.views.call({ conversationId, viewOf, tool, arguments: args ?? {}, signal: controller.signal });
+      } finally {
+        callsInFlight.delete(callId);
+      }
+    },
+    // A direct call from the person or a view, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {
       callsInFlight.get(callId)?.abort(new Error('cancelled by the person'));
       conversations.chat.cancelToolCall(callId);

@@ -235,7 +235,7 @@ describe('browser bridge', () => {
     assert.equal(index.headers['content-type'], 'text/html; charset=utf-8');
     assert.equal(
       index.headers['content-security-policy'],
-      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src ws://127.0.0.1:${bridge.port} http://127.0.0.1:${bridge.port}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src ws://127.0.0.1:${bridge.port} http://127.0.0.1:${bridge.port}; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     assert.equal(index.headers['x-content-type-options'], 'nosniff');
     assert.equal(index.headers['referrer-policy'], 'no-referrer');

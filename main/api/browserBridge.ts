@@ -24,6 +24,8 @@ export interface BrowserBridgeOptions {
   port?: number;
   /** Loopback only: 127.0.0.1 (default) or ::1. */
   host?: string;
+  /** The view sandbox's origin (MCP Apps views), which the page may frame. */
+  viewSandboxOrigin?: string;
 }
 
 export interface BrowserBridge {
@@ -73,7 +75,7 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       return res.end();
     }
     // The page's own origin too: a page whose link is refused asks it about its token (above).
-    serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`, origin()] })).catch(() => {
+    serveStatic(req, res, staticDir, securityHeaders({ connect: [`ws://${hostLiteral}:${port}`, origin()], frames: options.viewSandboxOrigin ? [options.viewSandboxOrigin] : [] })).catch(() => {
       if (!res.headersSent) plain(res, 500, 'Internal error');
       else res.destroy();
     });

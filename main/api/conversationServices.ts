@@ -8,6 +8,7 @@ import type { AuditLog } from '../host/approval/auditLog.ts';
 import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { ToolPins } from '../host/approval/toolPins.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
+import type { ToolViews } from '../host/toolViews.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
@@ -25,4 +26,6 @@ export interface ConversationServices {
   chat: ChatService;
   /** The providers' models, for the picker. */
   models: ModelResolver;
+  /** MCP Apps: tools' views, and the calls they ask for. */
+  views: ToolViews;
 }

@@ -9,6 +9,8 @@ export interface FrontEnd {
   kind: HostInfo['frontEnd'];
   /** Shows the system's folder picker; resolves with the chosen folders' paths (empty when cancelled). */
   pickFolders?(): Promise<string[]>;
+  /** The view sandbox's relay page (see HostInfo.viewSandbox). */
+  viewSandbox?: string;
 }
 
 export const headlessFrontEnd: FrontEnd = { kind: 'headless' };
@@ -19,7 +21,11 @@ export class FolderPickerUnavailableError extends Error {
 
 export function createHostInfoApi(frontEnd: FrontEnd): HostInfoRequests {
   return {
-    getHostInfo: async () => ({ frontEnd: frontEnd.kind, canPickFolders: frontEnd.pickFolders !== undefined }),
+    getHostInfo: async () => ({
+      frontEnd: frontEnd.kind,
+      canPickFolders: frontEnd.pickFolders !== undefined,
+      ...(frontEnd.viewSandbox ? { viewSandbox: frontEnd.viewSandbox } : {}),
+    }),
     pickFolders: async () => {
       if (!frontEnd.pickFolders) {
         const where = frontEnd.kind === 'browser' ? 'in the browser' : 'here';

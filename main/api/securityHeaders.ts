@@ -9,13 +9,15 @@ export interface PagePolicy {
    * means nowhere (Electron's page talks to main over IPC, which needs no network).
    */
   connect: readonly string[];
+  /** Which origins the page may frame: the view sandbox's (MCP Apps views), or none. */
+  frames?: readonly string[];
 }
 
 /** A source must be one token: whitespace, `;` or `,` would let it add directives of its own. */
 const sourceToken = /^[a-z][a-z0-9+.-]*:\/\/[^\s;,'"]+$/i;
 
-export function contentSecurityPolicy({ connect }: PagePolicy): string {
-  for (const source of connect) {
+export function contentSecurityPolicy({ connect, frames = [] }: PagePolicy): string {
+  for (const source of [...connect, ...frames]) {
     if (!sourceToken.test(source)) throw new Error(`"${source}" is not a source a Content-Security-Policy can name.`);
   }
   return [
@@ -26,6 +28,7 @@ export function contentSecurityPolicy({ connect }: PagePolicy): string {
     "img-src 'self' data:",
     'media-src data:',
     `connect-src ${connect.length > 0 ? connect.join(' ') : "'none'"}`,
+    `frame-src ${frames.length > 0 ? frames.join(' ') : "'none'"}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

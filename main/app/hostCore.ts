@@ -22,6 +22,7 @@ import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
+import { createToolViews } from '../host/toolViews.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -272,7 +273,17 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     tools: () => pins.review(readyTools(hub, registry)),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models };
+  // MCP Apps views: what a view asks goes through the same gate and runner as the model's calls.
+  const views = createToolViews({
+    tools: () => pins.review(readyTools(hub, registry)),
+    readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
+    isTrusted: trusted,
+    conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
+    gate,
+    callTool: (serverId, tool, args, { signal }) => hub.callTool(serverId, tool, args, { signal }),
+    validator,
+  });
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models, views };
 
   // 6. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.

@@ -46,7 +46,14 @@ export interface ToolGate {
   withheld(tool: ToolSummary, conversationId: string): string | undefined;
   /** The conversation has taken in the tool's result (whatever it says, error included). */
   tookIn(tool: ToolSummary, conversationId: string): void;
-  check(call: { tool: ToolSummary; arguments: Record<string, unknown>; conversationId: string; signal: AbortSignal }): Promise<GateDecision>;
+  check(call: {
+    tool: ToolSummary;
+    arguments: Record<string, unknown>;
+    conversationId: string;
+    signal: AbortSignal;
+    /** MCP Apps: the view of this tool asks for the call, not the model. */
+    fromView?: { serverId: string; tool: string };
+  }): Promise<GateDecision>;
 }
 
 export interface ToolRunner {

@@ -204,10 +204,31 @@ describe('MCP Apps (tool visibility)', () => {
     const reply = await host.core.api.sendMessage({ text: 'refresh the chart' });
     assert.equal(reply.stopReason, 'end_turn');
     const offered = (llm.requests.find((r) => r.method === 'POST')?.body as { tools: { name: string }[] }).tools.map((t) => t.name);
-    assert.deepEqual(offered.sort(), ['views__plain_sum', 'views__show_chart']);
+    assert.deepEqual(offered.sort(), ['views__inspect', 'views__plain_sum', 'views__show_chart']);
     const { toolCalls } = await host.core.api.getConversation({ conversationId: reply.conversationId });
     assert.deepEqual([toolCalls[0]?.status, toolCalls[0]?.result?.error], ['denied', 'views declares the tool "refresh_chart" for its own view only, not for the model']);
     assert.match(bodyOf(llm, 1), /This call was not made: views declares the tool \\"refresh_chart\\" for its own view only/);
+  });
+
+  test('a view gets its page with what it may reach, and calls only its own server’s tools for views, through the gate, audited as the view’s', async () => {
+    const { host } = await chatHost('anthropic', [{ text: 'Here it is.' }], { views: fixtureCommand('appViewServer'), echo: fixtureCommand('echoServer') }, { approvalMode: 'all' });
+    const inspector = await host.core.api.openToolView({ serverId: 'views', tool: 'inspect' });
+    assert.equal(inspector.resourceUri, 'ui://charts/hostile.html');
+    assert.match(inspector.html, /<h1>Hostile<\/h1>/);
+    assert.deepEqual(inspector.csp.connectDomains, ['https://api.example.org']);
+    assert.deepEqual(inspector.dropped, ['connectDomains: "ftp://files.example.org" is not an https origin']);
+    assert.equal(inspector.serverTrusted, false);
+    await assert.rejects(host.core.api.openToolView({ serverId: 'views', tool: 'plain_sum' }), /has no view/);
+
+    const viewOf = { serverId: 'views', tool: 'show_chart' };
+    await assert.rejects(host.core.api.callToolFromView({ conversationId: 'no-such', viewOf, tool: 'refresh_chart' }), /There is no conversation "no-such"/);
+    const { conversationId } = await host.core.api.sendMessage({ text: 'show the chart' });
+    const result = await host.core.api.callToolFromView({ conversationId, viewOf, tool: 'refresh_chart', arguments: {} });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'refreshed' }]);
+    const audited = host.core.conversations.audit.list({ limit: 10 }).find((entry) => entry.tool === 'refresh_chart');
+    assert.match(audited?.detail ?? '', /asked by the view of views\/show_chart/);
+    await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'echo', arguments: { text: 'x' } }), /views does not offer/);
+    await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'plain_sum', arguments: {} }), /for the model only, not for its views/);
   });
 });
 

@@ -96,8 +96,9 @@ async function send(respond: Respond, record: PendingRequestView, outcome: Pendi
 }
 
 async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
-  const { tool, arguments: args, elevated, reason, raisedBy } = payload;
-  io.out(`\n${elevated || raisedBy ? '⚠ ' : ''}${visible(tool.serverId)}/${visible(tool.name)} wants to run with ${visible(JSON.stringify(args))}`);
+  const { tool, arguments: args, elevated, reason, raisedBy, fromView } = payload;
+  const asker = fromView ? `the view of ${visible(fromView.serverId)}/${visible(fromView.tool)} asks for ` : '';
+  io.out(`\n${elevated || raisedBy ? '⚠ ' : ''}${asker}${visible(tool.serverId)}/${visible(tool.name)} ${fromView ? 'to run' : 'wants to run'} with ${visible(JSON.stringify(args))}`);
   // What the tool declares, then why Atrium asks, each said once: the reason says when the server is
   // not trusted (which is why its declaration is not believed).
   io.out(`  ${visible(toolDeclaration(tool.name, tool.annotations))}`);

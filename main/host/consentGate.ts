@@ -46,14 +46,14 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       const why = taintOf(tool, deps.isTrusted(tool.serverId));
       if (why) deps.taint.mark(conversationId, { serverId: tool.serverId, tool: tool.name, why });
     },
-    check: async ({ tool, arguments: args, conversationId, signal }): Promise<GateDecision> => {
+    check: async ({ tool, arguments: args, conversationId, signal, fromView }): Promise<GateDecision> => {
       const serverTrusted = deps.isTrusted(tool.serverId);
       const mode = deps.mode();
       const decision = raiseTheBar(deps.ledger.decide({ tool, serverTrusted, conversationId, mode }), tool, serverTrusted, mode, deps.taint.of(conversationId));
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';
-        record(deps, tool, args, conversationId, allowed, decision.by, decision.reason);
+        record(deps, tool, args, conversationId, allowed, decision.by, askedBy(decision.reason, fromView));
         return { allowed, decidedBy: decision.by, reason: decision.reason };
       }
       let answer: ToolApprovalAnswer;
@@ -68,6 +68,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
             elevated: decision.elevated,
             reason: decision.reason,
             ...(decision.raisedBy ? { raisedBy: decision.raisedBy } : {}),
+            ...(fromView ? { fromView } : {}),
           },
           { conversationId, signal, check: checkApproval },
         );
@@ -75,7 +76,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
         // Withdrawn unanswered (the server went away, the turn was stopped, nobody could be asked): the
         // person decided nothing, and the model must not be told they did; the host's rule is not to run it.
         const reason = (error as Error).message;
-        record(deps, tool, args, conversationId, false, 'policy', reason);
+        record(deps, tool, args, conversationId, false, 'policy', askedBy(reason, fromView));
         return { allowed: false, decidedBy: 'policy', reason, unanswered: true };
       }
       if (answer.scope !== 'once') {
@@ -88,7 +89,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       }
       const allowed = answer.effect === 'allow';
       const reason = `${allowed ? 'allowed' : 'denied'} by the person (${answer.scope === 'once' ? 'once' : `${answer.scope}, for this ${answer.target}`})`;
-      record(deps, tool, args, conversationId, allowed, 'person', reason);
+      record(deps, tool, args, conversationId, allowed, 'person', askedBy(reason, fromView));
       return { allowed, decidedBy: 'person', reason };
     },
   };
@@ -109,6 +110,11 @@ function raiseTheBar(decision: Decision, tool: ToolSummary, serverTrusted: boole
   if (decision.kind === 'ask') return { ...decision, reason: `${why}; ${decision.reason}`, raisedBy };
   if (mode === 'readonly') return { ...decision, kind: 'deny', by: 'mode', reason: `${why}, and --approve readonly cannot ask`, record: true };
   return { ...decision, kind: 'ask', reason: why, record: true, raisedBy };
+}
+
+/** The audit log says when a view, not the model, asked for the call. */
+function askedBy(reason: string, fromView: { serverId: string; tool: string } | undefined): string {
+  return fromView ? `${reason}; asked by the view of ${fromView.serverId}/${fromView.tool}` : reason;
 }
 
 function record(deps: ConsentGateDeps, tool: ToolSummary, args: Record<string, unknown>, conversationId: string, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {

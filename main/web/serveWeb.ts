@@ -15,6 +15,7 @@ import { windowSecrets } from '../store/secrets.ts';
 import { openInBrowser } from './openInBrowser.ts';
 import { buildRenderer, rendererOutDir, rendererRebuildReason } from '../api/rendererBuild.ts';
 import { listenOnWebPort } from './webPort.ts';
+import { startViewSandboxServer } from './viewSandboxServer.ts';
 
 const staticDir = `${rendererOutDir}/`;
 const usage = 'Usage: npm run web -- [--port N] [--open] [--no-build] [--config FILE]';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   process.on('exit', () => heldLock.release());
   // Keys entered in the window are kept encrypted in the data folder; the environment's still come first.
   const secretStore = encryptedFileSecrets(home);
+  // MCP Apps views are shown from an origin of their own, never the page's (main/web/viewSandboxServer.ts).
+  const viewSandbox = await startViewSandboxServer();
   const core = await startHostCore({
     home,
     // A person is at the window to answer, so unless they turned sampling off in Settings, servers'
@@ -81,15 +84,16 @@ async function main(): Promise<void> {
     samplingDefault: 'ask',
     secrets: windowSecrets(secretStore),
     secretStore,
-    frontEnd: { kind: 'browser' },
+    frontEnd: { kind: 'browser', viewSandbox: viewSandbox.pageUrl },
     // A remote server's sign-in page is opened by the window, in a new tab of the person's own browser
     // (the server's `auth.signInUrl`): the host never launches a browser itself, and sign-ins are kept
     // in the same encrypted store as keys.
     signIn: { openAuthorizationUrl: () => undefined },
     ...(options.configPath ? { configPath: options.configPath } : {}),
   });
-  const { bridge, note } = await listenOnWebPort({ api: core.api, events: core.events, staticDir }, options.port).catch(async (error: unknown) => {
+  const { bridge, note } = await listenOnWebPort({ api: core.api, events: core.events, staticDir, viewSandboxOrigin: new URL(viewSandbox.pageUrl).origin }, options.port).catch(async (error: unknown) => {
     await core.shutdown();
+    await viewSandbox.close();
     throw error;
   });
   await heldLock.setAddress(new URL(bridge.url).origin + '/');
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
     stopping = true;
     void (async () => {
       await bridge.close().catch(() => undefined);
+      await viewSandbox.close().catch(() => undefined);
       await core.shutdown();
     })().then(
       () => process.exit(0),

@@ -5,7 +5,7 @@ import type { Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
-import type { OfferedAddress } from '../../shared/offeredAddress.ts';
+import { confirmation } from './openOfferedAddress.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 
 /**
@@ -80,12 +80,6 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
       {children}
     </a>
   );
-}
-
-function confirmation(address: OfferedAddress): string {
-  const unicode = address.unicodeRegistrableDomain !== address.registrableDomain ? ` (in Unicode: ${address.unicodeRegistrableDomain})` : '';
-  const warnings = address.warnings.map((warning) => `\n⚠ ${warning}`).join('');
-  return `Open this address in your browser?\n\n${visibleText(address.href)}\n\nIt goes to ${address.registrableDomain}${unicode}.${warnings}`;
 }
 
 const components: Components = {

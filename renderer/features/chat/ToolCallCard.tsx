@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -6,6 +6,10 @@ import type { LiveToolCall } from '../../store/chatSlice.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+
+// MCP Apps views load their bridge only when a result has one: most conversations never need it.
+const ToolView = lazy(() => import('./views/ToolView.tsx').then((module) => ({ default: module.ToolView })));
 
 const statusText: Record<string, string> = {
   awaiting_approval: 'Waiting for your approval',
@@ -32,6 +36,9 @@ export function ToolCallCard({ saved, live }: { saved?: ToolCallRecord; live?: L
   // The saved duration is the host's measure; until it is saved, this window's own clock says.
   const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
   const progress = status === 'running' ? live?.progress : undefined;
+  const viewTool = useAtriumStore((state) => state.catalogs[serverId]?.tools?.find((t) => t.name === tool && t.view !== undefined));
+  // A view is shown from what was saved (the call's input and result), so a reopened conversation shows it again.
+  const viewReady = saved !== undefined && (saved.result !== undefined || saved.status === 'cancelled') && status !== 'running' && status !== 'awaiting_approval';
 
   return (
     <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
@@ -86,6 +93,11 @@ export function ToolCallCard({ saved, live }: { saved?: ToolCallRecord; live?: L
         <pre className="tool-result-text">
           <UntrustedText text={live.summary} />
         </pre>
+      ) : null}
+      {viewReady && viewTool?.view ? (
+        <Suspense fallback={<p className="tool-view-note muted">Loading the view…</p>}>
+          <ToolView call={saved} tool={{ ...viewTool, view: viewTool.view }} />
+        </Suspense>
       ) : null}
       {status === 'error' && serverId ? <SignInHint serverId={serverId} /> : null}
       {cancelError ? <p role="alert">{cancelError}</p> : null}

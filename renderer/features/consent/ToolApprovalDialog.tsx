@@ -14,7 +14,7 @@ import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
  * says so and offers to allow only this once.
  */
 export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool_approval'>; answer(outcome: ToolApprovalAnswer): void }) {
-  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy } = record.payload;
+  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy, fromView } = record.payload;
   const [wholeServer, setWholeServer] = useState(false);
   const target = wholeServer ? 'server' : 'tool';
   const declared = toolDeclaration(tool.name, tool.annotations);
@@ -22,9 +22,16 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
     <ConsentDialog
       title={`Run ${tool.name}?`}
       from={
-        <>
-          Server <strong><UntrustedText text={tool.serverId} /></strong> wants to run the tool <strong><UntrustedText text={tool.title ?? tool.name} /></strong>.
-        </>
+        fromView ? (
+          <>
+            The view of <strong><UntrustedText text={`${fromView.serverId}/${fromView.tool}`} /></strong> (a page its server shows in the chat, not the model) asks to run the tool{' '}
+            <strong><UntrustedText text={tool.title ?? tool.name} /></strong>.
+          </>
+        ) : (
+          <>
+            Server <strong><UntrustedText text={tool.serverId} /></strong> wants to run the tool <strong><UntrustedText text={tool.title ?? tool.name} /></strong>.
+          </>
+        )
       }
       tone={elevated || raisedBy ? 'danger' : 'normal'}
       wide

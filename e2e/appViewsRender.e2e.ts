@@ -1,0 +1,95 @@
+// MCP Apps views in the chat (issue 16), against the app-view fixture server, not trusted: a view is
+// offered before it is shown (what it is, what it may reach), then runs in the view sandbox — another
+// origin, scripts only — gets the call's input and result, resizes, follows the theme; its tool call goes
+// through the approval dialog (denied, then allowed), its message is sent only after the person says so,
+// and a reopened conversation shows it again from what was saved. appViewsHostile.e2e.ts has the view
+// that tries everything a view must not do.
+import type { FrameLocator, Page } from '@playwright/test';
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+const env = chatHostFor(
+  [
+    { toolCalls: [{ name: 'views__show_chart', input: { numbers: [1, 2, 3] } }] },
+    { text: 'Here is your chart.' },
+    { text: 'They add up to six.' },
+  ],
+  { views: fixtureCommand('appViewServer'), echo: fixtureCommand('echoServer') },
+);
+
+/** The view inside its card: the relay frame on the sandbox origin, and the view's own frame in it. */
+function viewOf(page: Page, tool: string): FrameLocator {
+  return page.frameLocator(`iframe[title="View of views/${tool}"]`).frameLocator('iframe[title="View"]');
+}
+
+async function approve(page: Page, tool: string, answer: 'Allow once' | 'Deny'): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: `Run ${tool}?` });
+  await dialog.getByRole('button', { name: answer, exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('a view is offered, then shown in the sandbox: input, result, size, theme; its tool call asks, its message waits for the person, and it comes back after a reload', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page, env().host, ['views', 'echo']);
+  await sendMessage(page, 'show me a chart of 1, 2 and 3');
+  await approve(page, 'show_chart', 'Allow once');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is your chart.');
+
+  const offer = page.getByRole('region', { name: 'View of views/show_chart, not shown yet' });
+  await expect(offer).toContainText('ui://charts/view.html');
+  await expect(offer).toContainText('it can reach nothing outside itself');
+  await page.screenshot({ path: 'e2e/artifacts/app-view-offer.png' });
+  await offer.getByRole('button', { name: 'Show view' }).click();
+
+  const view = viewOf(page, 'show_chart');
+  await test.step('the view gets the call’s input and result, and the theme', async () => {
+    await expect(view.getByText('Input: {"numbers":[1,2,3]}')).toBeVisible();
+    await expect(view.getByText('Result: A chart of 3 numbers.')).toBeVisible();
+    await expect(view.getByText('Theme: light')).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(view.getByText('Theme: dark')).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  await test.step('it is sized to its content', async () => {
+    const frame = page.locator('iframe[title="View of views/show_chart"]');
+    const before = (await frame.boundingBox())?.height ?? 0;
+    await view.getByRole('button', { name: 'Grow' }).click();
+    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0, { message: 'the frame grew with its content' }).toBeGreaterThan(before + 400);
+    await page.screenshot({ path: 'e2e/artifacts/app-view-shown.png' });
+  });
+
+  await test.step('its tool call goes through the approval dialog, which says the view asks', async () => {
+    await view.getByRole('button', { name: 'Refresh' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run refresh_chart?' });
+    await expect(dialog).toContainText('The view of views/show_chart');
+    await expect(dialog).toContainText('not the model');
+    await page.screenshot({ path: 'e2e/artifacts/app-view-tool-approval.png' });
+    await approve(page, 'refresh_chart', 'Deny');
+    await expect(view.getByText(/^Refresh: refused/)).toBeVisible();
+    await view.getByRole('button', { name: 'Refresh' }).click();
+    await approve(page, 'refresh_chart', 'Allow once');
+    await expect(view.getByText('Refresh: ok refreshed')).toBeVisible();
+  });
+
+  await test.step('its message is shown to the person, and sent only when they say so', async () => {
+    await view.getByRole('button', { name: 'Ask about it' }).click();
+    const proposal = page.getByRole('group', { name: 'Message from the view' });
+    await expect(proposal).toContainText('Tell me more about these 3 numbers');
+    await expect(page.getByRole('listitem', { name: 'You' }).filter({ hasText: 'Tell me more' })).toHaveCount(0);
+    await proposal.getByRole('button', { name: 'Send it' }).click();
+    await expect(page.getByRole('listitem', { name: 'You' }).filter({ hasText: 'Tell me more about these 3 numbers' })).toBeVisible();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('They add up to six.');
+  });
+
+  await test.step('a reopened conversation shows the view again from what was saved, without calling the tool', async () => {
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: /^show me a chart/ }).first().click();
+    await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Show view' }).click();
+    await expect(viewOf(page, 'show_chart').getByText('Result: A chart of 3 numbers.')).toBeVisible();
+    await expect(page.getByRole('dialog'), 'nothing was called again, so nothing asks').toHaveCount(0);
+  });
+});

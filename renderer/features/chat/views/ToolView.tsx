@@ -1,0 +1,298 @@
+import { useEffect, useRef, useState } from 'react';
+import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { SavedToolResult, ToolCallRecord } from '../../../../shared/conversation.ts';
+import type { ToolSummary } from '../../../../shared/domain.ts';
+import { declaredOrigins, viewSandboxQuery } from '../../../../shared/viewSandbox.ts';
+import type { ToolViewDocument } from '../../../../shared/viewSandbox.ts';
+import { errorMessage } from '../../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../../api/useAtriumApi.ts';
+import type { AtriumClientApi } from '../../../../shared/contract.ts';
+import { useAtriumStore } from '../../../store/useAtriumStore.ts';
+import { openOfferedAddress } from '../../../ui/openOfferedAddress.ts';
+import { UntrustedText } from '../../../ui/UntrustedText.tsx';
+import { ViewTransport } from './viewTransport.ts';
+import { useViewTheme } from './useViewTheme.ts';
+
+/**
+ * MCP Apps: the view a tool's result comes with, inline in its card. The view's page is read from its
+ * server; from a server the person has not marked trusted it is shown only on their click, after the card
+ * says what it is and what it may reach. It runs in the view sandbox (a relay page on an origin of its own,
+ * the view framed inside with scripts only), and what it asks for goes through Atrium's own consent:
+ * tool calls through the approval dialog, messages for the person to send, links through the link check.
+ */
+export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSummary & { view: { resourceUri: string } } }) {
+  const api = useAtriumApi();
+  const sandbox = useAtriumStore((state) => state.hostInfo?.viewSandbox);
+  const [document, setDocument] = useState<ToolViewDocument | null>(() => cachedDocument(call.serverId, call.tool));
+  const [failure, setFailure] = useState<string | null>(null);
+  const [shown, setShown] = useState(() => shownCalls.has(call.id));
+  const [closedNote, setClosedNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (document || !sandbox) return;
+    let current = true;
+    api.openToolView({ serverId: call.serverId, tool: call.tool }).then(
+      (read) => {
+        rememberDocument(read);
+        if (current) setDocument(read);
+      },
+      (error: unknown) => current && setFailure(errorMessage(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, call.serverId, call.tool, document, sandbox]);
+
+  const label = `View of ${call.serverId}/${call.tool}`;
+  if (!sandbox) {
+    return (
+      <p className="tool-view-note muted">
+        This result has a view (<UntrustedText text={tool.view.resourceUri} />), which this window cannot show.
+      </p>
+    );
+  }
+  if (failure) return <p className="tool-view-note" role="alert">The view could not be shown: {failure}</p>;
+  if (!document) return <p className="tool-view-note muted">Loading the view…</p>;
+  if (!shown && !document.serverTrusted) {
+    const origins = declaredOrigins(document.csp);
+    return (
+      <section className="tool-view-offer" aria-label={`${label}, not shown yet`}>
+        <p>
+          <UntrustedText text={call.serverId} /> offers a view of this result: <code><UntrustedText text={document.resourceUri} /></code>.
+        </p>
+        <p className="muted">
+          {origins.length === 0 ? 'It declares no network access: it can reach nothing outside itself.' : 'It may reach: '}
+          {origins.map((origin, index) => (
+            <span key={origin}>
+              {index > 0 ? ', ' : ''}
+              <code>
+                <UntrustedText text={origin} />
+              </code>
+            </span>
+          ))}
+          {closedNote ? ` ${closedNote}` : ''}
+        </p>
+        {document.dropped.length > 0 ? <p className="muted">Not allowed, as declared: {document.dropped.join('; ')}.</p> : null}
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            shownCalls.add(call.id);
+            setShown(true);
+          }}
+        >
+          Show view
+        </button>
+      </section>
+    );
+  }
+  return (
+    <ViewFrame
+      key={call.id}
+      api={api}
+      call={call}
+      tool={tool}
+      document={document}
+      sandbox={sandbox}
+      label={label}
+      onClosed={(note) => {
+        shownCalls.delete(call.id);
+        setClosedNote(note);
+        setShown(false);
+      }}
+    />
+  );
+}
+
+interface ViewFrameProps {
+  api: AtriumClientApi;
+  call: ToolCallRecord;
+  tool: ToolSummary;
+  document: ToolViewDocument;
+  sandbox: string;
+  label: string;
+  onClosed(note: string): void;
+}
+
+/** The tallest a view grows inline; taller, it scrolls inside (fullscreen has the window's height). */
+const MAX_INLINE_HEIGHT = 1600;
+const INITIAL_HEIGHT = 160;
+
+function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: ViewFrameProps) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const bridgeRef = useRef<AppBridge | null>(null);
+  const [height, setHeight] = useState(INITIAL_HEIGHT);
+  const [mode, setMode] = useState<McpUiDisplayMode>('inline');
+  const [proposal, setProposal] = useState<{ text: string; settle(sent: boolean): void } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const theme = useViewTheme();
+  const sandboxOrigin = new URL(sandbox).origin;
+  const src = `${sandbox}?${viewSandboxQuery(window.location.origin, document.csp)}`;
+
+  useEffect(() => {
+    const target = frame.current?.contentWindow;
+    if (!target) return;
+    const transport = new ViewTransport({
+      frame: target,
+      sandboxOrigin,
+      onflood: () => onClosed('It was stopped: it sent more messages than a view may.'),
+    });
+    const context: McpUiHostContext = {
+      theme,
+      displayMode: 'inline',
+      availableDisplayModes: ['inline', 'fullscreen'],
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      platform: 'web',
+      containerDimensions: { maxHeight: MAX_INLINE_HEIGHT, maxWidth: frame.current?.clientWidth ?? 800 },
+      toolInfo: { id: call.id, tool: { name: tool.name, inputSchema: { type: 'object', ...tool.inputSchema }, ...(tool.description ? { description: tool.description } : {}) } },
+    };
+    const bridge = new AppBridge(null, { name: 'Atrium', version: '1' }, { openLinks: {}, serverTools: {}, message: { text: {} } }, { hostContext: context });
+    bridgeRef.current = bridge;
+    const viewOf = { serverId: call.serverId, tool: call.tool };
+    bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: document.html });
+    bridge.oninitialized = () => {
+      void bridge.sendToolInput({ arguments: call.arguments });
+      if (call.status === 'cancelled') void bridge.sendToolCancelled({ reason: 'The call was cancelled.' });
+      else if (call.result) void bridge.sendToolResult(resultForView(call.result));
+    };
+    bridge.onsizechange = ({ height: asked }) => {
+      if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.max(24, Math.min(MAX_INLINE_HEIGHT, Math.ceil(asked))));
+    };
+    bridge.oncalltool = async (params) => {
+      try {
+        return await api.callToolFromView({ conversationId: call.conversationId, viewOf, tool: params.name, arguments: params.arguments ?? {} });
+      } catch (error) {
+        return { content: [{ type: 'text', text: errorMessage(error) }], isError: true };
+      }
+    };
+    bridge.onmessage = async (params) => {
+      const text = params.content
+        .filter((block) => block.type === 'text')
+        .map((block) => block.text)
+        .join('\n')
+        .trim();
+      if (!text) return { isError: true };
+      const sent = await new Promise<boolean>((settle) => setProposal({ text, settle }));
+      return sent ? {} : { isError: true };
+    };
+    bridge.onopenlink = async ({ url }) => {
+      const outcome = openOfferedAddress(url, label);
+      if (!outcome.opened) setNotice(`A link it asked to open was not opened: ${outcome.reason}.`);
+      return outcome.opened ? {} : { isError: true };
+    };
+    bridge.onrequestdisplaymode = async ({ mode: asked }) => {
+      const granted: McpUiDisplayMode = asked === 'fullscreen' ? 'fullscreen' : 'inline';
+      setMode(granted);
+      void bridge.sendHostContextChange({ displayMode: granted });
+      return { mode: granted };
+    };
+    bridge.onrequestteardown = () => onClosed('It closed itself.');
+    void bridge.connect(transport);
+    return () => {
+      bridgeRef.current = null;
+      void bridge.close();
+    };
+    // The bridge lives as long as this frame: a new call or document is a new ViewFrame (its key).
+  }, []);
+
+  useEffect(() => {
+    void bridgeRef.current?.sendHostContextChange({ theme });
+  }, [theme]);
+
+  return (
+    <section className={`tool-view tool-view-${mode}${document.prefersBorder ? ' tool-view-border' : ''}`} aria-label={label}>
+      {mode === 'fullscreen' ? (
+        <div className="tool-view-bar">
+          <UntrustedText text={label} />
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              setMode('inline');
+              void bridgeRef.current?.sendHostContextChange({ displayMode: 'inline' });
+            }}
+          >
+            Exit full screen
+          </button>
+        </div>
+      ) : null}
+      <iframe
+        ref={frame}
+        title={label}
+        src={src}
+        // The relay needs its own (other) origin to run; the view inside it gets scripts only.
+        sandbox="allow-scripts allow-same-origin"
+        referrerPolicy="no-referrer"
+        style={mode === 'inline' ? { height } : undefined}
+      />
+      {proposal ? (
+        <div className="tool-view-proposal" role="group" aria-label="Message from the view">
+          <p>The view asks to send this message in the chat:</p>
+          <blockquote>
+            <UntrustedText text={proposal.text} />
+          </blockquote>
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button button-small button-primary"
+              onClick={() => {
+                const { text, settle } = proposal;
+                setProposal(null);
+                api.sendMessage({ conversationId: call.conversationId, text }).then(
+                  () => settle(true),
+                  (error: unknown) => {
+                    setNotice(`The message was not sent: ${errorMessage(error)}`);
+                    settle(false);
+                  },
+                );
+              }}
+            >
+              Send it
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => {
+                proposal.settle(false);
+                setProposal(null);
+              }}
+            >
+              Don’t send
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {notice ? <p className="tool-view-note muted">{notice}</p> : null}
+    </section>
+  );
+}
+
+/** The saved result as the view receives it; a call that failed reaches it as an error result. */
+function resultForView(result: SavedToolResult): CallToolResult {
+  if (result.error !== undefined) return { content: [{ type: 'text', text: result.error }], isError: true };
+  return {
+    content: (result.content ?? []) as CallToolResult['content'],
+    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+    ...(result.isError ? { isError: true } : {}),
+  };
+}
+
+// The list is virtualised: a card scrolled away unmounts (and its view with it) and mounts again when it
+// comes back. The page read and the person's click are kept for this window's life so it shows straight away.
+const shownCalls = new Set<string>();
+const documents = new Map<string, ToolViewDocument>();
+const MAX_DOCUMENTS = 8;
+
+function cachedDocument(serverId: string, tool: string): ToolViewDocument | null {
+  return documents.get(`${serverId}\n${tool}`) ?? null;
+}
+
+function rememberDocument(document: ToolViewDocument): void {
+  const key = `${document.serverId}\n${document.tool}`;
+  documents.delete(key);
+  documents.set(key, document);
+  if (documents.size > MAX_DOCUMENTS) documents.delete(documents.keys().next().value as string);
+}

@@ -1,0 +1,150 @@
+// MCP Apps views run in a frame on an origin of their own (the view sandbox), never Atrium's. This is
+// the part both sides share: what a view may reach, read defensively from the server's word
+// (`_meta.ui.csp` and `_meta.ui.permissions` on its `ui://` resource), and the Content-Security-Policy
+// built from it. The policy is default-deny and never wider than declared: only https origins (and
+// http on loopback, for servers in development) are kept; anything else is dropped, with a note saying so.
+
+/** The network origins a view declares, each list cleaned (see `cleanViewCsp`). */
+export interface ViewCsp {
+  /** fetch, XHR, WebSocket (`connect-src`). */
+  connectDomains: string[];
+  /** scripts, styles, images, fonts, media (`script-src`, `style-src`, `img-src`, `font-src`, `media-src`). */
+  resourceDomains: string[];
+  /** frames the view nests (`frame-src`). */
+  frameDomains: string[];
+  /** the document's base URI (`base-uri`). */
+  baseUriDomains: string[];
+}
+
+/** The browser permissions a view may ask for; each is denied unless the person allowed it for the server. */
+export const viewPermissions = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
+export type ViewPermission = (typeof viewPermissions)[number];
+
+export const emptyViewCsp: ViewCsp = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+
+/** A view declaring more than this many origins in one list is cut to it (the rest are dropped, said). */
+const MAX_ORIGINS_PER_LIST = 32;
+const cspLists = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
+
+/**
+ * An origin a view may name: `https://host[:port]` (the host may start with `*.` for its subdomains), or
+ * `http://` / `ws(s)://` on loopback. No path, query, quote, space, `;` or `,`: a source must be one token,
+ * or it could add directives of its own.
+ */
+const httpsOrigin = /^(https|wss):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
+const loopbackOrigin = /^(http|ws):\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+/** The page that may host the sandbox: the browser mode's loopback origin, or the desktop app's scheme. */
+const hostPageOrigin = /^(http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d{1,5})?|atrium:\/\/[a-z0-9-]+)$/i;
+
+export function isAllowedViewOrigin(value: string): boolean {
+  const origin = value.endsWith('/') ? value.slice(0, -1) : value;
+  return origin.length <= 253 && (httpsOrigin.test(origin) || loopbackOrigin.test(origin));
+}
+
+/** A view's declared origins, cleaned, with a sentence for each thing dropped. */
+export function cleanViewCsp(raw: unknown): { csp: ViewCsp; dropped: string[] } {
+  const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const csp: ViewCsp = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+  const dropped: string[] = [];
+  for (const list of cspLists) {
+    const declared = record[list];
+    if (declared === undefined) continue;
+    if (!Array.isArray(declared)) {
+      dropped.push(`${list} is not a list`);
+      continue;
+    }
+    for (const entry of declared) {
+      const origin = typeof entry === 'string' ? (entry.endsWith('/') ? entry.slice(0, -1) : entry) : undefined;
+      if (origin === undefined || !isAllowedViewOrigin(origin)) {
+        dropped.push(`${list}: ${typeof entry === 'string' ? JSON.stringify(entry.slice(0, 80)) : 'a value that is not text'} is not an https origin`);
+      } else if (csp[list].length >= MAX_ORIGINS_PER_LIST) {
+        dropped.push(`${list}: more than ${MAX_ORIGINS_PER_LIST} origins`);
+        break;
+      } else if (!csp[list].includes(origin.toLowerCase())) {
+        csp[list].push(origin.toLowerCase());
+      }
+    }
+  }
+  return { csp, dropped };
+}
+
+/** The permissions a view asks for (`_meta.ui.permissions`), of the ones Atrium knows. */
+export function requestedViewPermissions(raw: unknown): ViewPermission[] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+  return viewPermissions.filter((name) => (raw as Record<string, unknown>)[name] !== undefined);
+}
+
+/** Every origin a view may reach, for the person to read before it is first shown. */
+export function declaredOrigins(csp: ViewCsp): string[] {
+  return [...new Set(cspLists.flatMap((list) => csp[list]))];
+}
+
+/**
+ * The policy a view's document runs under. Inline scripts and styles are allowed (views are single
+ * files); everything else is only what the view declared. `'self'` is the sandbox origin, which serves
+ * nothing but the relay; `frame-ancestors` is the page that hosts it.
+ */
+export function viewContentPolicy(csp: ViewCsp, frameAncestor: string): string {
+  for (const origin of declaredOrigins(csp)) {
+    if (!isAllowedViewOrigin(origin)) throw new Error(`"${origin}" is not an origin a view's policy may name.`);
+  }
+  if (!hostPageOrigin.test(frameAncestor)) throw new Error(`"${frameAncestor}" is not Atrium's page.`);
+  const sources = (list: string[], base: string) => [base, ...list].filter(Boolean).join(' ');
+  const resources = csp.resourceDomains;
+  return [
+    "default-src 'none'",
+    `script-src ${sources(resources, "'self' 'unsafe-inline'")}`,
+    `style-src ${sources(resources, "'self' 'unsafe-inline'")}`,
+    `img-src ${sources(resources, "'self' data: blob:")}`,
+    `font-src ${sources(resources, "'self' data:")}`,
+    `media-src ${sources(resources, "'self' data: blob:")}`,
+    // A view's workers come from itself (blob: URLs it makes), never from elsewhere.
+    "worker-src 'self' blob:",
+    `connect-src ${csp.connectDomains.length > 0 ? csp.connectDomains.join(' ') : "'none'"}`,
+    `frame-src ${csp.frameDomains.length > 0 ? csp.frameDomains.join(' ') : "'none'"}`,
+    `base-uri ${csp.baseUriDomains.length > 0 ? csp.baseUriDomains.join(' ') : "'none'"}`,
+    "form-action 'none'",
+    "object-src 'none'",
+    `frame-ancestors ${frameAncestor}`,
+  ].join('; ');
+}
+
+/** The relay page's query: which page hosts it and what the view declared. */
+export function viewSandboxQuery(hostOrigin: string, csp: ViewCsp): string {
+  const params = new URLSearchParams({ host: hostOrigin, csp: JSON.stringify(csp) });
+  return params.toString();
+}
+
+/** The relay page's query read back; undefined when anything in it is not what Atrium would write. */
+export function readViewSandboxQuery(search: URLSearchParams): { hostOrigin: string; csp: ViewCsp } | undefined {
+  const hostOrigin = search.get('host') ?? '';
+  if (!hostPageOrigin.test(hostOrigin)) return undefined;
+  let declared: unknown;
+  try {
+    declared = JSON.parse(search.get('csp') ?? '{}');
+  } catch {
+    return undefined;
+  }
+  const { csp, dropped } = cleanViewCsp(declared);
+  return dropped.length > 0 ? undefined : { hostOrigin, csp };
+}
+
+/** A tool's view as the host read it, for the window to show in the view sandbox (`openToolView`). */
+export interface ToolViewDocument {
+  serverId: string;
+  tool: string;
+  /** The `ui://` resource the tool names. */
+  resourceUri: string;
+  /** The view's HTML, as its server sent it: it only ever runs in the sandbox. */
+  html: string;
+  /** The origins it may reach, as declared and cleaned. */
+  csp: ViewCsp;
+  /** What was declared but not kept (not an https origin, too many), to say beside the view. */
+  dropped: string[];
+  /** Browser permissions it asked for; all denied for now. */
+  permissions: ViewPermission[];
+  /** The view asks for a border around it (`_meta.ui.prefersBorder`); false when it says so. */
+  prefersBorder: boolean;
+  /** The person marked its server trusted: its views show without a click. */
+  serverTrusted: boolean;
+}
