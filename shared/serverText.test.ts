@@ -73,3 +73,24 @@ test('safeJson escapes what JSON.stringify leaves raw', () => {
   assert.equal(json, '{"text":"a\\u001b[2Jb\\u202e\\u0085\\udb40\\udc41"}');
   assert.deepEqual(JSON.parse(json), { text: 'a\u001b[2Jb\u202E\u0085\u{E0041}' });
 });
+
+test('an MCP Apps view page keeps its code as written (bidi controls in a script’s strings); other resources and fields are cleaned', () => {
+  const script = 'const marks = /[\u202a-\u202e]/; // \u202e';
+  const message = {
+    jsonrpc: '2.0',
+    id: 3,
+    result: {
+      contents: [
+        { uri: 'ui://pdf/viewer.html', mimeType: 'text/html;profile=mcp-app', text: `<script>${script}</script>`, _meta: { ui: { note: 'a\u202eb' } } },
+        { uri: 'ui://pdf/viewer.html', mimeType: 'text/plain', text: 'x\u202ey' },
+        { uri: 'file:///a.html', mimeType: 'text/html;profile=mcp-app', text: 'x\u202ey' },
+      ],
+    },
+  };
+  const clean = neutraliseServerValue(message);
+  const [view, plain, notUi] = clean.result.contents;
+  assert.equal(view?.text, `<script>${script}</script>`);
+  assert.doesNotMatch(JSON.stringify(view?._meta), /\u202e/);
+  assert.doesNotMatch(plain?.text ?? '', /\u202e/);
+  assert.doesNotMatch(notUi?.text ?? '', /\u202e/);
+});

@@ -172,15 +172,28 @@ function walk(value: unknown, key: string | undefined, report: MessageReport): u
   }
   if (value !== null && typeof value === 'object') {
     let changed = false;
+    const code = isViewDocument(value);
     const entries = Object.entries(value as Record<string, unknown>).map(([name, item]) => {
       const cleanName = neutraliseText(name).text;
-      const next = walk(item, cleanName, report);
+      const next = code && (name === 'text' || name === 'blob') ? item : walk(item, cleanName, report);
       if (next !== item || cleanName !== name) changed = true;
       return [cleanName, next] as const;
     });
     return changed ? Object.fromEntries(entries) : value;
   }
   return value;
+}
+
+/**
+ * An MCP Apps view's page (a `ui://` resource of type `text/html;profile=mcp-app`) is code, kept as its
+ * server wrote it: removing characters from its scripts (pdf.js has bidi controls in its strings) breaks
+ * it, and it never reaches the model or a person as text — it runs only in the view sandbox. Where such a
+ * page could become text someone reads (the terminal, a resource attached to a message), that consumer
+ * cleans or marks it itself.
+ */
+function isViewDocument(value: object): boolean {
+  const { uri, mimeType } = value as { uri?: unknown; mimeType?: unknown };
+  return typeof uri === 'string' && uri.startsWith('ui://') && typeof mimeType === 'string' && mimeType.replace(/\s+/g, '').toLowerCase() === 'text/html;profile=mcp-app';
 }
 
 // JSON.stringify already escapes C0; these are the characters it leaves raw.

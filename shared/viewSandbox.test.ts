@@ -15,7 +15,7 @@ test('MCP Apps CSP: a view that declares nothing may connect nowhere, frame noth
   assert.equal(directive(policy, 'frame-src'), "frame-src 'none'");
   assert.equal(directive(policy, 'base-uri'), "base-uri 'none'");
   assert.equal(directive(policy, 'frame-ancestors'), 'frame-ancestors http://127.0.0.1:7431');
-  assert.equal(directive(policy, 'script-src'), "script-src 'self' 'unsafe-inline'");
+  assert.equal(directive(policy, 'script-src'), "script-src 'self' 'unsafe-inline' blob: data:");
 });
 
 test('MCP Apps CSP: declared https origins map to their directives, and nothing else is kept', () => {

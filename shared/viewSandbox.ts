@@ -80,9 +80,11 @@ export function declaredOrigins(csp: ViewCsp): string[] {
 }
 
 /**
- * The policy a view's document runs under. Inline scripts and styles are allowed (views are single
- * files); everything else is only what the view declared. `'self'` is the sandbox origin, which serves
- * nothing but the relay; `frame-ancestors` is the page that hosts it.
+ * The policy a view's document runs under. What it guards is where the view may reach, not what code it
+ * runs: a view is the server's code, so its own scripts may run however it packs them — inline (views are
+ * single files), and from blob: and data: URLs it makes itself (pdf.js starts its worker from a data: URL)
+ * — while every network origin is only one the view declared. `'self'` is the sandbox origin, which
+ * serves nothing but the relay; `frame-ancestors` is the page that hosts it.
  */
 export function viewContentPolicy(csp: ViewCsp, frameAncestor: string): string {
   for (const origin of declaredOrigins(csp)) {
@@ -93,13 +95,13 @@ export function viewContentPolicy(csp: ViewCsp, frameAncestor: string): string {
   const resources = csp.resourceDomains;
   return [
     "default-src 'none'",
-    `script-src ${sources(resources, "'self' 'unsafe-inline'")}`,
+    `script-src ${sources(resources, "'self' 'unsafe-inline' blob: data:")}`,
     `style-src ${sources(resources, "'self' 'unsafe-inline'")}`,
     `img-src ${sources(resources, "'self' data: blob:")}`,
     `font-src ${sources(resources, "'self' data:")}`,
     `media-src ${sources(resources, "'self' data: blob:")}`,
-    // A view's workers come from itself (blob: URLs it makes), never from elsewhere.
-    "worker-src 'self' blob:",
+    // A view's workers come from itself (blob: and data: URLs it makes), never from elsewhere.
+    "worker-src 'self' blob: data:",
     `connect-src ${csp.connectDomains.length > 0 ? csp.connectDomains.join(' ') : "'none'"}`,
     `frame-src ${csp.frameDomains.length > 0 ? csp.frameDomains.join(' ') : "'none'"}`,
     `base-uri ${csp.baseUriDomains.length > 0 ? csp.baseUriDomains.join(' ') : "'none'"}`,

@@ -123,3 +123,17 @@ test('the mode is read at every call: "ask for every call" chosen meanwhile asks
   mode = 'none';
   assert.deepEqual([(await check(readOnly)).allowed, asked.length], [false, 1]);
 });
+
+test('MCP Apps: a view’s call is asked as the view’s, and a conversation grant holds for it after untrusted content (the raised bar is for the model’s calls)', async () => {
+  const { gate, history, asked, audit } = setup({ answer: { effect: 'allow', scope: 'conversation', target: 'tool' } });
+  const c1 = history.createConversation({}).id;
+  gate.tookIn(readOnly, c1); // an untrusted server's result: the conversation is marked
+  const fromView = { serverId: 'docs', tool: 'show' };
+  const viewCall = () => gate.check({ tool: readOnly, arguments: {}, conversationId: c1, signal: new AbortController().signal, fromView });
+  assert.deepEqual([(await viewCall()).decidedBy, asked], ['person', ['docs/search']]);
+  assert.deepEqual([(await viewCall()).decidedBy, asked.length], ['grant', 1]);
+  assert.match(audit.list({ limit: 1 })[0]?.detail ?? '', /asked by the view of docs\/show/);
+  // The model's own call in the same marked conversation still asks, whatever was granted.
+  await gate.check({ tool: readOnly, arguments: {}, conversationId: c1, signal: new AbortController().signal });
+  assert.equal(asked.length, 2);
+});

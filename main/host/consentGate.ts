@@ -49,7 +49,10 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
     check: async ({ tool, arguments: args, conversationId, signal, fromView }): Promise<GateDecision> => {
       const serverTrusted = deps.isTrusted(tool.serverId);
       const mode = deps.mode();
-      const decision = raiseTheBar(deps.ledger.decide({ tool, serverTrusted, conversationId, mode }), tool, serverTrusted, mode, deps.taint.of(conversationId));
+      const decided = deps.ledger.decide({ tool, serverTrusted, conversationId, mode });
+      // The bar is raised because the model may have read instructions meant to steer it. A view's call
+      // is not the model's: it is the server's own page asking for its own tool, so grants hold for it.
+      const decision: RaisedDecision = fromView ? decided : raiseTheBar(decided, tool, serverTrusted, mode, deps.taint.of(conversationId));
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';

@@ -54,6 +54,9 @@ export interface ToolViews {
 }
 
 export function createToolViews(deps: ToolViewsDeps): ToolViews {
+  // One question per view at a time: a view that polls would otherwise queue a question a second while
+  // the person reads the first. Its further calls are refused until that one is answered.
+  const asking = new Set<string>();
   const toolOf = (serverId: string, name: string) => deps.tools().find((t) => t.serverId === serverId && t.name === name);
   return {
     async open(serverId, toolName) {
@@ -75,7 +78,15 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       const declared = tool.inputSchema;
       const problem = toolArgumentsProblem(deps.validator, declared, args);
       if (problem !== undefined) throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}": the view's arguments do not fit its input schema: ${problem}`);
-      const decision = await deps.gate.check({ tool, arguments: args, conversationId, signal, fromView: viewOf });
+      const view = `${conversationId}\n${viewOf.serverId}\n${viewOf.tool}`;
+      if (asking.has(view)) throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}" while its previous call still waits for your answer, so it was not called.`);
+      asking.add(view);
+      let decision;
+      try {
+        decision = await deps.gate.check({ tool, arguments: args, conversationId, signal, fromView: viewOf });
+      } finally {
+        asking.delete(view);
+      }
       if (!decision.allowed) throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}": ${decision.reason}.`);
       const result = await deps.callTool(viewOf.serverId, name, args, { signal, conversationId });
       // What a view shows the person can lead them on, as a model's result can lead the model.

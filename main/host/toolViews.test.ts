@@ -1,0 +1,69 @@
+// MCP Apps: what a view may ask for, decided before the consent gate is asked (issue 16).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
+import type { ToolSummary } from '../../shared/domain.ts';
+import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
+import { createToolViews, viewDocumentOf } from './toolViews.ts';
+
+const tool = (name: string, extra: Partial<ToolSummary> = {}): ToolSummary => ({ serverId: 'charts', name, modelName: `charts__${name}`, inputSchema: { type: 'object' }, enabled: true, ...extra });
+const tools = [tool('show', { view: { resourceUri: 'ui://charts/view.html' } }), tool('refresh', { visibility: ['app'] }), tool('sum', { visibility: ['model'] })];
+
+function views(gate: Partial<ToolGate> = {}) {
+  const calls: string[] = [];
+  const settle: ((decision: GateDecision) => void)[] = [];
+  const api = createToolViews({
+    tools: () => tools,
+    readResource: async () => ({ contents: [] }),
+    isTrusted: () => false,
+    conversationExists: (id) => id === 'c1',
+    validator: new CachedSchemaValidator(),
+    gate: {
+      withheld: () => undefined,
+      tookIn: () => undefined,
+      check: () => new Promise<GateDecision>((resolve) => settle.push(resolve)),
+      ...gate,
+    },
+    callTool: async (_serverId, name) => {
+      calls.push(name);
+      return { content: [{ type: 'text', text: `${name} ran` }] };
+    },
+  });
+  return { api, calls, settle };
+}
+
+const fromShow = (name: string) => ({ conversationId: 'c1', viewOf: { serverId: 'charts', tool: 'show' }, tool: name, arguments: {}, signal: new AbortController().signal });
+
+test('a view that polls while its question is open is refused at once, instead of queueing a question a second', async () => {
+  const { api, calls, settle } = views();
+  const first = api.call(fromShow('refresh'));
+  await assert.rejects(api.call(fromShow('refresh')), /while its previous call still waits for your answer/);
+  await assert.rejects(api.call(fromShow('refresh')), /still waits/);
+  settle[0]?.({ allowed: true, decidedBy: 'person', reason: 'allowed by the person (once)' });
+  assert.deepEqual((await first).content, [{ type: 'text', text: 'refresh ran' }]);
+  assert.equal(settle.length, 1, 'the person was asked once');
+  const next = api.call(fromShow('refresh'));
+  settle[1]?.({ allowed: false, decidedBy: 'person', reason: 'denied by the person (once)' });
+  await assert.rejects(next, /denied by the person/);
+  assert.deepEqual(calls, ['refresh']);
+});
+
+test('a view calls only its own server’s tools for views, in a conversation that exists', async () => {
+  const { api, settle } = views();
+  await assert.rejects(api.call({ ...fromShow('refresh'), conversationId: 'gone' }), /There is no conversation "gone"/);
+  await assert.rejects(api.call(fromShow('sum')), /for the model only, not for its views/);
+  await assert.rejects(api.call(fromShow('delete_everything')), /charts does not offer/);
+  await assert.rejects(api.call({ ...fromShow('refresh'), viewOf: { serverId: 'other', tool: 'show' } }), /other does not offer/);
+  assert.equal(settle.length, 0, 'nothing refused here reached the person');
+});
+
+test('a view page is read from text or base64, must be an MCP Apps page, and keeps only allowed origins', () => {
+  const html = '<!doctype html><p>hi</p>';
+  const fromBlob = viewDocumentOf('charts', 'ui://charts/view.html', { contents: [{ uri: 'ui://charts/view.html', mimeType: 'text/html;profile=mcp-app', blob: Buffer.from(html).toString('base64'), _meta: { ui: { csp: { connectDomains: ['https://api.example.org', 'http://evil.example'] }, prefersBorder: false } } }] });
+  assert.equal(fromBlob.html, html);
+  assert.deepEqual(fromBlob.csp.connectDomains, ['https://api.example.org']);
+  assert.equal(fromBlob.dropped.length, 1);
+  assert.equal(fromBlob.prefersBorder, false);
+  assert.throws(() => viewDocumentOf('charts', 'ui://charts/view.html', { contents: [{ uri: 'ui://charts/view.html', mimeType: 'application/javascript', text: 'alert(1)' }] }), /not an MCP Apps page/);
+  assert.throws(() => viewDocumentOf('charts', 'ui://charts/view.html', { contents: [] }), /sent nothing/);
+});
