@@ -9,6 +9,7 @@
 // two letters of a script that needs them (Arabic, Persian, the Indic scripts), since removing those
 // changes how a word is written; one variation selector after a character (❤️), and the three RGI
 // subdivision flags (🏴󠁧󠁢󠁥󠁮󠁧󠁿), whose tag characters spell only gbeng / gbsct / gbwls.
+import { VIEW_MIME_TYPE } from './viewSandbox.ts';
 
 export type RemovedKind = 'tag' | 'bidi' | 'invisible' | 'control';
 
@@ -193,7 +194,7 @@ function walk(value: unknown, key: string | undefined, report: MessageReport): u
  */
 function isViewDocument(value: object): boolean {
   const { uri, mimeType } = value as { uri?: unknown; mimeType?: unknown };
-  return typeof uri === 'string' && uri.startsWith('ui://') && typeof mimeType === 'string' && mimeType.replace(/\s+/g, '').toLowerCase() === 'text/html;profile=mcp-app';
+  return typeof uri === 'string' && uri.startsWith('ui://') && typeof mimeType === 'string' && mimeType.replace(/\s+/g, '').toLowerCase() === VIEW_MIME_TYPE;
 }
 
 // JSON.stringify already escapes C0; these are the characters it leaves raw.

@@ -4,6 +4,11 @@
 // built from it. The policy is default-deny and never wider than declared: only https origins (and
 // http on loopback, for servers in development) are kept; anything else is dropped, with a note saying so.
 
+/** The MCP Apps extension's name, as clients declare it in their capabilities. */
+export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The MIME type of an MCP Apps view's page. */
+export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+
 /** The network origins a view declares, each list cleaned (see `cleanViewCsp`). */
 export interface ViewCsp {
   /** fetch, XHR, WebSocket (`connect-src`). */

@@ -5,7 +5,7 @@
 // Built on the low-level Server so the tools' `_meta` goes out exactly as written.
 //   node e2e/servers/appViewServer.ts [--legacy]    stdio, both protocol eras (--legacy: 2025 era only)
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { Tool } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 export const VIEW_URI = 'ui://charts/view.html';
@@ -94,7 +94,15 @@ const TOOLS: Tool[] = [
 
 function createAppViewServer(): Server {
   const server = new Server({ name: 'app-view-server', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
-  server.setRequestHandler('tools/list', () => ({ tools: TOOLS }));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    // What the host declared of MCP Apps, for a test to read in the server's log: per request under
+    // 2026-07-28 (the request's envelope), at initialize in the 2025 era.
+    const envelope = (ctx.mcpReq as { envelope?: Record<string, ClientCapabilities | undefined> }).envelope;
+    const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? server.getClientCapabilities();
+    const declared = capabilities?.extensions?.['io.modelcontextprotocol/ui'];
+    process.stderr.write(`client declares MCP Apps: ${declared ? JSON.stringify(declared) : 'no'}\n`);
+    return { tools: TOOLS };
+  });
   server.setRequestHandler('tools/call', (request) => {
     switch (request.params.name) {
       case 'show_chart':

@@ -225,6 +225,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
+      showsViews: options.frontEnd?.viewSandbox !== undefined,
       roots,
       sampling,
       elicitation,

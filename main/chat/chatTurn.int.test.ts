@@ -17,6 +17,7 @@ import { everythingServerPath, nextEvent, startTestHost, waitForLog } from '../.
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
+import type { HostCoreOptions } from '../app/hostCore.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -194,6 +195,20 @@ describe('conversations with tools', () => {
 });
 
 describe('MCP Apps (tool visibility)', () => {
+  test('the extension is declared to servers of both eras by a host whose window shows views, and not by one without a window', async () => {
+    const declared = async (frontEnd: HostCoreOptions['frontEnd'], args: string[] = []) => {
+      const host = await startTestHost({ views: fixtureCommand('appViewServer', args) }, frontEnd ? { frontEnd } : {});
+      cleanups.push(() => host.close());
+      // The server says it when the tools are listed, on its stderr, which reaches the log in its own time.
+      await waitForLog(host.core, 'views', /client declares MCP Apps/);
+      const lines = await host.core.api.getServerLog({ serverId: 'views' });
+      return lines.map((line) => line.text).find((text) => text.includes('client declares MCP Apps')) ?? '';
+    };
+    assert.match(await declared({ kind: 'browser', viewSandbox: 'http://127.0.0.1:9/view' }), /client declares MCP Apps: \{"mimeTypes":\["text\/html;profile=mcp-app"\]\}/);
+    assert.match(await declared({ kind: 'browser', viewSandbox: 'http://127.0.0.1:9/view' }, ['--legacy']), /client declares MCP Apps: \{"mimeTypes":\["text\/html;profile=mcp-app"\]\}/, 'a 2025-era server hears it at initialize');
+    assert.match(await declared(undefined), /client declares MCP Apps: no/);
+  });
+
   test('a tool declared for its view only is never offered to the model, and a call the model makes to it anyway is refused', async () => {
     const { host, llm } = await chatHost(
       'anthropic',

@@ -7,13 +7,11 @@
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
-import { cleanViewCsp, requestedViewPermissions } from '../../shared/viewSandbox.ts';
+import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../../shared/viewSandbox.ts';
 import type { ToolViewDocument } from '../../shared/viewSandbox.ts';
 import type { ToolGate } from '../chat/agentLoop.ts';
 import { toolArgumentsProblem, InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
 
-/** The MIME type of an MCP Apps view (`text/html;profile=mcp-app`). */
-export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The largest view document taken (server-pdf's view, all inlined, is about 4.3 MB). */
 export const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 

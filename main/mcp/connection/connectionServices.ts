@@ -39,6 +39,11 @@ export class InvalidServerRequestError extends Error {}
 
 export interface ConnectionServices {
   clientInfo: Implementation;
+  /**
+   * The window shows MCP Apps views: the extension `io.modelcontextprotocol/ui` is declared to servers,
+   * which may then send results meant to be seen in a view. A front end without views (the CLI) does not.
+   */
+  showsViews?: boolean;
   roots: { list(): RootEntry[] };
   sampling: SamplingBroker;
   elicitation: ElicitationBroker;

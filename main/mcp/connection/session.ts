@@ -14,6 +14,7 @@ import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './connectionErrors.ts';
 import { neutraliseIncoming } from './neutraliseIncoming.ts';
 import type { ConnectionServices } from './connectionServices.ts';
+import { MCP_APPS_EXTENSION, VIEW_MIME_TYPE } from '../../../shared/viewSandbox.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -250,6 +251,7 @@ function createClient(options: SessionOptions): Client {
       roots: { listChanged: true },
       sampling: {},
       elicitation: { form: {}, url: {} },
+      ...(services.showsViews ? { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } } : {}),
     },
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
     jsonSchemaValidator: services.validator,
