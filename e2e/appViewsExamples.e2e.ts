@@ -70,7 +70,7 @@ async function answer(page: Page, tool: string, choice: string, wholeServer = fa
 async function showView(page: Page, server: string, tool: string): Promise<void> {
   const offer = page.getByRole('region', { name: `View of ${server}/${tool}, not shown yet` });
   await expect(offer).toContainText('ui://');
-  await offer.getByRole('button', { name: 'Show view' }).click();
+  await offer.getByRole('button', { name: 'Show view', exact: true }).click();
 }
 
 test('the example servers’ views render and work: basic-react, system-monitor, pdf', async ({ page }) => {

@@ -35,7 +35,7 @@ test('a hostile view reaches nothing: not the page, its storage or the network; 
   // A second view on the page, for the hostile one to try to take over.
   await sendMessage(page, 'show me a chart of 1, 2 and 3');
   await approve(page, 'show_chart', 'Allow once');
-  await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Show view' }).click();
+  await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Show view', exact: true }).click();
   const chart = viewOf(page, 'show_chart');
   await expect(chart.getByText('Result: A chart of 3 numbers.')).toBeVisible();
 
@@ -44,7 +44,7 @@ test('a hostile view reaches nothing: not the page, its storage or the network; 
   const offer = page.getByRole('region', { name: 'View of views/inspect, not shown yet' });
   await expect(offer, 'the origin it declared is named').toContainText('https://api.example.org');
   await expect(offer, 'what it declared that is not allowed is said').toContainText('"ftp://files.example.org" is not an https origin');
-  await offer.getByRole('button', { name: 'Show view' }).click();
+  await offer.getByRole('button', { name: 'Show view', exact: true }).click();
 
   const hostile = viewOf(page, 'inspect');
   const attempt = (what: string) => hostile.locator(`li[data-attempt="${what}"]`);

@@ -40,7 +40,7 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
   await expect(offer).toContainText('ui://charts/view.html');
   await expect(offer).toContainText('it can reach nothing outside itself');
   await page.screenshot({ path: 'e2e/artifacts/app-view-offer.png' });
-  await offer.getByRole('button', { name: 'Show view' }).click();
+  await offer.getByRole('button', { name: 'Show view', exact: true }).click();
 
   const view = viewOf(page, 'show_chart');
   await test.step('the view gets the call’s input and result, and the theme', async () => {
@@ -88,8 +88,32 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
     await page.getByRole('button', { name: /^show me a chart/ }).first().click();
-    await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Show view' }).click();
+    await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Show view', exact: true }).click();
     await expect(viewOf(page, 'show_chart').getByText('Result: A chart of 3 numbers.')).toBeVisible();
     await expect(page.getByRole('dialog'), 'nothing was called again, so nothing asks').toHaveCount(0);
+  });
+
+  await test.step('“Always show views from views” is remembered, listed with the permissions, and revoked there', async () => {
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: /^show me a chart/ }).first().click();
+    await page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }).getByRole('button', { name: 'Always show views from views' }).click();
+    await expect(viewOf(page, 'show_chart').getByText('Result: A chart of 3 numbers.')).toBeVisible();
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: /^show me a chart/ }).first().click();
+    await expect(viewOf(page, 'show_chart').getByText('Result: A chart of 3 numbers.'), 'shown without asking after a reload').toBeVisible();
+
+    await page.getByRole('button', { name: 'Servers' }).click();
+    await page.getByRole('article', { name: 'views', exact: true }).getByRole('button', { name: 'views', exact: true }).click();
+    await page.getByRole('tab', { name: 'Permissions' }).click();
+    const permissions = page.getByRole('list', { name: 'Permissions for views' });
+    await expect(permissions).toContainText('Show its views without asking');
+    await page.screenshot({ path: 'e2e/artifacts/app-view-permission.png' });
+    await permissions.getByRole('button', { name: 'Revoke: Show its views without asking' }).click();
+    await expect(permissions.getByText('Show its views')).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: /^show me a chart/ }).first().click();
+    await expect(page.getByRole('region', { name: 'View of views/show_chart, not shown yet' }), 'asked again once revoked').toBeVisible();
   });
 });

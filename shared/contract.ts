@@ -31,7 +31,7 @@ import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { FieldProblem } from './fieldProblems.ts';
 import type { PendingRequestView } from './pendingPayloads.ts';
-import type { ToolViewDocument } from './viewSandbox.ts';
+import type { ToolViewDocument, ViewTrust } from './viewSandbox.ts';
 import { pendingAnswerSchema } from './pendingPayloads.ts';
 
 export type { CallToolResult, FieldProblem, GetPromptResult, ReadResourceResult };
@@ -141,6 +141,10 @@ export interface AtriumResults {
    * view (visibility "app", or no visibility). Its result goes back to the view, not to the model.
    */
   callToolFromView: CallToolResult;
+  /** The servers whose views are shown without asking (one server's, with `serverId`). */
+  listViewTrust: ViewTrust[];
+  /** "Always show views from this server", or its revocation. */
+  setViewTrust: null;
   cancelCall: null;
   readResource: ReadResourceResult;
   subscribeResource: null;
@@ -314,6 +318,8 @@ export interface AtriumEvents {
   pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
   /** The settings as saved now: providers (with whether each has a key), the default model, the approval choices. */
   settingsChanged: ProviderSettingsView;
+  /** MCP Apps: the servers whose views are shown without asking, as they are now. */
+  viewTrustChanged: ViewTrust[];
 }
 
 export type RequestName = keyof AtriumResults;
@@ -484,6 +490,8 @@ export const requestParamSchemas = {
       callId: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
+  listViewTrust: serverFilter,
+  setViewTrust: { type: 'object', additionalProperties: false, required: ['serverId', 'trusted'], properties: { serverId, trusted: { type: 'boolean' } } },
   cancelCall: {
     type: 'object',
     additionalProperties: false,
@@ -689,6 +697,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   pendingOpened: true,
   pendingClosed: true,
   settingsChanged: true,
+  viewTrustChanged: true,
 };
 export const eventNames = Object.keys(eventNameSet) as EventName[];
 

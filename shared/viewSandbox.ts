@@ -136,6 +136,13 @@ export function readViewSandboxQuery(search: URLSearchParams): { hostOrigin: str
   return dropped.length > 0 ? undefined : { hostOrigin, csp };
 }
 
+/** A server whose views the person chose to see without being asked each time. */
+export interface ViewTrust {
+  serverId: string;
+  /** When they chose it. */
+  since: number;
+}
+
 /** A tool's view as the host read it, for the window to show in the view sandbox (`openToolView`). */
 export interface ToolViewDocument {
   serverId: string;
@@ -154,4 +161,6 @@ export interface ToolViewDocument {
   prefersBorder: boolean;
   /** The person marked its server trusted: its views show without a click. */
   serverTrusted: boolean;
+  /** The person chose to see this server's views without being asked (`setViewTrust`). */
+  viewsTrusted: boolean;
 }

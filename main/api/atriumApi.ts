@@ -185,6 +185,13 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         callsInFlight.delete(callId);
       }
     },
+    listViewTrust: async ({ serverId }) => conversations.viewTrust.list(serverId),
+    setViewTrust: async ({ serverId, trusted }) => {
+      if (trusted) conversations.viewTrust.allow(serverId);
+      else conversations.viewTrust.revoke(serverId);
+      events.emit('viewTrustChanged', conversations.viewTrust.list());
+      return null;
+    },
     // A direct call from the person or a view, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {
       callsInFlight.get(callId)?.abort(new Error('cancelled by the person'));

@@ -9,6 +9,7 @@ import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { ToolPins } from '../host/approval/toolPins.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { ToolViews } from '../host/toolViews.ts';
+import type { ViewTrustStore } from '../host/approval/viewTrust.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
@@ -28,4 +29,6 @@ export interface ConversationServices {
   models: ModelResolver;
   /** MCP Apps: tools' views, and the calls they ask for. */
   views: ToolViews;
+  /** The servers whose views are shown without asking, listed and revoked with the permissions. */
+  viewTrust: ViewTrustStore;
 }

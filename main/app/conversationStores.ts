@@ -13,6 +13,7 @@ import { AuditLog, auditMigrations } from '../host/approval/auditLog.ts';
 import { GrantLedger, grantMigrations } from '../host/approval/grantLedger.ts';
 import { ConversationTaint, taintMigrations } from '../host/approval/conversationTaint.ts';
 import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
+import { ViewTrustStore, viewTrustMigrations } from '../host/approval/viewTrust.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -26,6 +27,8 @@ export interface ConversationStores {
   pins: ToolPins;
   /** Which conversations have read untrusted content. */
   taint: ConversationTaint;
+  /** The servers whose views are shown without asking. */
+  viewTrust: ViewTrustStore;
   audit: AuditLog;
   close(): void;
 }
@@ -39,6 +42,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     ...workspaceMigrations,
     ...toolPinMigrations,
     ...taintMigrations,
+    ...viewTrustMigrations,
   ]);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
@@ -51,6 +55,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     ledger: new GrantLedger(db),
     pins: new ToolPins(db),
     taint: new ConversationTaint(db),
+    viewTrust: new ViewTrustStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

@@ -176,7 +176,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   // 1. What is stored: conversations, grants, pins, marks, audit; workspaces and their roots.
   const stores = openConversationStores(options.home, options.databasePath);
-  const { history, ledger, pins, taint, audit } = stores;
+  const { history, ledger, pins, taint, audit, viewTrust } = stores;
   const workspaces = new Workspaces(new WorkspaceStore(stores.db), roots, (options.roots ?? []).map((path) => ({ uri: path })));
   await workspaces.start(options.workspace);
   // Read once now, so that a damaged key or secrets file is found (and set aside) at start, not when Settings opens.
@@ -279,12 +279,13 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     tools: () => pins.review(readyTools(hub, registry)),
     readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
     isTrusted: trusted,
+    viewsTrusted: (serverId) => viewTrust.allows(serverId),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
     gate,
     callTool: (serverId, tool, args, { signal }) => hub.callTool(serverId, tool, args, { signal }),
     validator,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models, views };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models, views, viewTrust };
 
   // 6. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
@@ -294,6 +295,10 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     pins.forgetServer(serverId);
+    if (viewTrust.allows(serverId)) {
+      viewTrust.revoke(serverId);
+      events.emit('viewTrustChanged', viewTrust.list());
+    }
   });
   // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them.
   const pinToolsOf = (serverId: string) => {

@@ -16,6 +16,7 @@ function views(gate: Partial<ToolGate> = {}) {
     tools: () => tools,
     readResource: async () => ({ contents: [] }),
     isTrusted: () => false,
+    viewsTrusted: () => false,
     conversationExists: (id) => id === 'c1',
     validator: new CachedSchemaValidator(),
     gate: {

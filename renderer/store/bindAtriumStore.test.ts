@@ -51,6 +51,7 @@ function scriptedHost() {
     getSettings: () => answer('getSettings', holds.settings),
     listWorkspaces: () => answer('listWorkspaces', []),
     getHostInfo: () => answer('getHostInfo', { frontEnd: 'browser', canPickFolders: false }),
+    listViewTrust: () => answer('listViewTrust', []),
     listProviders: () => answer('listProviders', holds.providers),
     listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
     listResources: ({ serverId }: { serverId?: string }) => answer(`listResources ${serverId}`, []),

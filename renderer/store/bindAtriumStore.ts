@@ -86,10 +86,11 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
 
   const loadHostSettings = async () => {
     try {
-      const [settings, workspaces, hostInfo] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({})]);
+      const [settings, workspaces, hostInfo, viewTrust] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({}), api.listViewTrust({})]);
       state().setSettings(settings);
       state().setWorkspaces(workspaces);
       state().setHostInfo(hostInfo);
+      state().setViewTrust(viewTrust);
     } catch {
       // Shown again on the next reconnect or change.
     }
@@ -137,6 +138,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       void loadProviders();
     }),
     api.on('workspacesChanged', (workspaces) => state().setWorkspaces(workspaces)),
+    api.on('viewTrustChanged', (viewTrust) => state().setViewTrust(viewTrust)),
     api.on('serverRemoved', ({ serverId }) => state().removeServer(serverId)),
     api.on('configProblems', (problems) => state().setConfigProblems(problems)),
     api.on('dataFileProblems', (problems) => state().setDataFileProblems(problems)),

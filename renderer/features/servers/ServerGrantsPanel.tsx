@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { useHostQuery } from '../../store/useHostQuery.ts';
@@ -12,11 +14,33 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   const settled = useAtriumStore((state) => state.grantsVersion);
   const { data: grants, error, reload: load, fail } = useHostQuery(async () => api.listGrants({ serverId: server.id }), `${server.id} ${settled}`);
 
+  const viewTrust = useAtriumStore((state) => state.viewTrust.find((trust) => trust.serverId === server.id));
+  const [viewTrustError, setViewTrustError] = useState<string | null>(null);
+
   if (error) return <p role="alert">{error}</p>;
   if (!grants) return <p className="muted panel-pad">Loading permissions…</p>;
-  if (grants.length === 0) return <EmptyState title="No saved permissions">Answers you give “for this conversation” or “always” appear here.</EmptyState>;
+  if (grants.length === 0 && !viewTrust) return <EmptyState title="No saved permissions">Answers you give “for this conversation” or “always” appear here.</EmptyState>;
   return (
     <ul className="grants-list panel-pad" aria-label={`Permissions for ${server.id}`}>
+      {viewTrust ? (
+        <li className="grant-row">
+          <span>
+            <strong>Show its views</strong> without asking <span className="muted">since {new Date(viewTrust.since).toLocaleString()}</span>
+            {viewTrustError ? <span role="alert"> {viewTrustError}</span> : null}
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label="Revoke: Show its views without asking"
+            onClick={() => {
+              setViewTrustError(null);
+              api.setViewTrust({ serverId: server.id, trusted: false }).catch((failure: unknown) => setViewTrustError(errorMessage(failure)));
+            }}
+          >
+            Revoke
+          </button>
+        </li>
+      ) : null}
       {grants.map((grant) => {
         const what = grant.target.tool ? <UntrustedText text={grant.target.tool} /> : 'every tool';
         const text = `${grant.effect === 'allow' ? 'Allow' : 'Deny'} ${grant.scope === 'always' ? 'always' : 'in one conversation'}`;

@@ -25,6 +25,8 @@ import { useViewTheme } from './useViewTheme.ts';
 export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSummary & { view: { resourceUri: string } } }) {
   const api = useAtriumApi();
   const sandbox = useAtriumStore((state) => state.hostInfo?.viewSandbox);
+  const viewsTrusted = useAtriumStore((state) => state.viewTrust.some((trust) => trust.serverId === call.serverId));
+  const [trustError, setTrustError] = useState<string | null>(null);
   const [document, setDocument] = useState<ToolViewDocument | null>(() => cachedDocument(call.serverId, call.tool));
   const [failure, setFailure] = useState<string | null>(null);
   const [shown, setShown] = useState(() => shownCalls.has(call.id));
@@ -55,7 +57,7 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
   }
   if (failure) return <p className="tool-view-note" role="alert">The view could not be shown: {failure}</p>;
   if (!document) return <p className="tool-view-note muted">Loading the view…</p>;
-  if (!shown && !document.serverTrusted) {
+  if (!shown && !document.serverTrusted && !viewsTrusted) {
     const origins = declaredOrigins(document.csp);
     return (
       <section className="tool-view-offer" aria-label={`${label}, not shown yet`}>
@@ -75,16 +77,30 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
           {closedNote ? ` ${closedNote}` : ''}
         </p>
         {document.dropped.length > 0 ? <p className="muted">Not allowed, as declared: {document.dropped.join('; ')}.</p> : null}
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => {
-            shownCalls.add(call.id);
-            setShown(true);
-          }}
-        >
-          Show view
-        </button>
+        <div className="row-actions">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              shownCalls.add(call.id);
+              setShown(true);
+            }}
+          >
+            Show view
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              setTrustError(null);
+              // The store hears the change (viewTrustChanged) and every view of this server shows.
+              api.setViewTrust({ serverId: call.serverId, trusted: true }).catch((error: unknown) => setTrustError(errorMessage(error)));
+            }}
+          >
+            Always show views from <UntrustedText text={call.serverId} />
+          </button>
+        </div>
+        {trustError ? <p role="alert">{trustError}</p> : null}
       </section>
     );
   }
