@@ -75,17 +75,17 @@ test.afterAll(async () => {
 });
 
 /** A fresh home with the echo server and the fake provider, and Atrium started on it. */
-async function launchDesktop(extraArgs: string[] = []): Promise<Desktop> {
+async function launchDesktop(extraArgs: string[] = [], extra: { servers?: Record<string, unknown>; llmUrl?: string } = {}): Promise<Desktop> {
   const home = await realpath(await mkdtemp(join(tmpdir(), 'atrium-electron-e2e-')));
   homes.push(home);
   // The echo fixture behind a wrapper whose path is unique to this run, so the process list can show
   // whether this run's server outlived the app (other runs on the machine have their own).
   const serverMarker = join(home, `echo-server-${process.pid}-${homes.length}.mjs`);
   await writeFile(serverMarker, `await import(${JSON.stringify(pathToFileURL(fixturePath('echoServer')).href)});\n`);
-  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverMarker] } } }));
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverMarker] }, ...extra.servers } }));
   await writeFile(
     join(home, 'providers.json'),
-    JSON.stringify({ providers: [{ id: 'claude', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: E2E_MODEL } }),
+    JSON.stringify({ providers: [{ id: 'claude', kind: 'anthropic', baseUrl: extra.llmUrl ?? llm.url, apiKeySecret: 'claude' }], default: { provider: 'claude', model: E2E_MODEL } }),
   );
   await mkdir(join(home, 'folder-to-pick'));
   const passThrough = ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS', 'SYSTEMROOT', 'TEMP', 'TMP'];
@@ -209,5 +209,34 @@ test('desktop on Linux without a keychain: Settings warns, and keys are stored o
     await expect(page.getByRole('status').filter({ hasText: 'Saved the key for claude' })).toBeVisible();
   } finally {
     await app.close();
+  }
+});
+
+test('desktop: an MCP Apps view is shown from atrium-view://sandbox, gets its result, and cannot reach the window', async () => {
+  const viewLlm = await startFakeAnthropic([{ toolCalls: [{ name: 'views__show_chart', input: { numbers: [4, 5] } }] }, { text: 'Here is your chart.' }]);
+  const { app, page } = await launchDesktop([], { servers: { views: { command: process.execPath, args: [fixturePath('appViewServer')], trusted: true } }, llmUrl: viewLlm.url });
+  try {
+    await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+    await page.getByRole('button', { name: 'Chat' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('show me a chart');
+    await box.press('Enter');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is your chart.');
+    // A trusted server's view shows without a click, from the view scheme, not the window's origin.
+    const relay = page.locator('iframe[title="View of views/show_chart"]');
+    await expect(relay).toHaveAttribute('src', /^atrium-view:\/\/sandbox\/view\?/);
+    const view = page.frameLocator('iframe[title="View of views/show_chart"]').frameLocator('iframe[title="View"]');
+    await expect(view.getByText('Result: A chart of 3 numbers.')).toBeVisible();
+    const reached = await view.locator('body').evaluate(() => {
+      try {
+        return String((globalThis as unknown as { parent: { parent: { document: { title: string } } } }).parent.parent.document.title);
+      } catch {
+        return 'blocked';
+      }
+    });
+    expect(reached, 'the view cannot read the window').toBe('blocked');
+  } finally {
+    await app.close();
+    await viewLlm.close();
   }
 });

@@ -45,7 +45,8 @@ test('the renderer’s files are served with their type and the strict CSP', asy
     const page = await serveAppRequest(get('atrium://app/index.html'), dir);
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.equal(page.headers.get('content-security-policy'), contentSecurityPolicy({ connect: [] }));
+    assert.equal(page.headers.get('content-security-policy'), contentSecurityPolicy({ connect: [], frames: ['atrium-view://sandbox'] }));
+    assert.match(page.headers.get('content-security-policy') ?? '', /frame-src atrium-view:\/\/sandbox;/, 'the window frames only the view sandbox');
     assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
     assert.match(await page.text(), /<!doctype html>/);
     const script = await serveAppRequest(get('atrium://app/assets/app.js'), dir);

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { CustomScheme } from 'electron';
 import { securityHeaders } from '../api/securityHeaders.ts';
 import { contentTypeOf, resolveStaticFile } from '../api/staticFiles.ts';
+import { viewHost, viewScheme } from './viewSandboxProtocol.ts';
 
 export const appScheme = 'atrium';
 export const appHost = 'app';
@@ -32,8 +33,8 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-/** Electron's page talks to main over IPC, so it may connect nowhere. */
-const headers = securityHeaders({ connect: [] });
+/** Electron's page talks to main over IPC, so it may connect nowhere; it frames only the view sandbox. */
+const headers = securityHeaders({ connect: [], frames: [`${viewScheme}://${viewHost}`] });
 
 /** Answers one atrium:// request from the files of `rendererDir`. */
 export async function serveAppRequest(request: Request, rendererDir: string): Promise<Response> {

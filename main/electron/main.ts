@@ -15,6 +15,7 @@ import { windowSecrets } from '../store/secrets.ts';
 import { appId } from './appIdentity.ts';
 import { buildMenuTemplate } from './appMenu.ts';
 import { appEntryUrl, appScheme, appSchemePrivileges, serveAppRequest } from './appProtocol.ts';
+import { serveViewSandboxRequest, viewSandboxUrl, viewScheme, viewSchemePrivileges } from './viewSandboxProtocol.ts';
 import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { notifyPendingRequests } from './pendingNotifier.ts';
@@ -48,7 +49,7 @@ let savingWindowState: Promise<void> = Promise.resolve();
 const links: LinkOpener = { openExternal: (url) => shell.openExternal(url), warn: (message) => console.warn(message) };
 
 // Must happen before `ready`: the scheme's privileges (standard, secure) cannot be added later.
-protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
+protocol.registerSchemesAsPrivileged([appSchemePrivileges, viewSchemePrivileges]);
 
 if (!app.requestSingleInstanceLock()) {
   // Another Atrium owns the servers and the data folder; it is asked to show itself instead.
@@ -82,6 +83,7 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   protocol.handle(appScheme, (request) => serveAppRequest(request, rendererDir));
+  protocol.handle(viewScheme, (request) => serveViewSandboxRequest(request));
   denyAllPermissions(session.defaultSession);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
@@ -136,7 +138,7 @@ async function openHost(): Promise<HostCore> {
     secrets: windowSecrets(keychain.store),
     ...(keychain.store ? { secretStore: keychain.store } : {}),
     ...(keychain.protection.kind !== 'keychain' ? { keyStorageWarning: keychain.protection.warning } : {}),
-    frontEnd: { kind: 'electron', pickFolders },
+    frontEnd: { kind: 'electron', pickFolders, viewSandbox: viewSandboxUrl },
     sampleServer: bundledSampleServer(here),
     // A remote server's sign-in page goes to the person's own browser, through the same gate as links.
     signIn: { openAuthorizationUrl: (url) => openSignInPage(url, links) },
