@@ -34,8 +34,16 @@ test('the browser bridge may connect to its own WebSocket only; Electron to noth
 test('the exact policy string, so any loosening shows up in review', () => {
   assert.equal(
     contentSecurityPolicy({ connect: ['ws://[::1]:8080'] }),
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src ws://[::1]:8080; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src ws://[::1]:8080; frame-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   );
+  // MCP Apps: the page frames the view sandbox's origin, and nothing else.
+  assert.match(contentSecurityPolicy({ connect: [], frames: ['http://127.0.0.1:9123'] }), /; frame-src http:\/\/127\.0\.0\.1:9123; /);
+});
+
+test('a frame source that would smuggle in a directive is refused', () => {
+  for (const source of ["http://127.0.0.1:1; script-src 'unsafe-inline'", '*', "'self'"]) {
+    assert.throws(() => contentSecurityPolicy({ connect: [], frames: [source] }), /not a source/, source);
+  }
 });
 
 test('a connect source that would smuggle in a directive is refused', () => {
