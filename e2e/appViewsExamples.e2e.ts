@@ -76,6 +76,10 @@ async function showView(page: Page, server: string, tool: string): Promise<void>
 test('the example servers’ views render and work: basic-react, system-monitor, pdf', async ({ page }) => {
   test.setTimeout(180_000);
   await openApp(page, env().host, ['react', 'monitor', 'pdf']);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  // The example servers speak the 2025 era (initialize); the fixture of appViewsRender.e2e.ts the 2026-07-28 one.
+  await expect(page.getByRole('article', { name: 'react', exact: true })).toContainText(/MCP 2025-\d\d-\d\d/);
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
 
   await test.step('server-basic-react: the React view shows the time, asks for it again through the dialog, and offers a message', async () => {
     await sendMessage(page, 'what time is it on the server?');

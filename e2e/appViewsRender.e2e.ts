@@ -32,6 +32,9 @@ async function approve(page: Page, tool: string, answer: 'Allow once' | 'Deny'):
 test('a view is offered, then shown in the sandbox: input, result, size, theme; its tool call asks, its message waits for the person, and it comes back after a reload', async ({ page }) => {
   test.setTimeout(120_000);
   await openApp(page, env().host, ['views', 'echo']);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  // This server speaks the 2026-07-28 revision; the npm examples of appViewsExamples.e2e.ts the 2025 era.
+  await expect(page.getByRole('article', { name: 'views', exact: true })).toContainText('MCP 2026-07-28');
   await sendMessage(page, 'show me a chart of 1, 2 and 3');
   await approve(page, 'show_chart', 'Allow once');
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is your chart.');
