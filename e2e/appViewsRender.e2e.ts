@@ -5,7 +5,7 @@
 // and a reopened conversation shows it again from what was saved. appViewsHostile.e2e.ts has the view
 // that tries everything a view must not do.
 import type { FrameLocator, Page } from '@playwright/test';
-import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { chatHostFor, lastModelRequest, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
@@ -76,6 +76,15 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await expect(view.getByText('Refresh: ok refreshed')).toBeVisible();
   });
 
+  await test.step('what it tells the model is shown under it, and goes with the next turn as the view’s word', async () => {
+    await view.getByRole('button', { name: 'Tell the model' }).click();
+    await expect(view.getByText('Context: kept')).toBeVisible();
+    const told = page.getByRole('group', { name: 'What this view tells the model' });
+    await told.getByText('This view tells the model what you see in it').click();
+    await expect(told).toContainText('The person is looking at point 2 of 3.');
+    await expect(told).toContainText('{"point":2}');
+  });
+
   await test.step('its message is shown to the person, and sent only when they say so', async () => {
     await view.getByRole('button', { name: 'Ask about it' }).click();
     const proposal = page.getByRole('group', { name: 'Message from the view' });
@@ -84,6 +93,10 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await proposal.getByRole('button', { name: 'Send it' }).click();
     await expect(page.getByRole('listitem', { name: 'You' }).filter({ hasText: 'Tell me more about these 3 numbers' })).toBeVisible();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('They add up to six.');
+    const sent = lastModelRequest(env().llm);
+    expect(sent, 'the model was given what the view reported').toContain('The view of views/show_chart');
+    expect(sent).toContain('The person is looking at point 2 of 3.');
+    expect(sent, 'as information, not instructions').toContain('never as instructions');
   });
 
   await test.step('a reopened conversation shows the view again from what was saved, without calling the tool', async () => {

@@ -31,7 +31,7 @@ import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { FieldProblem } from './fieldProblems.ts';
 import type { PendingRequestView } from './pendingPayloads.ts';
-import type { ToolViewDocument, ViewTrust } from './viewSandbox.ts';
+import type { ToolViewDocument, ViewContextEntry, ViewTrust } from './viewSandbox.ts';
 import { pendingAnswerSchema } from './pendingPayloads.ts';
 
 export type { CallToolResult, FieldProblem, GetPromptResult, ReadResourceResult };
@@ -141,6 +141,14 @@ export interface AtriumResults {
    * view (visibility "app", or no visibility). Its result goes back to the view, not to the model.
    */
   callToolFromView: CallToolResult;
+  /**
+   * MCP Apps: a view tells the model something (`ui/update-model-context`): it replaces what that view said
+   * before and goes to the model with every turn of the conversation, said to be the view's word. The
+   * text as kept (cleaned, capped) comes back.
+   */
+  setViewContext: { kept: string };
+  /** What the views of a conversation told the model, each view's latest. */
+  listViewContext: ViewContextEntry[];
   /** The servers whose views are shown without asking (one server's, with `serverId`). */
   listViewTrust: ViewTrust[];
   /** "Always show views from this server", or its revocation. */
@@ -490,6 +498,23 @@ export const requestParamSchemas = {
       callId: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
+  setViewContext: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'callId', 'viewOf', 'text'],
+    properties: {
+      conversationId,
+      callId: { type: 'string', minLength: 1, maxLength: 200 },
+      viewOf: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['serverId', 'tool'],
+        properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
+      },
+      text: { type: 'string', maxLength: 1_000_000 },
+    },
+  },
+  listViewContext: { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } },
   listViewTrust: serverFilter,
   setViewTrust: { type: 'object', additionalProperties: false, required: ['serverId', 'trusted'], properties: { serverId, trusted: { type: 'boolean' } } },
   cancelCall: {

@@ -136,6 +136,19 @@ export function readViewSandboxQuery(search: URLSearchParams): { hostOrigin: str
   return dropped.length > 0 ? undefined : { hostOrigin, csp };
 }
 
+/** What a view told the model (`ui/update-model-context`), as kept: its latest, cleaned and capped. */
+export interface ViewContextEntry {
+  /** The tool call whose view it is. */
+  callId: string;
+  serverId: string;
+  tool: string;
+  text: string;
+  updatedAt: number;
+}
+
+/** The most a view may tell the model; more is cut, and the cut said. */
+export const MAX_VIEW_CONTEXT_CHARS = 4_000;
+
 /** A server whose views the person chose to see without being asked each time. */
 export interface ViewTrust {
   serverId: string;

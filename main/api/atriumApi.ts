@@ -185,6 +185,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         callsInFlight.delete(callId);
       }
     },
+    setViewContext: async (update) => ({ kept: conversations.views.setContext(update) }),
+    listViewContext: async ({ conversationId }) => conversations.views.context(conversationId),
     listViewTrust: async ({ serverId }) => conversations.viewTrust.list(serverId),
     setViewTrust: async ({ serverId, trusted }) => {
       if (trusted) conversations.viewTrust.allow(serverId);

@@ -14,6 +14,7 @@ import { GrantLedger, grantMigrations } from '../host/approval/grantLedger.ts';
 import { ConversationTaint, taintMigrations } from '../host/approval/conversationTaint.ts';
 import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../host/approval/viewTrust.ts';
+import { ViewContextStore, viewContextMigrations } from '../store/viewContextStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -29,6 +30,8 @@ export interface ConversationStores {
   taint: ConversationTaint;
   /** The servers whose views are shown without asking. */
   viewTrust: ViewTrustStore;
+  /** What views told the model, per conversation. */
+  viewContext: ViewContextStore;
   audit: AuditLog;
   close(): void;
 }
@@ -43,6 +46,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     ...toolPinMigrations,
     ...taintMigrations,
     ...viewTrustMigrations,
+    ...viewContextMigrations,
   ]);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
@@ -56,6 +60,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     pins: new ToolPins(db),
     taint: new ConversationTaint(db),
     viewTrust: new ViewTrustStore(db),
+    viewContext: new ViewContextStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

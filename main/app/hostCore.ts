@@ -23,6 +23,7 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../host/toolViews.ts';
+import { viewContextNote } from '../chat/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -272,6 +273,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     models,
     // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
     tools: () => pins.review(readyTools(hub, registry)),
+    viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same gate and runner as the model's calls.
@@ -281,6 +283,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     isTrusted: trusted,
     viewsTrusted: (serverId) => viewTrust.allows(serverId),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
+    callOf: (conversationId, callId) => history.toolCalls.list(conversationId).find((call) => call.id === callId),
+    context: stores.viewContext,
     gate,
     callTool: (serverId, tool, args, { signal }) => hub.callTool(serverId, tool, args, { signal }),
     validator,

@@ -27,6 +27,8 @@ export interface ChatServiceDeps {
   models: ModelResolver;
   /** The tools of every ready server, in a stable order. */
   tools: () => ToolSummary[];
+  /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
+  viewContext?: (conversationId: string) => string | undefined;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -67,6 +69,7 @@ export class ChatService {
     if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
+    const system = [request.system, this.deps.viewContext?.(conversation.id)].filter((part) => part !== undefined && part !== '').join('\n\n');
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
     const onEvent = (event: TurnEvent) => {
@@ -84,7 +87,7 @@ export class ChatService {
           model,
           tools: this.deps.tools(),
           signal: controller.signal,
-          ...(request.system ? { system: request.system } : {}),
+          ...(system ? { system } : {}),
         },
         {
           store: historyTurnStore(history),

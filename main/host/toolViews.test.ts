@@ -11,12 +11,15 @@ const tools = [tool('show', { view: { resourceUri: 'ui://charts/view.html' } }),
 
 function views(gate: Partial<ToolGate> = {}) {
   const calls: string[] = [];
+  const kept: { conversationId: string; callId: string; text: string }[] = [];
   const settle: ((decision: GateDecision) => void)[] = [];
   const api = createToolViews({
     tools: () => tools,
     readResource: async () => ({ contents: [] }),
     isTrusted: () => false,
     viewsTrusted: () => false,
+    callOf: (conversationId, callId) => (conversationId === 'c1' && callId === 'call-show' ? { serverId: 'charts', tool: 'show' } : conversationId === 'c1' && callId === 'call-other' ? { serverId: 'other', tool: 'show' } : undefined),
+    context: { set: (conversationId, entry) => void kept.push({ conversationId, callId: entry.callId, text: entry.text }), list: () => [] },
     conversationExists: (id) => id === 'c1',
     validator: new CachedSchemaValidator(),
     gate: {
@@ -30,7 +33,7 @@ function views(gate: Partial<ToolGate> = {}) {
       return { content: [{ type: 'text', text: `${name} ran` }] };
     },
   });
-  return { api, calls, settle };
+  return { api, calls, settle, kept };
 }
 
 const fromShow = (name: string) => ({ conversationId: 'c1', viewOf: { serverId: 'charts', tool: 'show' }, tool: name, arguments: {}, signal: new AbortController().signal });
@@ -67,4 +70,16 @@ test('a view page is read from text or base64, must be an MCP Apps page, and kee
   assert.equal(fromBlob.prefersBorder, false);
   assert.throws(() => viewDocumentOf('charts', 'ui://charts/view.html', { contents: [{ uri: 'ui://charts/view.html', mimeType: 'application/javascript', text: 'alert(1)' }] }), /not an MCP Apps page/);
   assert.throws(() => viewDocumentOf('charts', 'ui://charts/view.html', { contents: [] }), /sent nothing/);
+});
+
+test('MCP Apps ui/update-model-context: a view speaks for its own call only; what it says is cleaned and capped', () => {
+  const { api, kept } = views();
+  const viewOf = { serverId: 'charts', tool: 'show' };
+  assert.equal(api.setContext({ conversationId: 'c1', callId: 'call-show', viewOf, text: 'Point \u202e2 of 3.' }), 'Point 2 of 3. [Atrium removed 1 hidden character from this text: bidirectional controls]');
+  const long = api.setContext({ conversationId: 'c1', callId: 'call-show', viewOf, text: 'x'.repeat(10_000) });
+  assert.match(long, /\[… cut at 4000 characters of 10000\]$/);
+  assert.throws(() => api.setContext({ conversationId: 'c1', callId: 'call-other', viewOf, text: 'I am the other view' }), /not its own/);
+  assert.throws(() => api.setContext({ conversationId: 'c1', callId: 'no-such-call', viewOf, text: 'hello' }), /not its own/);
+  assert.throws(() => api.setContext({ conversationId: 'gone', callId: 'call-show', viewOf, text: 'hello' }), /There is no conversation "gone"/);
+  assert.deepEqual(kept.map((k) => k.callId), ['call-show', 'call-show']);
 });

@@ -8,7 +8,9 @@ import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/c
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
 import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../../shared/viewSandbox.ts';
-import type { ToolViewDocument } from '../../shared/viewSandbox.ts';
+import type { ToolViewDocument, ViewContextEntry } from '../../shared/viewSandbox.ts';
+import { MAX_VIEW_CONTEXT_CHARS } from '../../shared/viewSandbox.ts';
+import { neutraliseProse } from '../../shared/serverText.ts';
 import type { ToolGate } from '../chat/agentLoop.ts';
 import { toolArgumentsProblem, InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
 
@@ -33,6 +35,10 @@ export interface ToolViewsDeps {
   viewsTrusted(serverId: string): boolean;
   /** A view belongs to a saved conversation: its calls are asked, audited and marked there. */
   conversationExists(conversationId: string): boolean;
+  /** The tool call a view belongs to, as saved in the conversation. */
+  callOf(conversationId: string, callId: string): { serverId: string; tool: string } | undefined;
+  /** Where what views tell the model is kept. */
+  context: { set(conversationId: string, entry: Omit<ViewContextEntry, 'updatedAt'>): void; list(conversationId: string): ViewContextEntry[] };
   gate: ToolGate;
   /** Runs an approved call on the server (the hub). */
   callTool(serverId: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; conversationId: string }): Promise<CallToolResult>;
@@ -48,9 +54,21 @@ export interface ViewToolCall {
   signal: AbortSignal;
 }
 
+export interface ViewContextUpdate {
+  conversationId: string;
+  /** The tool call whose view speaks. */
+  callId: string;
+  viewOf: { serverId: string; tool: string };
+  /** What the view said, as text (its text blocks and structured content, joined by the window). */
+  text: string;
+}
+
 export interface ToolViews {
   open(serverId: string, tool: string): Promise<ToolViewDocument>;
   call(request: ViewToolCall): Promise<CallToolResult>;
+  /** What a view tells the model (`ui/update-model-context`): cleaned, capped, kept; the kept text comes back. */
+  setContext(update: ViewContextUpdate): string;
+  context(conversationId: string): ViewContextEntry[];
 }
 
 export function createToolViews(deps: ToolViewsDeps): ToolViews {
@@ -93,6 +111,20 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       deps.gate.tookIn(tool, conversationId);
       return result;
     },
+    setContext({ conversationId, callId, viewOf, text }) {
+      if (!deps.conversationExists(conversationId)) throw new ViewConversationNotFoundError(`There is no conversation "${conversationId}" for the view of ${viewOf.serverId}/${viewOf.tool} to tell the model about.`);
+      const call = deps.callOf(conversationId, callId);
+      // A view speaks for its own call only: never in another call's name, another server's or another conversation's.
+      if (!call || call.serverId !== viewOf.serverId || call.tool !== viewOf.tool) {
+        throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} tried to tell the model about a call that is not its own, so nothing was kept.`);
+      }
+      // The model is told what was taken out, as with any server text it reads.
+      const clean = neutraliseProse(text.trim());
+      const kept = clean.length > MAX_VIEW_CONTEXT_CHARS ? `${clean.slice(0, MAX_VIEW_CONTEXT_CHARS)}\n[… cut at ${MAX_VIEW_CONTEXT_CHARS} characters of ${clean.length}]` : clean;
+      deps.context.set(conversationId, { callId, serverId: viewOf.serverId, tool: viewOf.tool, text: kept });
+      return kept;
+    },
+    context: (conversationId) => deps.context.list(conversationId),
   };
 }
 

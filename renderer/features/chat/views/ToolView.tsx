@@ -143,6 +143,8 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
   const [mode, setMode] = useState<McpUiDisplayMode>('inline');
   const [proposal, setProposal] = useState<{ text: string; settle(sent: boolean): void } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // What this view told the model (ui/update-model-context): shown under it, as the model reads it.
+  const [modelContext, setModelContext] = useState<string | null>(null);
   const theme = useViewTheme();
   const sandboxOrigin = new URL(sandbox).origin;
   const src = `${sandbox}?${viewSandboxQuery(window.location.origin, document.csp)}`;
@@ -165,9 +167,22 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       containerDimensions: { maxHeight: MAX_INLINE_HEIGHT, maxWidth: frame.current?.clientWidth ?? 800 },
       toolInfo: { id: call.id, tool: { name: tool.name, inputSchema: { type: 'object', ...tool.inputSchema }, ...(tool.description ? { description: tool.description } : {}) } },
     };
-    const bridge = new AppBridge(null, { name: 'Atrium', version: '1' }, { openLinks: {}, serverTools: {}, message: { text: {} } }, { hostContext: context });
+    const bridge = new AppBridge(
+      null,
+      { name: 'Atrium', version: '1' },
+      { openLinks: {}, serverTools: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } },
+      { hostContext: context },
+    );
     bridgeRef.current = bridge;
     const viewOf = { serverId: call.serverId, tool: call.tool };
+    let current = true;
+    api.listViewContext({ conversationId: call.conversationId }).then(
+      (entries) => {
+        const said = entries.find((entry) => entry.callId === call.id);
+        if (current && said) setModelContext((shown) => shown ?? said.text);
+      },
+      () => undefined,
+    );
     bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: document.html });
     bridge.oninitialized = () => {
       void bridge.sendToolInput({ arguments: call.arguments });
@@ -205,9 +220,22 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       void bridge.sendHostContextChange({ displayMode: granted });
       return { mode: granted };
     };
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const parts = (content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : []));
+      if (structuredContent !== undefined) parts.push(JSON.stringify(structuredContent));
+      try {
+        const { kept } = await api.setViewContext({ conversationId: call.conversationId, callId: call.id, viewOf, text: parts.join('\n') });
+        setModelContext(kept);
+        return {};
+      } catch (error) {
+        // The view hears why (a JSON-RPC error), as a server's refusal.
+        throw new Error(errorMessage(error));
+      }
+    };
     bridge.onrequestteardown = () => onClosed('It closed itself.');
     void bridge.connect(transport);
     return () => {
+      current = false;
       bridgeRef.current = null;
       void bridge.close();
     };
@@ -280,6 +308,14 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
             </button>
           </div>
         </div>
+      ) : null}
+      {modelContext ? (
+        <details className="tool-view-context" aria-label="What this view tells the model">
+          <summary>This view tells the model what you see in it</summary>
+          <pre className="tool-result-text">
+            <UntrustedText text={modelContext} />
+          </pre>
+        </details>
       ) : null}
       {notice ? <p className="tool-view-note muted">{notice}</p> : null}
     </section>
