@@ -4,6 +4,7 @@
 // through the approval dialog (denied, then allowed), its message is sent only after the person says so,
 // and a reopened conversation shows it again from what was saved. appViewsHostile.e2e.ts has the view
 // that tries everything a view must not do.
+import { readFile } from 'node:fs/promises';
 import type { FrameLocator, Page } from '@playwright/test';
 import { chatHostFor, lastModelRequest, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -83,6 +84,25 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await told.getByText('This view tells the model what you see in it').click();
     await expect(told).toContainText('The person is looking at point 2 of 3.');
     await expect(told).toContainText('{"point":2}');
+  });
+
+  await test.step('a file it asks to save is saved only after the person says yes, under a name that cannot name a folder', async () => {
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await view.getByRole('button', { name: 'Save data' }).click();
+    await expect(view.getByText('Download: not saved')).toBeVisible();
+    const question = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    const download = page.waitForEvent('download');
+    await view.getByRole('button', { name: 'Save data' }).click();
+    expect(await question).toContain('View of views/show_chart asks to save a file to your computer:\n\n• chart data.csv (text/csv, 24 bytes)');
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe('chart data.csv');
+    expect(await readFile(await saved.path(), 'utf8')).toBe('point,value\n1,1\n2,2\n3,3\n');
+    await expect(view.getByText('Download: saved')).toBeVisible();
   });
 
   await test.step('its message is shown to the person, and sent only when they say so', async () => {

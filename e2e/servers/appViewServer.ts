@@ -38,6 +38,7 @@ $('ask').onclick = async () => { const a = await request('ui/message', { role: '
 $('link').onclick = async () => { const a = await request('ui/open-link', { url: 'https://example.com/docs' }); $('linked').textContent = 'Link: ' + (a.result && !a.result.isError ? 'opened' : 'not opened'); };
 $('grow').onclick = () => { $('tall').style.height = '600px'; fit(); };
 $('tell').onclick = async () => { const a = await request('ui/update-model-context', { content: [{ type: 'text', text: 'The person is looking at point 2 of 3.' }], structuredContent: { point: 2 } }); $('context').textContent = 'Context: ' + (a.result ? 'kept' : 'refused'); };
+$('save').onclick = async () => { const a = await request('ui/download-file', { contents: [{ type: 'resource', resource: { uri: 'file:///reports/../chart data.csv', mimeType: 'text/csv', text: 'point,value\\n1,1\\n2,2\\n3,3\\n' } }] }); $('saved').textContent = 'Download: ' + (a.result && !a.result.isError ? 'saved' : 'not saved'); };
 $('full').onclick = async () => { const a = await request('ui/request-display-mode', { mode: 'fullscreen' }); $('mode').textContent = 'Mode: ' + a.result.mode; };
 request('ui/initialize', { appInfo: { name: 'chart-view', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' }).then((answer) => {
   theme(answer.result.hostContext && answer.result.hostContext.theme);
@@ -46,8 +47,8 @@ request('ui/initialize', { appInfo: { name: 'chart-view', version: '1.0.0' }, ap
 });
 `;
 const VIEW_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:sans-serif;margin:0;padding:8px}body[data-theme=dark]{background:#111;color:#eee}</style></head><body>
-<h1>Chart</h1><p id="theme"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p>
-<button id="refresh">Refresh</button> <button id="ask">Ask about it</button> <button id="link">Open the docs</button> <button id="grow">Grow</button> <button id="full">Full screen</button> <button id="tell">Tell the model</button>
+<h1>Chart</h1><p id="theme"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p><p id="saved"></p>
+<button id="refresh">Refresh</button> <button id="ask">Ask about it</button> <button id="link">Open the docs</button> <button id="grow">Grow</button> <button id="full">Full screen</button> <button id="tell">Tell the model</button> <button id="save">Save data</button>
 <div id="tall"></div>
 <script>${VIEW_SCRIPT}</script></body></html>`;
 

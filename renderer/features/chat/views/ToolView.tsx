@@ -14,6 +14,7 @@ import { openOfferedAddress } from '../../../ui/openOfferedAddress.ts';
 import { UntrustedText } from '../../../ui/UntrustedText.tsx';
 import { ViewTransport } from './viewTransport.ts';
 import { useViewTheme } from './useViewTheme.ts';
+import { downloadQuestion, filesToSave, saveFiles } from './viewDownloads.ts';
 
 /**
  * MCP Apps: the view a tool's result comes with, inline in its card. The view's page is read from its
@@ -170,7 +171,7 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     const bridge = new AppBridge(
       null,
       { name: 'Atrium', version: '1' },
-      { openLinks: {}, serverTools: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } },
+      { openLinks: {}, serverTools: {}, downloadFile: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } },
       { hostContext: context },
     );
     bridgeRef.current = bridge;
@@ -213,6 +214,17 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       const outcome = openOfferedAddress(url, label);
       if (!outcome.opened) setNotice(`A link it asked to open was not opened: ${outcome.reason}.`);
       return outcome.opened ? {} : { isError: true };
+    };
+    bridge.ondownloadfile = async ({ contents }) => {
+      try {
+        const files = await filesToSave(api, call.serverId, contents);
+        if (files.length === 0 || !window.confirm(downloadQuestion(label, files))) return { isError: true };
+        saveFiles(files);
+        return {};
+      } catch (error) {
+        setNotice(`A file it asked to save was not saved: ${errorMessage(error)}.`);
+        return { isError: true };
+      }
     };
     bridge.onrequestdisplaymode = async ({ mode: asked }) => {
       const granted: McpUiDisplayMode = asked === 'fullscreen' ? 'fullscreen' : 'inline';
