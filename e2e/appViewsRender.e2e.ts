@@ -51,8 +51,12 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await expect(view.getByText('Input: {"numbers":[1,2,3]}')).toBeVisible();
     await expect(view.getByText('Result: A chart of 3 numbers.')).toBeVisible();
     await expect(view.getByText('Theme: light')).toBeVisible();
+    // Atrium's own colours, as the extension's style variables: its surface in each theme.
+    await expect(view.getByText('Background: rgb(255, 255, 255)')).toBeVisible();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(view.getByText('Theme: dark')).toBeVisible();
+    await expect(view.getByText('Background: rgb(23, 27, 33)')).toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/app-view-dark.png' });
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
@@ -62,6 +66,23 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await view.getByRole('button', { name: 'Grow' }).click();
     await expect.poll(async () => (await frame.boundingBox())?.height ?? 0, { message: 'the frame grew with its content' }).toBeGreaterThan(before + 400);
     await page.screenshot({ path: 'e2e/artifacts/app-view-shown.png' });
+  });
+
+  await test.step('it may go full screen, and the person brings it back', async () => {
+    const frame = page.locator('iframe[title="View of views/show_chart"]');
+    const inline = (await frame.boundingBox())?.height ?? 0;
+    await view.getByRole('button', { name: 'Full screen' }).click();
+    await expect(view.getByText('Mode: fullscreen')).toBeVisible();
+    const box = async () => (await frame.boundingBox()) ?? { x: -1, y: -1, width: 0, height: 0 };
+    // The window is 1280 × 800: the view covers it but for its bar.
+    await expect.poll(async () => (await box()).width, { message: 'the view spans the window' }).toBeGreaterThan(1200);
+    await expect.poll(async () => (await box()).height, { message: 'the view fills the window' }).toBeGreaterThan(700);
+    await page.screenshot({ path: 'e2e/artifacts/app-view-fullscreen.png' });
+    await page.getByRole('button', { name: 'Exit full screen' }).click();
+    await expect.poll(async () => (await box()).width, { message: 'back in its card' }).toBeLessThan(1000);
+    // Sized to its content again: what it had, and the line the view added about its mode.
+    await expect.poll(async () => (await box()).height).toBeGreaterThanOrEqual(inline);
+    expect((await box()).height).toBeLessThan(inline + 100);
   });
 
   await test.step('its tool call goes through the approval dialog, which says the view asks', async () => {

@@ -23,13 +23,14 @@ const notify = (method, params) => send({ jsonrpc: '2.0', method, params });
 const textOf = (result) => (result.content || []).filter((b) => b.type === 'text').map((b) => b.text).join(' ');
 const fit = () => notify('ui/notifications/size-changed', { height: document.documentElement.scrollHeight });
 const theme = (name) => { if (name) { document.body.dataset.theme = name; $('theme').textContent = 'Theme: ' + name; } };
+const styles = (given) => { const background = given && given.variables && given.variables['--color-background-primary']; if (background) { document.body.style.background = background; $('background').textContent = 'Background: ' + background; } };
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent) return;
   const message = event.data;
   if (message.id !== undefined && waiting.has(message.id)) { waiting.get(message.id)(message); waiting.delete(message.id); return; }
   if (message.method === 'ui/notifications/tool-input') $('input').textContent = 'Input: ' + JSON.stringify(message.params.arguments);
   if (message.method === 'ui/notifications/tool-result') $('result').textContent = (message.params.isError ? 'Failed: ' : 'Result: ') + textOf(message.params);
-  if (message.method === 'ui/notifications/host-context-changed') theme(message.params.theme);
+  if (message.method === 'ui/notifications/host-context-changed') { theme(message.params.theme); styles(message.params.styles); }
   fit();
 });
 const outcome = (answer) => answer.error ? 'error ' + answer.error.message : answer.result.isError ? 'refused ' + textOf(answer.result) : 'ok ' + textOf(answer.result);
@@ -42,12 +43,13 @@ $('save').onclick = async () => { const a = await request('ui/download-file', { 
 $('full').onclick = async () => { const a = await request('ui/request-display-mode', { mode: 'fullscreen' }); $('mode').textContent = 'Mode: ' + a.result.mode; };
 request('ui/initialize', { appInfo: { name: 'chart-view', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' }).then((answer) => {
   theme(answer.result.hostContext && answer.result.hostContext.theme);
+  styles(answer.result.hostContext && answer.result.hostContext.styles);
   notify('ui/notifications/initialized', {});
   fit();
 });
 `;
 const VIEW_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:sans-serif;margin:0;padding:8px}body[data-theme=dark]{background:#111;color:#eee}</style></head><body>
-<h1>Chart</h1><p id="theme"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p><p id="saved"></p>
+<h1>Chart</h1><p id="theme"></p><p id="background"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p><p id="saved"></p>
 <button id="refresh">Refresh</button> <button id="ask">Ask about it</button> <button id="link">Open the docs</button> <button id="grow">Grow</button> <button id="full">Full screen</button> <button id="tell">Tell the model</button> <button id="save">Save data</button>
 <div id="tall"></div>
 <script>${VIEW_SCRIPT}</script></body></html>`;

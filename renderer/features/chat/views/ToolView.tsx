@@ -15,6 +15,7 @@ import { UntrustedText } from '../../../ui/UntrustedText.tsx';
 import { ViewTransport } from './viewTransport.ts';
 import { useViewTheme } from './useViewTheme.ts';
 import { downloadQuestion, filesToSave, saveFiles } from './viewDownloads.ts';
+import { viewStyleVariables } from './viewStyles.ts';
 
 /**
  * MCP Apps: the view a tool's result comes with, inline in its card. The view's page is read from its
@@ -160,6 +161,7 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     });
     const context: McpUiHostContext = {
       theme,
+      styles: { variables: viewStyleVariables() },
       displayMode: 'inline',
       availableDisplayModes: ['inline', 'fullscreen'],
       locale: navigator.language,
@@ -255,7 +257,20 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
   }, []);
 
   useEffect(() => {
-    void bridgeRef.current?.sendHostContextChange({ theme });
+    if (mode !== 'fullscreen') return;
+    // Escape in Atrium's page (not inside the view, which keeps its own keys) brings the view back.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMode('inline');
+      void bridgeRef.current?.sendHostContextChange({ displayMode: 'inline' });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mode]);
+
+  useEffect(() => {
+    // The variables resolve differently in the other theme: they go with it.
+    void bridgeRef.current?.sendHostContextChange({ theme, styles: { variables: viewStyleVariables() } });
   }, [theme]);
 
   return (
