@@ -245,6 +245,18 @@ describe('MCP Apps (tool visibility)', () => {
     await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'echo', arguments: { text: 'x' } }), /views does not offer/);
     await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'plain_sum', arguments: {} }), /for the model only, not for its views/);
   });
+
+  test('a view that goes while its call waits for the person takes its question back', async () => {
+    const { host } = await chatHost('anthropic', [{ text: 'Here it is.' }], { views: fixtureCommand('appViewServer') }, { approvalMode: 'ask' });
+    const { conversationId } = await host.core.api.sendMessage({ text: 'show the chart' });
+    const asked = nextEvent(host.core, 'pendingOpened');
+    const call = host.core.api.callToolFromView({ conversationId, viewOf: { serverId: 'views', tool: 'show_chart' }, tool: 'refresh_chart', arguments: {}, callId: 'view-call-1' });
+    const question = await asked;
+    assert.equal(question.kind === 'tool_approval' ? question.payload.fromView?.tool : undefined, 'show_chart');
+    await host.core.api.cancelCall({ callId: 'view-call-1' });
+    await assert.rejects(call, /^Error: The view of views\/show_chart asked to call "refresh_chart": the request was cancelled\.$/);
+    assert.deepEqual(await host.core.api.listPending({}), []);
+  });
 });
 
 describe('the Responses API', () => {

@@ -179,6 +179,9 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     bridgeRef.current = bridge;
     const viewOf = { serverId: call.serverId, tool: call.tool };
     let current = true;
+    // Calls this view asked for that have not ended: when the view goes (closed, stopped, scrolled away),
+    // they are called off, and a question still waiting for the person is taken back.
+    const inFlight = new Set<string>();
     api.listViewContext({ conversationId: call.conversationId }).then(
       (entries) => {
         const said = entries.find((entry) => entry.callId === call.id);
@@ -196,10 +199,14 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.max(24, Math.min(MAX_INLINE_HEIGHT, Math.ceil(asked))));
     };
     bridge.oncalltool = async (params) => {
+      const callId = crypto.randomUUID();
+      inFlight.add(callId);
       try {
-        return await api.callToolFromView({ conversationId: call.conversationId, viewOf, tool: params.name, arguments: params.arguments ?? {} });
+        return await api.callToolFromView({ conversationId: call.conversationId, viewOf, tool: params.name, arguments: params.arguments ?? {}, callId });
       } catch (error) {
         return { content: [{ type: 'text', text: errorMessage(error) }], isError: true };
+      } finally {
+        inFlight.delete(callId);
       }
     };
     bridge.onmessage = async (params) => {
@@ -250,6 +257,7 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     void bridge.connect(transport);
     return () => {
       current = false;
+      for (const callId of inFlight) void api.cancelCall({ callId }).catch(() => undefined);
       bridgeRef.current = null;
       void bridge.close();
     };
