@@ -1,10 +1,12 @@
 // MCP Apps views in the browser mode, in Debian's Chromium against a real `serveWeb` host with the app-view
-// fixture server (trusted, so its views show without a click) and a conversation whose history holds 20
-// calls of its tool, each with its saved result:
-//   time from a call's result on screen to its view's first paint (the view's own text drawn in its frame);
+// fixture server (trusted, so its views show without a click) and conversations whose history holds calls
+// of its tool, each with its saved result:
+//   time from a call's result on screen to its view having drawn that result, timed in the page: cold (the
+//   first view of a page just opened, which also loads the view code) and warm (a view in a window that
+//   already showed one, as when a model's call returns while chatting);
 //   the page with 20 views: how many frames are alive at once after scrolling through all of them, and the
 //   page's JS heap against the same page with 1 view (views off-screen are torn down with their row).
-// Targets (issue 16): the view paints within 500 ms of its result; frames alive stay bounded (≤ 8 of 20);
+// Targets (issue 16): a warm view draws its result within 200 ms, a cold one within 500 ms; frames alive stay bounded (≤ 8 of 20);
 // the page heap with 20 views stays under 2× the heap with 1.
 //   node bench/viewsBench.ts          (needs `npm run build:renderer` and /usr/bin/chromium)
 import { spawn } from 'node:child_process';
@@ -79,13 +81,32 @@ async function heapMb(page: Page): Promise<number> {
 const home = mkdtempSync(join(tmpdir(), 'atrium-views-bench-'));
 seedConversation(home, 'Twenty charts', CALLS);
 seedConversation(home, 'One chart', 1);
+seedConversation(home, 'Another chart', 1);
 const host = await startHost(home);
 const browser = await chromium.launch({
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 
-const paints: number[] = [];
+const paints = { cold: [] as number[], warm: [] as number[] };
+
+// Timed in the page, not by polling from here: when a call's result is on screen, and when its view, having
+// drawn the result, says its size (the fixture view does so right after drawing). Reset before each view.
+const timeViews = `
+  window.viewTimes = {};
+  new MutationObserver(() => {
+    const times = window.viewTimes;
+    if (times.result === undefined && document.querySelector('[aria-label="Result of show_chart"]')) times.result = performance.now();
+    const frame = document.querySelector('iframe[title="View of views/show_chart"]');
+    if (times.result !== undefined && times.view === undefined && frame && frame.style.height && frame.style.height !== '160px') times.view = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['style'] });
+`;
+
+async function timeOneView(page: Page): Promise<number> {
+  await page.frameLocator('iframe[title="View of views/show_chart"]').last().frameLocator('iframe[title="View"]').getByText('Result: A chart of 3 numbers.').waitFor();
+  await page.waitForFunction('window.viewTimes.view !== undefined');
+  return (await page.evaluate('window.viewTimes.view - window.viewTimes.result')) as number;
+}
 const alive: number[] = [];
 const heaps = { one: [] as number[], twenty: [] as number[] };
 try {
@@ -93,13 +114,14 @@ try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
 
+    await page.addInitScript(timeViews);
     await openConversation(page, host.url, 'One chart');
-    const lastCard = page.getByRole('article', { name: 'Tool call views/show_chart' }).last();
-    await lastCard.getByText('A chart of 3 numbers.').first().waitFor();
-    const resultShown = performance.now();
-    await page.frameLocator('iframe[title="View of views/show_chart"]').last().frameLocator('iframe[title="View"]').getByText('Result: A chart of 3 numbers.').waitFor();
-    paints.push(performance.now() - resultShown);
+    paints.cold.push(await timeOneView(page));
     heaps.one.push(await heapMb(page));
+    // Another conversation with a view, in the same window: the view code is loaded, as while chatting.
+    await page.evaluate('window.viewTimes = {}');
+    await page.getByRole('button', { name: 'Another chart', exact: true }).click();
+    paints.warm.push(await timeOneView(page));
 
     await page.getByRole('button', { name: 'Twenty charts', exact: true }).click();
     await page.getByText(`Here is chart ${CALLS - 1}.`).waitFor();
@@ -126,12 +148,13 @@ try {
   rmSync(home, { recursive: true, force: true });
 }
 
-const paint = median(paints);
+const cold = median(paints.cold);
+const warm = median(paints.warm);
 const frames = Math.max(...alive);
 const ratio = median(heaps.twenty) / median(heaps.one);
-console.log(`view first paint after its result: median ${paint.toFixed(0)} ms (${paints.map((p) => p.toFixed(0)).join(', ')})`);
+console.log(`a view drawing its result, after the result is on screen: warm ${warm.toFixed(0)} ms (${paints.warm.map((p) => p.toFixed(0)).join(', ')}), cold ${cold.toFixed(0)} ms (${paints.cold.map((p) => p.toFixed(0)).join(', ')}; the view code loads too)`);
 console.log(`frames alive after scrolling through ${CALLS} views: at most ${frames} (${alive.join(', ')})`);
 console.log(`page JS heap: 1 view ${median(heaps.one).toFixed(1)} MB, ${CALLS} views ${median(heaps.twenty).toFixed(1)} MB: ${ratio.toFixed(2)}×`);
 console.log(
-  `targets: first paint < 500 ms ${paint < 500 ? 'met' : 'MISSED'}; frames alive ≤ 8 of ${CALLS} ${frames <= 8 ? 'met' : 'MISSED'}; heap with ${CALLS} views < 2× heap with 1 ${ratio < 2 ? 'met' : 'MISSED'}`,
+  `targets: warm view < 200 ms ${warm < 200 ? 'met' : 'MISSED'}; cold view < 500 ms ${cold < 500 ? 'met' : 'MISSED'}; frames alive ≤ 8 of ${CALLS} ${frames <= 8 ? 'met' : 'MISSED'}; heap with ${CALLS} views < 2× heap with 1 ${ratio < 2 ? 'met' : 'MISSED'}`,
 );

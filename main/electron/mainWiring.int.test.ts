@@ -59,6 +59,8 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
   await t.test('atrium:// is registered as standard and secure before the app is ready', () => {
     assert.deepEqual(record.schemes, [
       { scheme: 'atrium', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, bypassCSP: false, allowServiceWorkers: false } },
+      // MCP Apps views: an origin of their own, never the window's.
+      { scheme: 'atrium-view', privileges: { standard: true, secure: true, supportFetchAPI: false, codeCache: false, bypassCSP: false, allowServiceWorkers: false } },
     ]);
     assert.equal(record.readyAt, undefined);
   });
@@ -82,7 +84,7 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
     assert.ok(handler);
     const page = await handler(new Request('atrium://app/index.html'));
     assert.equal(page.status, 200);
-    assert.equal(page.headers.get('content-security-policy'), contentSecurityPolicy({ connect: [] }));
+    assert.equal(page.headers.get('content-security-policy'), contentSecurityPolicy({ connect: [], frames: ['atrium-view://sandbox'] }));
     const html = await page.text();
     const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
     assert.ok(script, 'index.html loads its bundle');
@@ -90,13 +92,20 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
     assert.equal(bundle.headers.get('content-type'), 'text/javascript; charset=utf-8');
     assert.equal((await handler(new Request('atrium://app/../electron/main.mjs'))).status, 404);
     assert.equal((await handler(new Request('atrium://app/%2e%2e/electron/main.mjs'))).status, 404);
+    // The view sandbox's scheme serves the relay page with the view's own policy, and nothing of the app.
+    const views = record.protocolHandlers.get('atrium-view');
+    assert.ok(views);
+    const relay = await views(new Request(`atrium-view://sandbox/view?${new URLSearchParams({ host: 'atrium://app', csp: '{}' })}`));
+    assert.equal(relay.status, 200);
+    assert.match(relay.headers.get('content-security-policy') ?? '', /frame-ancestors atrium:\/\/app$/);
+    assert.equal((await views(new Request('atrium-view://sandbox/index.html'))).status, 404);
   });
 
   const invoke = (name: string, params: unknown, frame: unknown = win.webContents.mainFrame) =>
     record.ipcHandlers.get(`atrium:${name}`)!({ senderFrame: frame }, params) as Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>;
 
   await t.test('IPC answers the window’s own page, as the desktop front end with a folder picker, and no other frame', async () => {
-    assert.deepEqual(await invoke('getHostInfo', {}), { ok: true, result: { frontEnd: 'electron', canPickFolders: true } });
+    assert.deepEqual(await invoke('getHostInfo', {}), { ok: true, result: { frontEnd: 'electron', canPickFolders: true, viewSandbox: 'atrium-view://sandbox/view' } });
     assert.equal((await invoke('getHostInfo', {}, { url: 'atrium://app/index.html' })).ok, false);
     assert.equal((await invoke('getHostInfo', { extra: 1 })).ok, false);
     assert.deepEqual(await invoke('pickFolders', {}), { ok: true, result: [] }, 'the (fake) dialog was cancelled');

@@ -8,6 +8,7 @@ import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
 import { useFollowEnd } from './useFollowEnd.ts';
 import { ModelPicker } from './ModelPicker.tsx';
+import { usePreloadedViews } from './ToolCallCard.tsx';
 
 /** Conversations on the left; the chosen one, with its messages, tool calls and the composer. */
 export function ChatView() {
@@ -30,6 +31,7 @@ export function ChatView() {
   const title = detail ? (listedTitle ?? detail.conversation.title) : 'New conversation';
   // The messages are laid out once the element they scroll in exists, so they are measured against it.
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  usePreloadedViews();
 
   // Follow the reply as it streams, unless the person scrolled up to read.
   const content = useMemo(() => [detail, live], [detail, live]);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -8,8 +8,17 @@ import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 
-// MCP Apps views load their bridge only when a result has one: most conversations never need it.
-const ToolView = lazy(() => import('./views/ToolView.tsx').then((module) => ({ default: module.ToolView })));
+// MCP Apps views load their bridge only when a server has views: most windows never need it.
+const loadToolView = () => import('./views/ToolView.tsx');
+const ToolView = lazy(() => loadToolView().then((module) => ({ default: module.ToolView })));
+
+/** Starts loading the view code once any server lists a tool with a view, so a view shows without that wait. */
+export function usePreloadedViews(): void {
+  const anyView = useAtriumStore((state) => Object.values(state.catalogs).some((catalog) => catalog.tools?.some((tool) => tool.view !== undefined) === true));
+  useEffect(() => {
+    if (anyView) void loadToolView();
+  }, [anyView]);
+}
 
 const statusText: Record<string, string> = {
   awaiting_approval: 'Waiting for your approval',
