@@ -21,6 +21,7 @@ import type {
   SignOutReport,
   StoredServerEntry,
   LaunchReview,
+  ToolSearchHit,
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
@@ -118,6 +119,11 @@ export interface AtriumResults {
   getServerLog: LogLine[];
   setServerLogLevel: null;
   listTools: ToolSummary[];
+  /**
+   * The tools the model's tool search finds for a query, ranked exactly as the model would get them (over the
+   * tools it may be offered: not withheld, not for a view only), best first.
+   */
+  searchTools: ToolSearchHit[];
   /**
    * Approves a tool's changed definition, the one whose fingerprint (`changed.fingerprint` from listTools)
    * the person saw beside the old one: the tool is offered to the model again. Fails when the tool changed
@@ -448,6 +454,12 @@ export const requestParamSchemas = {
     properties: { serverId, level: { enum: logLevels } },
   },
   listTools: serverFilter,
+  searchTools: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['query'],
+    properties: { query: { type: 'string', minLength: 1, maxLength: 2_000 }, limit: { type: 'integer', minimum: 1, maximum: 20 } },
+  },
   approveToolChange: {
     type: 'object',
     additionalProperties: false,

@@ -197,6 +197,12 @@ export interface ToolAnnotationsView {
   openWorldHint?: boolean;
 }
 
+/** One tool the model's tool search finds for a query, with its score (higher ranks first). */
+export interface ToolSearchHit {
+  tool: ToolSummary;
+  score: number;
+}
+
 export interface ToolSummary {
   serverId: ServerId;
   name: string;

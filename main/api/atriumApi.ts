@@ -18,6 +18,7 @@ import { appMetaOf } from '../mcp/appsMeta.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { ToolWithheldError } from '../host/approval/toolPins.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
+import { DEFAULT_RESULTS } from '../chat/toolSearch.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
@@ -123,6 +124,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       return null;
     },
     listTools: async ({ serverId }) => conversations.pins.review(toolSummaries(hub.list(), registry)).filter((t) => serverId === undefined || t.serverId === serverId),
+    searchTools: async ({ query, limit }) => conversations.chat.searchTools(query, limit ?? DEFAULT_RESULTS),
     approveToolChange: async ({ serverId, tool, fingerprint }) => {
       const current = toolSummaries(hub.list(), registry).find((t) => t.serverId === serverId && t.name === tool);
       conversations.pins.approve(current, fingerprint, { serverId, tool });

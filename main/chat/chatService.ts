@@ -3,7 +3,8 @@
 // server, the consent gate, and the history store; its events go out on the host's event bus.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ToolSummary } from '../../shared/domain.ts';
+import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
+import { rankTools } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
@@ -116,6 +117,16 @@ export class ChatService {
     const controller = this.calls.get(callId);
     controller?.abort();
     return controller !== undefined;
+  }
+
+  /**
+   * What the model's tool search finds for a query now, ranked as the model gets it: over the tools a turn
+   * may offer (none withheld: changed since approved, or for a view only).
+   */
+  searchTools(query: string, limit: number): ToolSearchHit[] {
+    // Withholding depends on the tool alone (changed, or for a view only), not on a conversation.
+    const offered = this.deps.tools().filter((tool) => this.deps.gate.withheld(tool, '') === undefined);
+    return rankTools(offered, query, limit);
   }
 
   /** Whether a turn runs in the conversation now. */

@@ -1,15 +1,16 @@
 // Past a threshold of tools (default 64) the model is not sent every tool: it gets one search tool that
-// finds tools by name and description and loads the matches for the rest of the turn. The person sees
-// which tools were loaded. Sending hundreds of tool definitions costs context and confuses models.
+// finds tools by what they do (ranked by toolRanking.ts) and loads the matches for the rest of the turn.
+// The person sees which tools were loaded. Sending hundreds of tool definitions costs context and
+// confuses models.
 
-import type { ToolSummary } from '../../shared/domain.ts';
+import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import type { ModelTool } from './llmTypes.ts';
+import { createToolIndex } from './toolRanking.ts';
 
 export const DEFAULT_TOOL_THRESHOLD = 64;
 export const SEARCH_TOOL_NAME = 'atrium_search_tools';
-const DEFAULT_RESULTS = 8;
-// Words that would match almost any description.
-const STOP_WORDS = new Set(['in', 'on', 'of', 'to', 'an', 'the', 'for', 'and', 'or', 'with', 'my', 'me', 'is', 'it', 'at', 'by', 'from', 'this', 'that']);
+export const DEFAULT_RESULTS = 8;
+export const MAX_RESULTS = 20;
 
 export const searchToolDefinition: ModelTool = {
   name: SEARCH_TOOL_NAME,
@@ -25,21 +26,14 @@ export const searchToolDefinition: ModelTool = {
   },
 };
 
-/** The best matches for a query: every keyword scores where it appears, the name counting most. */
+/** The best matches for a query with their scores, best first (at most 20): what the model's search loads. */
+export function rankTools(tools: readonly ToolSummary[], query: string, limit = DEFAULT_RESULTS): ToolSearchHit[] {
+  return createToolIndex(tools).search(query, Math.max(1, Math.min(MAX_RESULTS, limit)));
+}
+
+/** The best matches for a query, best first (at most 20). */
 export function searchTools(tools: readonly ToolSummary[], query: string, limit = DEFAULT_RESULTS): ToolSummary[] {
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-  if (words.length === 0) return [];
-  const scored = tools.map((tool) => {
-    const name = `${tool.serverId} ${tool.name} ${tool.title ?? ''}`.toLowerCase();
-    const description = (tool.description ?? '').toLowerCase();
-    const score = words.reduce((sum, word) => sum + (name.includes(word) ? 3 : 0) + (description.includes(word) ? 1 : 0), 0);
-    return { tool, score };
-  });
-  return scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || (a.tool.modelName < b.tool.modelName ? -1 : 1))
-    .slice(0, Math.max(1, Math.min(20, limit)))
-    .map((s) => s.tool);
+  return rankTools(tools, query, limit).map((hit) => hit.tool);
 }
 
 export function describeFound(found: readonly ToolSummary[]): string {

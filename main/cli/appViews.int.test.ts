@@ -17,6 +17,14 @@ before(async () => {
 });
 after(() => rm(home, { recursive: true, force: true }));
 
+test('tools --search never finds a tool for its view only: the model’s search does not offer it', async () => {
+  const { code, stdout, stderr } = await atrium('tools', '--search', 'refresh the chart', '--json');
+  assert.equal(code, 0, stderr);
+  const found = (JSON.parse(stdout) as { modelName: string }[]).map((hit) => hit.modelName);
+  assert.ok(found.includes('views__show_chart'), found.join(', '));
+  assert.ok(!found.includes('views__refresh_chart'), found.join(', '));
+});
+
 test('atrium tools names each tool’s view, and says which tool is for its view only', async () => {
   const { code, stdout, stderr } = await atrium('tools');
   assert.equal(code, 0, stderr);

@@ -95,6 +95,22 @@ describe('atrium CLI', () => {
     }
   });
 
+  test('tools --search ranks the tools as the model’s search gets them: model-facing names and scores, best first', async () => {
+    const found = await atrium(home, 'tools', '--search', 'get the sum of two numbers', '--limit', '3', '--json');
+    assert.equal(found.code, 0, found.stderr);
+    const hits = JSON.parse(found.stdout) as { rank: number; modelName: string; score: number }[];
+    assert.equal(hits[0]?.modelName, 'everything__get-sum');
+    assert.ok(hits.length <= 3);
+    assert.deepEqual(hits.map((hit) => hit.rank), hits.map((_, index) => index + 1));
+    assert.ok(hits.every((hit, index) => index === 0 || (hits[index - 1]?.score ?? 0) >= hit.score), 'best first');
+    const text = await atrium(home, 'tools', '--search', 'echo back a message');
+    assert.match(text.stdout, /^1\. everything__echo {2}\(everything \/ echo\) {2}score \d+\.\d\d\n {4}\S/);
+    assert.match((await atrium(home, 'tools', '--search', 'zzzqqq')).stdout, /No tool matches "zzzqqq"\./);
+    const bad = await atrium(home, 'tools', '--search', 'echo', '--limit', '0');
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--limit takes a whole number from 1 to 20, not "0"/);
+  });
+
   test('tools, resources, templates, prompts, read and prompt work against server-everything', async () => {
     const tools = await atrium(home, 'tools', '--server', 'everything');
     assert.match(tools.stdout, /everything \/ echo {2}\(model name: everything__echo\)/);

@@ -30,6 +30,10 @@ export interface CliInvocation {
   sampling?: SamplingPolicy;
   secretsFile?: string;
   format: 'markdown' | 'json';
+  /** `tools --search`: what to find, as the model's tool search would. */
+  search?: string;
+  /** How many results `tools --search` prints (1–20; default 8, as the model's search). */
+  limit?: number;
 }
 
 export class UsageError extends Error {}
@@ -42,6 +46,7 @@ export const USAGE = `usage: atrium <command> [arguments] [options]
 commands:
   servers                          list configured servers and their status
   servers approve <server>         approve what a new or changed server runs (its command line or address), so it starts
+  tools --search "WORDS" [--limit N]  the tools the model's search finds for WORDS, ranked as the model gets them
   tools [--server S]               list tools (with their model-facing names); a tool its server changed
                                    since it was approved is marked, with what changed
   tools approve <server> <tool>    approve a changed tool's new definition (shown first), so the model gets it again
@@ -112,6 +117,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         workspace: { type: 'string' },
         elicit: { type: 'string', default: 'decline' },
         server: { type: 'string' },
+        search: { type: 'string' },
+        limit: { type: 'string' },
         conversation: { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
@@ -132,6 +139,11 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   if (values.help || command === undefined) throw new UsageError('');
   if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}"`);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 20)) throw new UsageError(`--limit takes a whole number from 1 to 20, not "${values.limit}"`);
+  if ((values.search !== undefined || limit !== undefined) && command !== 'tools') throw new UsageError('--search and --limit go with the tools command');
+  if (values.search !== undefined && values.search.trim() === '') throw new UsageError('--search needs words to search for');
+  if (limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout takes a whole number of milliseconds, not "${values.timeout}"`);
   const invocation: CliInvocation = {
     command: command as CommandName,
@@ -152,6 +164,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(values.server !== undefined ? { server: values.server } : {}),
+    ...(values.search !== undefined ? { search: values.search } : {}),
+    ...(limit !== undefined ? { limit } : {}),
   };
   checkArity(invocation);
   return invocation;

@@ -2,7 +2,7 @@
 // visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSummary } from '../../shared/domain.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { shellWord, statusLabel } from '../../shared/domain.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
@@ -85,6 +85,17 @@ export function formatTools(tools: ToolSummary[]): string {
       ];
       const described = [head, ...(t.description ? [`    ${visible(oneLine(t.description))}`] : []), ...app].join('\n');
       return t.changed ? `${described}\n${formatToolChange(t, t.changed)}` : described;
+    })
+    .join('\n');
+}
+
+/** The tools the model's search finds, ranked: its model-facing name, where it comes from, its score. */
+export function formatSearchHits(query: string, hits: readonly ToolSearchHit[]): string {
+  if (hits.length === 0) return `No tool matches "${visible(query)}".`;
+  return hits
+    .map((hit, index) => {
+      const head = `${index + 1}. ${hit.tool.modelName}  (${visible(hit.tool.serverId)} / ${visible(hit.tool.name)})  score ${hit.score.toFixed(2)}`;
+      return hit.tool.description ? `${head}\n    ${visible(oneLine(hit.tool.description))}` : head;
     })
     .join('\n');
 }

@@ -196,6 +196,14 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
         io.out(`Approved the version shown above: the model gets ${format.visible(serverId)} / ${format.visible(name)} again (its next call asks as a new tool would).`);
         return 0;
       }
+      if (invocation.search !== undefined) {
+        const hits = await api.searchTools({ query: invocation.search, ...(invocation.limit ? { limit: invocation.limit } : {}) });
+        print(
+          hits.map((hit, index) => ({ rank: index + 1, modelName: hit.tool.modelName, serverId: hit.tool.serverId, tool: hit.tool.name, score: Number(hit.score.toFixed(4)) })),
+          () => format.formatSearchHits(invocation.search ?? '', hits),
+        );
+        return 0;
+      }
       const tools = await api.listTools(filter);
       print(tools, () => format.formatTools(tools));
       return 0;

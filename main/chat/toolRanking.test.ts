@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ToolSummary } from '../../shared/domain.ts';
+import { createToolIndex, wordsOf } from './toolRanking.ts';
+
+const tool = (serverId: string, name: string, description: string, properties: Record<string, { description?: string }> = {}): ToolSummary => ({
+  serverId,
+  name,
+  modelName: `${serverId}__${name}`,
+  description,
+  inputSchema: { type: 'object', properties },
+  enabled: true,
+});
+
+const tools = [
+  tool('github', 'create_issue', 'Create a new issue in a GitHub repository', { owner: {}, repo: {}, title: {} }),
+  tool('github', 'listPullRequests', 'List pull requests in a repository'),
+  tool('slack', 'slack_get_thread_replies', 'Get all replies in a message thread'),
+  tool('fs', 'read-text-file', 'Read the complete contents of a file as text'),
+  tool('fs', 'create_directory', 'Create a new directory or ensure it exists'),
+  tool('maps', 'maps_geocode', 'Convert an address into geographic coordinates', { address: { description: 'The street address to geocode' } }),
+];
+const names = (query: string, limit = 3) => createToolIndex(tools).search(query, limit).map((r) => r.tool.name);
+
+test('identifiers are split into words in every style, and words are stemmed', () => {
+  assert.deepEqual(wordsOf('listPullRequests'), ['list', 'pull', 'request']);
+  assert.deepEqual(wordsOf('slack_get_thread_replies'), ['slack', 'get', 'thread', 'repli']);
+  assert.deepEqual(wordsOf('read-text-file API-post-search'), ['read', 'text', 'file', 'api', 'post', 'search']);
+  assert.deepEqual(wordsOf('the issues of my repositories'), ['issu', 'repositori']);
+});
+
+test('whole words only: "read" does not find "thread" (the thread tool matches only through "get", at half weight)', () => {
+  assert.equal(names('read')[0], 'read-text-file');
+  const thread = createToolIndex([tools[2] as ToolSummary]);
+  const [byRead, byGet] = [thread.search('read', 1)[0]?.score ?? 0, thread.search('get', 1)[0]?.score ?? 0];
+  assert.ok(Math.abs(byRead - byGet / 2) < 1e-9, `read ${byRead}, get ${byGet}`);
+  assert.deepEqual(createToolIndex([tools[2] as ToolSummary], { plain: true }).search('read', 1), []);
+});
+
+test('a camelCase name is found by its words, and plural by singular', () => {
+  assert.equal(names('pull request')[0], 'listPullRequests');
+  assert.equal(names('thread reply')[0], 'slack_get_thread_replies');
+});
+
+test('the words people use for an action find the tool that names it another way', () => {
+  assert.equal(names('open an issue about the login bug')[0], 'create_issue');
+  assert.equal(names('make a folder')[0], 'create_directory');
+  assert.equal(names('coordinates of this address')[0], 'maps_geocode');
+});
+
+test('a word the tool has itself counts more than its synonym', () => {
+  // "create" is in both; "directory" only in one: the one with the word first.
+  assert.deepEqual(names('create directory', 2), ['create_directory', 'create_issue']);
+});
+
+test('the plain baseline matches words as written, without splitting or stemming', () => {
+  const plain = createToolIndex(tools, { plain: true });
+  assert.deepEqual(plain.search('issues', 3), []);
+  assert.equal(plain.search('issue', 1)[0]?.tool.name, 'create_issue');
+});
