@@ -15,6 +15,7 @@ import { ConversationTaint, taintMigrations } from '../host/approval/conversatio
 import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../host/approval/viewTrust.ts';
 import { ViewContextStore, viewContextMigrations } from '../store/viewContextStore.ts';
+import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -32,6 +33,8 @@ export interface ConversationStores {
   viewTrust: ViewTrustStore;
   /** What views told the model, per conversation. */
   viewContext: ViewContextStore;
+  /** The tools each conversation loaded or called, kept loaded in its later turns. */
+  loadedTools: LoadedToolStore;
   audit: AuditLog;
   close(): void;
 }
@@ -47,6 +50,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     ...taintMigrations,
     ...viewTrustMigrations,
     ...viewContextMigrations,
+    ...loadedToolMigrations,
   ]);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
@@ -61,6 +65,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     taint: new ConversationTaint(db),
     viewTrust: new ViewTrustStore(db),
     viewContext: new ViewContextStore(db),
+    loadedTools: new LoadedToolStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

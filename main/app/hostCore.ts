@@ -274,6 +274,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
     tools: () => pins.review(readyTools(hub, registry)),
     viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
+    loadedTools: stores.loadedTools,
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same gate and runner as the model's calls.

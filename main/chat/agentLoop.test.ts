@@ -178,3 +178,41 @@ test('past the threshold the model gets a search tool, and what it finds becomes
   assert.deepEqual(served, ['b/tool_77']);
   assert.ok(events.some((e) => e.type === 'notice' && /loaded tools for "currency converts": b\/tool_77/.test(e.message)), 'the person sees what was loaded');
 });
+
+test('what a conversation loaded stays loaded in its next turn, so the model calls it without searching again', async () => {
+  const many: ToolSummary[] = Array.from({ length: 100 }, (_, i) => ({
+    serverId: 'b',
+    name: `tool_${i}`,
+    modelName: `b__tool_${i}`,
+    description: i === 77 ? 'Converts currencies' : `Does thing number ${i}`,
+    inputSchema: { type: 'object' },
+    enabled: true,
+  }));
+  const kept = new Map<string, string[]>();
+  const loadedTools = {
+    of: (conversationId: string) => kept.get(conversationId) ?? [],
+    note: (conversationId: string, names: readonly string[]) => kept.set(conversationId, [...names, ...(kept.get(conversationId) ?? []).filter((n) => !names.includes(n))]),
+  };
+  const turn = async (steps: Step[], conversationId = 'c') => {
+    const provider = scriptedProvider(steps);
+    const events: TurnEvent[] = [];
+    await runTurn(
+      { conversationId, userContent: [{ type: 'text', text: 'convert' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
+      {
+        store: memoryStore(),
+        validator: new CachedSchemaValidator(),
+        onEvent: (e) => events.push(e),
+        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+        runner: { call: async () => ({ content: [{ type: 'text', text: 'ok' }] }) },
+        loadedTools,
+      },
+    );
+    return { provider, events };
+  };
+  await turn([{ calls: [{ name: 'atrium_search_tools', input: { query: 'convert currency' } }] }, { calls: [{ name: 'b__tool_77', input: {} }] }, { text: 'done' }]);
+  const second = await turn([{ calls: [{ name: 'b__tool_77', input: {} }] }, { text: 'done again' }]);
+  assert.deepEqual(second.provider.requests[0]?.tools.map((t) => t.name), ['atrium_search_tools', 'b__tool_77']);
+  assert.ok(second.events.some((e) => e.type === 'notice' && e.message === 'kept loaded from earlier in this conversation: b/tool_77'), 'the person sees what stays loaded');
+  const other = await turn([{ text: 'hi' }], 'another');
+  assert.deepEqual(other.provider.requests[0]?.tools.map((t) => t.name), ['atrium_search_tools'], 'another conversation starts with the search tool alone');
+});

@@ -85,6 +85,17 @@ export interface TurnInput {
   signal: AbortSignal;
 }
 
+/**
+ * The tools a conversation loaded through the search or called, kept from one turn to the next so that a
+ * model does not search again for what it already found (bounded: the most recent few dozen).
+ */
+export interface LoadedTools {
+  /** Model-facing names, most recently used first. */
+  of(conversationId: string): string[];
+  /** The search loaded these, or the model called one of them. */
+  note(conversationId: string, modelNames: readonly string[]): void;
+}
+
 export interface TurnDeps {
   store: TurnStore;
   gate: ToolGate;
@@ -98,6 +109,8 @@ export interface TurnDeps {
   toolThreshold?: number;
   /** Told of each running call's controller, so the person can cancel that one call; returns its cleanup. */
   registerCall?(callId: string, controller: AbortController): () => void;
+  /** What this conversation loaded before, kept loaded; without it, each turn starts with the search tool alone. */
+  loadedTools?: LoadedTools;
 }
 
 export interface TurnOutcome {
@@ -124,7 +137,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   for (const { tool } of withheld.values()) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
   // Past the threshold the model starts with the search tool only and loads what it finds.
   const searching = tools.length > (deps.toolThreshold ?? DEFAULT_TOOL_THRESHOLD);
-  const loaded = new Set<string>(searching ? [] : tools.map((t) => t.modelName));
+  // What the conversation loaded or called in earlier turns stays loaded, if it is still offered.
+  const kept = searching ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
+  const loaded = new Set<string>(searching ? kept : tools.map((t) => t.modelName));
+  if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
   const modelTools = (): ModelTool[] => [
     ...(searching ? [searchToolDefinition] : []),
     ...tools.filter((tool) => loaded.has(tool.modelName)).map((tool) => ({
@@ -190,9 +206,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const results: ChatContent[] = [];
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
-        results.push(loadTools(call, tools, loaded, onEvent));
+        const result = loadTools(call, tools, loaded, onEvent);
+        deps.loadedTools?.note(input.conversationId, result.found);
+        results.push(result.content);
         continue;
       }
+      if (searching && byModelName.has(call.name)) deps.loadedTools?.note(input.conversationId, [call.name]);
       results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
     }
     store.appendUserMessage(input.conversationId, results);
@@ -206,13 +225,22 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   return { stopReason: 'other', usage, steps: maxSteps };
 }
 
-function loadTools(call: { id: string; input: Record<string, unknown> }, tools: readonly ToolSummary[], loaded: Set<string>, onEvent: (event: TurnEvent) => void): ChatContent {
+function loadTools(
+  call: { id: string; input: Record<string, unknown> },
+  tools: readonly ToolSummary[],
+  loaded: Set<string>,
+  onEvent: (event: TurnEvent) => void,
+): { content: ChatContent; found: string[] } {
   const query = typeof call.input.query === 'string' ? call.input.query : '';
   const limit = typeof call.input.limit === 'number' ? call.input.limit : undefined;
   const found = searchTools(tools, query, limit);
   for (const tool of found) loaded.add(tool.modelName);
-  onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map((t) => `${t.serverId}/${t.name}`).join(', ')}` : `no tools found for "${query}"` });
-  return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }] };
+  onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
+  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }] }, found: found.map((tool) => tool.modelName) };
+}
+
+function describeTool(tool: ToolSummary | undefined): string {
+  return tool ? `${tool.serverId}/${tool.name}` : '';
 }
 
 async function runToolCall(

@@ -6,7 +6,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { rankTools } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { LoadedTools, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
@@ -30,6 +30,8 @@ export interface ChatServiceDeps {
   tools: () => ToolSummary[];
   /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
   viewContext?: (conversationId: string) => string | undefined;
+  /** What each conversation loaded through the tool search or called, kept loaded in its later turns. */
+  loadedTools?: LoadedTools;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -101,6 +103,7 @@ export class ChatService {
             return () => this.calls.delete(callId);
           },
           ...(this.deps.settings().toolThreshold ? { toolThreshold: this.deps.settings().toolThreshold } : {}),
+          ...(this.deps.loadedTools ? { loadedTools: this.deps.loadedTools } : {}),
         },
       );
       return { conversationId: conversation.id, outcome };
