@@ -216,3 +216,35 @@ test('what a conversation loaded stays loaded in its next turn, so the model cal
   const other = await turn([{ text: 'hi' }], 'another');
   assert.deepEqual(other.provider.requests[0]?.tools.map((t) => t.name), ['atrium_search_tools'], 'another conversation starts with the search tool alone');
 });
+
+test('a result larger than the budget is not lost: the model gets what fits and reads the rest of the kept result in pages', async () => {
+  // 250,000 characters, each 10,000 marked with where it starts, so a page shows which part it is.
+  const big = Array.from({ length: 25 }, (_, i) => `<${String(i * 10_000).padStart(7, '0')}>`.padEnd(10_000, '.')).join('');
+  const provider = scriptedProvider([
+    { calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] },
+    { calls: [{ name: 'atrium_read_result', input: { callId: 'call-1-0', offset: 100_000 } }] },
+    { calls: [{ name: 'atrium_read_result', input: { callId: 'call-1-0', offset: 240_000 } }] },
+    { text: 'I read it all.' },
+  ]);
+  const store = memoryStore();
+  const withSaved: TurnStore = { ...store, savedResult: (_c, callId) => store.calls.find((call) => call.id === callId)?.result as Record<string, unknown> | undefined };
+  let served = 0;
+  await runTurn(
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'get the big thing' }], provider, model: 'm', tools: [addTool], signal: new AbortController().signal },
+    {
+      store: withSaved,
+      validator: new CachedSchemaValidator(),
+      onEvent: () => undefined,
+      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+      runner: { call: async () => ((served += 1), { content: [{ type: 'text', text: big }] }) },
+    },
+  );
+  const textOfResult = (request: number) => JSON.stringify(provider.requests[request]?.messages.at(-1)?.content);
+  assert.match(textOfResult(1), /read the rest with atrium_read_result \{\\"callId\\": \\"call-1-0\\", \\"offset\\": 100000\}/);
+  assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['atrium_read_result', 'calc__add'], 'the reader is offered once a result was cut');
+  assert.match(textOfResult(2), /<0100000>/);
+  assert.match(textOfResult(2), /characters 100000–150000 of 250000\. 100000 more: call atrium_read_result \{\\"callId\\": \\"call-1-0\\", \\"offset\\": 150000\}/);
+  assert.match(textOfResult(3), /<0240000>/);
+  assert.match(textOfResult(3), /characters 240000–250000 of 250000\. That is the end of the result\./);
+  assert.equal(served, 1, 'the pages come from the kept result, not the server again');
+});

@@ -10,6 +10,7 @@ import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
+import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
 
@@ -24,6 +25,8 @@ export interface TurnStore {
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
   /** Saves a call once it has ended (arguments that did not fit the tool's schema as an 'error'). */
   recordToolCall(call: FinishedToolCall): void;
+  /** A call's saved result, whole: what the model reads in pages when its result was cut. */
+  savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
 }
 
 /** How a call ended that did not bring a result back: the live outcome, and why (saved as its result). */
@@ -141,8 +144,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const kept = searching ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
   const loaded = new Set<string>(searching ? kept : tools.map((t) => t.modelName));
   if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
+  // The reader of cut results is offered once the conversation has one (this turn or an earlier one).
+  let readerOffered = false;
   const modelTools = (): ModelTool[] => [
     ...(searching ? [searchToolDefinition] : []),
+    ...(readerOffered ? [readResultToolDefinition] : []),
     ...tools.filter((tool) => loaded.has(tool.modelName)).map((tool) => ({
       name: tool.modelName,
       ...(tool.description ? { description: tool.description } : {}),
@@ -160,9 +166,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     let text = '';
     let stopReason: StopReason = 'other';
     try {
+      const messages = store.loadChatMessages(input.conversationId);
+      readerOffered ||= mentionsCutResult(resultTexts(messages));
       for await (const event of input.provider.stream({
         model: input.model,
-        messages: store.loadChatMessages(input.conversationId),
+        messages,
         tools: modelTools(),
         maxTokens: input.maxTokens ?? 4096,
         signal: input.signal,
@@ -211,6 +219,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
         results.push(result.content);
         continue;
       }
+      if (readerOffered && call.name === READ_RESULT_TOOL_NAME) {
+        results.push(readKeptResult(call, input.conversationId, deps));
+        continue;
+      }
       if (searching && byModelName.has(call.name)) deps.loadedTools?.note(input.conversationId, [call.name]);
       results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
     }
@@ -237,6 +249,27 @@ function loadTools(
   for (const tool of found) loaded.add(tool.modelName);
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
   return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }] }, found: found.map((tool) => tool.modelName) };
+}
+
+/** One page of a cut result, read from what was saved with its call (never from the server again). */
+function readKeptResult(call: { id: string; input: Record<string, unknown> }, conversationId: string, deps: TurnDeps): ChatContent {
+  const callId = typeof call.input.callId === 'string' ? call.input.callId : '';
+  const offset = typeof call.input.offset === 'number' && call.input.offset >= 0 ? Math.floor(call.input.offset) : 0;
+  const length = typeof call.input.length === 'number' ? Math.floor(call.input.length) : undefined;
+  const saved = deps.store.savedResult?.(conversationId, callId);
+  const text = saved === undefined ? undefined : toolResultForModel(saved, Number.POSITIVE_INFINITY).fullText;
+  deps.onEvent({ type: 'notice', message: `the model read characters ${offset}${length ? `–${offset + length}` : ' on'} of a kept result (${callId})` });
+  return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: readPage(text, callId, offset, length) }] };
+}
+
+/** The text of every tool result in a conversation's messages. */
+function* resultTexts(messages: readonly ChatMessage[]): Iterable<string> {
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type !== 'tool_result') continue;
+      for (const part of block.content) if (part.type === 'text') yield part.text;
+    }
+  }
 }
 
 function describeTool(tool: ToolSummary | undefined): string {
@@ -331,7 +364,7 @@ async function approveAndRun(
       onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
     });
     deps.gate.tookIn(tool, input.conversationId);
-    const forModel = toolResultForModel(result, deps.resultBudgetChars);
+    const forModel = toolResultForModel(result, deps.resultBudgetChars, call.id);
     deps.store.recordToolCall({ ...base, ...decided, startedAt, serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', isError: result.isError === true, result });
     const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
     deps.onEvent({ type: 'tool_result', callId: call.id, status: result.isError === true ? 'error' : 'done', summary: summary.slice(0, 500) });

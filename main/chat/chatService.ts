@@ -152,6 +152,11 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
     loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    // What the server sent, as saved; a call that failed has no result to read.
+    savedResult: (conversationId, callId) => {
+      const result = history.toolCalls.list(conversationId).find((call) => call.id === callId)?.result;
+      return result === undefined || result.error !== undefined ? undefined : { ...result };
+    },
     setAssistantContent: (messageId, content) => history.setAssistantContent(messageId, content),
     finishAssistantMessage: (messageId, content, outcome) => {
       history.finishAssistantMessage(messageId, {

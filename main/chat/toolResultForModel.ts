@@ -1,15 +1,18 @@
 // What of an MCP tool result goes back to the model. Content annotations route it (audience ["user"] is
 // for the person only), every content type becomes something a model can read, and a result larger than
 // the budget is cut with an explicit marker, dropping low-priority content first; the full result stays
-// in the history for the person.
+// in the history, for the person and for the model, which reads the rest in pages (resultPages.ts).
 
 import type { ToolResultContent } from '../../shared/conversation.ts';
+import { READ_RESULT_TOOL_NAME, textOf } from './resultPages.ts';
 
 export interface ModelToolResult {
   content: ToolResultContent[];
   isError: boolean;
   /** True when content was dropped or cut to fit the budget. */
   truncated: boolean;
+  /** All the result's text as the model reads it, uncut: what its pages are read from. */
+  fullText: string;
 }
 
 interface Block {
@@ -25,14 +28,28 @@ interface Block {
 
 export const DEFAULT_RESULT_BUDGET_CHARS = 100_000;
 
-export function toolResultForModel(result: Record<string, unknown>, budgetChars = DEFAULT_RESULT_BUDGET_CHARS): ModelToolResult {
+/**
+ * The result as the model gets it. With `callId`, a cut result's marker tells the model how to read the
+ * rest of the kept text (from where its part ends, when what it got is the text's beginning).
+ */
+export function toolResultForModel(result: Record<string, unknown>, budgetChars = DEFAULT_RESULT_BUDGET_CHARS, callId?: string): ModelToolResult {
   const blocks = (Array.isArray(result.content) ? (result.content as Block[]) : []).filter((block) => !forPersonOnly(block));
   const converted = blocks.map((block, index) => ({ index, priority: priorityOf(block), content: convert(block) }));
   if (converted.length === 0 && result.structuredContent !== undefined) {
     converted.push({ index: 0, priority: 1, content: { type: 'text', text: JSON.stringify(result.structuredContent) } });
   }
-  const { kept, truncated } = fitBudget(converted, budgetChars);
-  return { content: kept, isError: result.isError === true, truncated };
+  const fullText = textOf(converted.map((block) => block.content));
+  const { kept, truncated, what } = fitBudget(converted, budgetChars);
+  if (truncated) {
+    const given = textOf(kept);
+    const offset = fullText.startsWith(given) ? given.length : 0;
+    const rest =
+      callId === undefined
+        ? 'the full result is in the conversation'
+        : `the whole result is kept (${fullText.length} characters of text): read ${offset > 0 ? 'the rest' : 'it'} with ${READ_RESULT_TOOL_NAME} {"callId": "${callId}", "offset": ${offset}}`;
+    kept.push({ type: 'text', text: `[result truncated by Atrium to fit the model's budget: ${what}; ${rest}]` });
+  }
+  return { content: kept, isError: result.isError === true, truncated, fullText };
 }
 
 function forPersonOnly(block: Block): boolean {
@@ -73,10 +90,10 @@ function convert(block: Block): ToolResultContent {
  * a block no bigger than the excess is dropped; the first bigger one is cut by the excess (an image,
  * which cannot be cut, is dropped). An explicit marker says what happened.
  */
-function fitBudget(blocks: { index: number; priority: number; content: ToolResultContent }[], budget: number): { kept: ToolResultContent[]; truncated: boolean } {
+function fitBudget(blocks: { index: number; priority: number; content: ToolResultContent }[], budget: number): { kept: ToolResultContent[]; truncated: boolean; what: string } {
   const size = (c: ToolResultContent) => (c.type === 'text' ? c.text.length : c.data.length);
   let excess = blocks.reduce((sum, b) => sum + size(b.content), 0) - budget;
-  if (excess <= 0) return { kept: blocks.map((b) => b.content), truncated: false };
+  if (excess <= 0) return { kept: blocks.map((b) => b.content), truncated: false, what: '' };
   const dropped = new Set<number>();
   const cut = new Map<number, ToolResultContent>();
   for (const block of [...blocks].sort((a, b) => a.priority - b.priority || b.index - a.index)) {
@@ -92,8 +109,7 @@ function fitBudget(blocks: { index: number; priority: number; content: ToolResul
   }
   const kept = blocks.filter((b) => !dropped.has(b.index)).map((b) => cut.get(b.index) ?? b.content);
   const what = [dropped.size ? `${dropped.size} lower-priority block(s) dropped` : '', cut.size ? 'one block cut short' : ''].filter(Boolean).join(', ');
-  kept.push({ type: 'text', text: `[result truncated by Atrium to fit the model's budget: ${what}; the full result is in the conversation]` });
-  return { kept, truncated: true };
+  return { kept, truncated: true, what };
 }
 
 function approximateBytes(data: unknown): number {
