@@ -5,19 +5,16 @@
 //   scrolling it from bottom to top, one frame per step: the longest frame and the 95th percentile.
 // Targets from the issue: interactive < 1 s, no frame over 50 ms while scrolling.
 //   node bench/rendererBench.ts          (needs `npm run build:renderer` and /usr/bin/chromium)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { startWebHost } from './benchHost.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 
 const MESSAGES = 5_000;
 const ROUNDS = 3;
-const root = fileURLToPath(new URL('../', import.meta.url));
 
 function seedHistory(home: string): string {
   const db = openDatabase(join(home, 'atrium.db'), historyMigrations);
@@ -37,19 +34,6 @@ function seedHistory(home: string): string {
   return `Answer ${MESSAGES / 2 - 1}:`;
 }
 
-async function startHost(home: string): Promise<{ url: string; stop(): void }> {
-  writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers: {} }));
-  const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0'], { cwd: root, env: { ATRIUM_HOME: home, HOME: home, PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^Atrium is running at (\S+)$/.exec(line);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the host exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -58,7 +42,7 @@ const median = (values: number[]) => percentile(values, 50);
 
 const home = mkdtempSync(join(tmpdir(), 'atrium-renderer-bench-'));
 const lastReply = seedHistory(home);
-const host = await startHost(home);
+const host = await startWebHost(home);
 const browser = await chromium.launch({
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -9,13 +9,11 @@
 // Targets (issue 16): a warm view draws its result within 200 ms, a cold one within 500 ms; frames alive stay bounded (≤ 8 of 20);
 // the page heap with 20 views stays under 2× the heap with 1.
 //   node bench/viewsBench.ts          (needs `npm run build:renderer` and /usr/bin/chromium)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { startWebHost } from './benchHost.ts';
 import type { Page } from '@playwright/test';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
@@ -23,7 +21,6 @@ import { fixtureCommand } from '../e2e/servers/launch.ts';
 
 const CALLS = 20;
 const ROUNDS = 3;
-const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** A conversation with `calls` turns, each a show_chart call with its saved result, then a short reply. */
 function seedConversation(home: string, title: string, calls: number): void {
@@ -42,19 +39,6 @@ function seedConversation(home: string, title: string, calls: number): void {
   }
   store.close();
   db.close();
-}
-
-async function startHost(home: string): Promise<{ url: string; stop(): void }> {
-  writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers: { views: { ...fixtureCommand('appViewServer'), trusted: true } } }));
-  const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0', '--no-build'], { cwd: root, env: { ATRIUM_HOME: home, HOME: home, PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^Atrium is running at (\S+)$/.exec(line);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the host exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -82,7 +66,7 @@ const home = mkdtempSync(join(tmpdir(), 'atrium-views-bench-'));
 seedConversation(home, 'Twenty charts', CALLS);
 seedConversation(home, 'One chart', 1);
 seedConversation(home, 'Another chart', 1);
-const host = await startHost(home);
+const host = await startWebHost(home, { views: { ...fixtureCommand('appViewServer'), trusted: true } });
 const browser = await chromium.launch({
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -7,7 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FrameLocator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { approve as answer, viewOf } from './fixtures/appViews.ts';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 
@@ -56,16 +57,6 @@ const env = chatHostFor(
   { react: exampleServer('server-basic-react'), monitor: exampleServer('server-system-monitor'), pdf: exampleServer('server-pdf', [pdfPath]) },
 );
 
-function viewOf(page: Page, server: string, tool: string): FrameLocator {
-  return page.frameLocator(`iframe[title="View of ${server}/${tool}"]`).frameLocator('iframe[title="View"]');
-}
-
-async function answer(page: Page, tool: string, choice: string, wholeServer = false): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: `Run ${tool}?` });
-  if (wholeServer) await dialog.getByRole('checkbox').check();
-  await dialog.getByRole('button', { name: choice, exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
 
 async function showView(page: Page, server: string, tool: string): Promise<void> {
   const offer = page.getByRole('region', { name: `View of ${server}/${tool}, not shown yet` });
@@ -86,7 +77,7 @@ test('the example servers’ views render and work: basic-react, system-monitor,
     await answer(page, 'get-time', 'Allow once');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('That is the time on the server.');
     await showView(page, 'react', 'get-time');
-    const view = viewOf(page, 'react', 'get-time');
+    const view = viewOf(page, 'get-time', 'react');
     await expect(view.getByText('Server Time:')).toBeVisible();
     await expect(view.getByText(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/).first()).toBeVisible();
     await view.getByRole('button', { name: 'Get Server Time' }).click();
@@ -107,7 +98,7 @@ test('the example servers’ views render and work: basic-react, system-monitor,
     await answer(page, 'get-system-info', 'Allow once');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is the system.');
     await showView(page, 'monitor', 'get-system-info');
-    const view = viewOf(page, 'monitor', 'get-system-info');
+    const view = viewOf(page, 'get-system-info', 'monitor');
     await expect(view.getByText('System Monitor')).toBeVisible();
     await expect(view.getByText('Hostname')).toBeVisible();
     // The view polls poll-system-stats (for its view only) on its own: the first call is asked.
@@ -123,7 +114,7 @@ test('the example servers’ views render and work: basic-react, system-monitor,
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is the report.');
     await showView(page, 'pdf', 'display_pdf');
     await answer(page, 'read_pdf_bytes', 'Allow in this conversation', true);
-    const view = viewOf(page, 'pdf', 'display_pdf');
+    const view = viewOf(page, 'display_pdf', 'pdf');
     await expect(view.getByText('Atrium test page').first()).toBeAttached();
     await page.screenshot({ path: 'e2e/artifacts/app-view-pdf.png' });
   });

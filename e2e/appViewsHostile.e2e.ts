@@ -3,10 +3,10 @@
 // model only, javascript: and file: links, and another view, and writes down what happened; then it
 // calls its own tool (the person is asked, and denies) and floods the page with messages. Nothing works,
 // and the page stays usable.
-import type { FrameLocator, Page } from '@playwright/test';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
+import { approve, viewOf } from './fixtures/appViews.ts';
 
 const env = chatHostFor(
   [
@@ -18,16 +18,6 @@ const env = chatHostFor(
   { views: fixtureCommand('appViewServer'), echo: fixtureCommand('echoServer') },
 );
 
-/** The view inside its card: the relay frame on the sandbox origin, and the view's own frame in it. */
-function viewOf(page: Page, tool: string): FrameLocator {
-  return page.frameLocator(`iframe[title="View of views/${tool}"]`).frameLocator('iframe[title="View"]');
-}
-
-async function approve(page: Page, tool: string, answer: 'Allow once' | 'Deny'): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: `Run ${tool}?` });
-  await dialog.getByRole('button', { name: answer, exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
 
 test('a hostile view reaches nothing: not the page, its storage or the network; not another server, a link it may not open, or another view; a flood stops it and the page stays usable', async ({ page }) => {
   test.setTimeout(120_000);

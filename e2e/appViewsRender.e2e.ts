@@ -5,10 +5,10 @@
 // and a reopened conversation shows it again from what was saved. appViewsHostile.e2e.ts has the view
 // that tries everything a view must not do.
 import { readFile } from 'node:fs/promises';
-import type { FrameLocator, Page } from '@playwright/test';
 import { chatHostFor, lastModelRequest, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
+import { approve, viewOf } from './fixtures/appViews.ts';
 
 const env = chatHostFor(
   [
@@ -19,16 +19,6 @@ const env = chatHostFor(
   { views: fixtureCommand('appViewServer'), echo: fixtureCommand('echoServer') },
 );
 
-/** The view inside its card: the relay frame on the sandbox origin, and the view's own frame in it. */
-function viewOf(page: Page, tool: string): FrameLocator {
-  return page.frameLocator(`iframe[title="View of views/${tool}"]`).frameLocator('iframe[title="View"]');
-}
-
-async function approve(page: Page, tool: string, answer: 'Allow once' | 'Deny'): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: `Run ${tool}?` });
-  await dialog.getByRole('button', { name: answer, exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
 
 test('a view is offered, then shown in the sandbox: input, result, size, theme; its tool call asks, its message waits for the person, and it comes back after a reload', async ({ page }) => {
   test.setTimeout(120_000);

@@ -372,6 +372,13 @@ const serverAndUri = {
   properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
 } as const;
 const conversationId = { type: 'string', minLength: 1, maxLength: 100 } as const;
+/** One tool of one server (MCP Apps: the tool a view belongs to). */
+const serverAndTool = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['serverId', 'tool'],
+  properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
+} as const;
 const workspaceId = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const workspaceName = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const rootList = {
@@ -486,12 +493,7 @@ export const requestParamSchemas = {
       callId: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
-  openToolView: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['serverId', 'tool'],
-    properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
-  },
+  openToolView: serverAndTool,
   callToolFromView: {
     type: 'object',
     additionalProperties: false,
@@ -499,12 +501,7 @@ export const requestParamSchemas = {
     properties: {
       conversationId,
       /** The tool whose view asks (its server is the only one the view may call). */
-      viewOf: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['serverId', 'tool'],
-        properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
-      },
+      viewOf: serverAndTool,
       tool: { type: 'string', minLength: 1, maxLength: 512 },
       arguments: { type: 'object' },
       callId: { type: 'string', minLength: 1, maxLength: 200 },
@@ -517,12 +514,7 @@ export const requestParamSchemas = {
     properties: {
       conversationId,
       callId: { type: 'string', minLength: 1, maxLength: 200 },
-      viewOf: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['serverId', 'tool'],
-        properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 } },
-      },
+      viewOf: serverAndTool,
       text: { type: 'string', maxLength: 1_000_000 },
     },
   },
