@@ -172,8 +172,4 @@ export interface ToolViewDocument {
   permissions: ViewPermission[];
   /** The view asks for a border around it (`_meta.ui.prefersBorder`); false when it says so. */
   prefersBorder: boolean;
-  /** The person marked its server trusted: its views show without a click. */
-  serverTrusted: boolean;
-  /** The person chose to see this server's views without being asked (`setViewTrust`). */
-  viewsTrusted: boolean;
 }

@@ -281,8 +281,6 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const views = createToolViews({
     tools: () => pins.review(readyTools(hub, registry)),
     readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
-    isTrusted: trusted,
-    viewsTrusted: (serverId) => viewTrust.allows(serverId),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
     callOf: (conversationId, callId) => history.toolCalls.list(conversationId).find((call) => call.id === callId),
     context: stores.viewContext,

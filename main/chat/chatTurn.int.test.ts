@@ -232,7 +232,6 @@ describe('MCP Apps (tool visibility)', () => {
     assert.match(inspector.html, /<h1>Hostile<\/h1>/);
     assert.deepEqual(inspector.csp.connectDomains, ['https://api.example.org']);
     assert.deepEqual(inspector.dropped, ['connectDomains: "ftp://files.example.org" is not an https origin']);
-    assert.equal(inspector.serverTrusted, false);
     await assert.rejects(host.core.api.openToolView({ serverId: 'views', tool: 'plain_sum' }), /has no view/);
 
     const viewOf = { serverId: 'views', tool: 'show_chart' };

@@ -16,8 +16,6 @@ function views(gate: Partial<ToolGate> = {}) {
   const api = createToolViews({
     tools: () => tools,
     readResource: async () => ({ contents: [] }),
-    isTrusted: () => false,
-    viewsTrusted: () => false,
     callOf: (conversationId, callId) => (conversationId === 'c1' && callId === 'call-show' ? { serverId: 'charts', tool: 'show' } : conversationId === 'c1' && callId === 'call-other' ? { serverId: 'other', tool: 'show' } : undefined),
     context: { set: (conversationId, entry) => void kept.push({ conversationId, callId: entry.callId, text: entry.text }), list: () => [] },
     conversationExists: (id) => id === 'c1',

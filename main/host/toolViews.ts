@@ -30,9 +30,6 @@ export interface ToolViewsDeps {
   /** Every ready server's tools as the model would see them, checked against their pins. */
   tools(): ToolSummary[];
   readResource(serverId: string, uri: string): Promise<ReadResourceResult>;
-  isTrusted(serverId: string): boolean;
-  /** The person chose to see the server's views without being asked. */
-  viewsTrusted(serverId: string): boolean;
   /** A view belongs to a saved conversation: its calls are asked, audited and marked there. */
   conversationExists(conversationId: string): boolean;
   /** The tool call a view belongs to, as saved in the conversation. */
@@ -82,7 +79,8 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       if (!tool) throw new ViewRequestRefusedError(`${serverId} has no tool "${toolName}" now, so its view cannot be shown`);
       if (!tool.view) throw new ViewRequestRefusedError(`${serverId}'s tool "${toolName}" has no view`);
       const read = await deps.readResource(serverId, tool.view.resourceUri);
-      return { serverId, tool: toolName, ...viewDocumentOf(serverId, tool.view.resourceUri, read), serverTrusted: deps.isTrusted(serverId), viewsTrusted: deps.viewsTrusted(serverId) };
+      // Whether it shows without a click is the window's to decide, from the server's trust and the view trust it mirrors.
+      return { serverId, tool: toolName, ...viewDocumentOf(serverId, tool.view.resourceUri, read) };
     },
     async call({ conversationId, viewOf, tool: name, arguments: args, signal }) {
       if (!deps.conversationExists(conversationId)) throw new ViewConversationNotFoundError(`There is no conversation "${conversationId}" for the view of ${viewOf.serverId}/${viewOf.tool} to call a tool in.`);
@@ -129,7 +127,7 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
 }
 
 /** The view document in a `resources/read` answer: its HTML (text, or base64 `blob`) and what it declares. */
-export function viewDocumentOf(serverId: string, uri: string, read: ReadResourceResult): Omit<ToolViewDocument, 'serverId' | 'tool' | 'serverTrusted' | 'viewsTrusted'> {
+export function viewDocumentOf(serverId: string, uri: string, read: ReadResourceResult): Omit<ToolViewDocument, 'serverId' | 'tool'> {
   const content = read.contents.find((c) => c.uri === uri) ?? read.contents[0];
   if (!content) throw new ViewRequestRefusedError(`${serverId} sent nothing for the view ${uri}`);
   const mimeType = (content.mimeType ?? '').replace(/\s+/g, '').toLowerCase();

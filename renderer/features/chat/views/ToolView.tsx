@@ -27,7 +27,10 @@ import { viewStyleVariables } from './viewStyles.ts';
 export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSummary & { view: { resourceUri: string } } }) {
   const api = useAtriumApi();
   const sandbox = useAtriumStore((state) => state.hostInfo?.viewSandbox);
-  const viewsTrusted = useAtriumStore((state) => state.viewTrust.some((trust) => trust.serverId === call.serverId));
+  // A trusted server's views, or a server whose views the person chose to see, show without a click.
+  const showsWithoutAsking = useAtriumStore(
+    (state) => state.viewTrust.some((trust) => trust.serverId === call.serverId) || state.servers.some((server) => server.id === call.serverId && server.trusted),
+  );
   const [trustError, setTrustError] = useState<string | null>(null);
   const [document, setDocument] = useState<ToolViewDocument | null>(() => cachedDocument(call.serverId, call.tool));
   const [failure, setFailure] = useState<string | null>(null);
@@ -59,7 +62,7 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
   }
   if (failure) return <p className="tool-view-note" role="alert">The view could not be shown: {failure}</p>;
   if (!document) return <p className="tool-view-note muted">Loading the view…</p>;
-  if (!shown && !document.serverTrusted && !viewsTrusted) {
+  if (!shown && !showsWithoutAsking) {
     const origins = declaredOrigins(document.csp);
     return (
       <section className="tool-view-offer" aria-label={`${label}, not shown yet`}>
