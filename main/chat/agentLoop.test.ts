@@ -248,3 +248,33 @@ test('a result larger than the budget is not lost: the model gets what fits and 
   assert.match(textOfResult(3), /characters 240000–250000 of 250000\. That is the end of the result\./);
   assert.equal(served, 1, 'the pages come from the kept result, not the server again');
 });
+
+test('a few tools whose definitions would fill a small model’s context are searched for, and the person is told why', async () => {
+  const large: ToolSummary[] = Array.from({ length: 12 }, (_, i) => ({
+    serverId: 'l',
+    name: `tool_${i}`,
+    modelName: `l__tool_${i}`,
+    description: 'Does one big thing. '.repeat(60),
+    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'x'.repeat(400) } } },
+    enabled: true,
+  }));
+  const runWith = async (contextTokens: number) => {
+    const provider = scriptedProvider([{ text: 'ok' }]);
+    const events: TurnEvent[] = [];
+    await runTurn(
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'hi' }], provider, model: 'm', tools: large, signal: new AbortController().signal, contextTokens },
+      {
+        store: memoryStore(),
+        validator: new CachedSchemaValidator(),
+        onEvent: (e) => events.push(e),
+        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+        runner: { call: async () => ({ content: [] }) },
+      },
+    );
+    return { offered: provider.requests[0]?.tools.map((t) => t.name) ?? [], events };
+  };
+  const local = await runWith(32_000);
+  assert.deepEqual(local.offered, ['atrium_search_tools']);
+  assert.ok(local.events.some((e) => e.type === 'notice' && /would take more than a tenth of the model's context; the model gets a search tool/.test(e.message)));
+  assert.equal((await runWith(200_000)).offered.length, 12, 'a large context takes them all');
+});

@@ -12,7 +12,7 @@ import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { toolArgumentsProblem } from '../mcp/toolArguments.ts';
-import { DEFAULT_TOOL_THRESHOLD, SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools } from './toolSearch.ts';
+import { SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools, shouldSearch } from './toolSearch.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
 export interface TurnStore {
@@ -86,6 +86,8 @@ export interface TurnInput {
   maxTokens?: number;
   tools: ToolSummary[];
   signal: AbortSignal;
+  /** The model's context, in tokens, when known: tool definitions past a tenth of it are searched for instead. */
+  contextTokens?: number;
 }
 
 /**
@@ -139,7 +141,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   for (const { tool } of withheld.values()) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
   // Past the threshold the model starts with the search tool only and loads what it finds.
-  const searching = tools.length > (deps.toolThreshold ?? DEFAULT_TOOL_THRESHOLD);
+  const deferral = shouldSearch(tools, { ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}), ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}) });
+  const searching = deferral.searching;
   // What the conversation loaded or called in earlier turns stays loaded, if it is still offered.
   const kept = searching ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
   const loaded = new Set<string>(searching ? kept : tools.map((t) => t.modelName));
@@ -155,7 +158,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       inputSchema: tool.inputSchema,
     })),
   ];
-  if (searching) onEvent({ type: 'notice', message: `${tools.length} tools are available; the model gets a search tool and loads what it needs` });
+  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
 

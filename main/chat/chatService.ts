@@ -4,7 +4,7 @@
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
-import { rankTools } from './toolSearch.ts';
+import { CONTEXT_TOKENS_BY_KIND, rankTools } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { LoadedTools, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
@@ -90,6 +90,7 @@ export class ChatService {
           model,
           tools: this.deps.tools(),
           signal: controller.signal,
+          contextTokens: CONTEXT_TOKENS_BY_KIND[config.kind],
           ...(system ? { system } : {}),
         },
         {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolSummary } from '../../shared/domain.ts';
-import { describeFound, searchTools } from './toolSearch.ts';
+import { definitionTokens, describeFound, searchTools, shouldSearch } from './toolSearch.ts';
 
 const tool = (serverId: string, name: string, description: string): ToolSummary => ({ serverId, name, modelName: `${serverId}__${name}`, description, inputSchema: { type: 'object' }, enabled: true });
 const tools = [
@@ -21,4 +21,17 @@ test('the search loads the best matches, at most as many as asked, and nothing f
 test('the model is told what it can call now', () => {
   assert.match(describeFound([tools[2] as ToolSummary]), /Loaded 1 tool\(s\); you can call them now:\n- fs__read_file: Read a file from disk/);
   assert.match(describeFound([]), /No tool matches/);
+});
+
+test('the model searches past 64 tools, or sooner when the definitions would take more than a tenth of its context', () => {
+  const small = Array.from({ length: 40 }, (_, i) => tool('s', `tool_${i}`, 'Does one small thing'));
+  const large = Array.from({ length: 12 }, (_, i) => ({ ...tool('l', `tool_${i}`, 'Does one big thing. '.repeat(60)), inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'x'.repeat(400) } } } }));
+  assert.equal(shouldSearch(small, { contextTokens: 200_000 }).searching, false, '40 small tools fit');
+  assert.equal(shouldSearch([...small, ...small, ...small], { contextTokens: 200_000 }).searching, true, '120 tools are too many to choose among');
+  const local = shouldSearch(large, { contextTokens: 32_000 });
+  assert.equal(local.searching, true, '12 large tools take more than a tenth of a 32k context');
+  assert.match(local.why ?? '', /^the 12 tools' definitions \(about \d+ tokens\) would take more than a tenth of the model's context$/);
+  assert.equal(shouldSearch(large, { contextTokens: 200_000 }).searching, false, 'the same 12 fit a 200k context');
+  assert.equal(shouldSearch(small, { threshold: 10, contextTokens: 200_000 }).searching, true, 'a count the person chose still applies');
+  assert.equal(definitionTokens(tool('a', 'b', 'cccc')), Math.ceil(('a__b'.length + 4 + JSON.stringify({ type: 'object' }).length) / 4));
 });

@@ -234,6 +234,7 @@ function ThresholdField({ value, onSave }: { value: number; onSave(value: number
       <label className="field">
         Past this many tools, the model gets a search tool instead of all of them
         <input type="number" min={1} value={text} onChange={(event) => setText(event.target.value)} />
+        <span className="muted">It also does sooner when their definitions would take more than a tenth of the model’s context.</span>
       </label>
       <button type="submit" className="button">
         Save
