@@ -278,3 +278,27 @@ test('a few tools whose definitions would fill a small model’s context are sea
   assert.ok(local.events.some((e) => e.type === 'notice' && /would take more than a tenth of the model's context; the model gets a search tool/.test(e.message)));
   assert.equal((await runWith(200_000)).offered.length, 12, 'a large context takes them all');
 });
+
+test('in a later turn of a conversation that has a cut result, the reader is offered from the start', async () => {
+  const store = memoryStore();
+  const withSaved: TurnStore = { ...store, savedResult: (_c, callId) => store.calls.find((call) => call.id === callId)?.result as Record<string, unknown> | undefined };
+  const turn = async (steps: Step[]) => {
+    const provider = scriptedProvider(steps);
+    await runTurn(
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: [addTool], signal: new AbortController().signal },
+      {
+        store: withSaved,
+        validator: new CachedSchemaValidator(),
+        onEvent: () => undefined,
+        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+        runner: { call: async () => ({ content: [{ type: 'text', text: 'y'.repeat(150_000) }] }) },
+      },
+    );
+    return provider;
+  };
+  const first = await turn([{ text: 'nothing cut yet' }]);
+  assert.deepEqual(first.requests[0]?.tools.map((t) => t.name), ['calc__add']);
+  await turn([{ calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] }, { text: 'cut' }]);
+  const later = await turn([{ text: 'reading on' }]);
+  assert.deepEqual(later.requests[0]?.tools.map((t) => t.name), ['atrium_read_result', 'calc__add']);
+});

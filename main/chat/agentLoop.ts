@@ -170,7 +170,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     let stopReason: StopReason = 'other';
     try {
       const messages = store.loadChatMessages(input.conversationId);
-      readerOffered ||= mentionsCutResult(resultTexts(messages));
+      // The whole conversation is read for a cut result once; after that, only what each step adds.
+      if (step === 1) readerOffered = mentionsCutResult(resultTexts(messages));
       for await (const event of input.provider.stream({
         model: input.model,
         messages,
@@ -230,6 +231,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
     }
     store.appendUserMessage(input.conversationId, results);
+    readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });
       return { stopReason: 'cancelled', usage, steps: step };
