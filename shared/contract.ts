@@ -34,6 +34,7 @@ import type { FieldProblem } from './fieldProblems.ts';
 import type { PendingRequestView } from './pendingPayloads.ts';
 import type { ToolViewDocument, ViewContextEntry, ViewTrust } from './viewSandbox.ts';
 import { pendingAnswerSchema } from './pendingPayloads.ts';
+import { viewPermissions } from './viewSandbox.ts';
 
 export type { CallToolResult, FieldProblem, GetPromptResult, ReadResourceResult };
 
@@ -155,10 +156,12 @@ export interface AtriumResults {
   setViewContext: { kept: string };
   /** What the views of a conversation told the model, each view's latest. */
   listViewContext: ViewContextEntry[];
-  /** The servers whose views are shown without asking (one server's, with `serverId`). */
+  /** What the person chose for servers' views: shown without asking, permissions (one server's, with `serverId`). */
   listViewTrust: ViewTrust[];
   /** "Always show views from this server", or its revocation. */
   setViewTrust: null;
+  /** Lets a server's views use a browser permission they ask for (camera, microphone, …), or stops it. */
+  setViewPermission: null;
   cancelCall: null;
   readResource: ReadResourceResult;
   subscribeResource: null;
@@ -332,7 +335,7 @@ export interface AtriumEvents {
   pendingClosed: { id: string; how: 'settled' | 'withdrawn'; reason?: string };
   /** The settings as saved now: providers (with whether each has a key), the default model, the approval choices. */
   settingsChanged: ProviderSettingsView;
-  /** MCP Apps: the servers whose views are shown without asking, as they are now. */
+  /** MCP Apps: what the person chose for servers' views (shown without asking, permissions), as it is now. */
   viewTrustChanged: ViewTrust[];
 }
 
@@ -521,6 +524,12 @@ export const requestParamSchemas = {
   listViewContext: { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId } },
   listViewTrust: serverFilter,
   setViewTrust: { type: 'object', additionalProperties: false, required: ['serverId', 'trusted'], properties: { serverId, trusted: { type: 'boolean' } } },
+  setViewPermission: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'permission', 'allowed'],
+    properties: { serverId, permission: { enum: viewPermissions }, allowed: { type: 'boolean' } },
+  },
   cancelCall: {
     type: 'object',
     additionalProperties: false,

@@ -351,6 +351,11 @@ export type ChatTurnEvent =
   | { type: 'text'; messageId: string; delta: string }
   /** An image the model produced; `data` is base64. */
   | { type: 'image'; messageId: string; mimeType: string; data: string }
+  /**
+   * A call the model is still writing, with its arguments as far as they go: sent for tools with a view
+   * (MCP Apps), which may draw them as they come. `tool_call` follows with the whole call.
+   */
+  | { type: 'tool_input'; messageId: string; callId: string; serverId: string; tool: string; arguments: Record<string, unknown> }
   | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }

@@ -73,6 +73,23 @@ export function cleanViewCsp(raw: unknown): { csp: ViewCsp; dropped: string[] } 
   return { csp, dropped };
 }
 
+/** Each permission as the person reads it, after “your”. */
+export const viewPermissionNames: Record<ViewPermission, string> = {
+  camera: 'camera',
+  microphone: 'microphone',
+  geolocation: 'location',
+  clipboardWrite: 'clipboard (writing only)',
+};
+
+/**
+ * The frame's `allow` attribute (Permissions Policy) for the permissions allowed: a feature not named is
+ * blocked in the frame whatever the browser would grant. Built from Atrium's own list, never a server's text.
+ */
+export function viewAllowAttribute(allowed: readonly ViewPermission[]): string {
+  const features: Record<ViewPermission, string> = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
+  return viewPermissions.filter((name) => allowed.includes(name)).map((name) => `${features[name]} *`).join('; ');
+}
+
 /** The permissions a view asks for (`_meta.ui.permissions`), of the ones Atrium knows. */
 export function requestedViewPermissions(raw: unknown): ViewPermission[] {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
@@ -149,10 +166,20 @@ export interface ViewContextEntry {
 /** The most a view may tell the model; more is cut, and the cut said. */
 export const MAX_VIEW_CONTEXT_CHARS = 4_000;
 
-/** A server whose views the person chose to see without being asked each time. */
+/**
+ * What the person chose for one server's views: to see them without being asked each time, and which
+ * browser permissions its views may use. A server appears once it has either.
+ */
 export interface ViewTrust {
   serverId: string;
-  /** When they chose it. */
+  /** When they chose to see its views without being asked; absent when they did not. */
+  showsSince?: number;
+  /** The permissions they allowed its views, each with when. */
+  permissions: ViewPermissionGrant[];
+}
+
+export interface ViewPermissionGrant {
+  permission: ViewPermission;
   since: number;
 }
 
@@ -168,7 +195,7 @@ export interface ToolViewDocument {
   csp: ViewCsp;
   /** What was declared but not kept (not an https origin, too many), to say beside the view. */
   dropped: string[];
-  /** Browser permissions it asked for; all denied for now. */
+  /** Browser permissions it asked for; each denied unless the person allowed it for the server. */
   permissions: ViewPermission[];
   /** The view asks for a border around it (`_meta.ui.prefersBorder`); false when it says so. */
   prefersBorder: boolean;

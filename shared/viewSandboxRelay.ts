@@ -42,6 +42,13 @@ export const relayScript = `'use strict';
         // Scripts only: never allow-same-origin, so the view's origin is opaque.
         view.setAttribute('sandbox', 'allow-scripts');
         view.setAttribute('title', 'View');
+        // The permissions Atrium's page passes on (only those the person allowed); named from this list
+        // only, and capped anyway by the relay's own frame, which Atrium's page gave the same ones.
+        var features = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
+        var allowed = [];
+        var asked = params.permissions || {};
+        for (var name in features) if (Object.prototype.hasOwnProperty.call(asked, name)) allowed.push(features[name] + ' *');
+        if (allowed.length > 0) view.setAttribute('allow', allowed.join('; '));
         view.srcdoc = params.html;
         document.body.appendChild(view);
         return;

@@ -10,6 +10,7 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 
 export const VIEW_URI = 'ui://charts/view.html';
 export const HOSTILE_VIEW_URI = 'ui://charts/hostile.html';
+export const MAP_VIEW_URI = 'ui://charts/map.html';
 
 // The view speaks the extension's protocol by hand over postMessage (JSON-RPC 2.0): what it received and
 // what its requests came back with are written into its page, for a test to read.
@@ -30,7 +31,8 @@ window.addEventListener('message', (event) => {
   if (message.id !== undefined && waiting.has(message.id)) { waiting.get(message.id)(message); waiting.delete(message.id); return; }
   if (message.method === 'ui/notifications/tool-input') $('input').textContent = 'Input: ' + JSON.stringify(message.params.arguments);
   if (message.method === 'ui/notifications/tool-result') $('result').textContent = (message.params.isError ? 'Failed: ' : 'Result: ') + textOf(message.params);
-  if (message.method === 'ui/notifications/host-context-changed') { theme(message.params.theme); styles(message.params.styles); }
+  if (message.method === 'ui/notifications/host-context-changed') { theme(message.params.theme); styles(message.params.styles); if (message.params.displayMode) $('mode').textContent = 'Mode: ' + message.params.displayMode; }
+  if (message.method === 'ui/notifications/tool-input-partial') $('partial').textContent = 'Partial: ' + JSON.stringify(message.params.arguments);
   fit();
 });
 const outcome = (answer) => answer.error ? 'error ' + answer.error.message : answer.result.isError ? 'refused ' + textOf(answer.result) : 'ok ' + textOf(answer.result);
@@ -41,6 +43,9 @@ $('grow').onclick = () => { $('tall').style.height = '600px'; fit(); };
 $('tell').onclick = async () => { const a = await request('ui/update-model-context', { content: [{ type: 'text', text: 'The person is looking at point 2 of 3.' }], structuredContent: { point: 2 } }); $('context').textContent = 'Context: ' + (a.result ? 'kept' : 'refused'); };
 $('save').onclick = async () => { const a = await request('ui/download-file', { contents: [{ type: 'resource', resource: { uri: 'file:///reports/../chart data.csv', mimeType: 'text/csv', text: 'point,value\\n1,1\\n2,2\\n3,3\\n' } }] }); $('saved').textContent = 'Download: ' + (a.result && !a.result.isError ? 'saved' : 'not saved'); };
 $('full').onclick = async () => { const a = await request('ui/request-display-mode', { mode: 'fullscreen' }); $('mode').textContent = 'Mode: ' + a.result.mode; };
+$('float').onclick = async () => { const a = await request('ui/request-display-mode', { mode: 'pip' }); $('mode').textContent = 'Mode: ' + a.result.mode; };
+let clicks = 0;
+$('count').onclick = () => { clicks += 1; $('clicks').textContent = 'Clicks: ' + clicks; };
 request('ui/initialize', { appInfo: { name: 'chart-view', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' }).then((answer) => {
   theme(answer.result.hostContext && answer.result.hostContext.theme);
   styles(answer.result.hostContext && answer.result.hostContext.styles);
@@ -49,8 +54,8 @@ request('ui/initialize', { appInfo: { name: 'chart-view', version: '1.0.0' }, ap
 });
 `;
 const VIEW_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:sans-serif;margin:0;padding:8px}body[data-theme=dark]{background:#111;color:#eee}</style></head><body>
-<h1>Chart</h1><p id="theme"></p><p id="background"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p><p id="saved"></p>
-<button id="refresh">Refresh</button> <button id="ask">Ask about it</button> <button id="link">Open the docs</button> <button id="grow">Grow</button> <button id="full">Full screen</button> <button id="tell">Tell the model</button> <button id="save">Save data</button>
+<h1>Chart</h1><p id="theme"></p><p id="background"></p><p id="input">No input yet</p><p id="result">No result yet</p><p id="call"></p><p id="message"></p><p id="linked"></p><p id="mode"></p><p id="context"></p><p id="saved"></p><p id="partial"></p><p id="clicks"></p>
+<button id="refresh">Refresh</button> <button id="ask">Ask about it</button> <button id="link">Open the docs</button> <button id="grow">Grow</button> <button id="full">Full screen</button> <button id="tell">Tell the model</button> <button id="save">Save data</button> <button id="float">Float</button> <button id="count">Count</button>
 <div id="tall"></div>
 <script>${VIEW_SCRIPT}</script></body></html>`;
 
@@ -87,13 +92,30 @@ request('ui/initialize', { appInfo: { name: 'hostile', version: '1' }, appCapabi
 `;
 const HOSTILE_HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Hostile</h1><ul id="report"></ul><button id="own">Call my tool</button> <button id="flood">Flood</button><script>${HOSTILE_SCRIPT}</script></body></html>`;
 
-const VIEWS: Record<string, string> = { [VIEW_URI]: VIEW_HTML, [HOSTILE_VIEW_URI]: HOSTILE_HTML };
+// A map view that declares it wants the person's location (and to write to the clipboard): it says what
+// the frame's policy lets it use, and where it is when asked.
+const MAP_SCRIPT = `
+const $ = (id) => document.getElementById(id);
+const policy = document.featurePolicy || document.permissionsPolicy;
+$('policy').textContent = 'Location: ' + (policy && policy.allowsFeature('geolocation') ? 'allowed' : 'blocked');
+$('where').onclick = () => navigator.geolocation.getCurrentPosition(
+  (position) => { $('position').textContent = 'Position: ' + position.coords.latitude.toFixed(2) + ', ' + position.coords.longitude.toFixed(2); },
+  (error) => { $('position').textContent = 'Position: refused (' + error.code + ')'; },
+  { timeout: 5000 },
+);
+window.parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { appInfo: { name: 'map', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } }, '*');
+window.addEventListener('message', (event) => { if (event.data && event.data.id === 1) window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*'); });
+`;
+const MAP_HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>Map</h1><p id="policy"></p><p id="position">Position: not asked</p><button id="where">Where am I</button><script>${MAP_SCRIPT}</script></body></html>`;
+
+const VIEWS: Record<string, string> = { [VIEW_URI]: VIEW_HTML, [HOSTILE_VIEW_URI]: HOSTILE_HTML, [MAP_VIEW_URI]: MAP_HTML };
 
 const TOOLS: Tool[] = [
   { name: 'show_chart', description: 'Shows a chart of the numbers given, in a view.', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: VIEW_URI } } },
   { name: 'refresh_chart', description: 'Refreshes the chart (called by its view).', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: VIEW_URI, visibility: ['app'] } } },
   { name: 'plain_sum', description: 'Adds numbers; no view.', inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['model'] } } },
   { name: 'inspect', description: 'Shows an inspector view.', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: HOSTILE_VIEW_URI } } },
+  { name: 'show_map', description: 'Shows where you are on a map.', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: MAP_VIEW_URI } } },
 ];
 
 function createAppViewServer(): Server {
@@ -117,6 +139,8 @@ function createAppViewServer(): Server {
         return { content: [{ type: 'text', text: '6' }] };
       case 'inspect':
         return { content: [{ type: 'text', text: 'Inspecting.' }] };
+      case 'show_map':
+        return { content: [{ type: 'text', text: 'A map.' }] };
       default:
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     }
@@ -125,6 +149,7 @@ function createAppViewServer(): Server {
     resources: [
       { uri: VIEW_URI, name: 'Chart view', mimeType: 'text/html;profile=mcp-app' },
       { uri: HOSTILE_VIEW_URI, name: 'Inspector view', mimeType: 'text/html;profile=mcp-app' },
+      { uri: MAP_VIEW_URI, name: 'Map view', mimeType: 'text/html;profile=mcp-app' },
     ],
   }));
   server.setRequestHandler('resources/read', (request) => {
@@ -132,7 +157,8 @@ function createAppViewServer(): Server {
     if (html === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
     // The inspector declares one origin it may reach (and one it may not: not https), as a real view might.
     const csp = request.params.uri === HOSTILE_VIEW_URI ? { csp: { connectDomains: ['https://api.example.org', 'ftp://files.example.org'] } } : {};
-    return { contents: [{ uri: request.params.uri, mimeType: 'text/html;profile=mcp-app', text: html, _meta: { ui: { prefersBorder: true, ...csp } } }] };
+    const permissions = request.params.uri === MAP_VIEW_URI ? { permissions: { geolocation: {}, clipboardWrite: {} } } : {};
+    return { contents: [{ uri: request.params.uri, mimeType: 'text/html;profile=mcp-app', text: html, _meta: { ui: { prefersBorder: true, ...csp, ...permissions } } }] };
   });
   return server;
 }

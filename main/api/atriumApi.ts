@@ -196,6 +196,11 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       events.emit('viewTrustChanged', conversations.viewTrust.list());
       return null;
     },
+    setViewPermission: async ({ serverId, permission, allowed }) => {
+      conversations.viewTrust.setPermission(serverId, permission, allowed);
+      events.emit('viewTrustChanged', conversations.viewTrust.list());
+      return null;
+    },
     // A direct call from the person or a view, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {
       callsInFlight.get(callId)?.abort(new Error('cancelled by the person'));

@@ -298,10 +298,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     pins.forgetServer(serverId);
-    if (viewTrust.allows(serverId)) {
-      viewTrust.revoke(serverId);
-      events.emit('viewTrustChanged', viewTrust.list());
-    }
+    if (viewTrust.forget(serverId)) events.emit('viewTrustChanged', viewTrust.list());
   });
   // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them.
   const pinToolsOf = (serverId: string) => {

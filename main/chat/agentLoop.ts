@@ -3,6 +3,7 @@
 // consent gate, run on its server, and its result goes back to the model, until the model answers
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
+import { PartialToolInputs } from './partialToolInput.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
@@ -139,7 +140,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     })
     .sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
-  for (const { tool } of withheld.values()) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
+  // A tool that changed is said, for the person to review; one declared for its view only is simply not the model's.
+  for (const { tool } of withheld.values()) {
+    if (tool.changed) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
+  }
   // Past the threshold the model starts with the search tool only and loads what it finds.
   const deferral = shouldSearch(tools, { ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}), ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}) });
   const searching = deferral.searching;
@@ -168,6 +172,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const content: ChatContent[] = [];
     let text = '';
     let stopReason: StopReason = 'other';
+    // A tool with a view may draw its arguments as the model writes them.
+    const partialInputs = new PartialToolInputs((callId, soFar) => {
+      const tool = byModelName.get(toolNameOf.get(callId) ?? '');
+      if (tool) onEvent({ type: 'tool_input', messageId, callId, serverId: tool.serverId, tool: tool.name, arguments: soFar });
+    });
+    const toolNameOf = new Map<string, string>();
     try {
       const messages = store.loadChatMessages(input.conversationId);
       // The whole conversation is read for a cut result once; after that, only what each step adds.
@@ -190,7 +200,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
           content.push({ type: 'image', mimeType: event.mimeType, data: event.data });
           store.setAssistantContent(messageId, content);
           onEvent({ type: 'image', messageId, mimeType: event.mimeType, data: event.data });
+        } else if (event.type === 'tool_call_delta') {
+          if (byModelName.get(event.name)?.view) {
+            toolNameOf.set(event.id, event.name);
+            partialInputs.add(event.id, event.partialJson);
+          }
         } else if (event.type === 'tool_call') {
+          partialInputs.end(event.id);
           if (text) content.push({ type: 'text', text });
           text = '';
           content.push({ type: 'tool_use', id: event.id, name: event.name, input: event.input });
@@ -206,6 +222,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       if (text) content.push({ type: 'text', text });
       store.finishAssistantMessage(messageId, content, { status: 'error', usage, error: (error as Error).message });
       throw error;
+    } finally {
+      partialInputs.endAll();
     }
     if (text) content.push({ type: 'text', text });
     const calls = content.filter((c): c is Extract<ChatContent, { type: 'tool_use' }> => c.type === 'tool_use');

@@ -216,10 +216,14 @@ describe('MCP Apps (tool visibility)', () => {
       { views: { ...fixtureCommand('appViewServer'), trusted: true } },
       { approvalMode: 'all' },
     );
+    const notices: string[] = [];
+    host.core.events.on('chatEvent', ({ event }) => event.type === 'notice' && notices.push(event.message));
     const reply = await host.core.api.sendMessage({ text: 'refresh the chart' });
     assert.equal(reply.stopReason, 'end_turn');
+    // Not offered by design, so not said to have changed: a false alarm would teach people to ignore the real one.
+    assert.deepEqual(notices.filter((notice) => notice.includes('withheld')), []);
     const offered = (llm.requests.find((r) => r.method === 'POST')?.body as { tools: { name: string }[] }).tools.map((t) => t.name);
-    assert.deepEqual(offered.sort(), ['views__inspect', 'views__plain_sum', 'views__show_chart']);
+    assert.deepEqual(offered.sort(), ['views__inspect', 'views__plain_sum', 'views__show_chart', 'views__show_map']);
     const { toolCalls } = await host.core.api.getConversation({ conversationId: reply.conversationId });
     assert.deepEqual([toolCalls[0]?.status, toolCalls[0]?.result?.error], ['denied', 'views declares the tool "refresh_chart" for its own view only, not for the model']);
     assert.match(bodyOf(llm, 1), /This call was not made: views declares the tool \\"refresh_chart\\" for its own view only/);
@@ -243,6 +247,22 @@ describe('MCP Apps (tool visibility)', () => {
     assert.match(audited?.detail ?? '', /asked by the view of views\/show_chart/);
     await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'echo', arguments: { text: 'x' } }), /views does not offer/);
     await assert.rejects(host.core.api.callToolFromView({ conversationId, viewOf, tool: 'plain_sum', arguments: {} }), /for the model only, not for its views/);
+  });
+
+  test('the permissions a view asks for are allowed per server, told to the window, and forgotten with the server', async () => {
+    const { host } = await chatHost('anthropic', [{ text: 'Here it is.' }], { views: fixtureCommand('appViewServer') }, { approvalMode: 'all' });
+    const map = await host.core.api.openToolView({ serverId: 'views', tool: 'show_map' });
+    assert.deepEqual(map.permissions, ['geolocation', 'clipboardWrite']);
+    const told: unknown[] = [];
+    host.core.events.on('viewTrustChanged', (trust) => told.push(trust));
+    await host.core.api.setViewPermission({ serverId: 'views', permission: 'geolocation', allowed: true });
+    assert.deepEqual(
+      (await host.core.api.listViewTrust({ serverId: 'views' })).map((trust) => trust.permissions.map((grant) => grant.permission)),
+      [['geolocation']],
+    );
+    await host.core.api.removeServer({ serverId: 'views' });
+    assert.deepEqual(await host.core.api.listViewTrust({}), [], 'a removed server keeps nothing of what was allowed');
+    assert.deepEqual(told.map((trust) => (trust as unknown[]).length), [1, 0]);
   });
 
   test('a view that goes while its call waits for the person takes its question back', async () => {

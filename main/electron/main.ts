@@ -20,7 +20,8 @@ import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { notifyPendingRequests } from './pendingNotifier.ts';
 import { openKeychainSecrets } from './safeStorageSecrets.ts';
-import { denyAllPermissions, guardWebContents, openExternalLink, openSignInPage } from './webContentsPolicy.ts';
+import type { ViewPermission, ViewTrust } from '../../shared/viewSandbox.ts';
+import { guardPermissions, guardWebContents, openExternalLink, openSignInPage } from './webContentsPolicy.ts';
 import type { LinkOpener } from './webContentsPolicy.ts';
 import { buildWindowOptions, windowSizes } from './windowOptions.ts';
 import { readWindowState, restoreWindow, writeWindowState } from './windowState.ts';
@@ -45,6 +46,9 @@ let window: BrowserWindow | undefined;
 let windowState: WindowState | undefined;
 /** The last save of the window's bounds; quitting waits for it, or a fast quit would lose it. */
 let savingWindowState: Promise<void> = Promise.resolve();
+
+/** The browser permissions the person allowed some server's views; none until the host has said. */
+let viewPermissionsAllowed: ReadonlySet<ViewPermission> = new Set();
 
 const links: LinkOpener = { openExternal: (url) => shell.openExternal(url), warn: (message) => console.warn(message) };
 
@@ -84,7 +88,7 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   protocol.handle(appScheme, (request) => serveAppRequest(request, rendererDir));
   protocol.handle(viewScheme, (request) => serveViewSandboxRequest(request));
-  denyAllPermissions(session.defaultSession);
+  guardPermissions(session.defaultSession, () => viewPermissionsAllowed);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       buildMenuTemplate({
@@ -104,6 +108,9 @@ async function start(): Promise<void> {
     return;
   }
   host = core;
+  const keepViewPermissions = (trust: ViewTrust[]) => (viewPermissionsAllowed = new Set(trust.flatMap((entry) => entry.permissions.map((grant) => grant.permission))));
+  core.events.on('viewTrustChanged', keepViewPermissions);
+  keepViewPermissions(await core.api.listViewTrust({}));
   notifyPendingRequests({
     events: core.events,
     isWindowFocused: () => window?.isFocused() ?? false,

@@ -114,10 +114,19 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
     assert.equal((settings.result as { keyStorageWarning?: string }).keyStorageWarning, undefined);
   });
 
-  await t.test('permissions are denied, links go out only through the gate, the menu is set', async () => {
+  await t.test('permissions are denied but what the person allowed views, links go out only through the gate, the menu is set', async () => {
     const answers: boolean[] = [];
-    (record.permissionHandlers.setPermissionRequestHandler as (c: unknown, p: string, cb: (granted: boolean) => void) => void)({}, 'media', (granted) => answers.push(granted));
-    assert.deepEqual(answers, [false]);
+    const ask = (permission: string, details: object) =>
+      (record.permissionHandlers.setPermissionRequestHandler as (c: unknown, p: string, cb: (granted: boolean) => void, d: object) => void)({}, permission, (granted) => answers.push(granted), details);
+    const view = { isMainFrame: false, requestingUrl: 'about:srcdoc' };
+    ask('media', { ...view, mediaTypes: ['video'] });
+    ask('geolocation', view);
+    assert.deepEqual(answers, [false, false]);
+    // The person allows location for a server's views, in the window: the handler hears it from the host.
+    assert.equal((await invoke('setViewPermission', { serverId: 'echo', permission: 'geolocation', allowed: true })).ok, true);
+    ask('geolocation', view);
+    ask('geolocation', { isMainFrame: true, requestingUrl: 'atrium://app/index.html' });
+    assert.deepEqual(answers, [false, false, true, false]);
     assert.deepEqual(win.webContents.windowOpenHandler?.({ url: 'file:///etc/passwd' }), { action: 'deny' });
     assert.deepEqual(win.webContents.windowOpenHandler?.({ url: 'https://example.com/' }), { action: 'deny' });
     await Promise.resolve();

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session, WebContents } from 'electron';
-import { denyAllPermissions, guardWebContents, openSignInPage, windowOpenHandler } from './webContentsPolicy.ts';
+import { guardPermissions, guardWebContents, openSignInPage, windowOpenHandler } from './webContentsPolicy.ts';
+import type { ViewPermission } from '../../shared/viewSandbox.ts';
 
 function opener(fail = false) {
   const opened: string[] = [];
@@ -76,7 +77,7 @@ test('a guarded page never navigates, never attaches a webview, and opens links 
   assert.deepEqual(links.opened, ['https://example.com/a']);
 });
 
-test('every permission request, check and device request is denied', () => {
+function permissionHandlers(allowed: ViewPermission[]) {
   const handlers: Record<string, (...args: never[]) => unknown> = {};
   const session = {
     setPermissionRequestHandler: (handler: never) => (handlers.request = handler),
@@ -84,20 +85,45 @@ test('every permission request, check and device request is denied', () => {
     setDevicePermissionHandler: (handler: never) => (handlers.device = handler),
     setDisplayMediaRequestHandler: (handler: never) => (handlers.display = handler),
   } as unknown as Session;
-  denyAllPermissions(session);
-
-  for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'midiSysex', 'fullscreen', 'openExternal', 'unknown']) {
+  guardPermissions(session, () => new Set(allowed));
+  const request = (permission: string, details: Record<string, unknown>) => {
     const answers: boolean[] = [];
-    const request = handlers.request as (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void;
-    request({}, permission, (granted) => answers.push(granted), { requestingUrl: 'atrium://app/index.html' });
-    assert.deepEqual(answers, [false], permission);
-    const check = handlers.check as (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
-    assert.equal(check({}, permission, 'atrium://app', {}), false, permission);
+    (handlers.request as (contents: unknown, permission: string, callback: (granted: boolean) => void, details: unknown) => void)({}, permission, (granted) => answers.push(granted), details);
+    assert.equal(answers.length, 1, 'answered once, at once');
+    return answers[0];
+  };
+  const check = (permission: string, details: Record<string, unknown>) => (handlers.check as (contents: unknown, permission: string, origin: string, details: unknown) => boolean)({}, permission, 'null', details);
+  return { handlers, request, check };
+}
+
+test('with nothing allowed, every permission request, check and device request is denied, from any frame', () => {
+  const { handlers, request, check } = permissionHandlers([]);
+  for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'midiSysex', 'fullscreen', 'openExternal', 'unknown']) {
+    for (const frame of [{ isMainFrame: true, requestingUrl: 'atrium://app/index.html' }, { isMainFrame: false, requestingUrl: 'about:srcdoc' }]) {
+      assert.equal(request(permission, { ...frame, mediaTypes: ['video'] }), false, permission);
+      assert.equal(check(permission, { ...frame, mediaType: 'video' }), false, permission);
+    }
   }
   assert.equal((handlers.device as (details: unknown) => boolean)({ deviceType: 'usb', origin: 'atrium://app' }), false);
   const streams: unknown[] = [];
   (handlers.display as (request: unknown, callback: (streams: unknown) => void) => void)({}, (given) => streams.push(given));
   assert.deepEqual(streams, [null]);
+});
+
+test('a permission the person allowed for views is given to a view sandbox frame only, and only that permission', () => {
+  const { request, check } = permissionHandlers(['geolocation', 'camera']);
+  const view = { isMainFrame: false, requestingUrl: 'about:srcdoc' };
+  assert.equal(request('geolocation', view), true);
+  assert.equal(request('geolocation', { isMainFrame: false, requestingUrl: 'atrium-view://sandbox/view' }), true);
+  assert.equal(check('geolocation', view), true);
+  assert.equal(request('media', { ...view, mediaTypes: ['video'] }), true, 'camera');
+  assert.equal(request('media', { ...view, mediaTypes: ['video', 'audio'] }), false, 'the microphone was not allowed');
+  assert.equal(request('media', view), false, 'media without saying which is refused');
+  assert.equal(check('media', { ...view, mediaType: 'unknown' }), false);
+  assert.equal(request('clipboard-sanitized-write', view), false);
+  assert.equal(request('notifications', view), false, 'no view may have a permission Atrium does not offer');
+  assert.equal(request('geolocation', { isMainFrame: true, requestingUrl: 'atrium://app/index.html' }), false, 'not Atrium’s own page');
+  assert.equal(request('geolocation', { isMainFrame: false, requestingUrl: 'https://example.com/' }), false, 'not a frame outside the view sandbox');
 });
 
 test('a sign-in page goes to the system browser through the link gate; a refused one fails the sign-in and opens nothing', async () => {

@@ -1,9 +1,12 @@
 // What every page Electron creates may do: never navigate away from Atrium, never open a window,
-// never embed a <webview>, and never get a device or browser permission. Links leave only through
-// `window.open(url)` (after the person confirmed the address), the URL gate and the OS's URL handler.
+// never embed a <webview>, and never get a device or browser permission, except the few an MCP Apps view
+// may use once the person allowed them for its server. Links leave only through `window.open(url)` (after
+// the person confirmed the address), the URL gate and the OS's URL handler.
 import type { HandlerDetails, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
+import type { ViewPermission } from '../../shared/viewSandbox.ts';
 import { isAppUrl } from './appProtocol.ts';
 import { checkExternalUrl } from './externalUrl.ts';
+import { viewScheme } from './viewSandboxProtocol.ts';
 
 export interface LinkOpener {
   /** shell.openExternal in the app. */
@@ -52,14 +55,55 @@ export function guardWebContents(contents: WebContents, opener: LinkOpener): voi
   contents.setWindowOpenHandler(windowOpenHandler(opener));
 }
 
+/** The permissions the person allowed some server's views, as they are now (main keeps it current). */
+export type ViewPermissionsAllowed = () => ReadonlySet<ViewPermission>;
+
 /**
- * Camera, microphone, notifications from the page, geolocation, MIDI, HID, USB, serial, screen
- * capture, clipboard reading…: all refused, asked or merely checked. Atrium's own notifications come
- * from main, not from the page.
+ * Notifications from the page, MIDI, HID, USB, serial, screen capture, clipboard reading…: all refused,
+ * asked or merely checked; Atrium's own notifications come from main, not from the page. Camera,
+ * microphone, location and clipboard writing are refused too, except to a frame in the view sandbox when
+ * the person allowed that permission for some server's views. Which server's view may use it is decided
+ * in the page: only an allowed server's view frame is given the feature (its `allow` attribute), and the
+ * browser blocks it in any other frame before it reaches here.
  */
-export function denyAllPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+export function guardPermissions(session: Session, viewsMayUse: ViewPermissionsAllowed): void {
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    const mediaTypes = 'mediaTypes' in details ? details.mediaTypes : undefined;
+    callback(viewMayUse(permission, { isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl, mediaTypes }, viewsMayUse()));
+  });
+  session.setPermissionCheckHandler((_contents, permission, _origin, details) =>
+    viewMayUse(permission, { isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl, mediaTypes: details.mediaType ? [details.mediaType] : undefined }, viewsMayUse()),
+  );
   session.setDevicePermissionHandler(() => false);
   session.setDisplayMediaRequestHandler((_request, callback) => callback(null));
+}
+
+interface PermissionAsker {
+  isMainFrame: boolean;
+  requestingUrl: string | undefined;
+  mediaTypes: readonly string[] | undefined;
+}
+
+function viewMayUse(permission: string, asker: PermissionAsker, allowed: ReadonlySet<ViewPermission>): boolean {
+  // Atrium's own page never needs one; a view's frame is the relay's (atrium-view:) or the view's own
+  // document inside it (about:srcdoc, an opaque origin).
+  if (asker.isMainFrame) return false;
+  const url = asker.requestingUrl ?? '';
+  if (!url.startsWith(`${viewScheme}:`) && url !== 'about:srcdoc') return false;
+  const needed = permissionsNeeded(permission, asker.mediaTypes);
+  return needed.length > 0 && needed.every((name) => allowed.has(name));
+}
+
+/** What Electron's permission name means in Atrium's terms; nothing for a permission no view may have. */
+function permissionsNeeded(permission: string, mediaTypes: readonly string[] | undefined): ViewPermission[] {
+  if (permission === 'geolocation') return ['geolocation'];
+  if (permission === 'clipboard-sanitized-write') return ['clipboardWrite'];
+  if (permission !== 'media' || !mediaTypes || mediaTypes.length === 0) return [];
+  const needed: ViewPermission[] = [];
+  for (const type of mediaTypes) {
+    if (type === 'video') needed.push('camera');
+    else if (type === 'audio') needed.push('microphone');
+    else return [];
+  }
+  return needed;
 }

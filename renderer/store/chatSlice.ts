@@ -6,10 +6,15 @@ import type { SliceCreator } from './AtriumState.ts';
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
   callId: string;
+  /** The reply that made it (the step streaming when it began). */
+  messageId?: string;
   serverId: string;
   tool: string;
+  /** The whole arguments; empty while the model is still writing them (`composing`). */
   arguments: Record<string, unknown>;
-  status: 'awaiting_approval' | 'running' | ToolCallOutcome;
+  /** While composing (tools with a view only): the arguments as far as the model has written them. */
+  partialArguments?: Record<string, unknown>;
+  status: 'composing' | 'awaiting_approval' | 'running' | ToolCallOutcome;
   progress?: { progress: number; total?: number; message?: string };
   summary?: string;
   /** When it began running (after any approval), as this window saw it. */
@@ -39,6 +44,11 @@ export type ModelChoice = ModelInUse;
 /** How a conversation is named in what this window keeps per conversation: 'new' for the one not yet started. */
 export const conversationKey = (conversationId: string | null): string => conversationId ?? 'new';
 
+export interface FloatingView {
+  callId: string;
+  messageId: string;
+}
+
 export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
@@ -50,6 +60,13 @@ export interface ChatSlice {
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
   composerFocusTaken(): void;
+  /**
+   * MCP Apps: the one view shown picture-in-picture (floating over the chat while the conversation scrolls),
+   * by its call and the message that made it, so the list keeps that message's row mounted.
+   */
+  floatingView: FloatingView | null;
+  /** Floats a view (another floating view goes back into its card), or none. */
+  setFloatingView(view: FloatingView | null): void;
   /** Shows the chat on a new conversation, ready to type. */
   startConversation(): void;
   conversations: ConversationSummary[];
@@ -98,6 +115,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),
+  floatingView: null,
+  setFloatingView: (floatingView) => set({ floatingView }),
   startConversation: () => set({ view: 'chat', viewChosen: true, selectedConversationId: null, detail: null, composerFocusRequested: true }),
   conversations: [],
   modelChoice: {},
@@ -163,11 +182,15 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         case 'image':
           turn.images = [...turn.images, { mimeType: event.mimeType, data: event.data }];
           break;
+        case 'tool_input':
+          if (turn.toolCalls.some((call) => call.callId === event.callId)) updateCall(event.callId, { partialArguments: event.arguments });
+          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, messageId: event.messageId, serverId: event.serverId, tool: event.tool, arguments: {}, partialArguments: event.arguments, status: 'composing' }];
+          break;
         case 'tool_call': {
           const known = turn.toolCalls.some((call) => call.callId === event.callId);
           const started = event.status === 'running' ? { startedAt: Date.now() } : {};
-          if (known) updateCall(event.callId, { status: event.status, ...started });
-          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, ...started }];
+          if (known) updateCall(event.callId, { status: event.status, arguments: event.arguments, ...started });
+          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, ...(turn.messageId ? { messageId: turn.messageId } : {}), serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, ...started }];
           break;
         }
         case 'tool_progress':

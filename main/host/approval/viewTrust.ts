@@ -1,9 +1,11 @@
-// MCP Apps: the servers whose views the person chose to see without being asked each time ("Always show
-// views from this server"). A server they marked trusted shows its views anyway; this is the narrower
-// choice for one that is not. Kept in atrium.db beside the tool grants, listed and revoked with them.
+// MCP Apps: what the person chose for a server's views. "Always show views from this server" (a server
+// they marked trusted shows its views anyway; this is the narrower choice for one that is not), and the
+// browser permissions its views may use (camera, microphone, location, writing to the clipboard), each
+// denied until allowed. Kept in atrium.db beside the tool grants, listed and revoked with them.
 
 import type { ServerId } from '../../../shared/domain.ts';
-import type { ViewTrust } from '../../../shared/viewSandbox.ts';
+import { viewPermissions } from '../../../shared/viewSandbox.ts';
+import type { ViewPermission, ViewTrust } from '../../../shared/viewSandbox.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { RowReader } from '../../store/rowReader.ts';
 
@@ -14,6 +16,17 @@ export const viewTrustMigrations: readonly Migration[] = [
       CREATE TABLE view_trust (
         server_id TEXT PRIMARY KEY,
         since INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    id: 'view-permissions-1',
+    sql: `
+      CREATE TABLE view_permissions (
+        server_id TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        since INTEGER NOT NULL,
+        PRIMARY KEY (server_id, permission)
       );
     `,
   },
@@ -28,6 +41,7 @@ export class ViewTrustStore {
     this.now = options.now ?? Date.now;
   }
 
+  /** "Always show views from this server". */
   allow(serverId: ServerId): void {
     this.db.prepare('INSERT OR IGNORE INTO view_trust (server_id, since) VALUES (?, ?)').run(serverId, this.now());
   }
@@ -40,11 +54,39 @@ export class ViewTrustStore {
     return this.db.prepare('SELECT 1 FROM view_trust WHERE server_id = ?').get(serverId) !== undefined;
   }
 
+  /** Lets (or stops letting) the server's views use one browser permission. */
+  setPermission(serverId: ServerId, permission: ViewPermission, allowed: boolean): void {
+    if (allowed) this.db.prepare('INSERT OR IGNORE INTO view_permissions (server_id, permission, since) VALUES (?, ?, ?)').run(serverId, permission, this.now());
+    else this.db.prepare('DELETE FROM view_permissions WHERE server_id = ? AND permission = ?').run(serverId, permission);
+  }
+
+  /** Whether any server's views may use `permission` (the desktop app's permission handler asks this). */
+  anyAllows(permission: ViewPermission): boolean {
+    return this.db.prepare('SELECT 1 FROM view_permissions WHERE permission = ? LIMIT 1').get(permission) !== undefined;
+  }
+
+  /** Everything chosen for a server's views, as when the server is removed. */
+  forget(serverId: ServerId): boolean {
+    const shows = this.db.prepare('DELETE FROM view_trust WHERE server_id = ?').run(serverId).changes;
+    const permissions = this.db.prepare('DELETE FROM view_permissions WHERE server_id = ?').run(serverId).changes;
+    return Number(shows) + Number(permissions) > 0;
+  }
+
   list(serverId?: ServerId): ViewTrust[] {
-    const rows = serverId === undefined ? this.db.prepare('SELECT * FROM view_trust ORDER BY server_id').all() : this.db.prepare('SELECT * FROM view_trust WHERE server_id = ?').all(serverId);
-    return rows.map((found) => {
+    const byServer = new Map<string, ViewTrust>();
+    const entry = (id: string) => byServer.get(id) ?? byServer.set(id, { serverId: id, permissions: [] }).get(id)!;
+    const where = serverId === undefined ? '' : ' WHERE server_id = ?';
+    const args = serverId === undefined ? [] : [serverId];
+    for (const found of this.db.prepare(`SELECT * FROM view_trust${where}`).all(...args)) {
       const row = new RowReader('view_trust', found);
-      return { serverId: row.text('server_id'), since: row.int('since') };
-    });
+      entry(row.text('server_id')).showsSince = row.int('since');
+    }
+    for (const found of this.db.prepare(`SELECT * FROM view_permissions${where} ORDER BY since`).all(...args)) {
+      const row = new RowReader('view_permissions', found);
+      const permission = viewPermissions.find((known) => known === row.text('permission'));
+      // A name this version does not know (written by a later one) allows nothing here.
+      if (permission) entry(row.text('server_id')).permissions.push({ permission, since: row.int('since') });
+    }
+    return [...byServer.values()].sort((a, b) => a.serverId.localeCompare(b.serverId));
   }
 }

@@ -1,9 +1,11 @@
-import { memo, useEffect, useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import type { ReactElement } from 'react';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import type { Range } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
-import type { LiveTurn } from '../../store/chatSlice.ts';
+import type { LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -37,6 +39,13 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
   );
   const liveToolCalls = live?.toolCalls;
   const liveCalls = useMemo(() => new Map((liveToolCalls ?? []).map((call) => [call.callId, call])), [liveToolCalls]);
+  // A step's calls, by the reply that made them: a reply just saved shows its calls in its own row even
+  // before the reloaded conversation has them, so their cards (and views) never move to another row.
+  const liveCallsOf = useMemo(() => {
+    const byMessage = new Map<string, LiveToolCall[]>();
+    for (const call of liveToolCalls ?? []) if (call.messageId !== undefined) byMessage.set(call.messageId, [...(byMessage.get(call.messageId) ?? []), call]);
+    return byMessage;
+  }, [liveToolCalls]);
   const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);
   const rows = useMemo<Row[]>(
     () => [
@@ -46,17 +55,31 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     ],
     [messages, live?.messageId, live?.notices, showLive],
   );
+  // A view shown picture-in-picture floats over the list: its message's row stays mounted wherever the
+  // person scrolls, or the view would be torn down with it.
+  const floatingMessageId = useAtriumStore((state) => state.floatingView?.messageId);
+  const floatingIndex = useMemo(() => (floatingMessageId === undefined ? -1 : rows.findIndex((row) => row.kind === 'saved' && row.message.id === floatingMessageId)), [rows, floatingMessageId]);
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      return floatingIndex < 0 || indexes.includes(floatingIndex) ? indexes : [...indexes, floatingIndex].sort((a, b) => a - b);
+    },
+    [floatingIndex],
+  );
   const virtualizer = useVirtualizer({
     count: rows.length,
+    rangeExtractor,
     getScrollElement: scroller,
     // Measured now, so the first render already has rows: a list mounted with its messages (back from
     // another view) is otherwise laid out against a zero-height view and shows nothing until it changes.
     initialRect: viewportOf(scroller()),
     estimateSize: () => 90,
     overscan: 6,
+    // The reply being written has its message's key, as it will once saved: its row (and the views in its
+    // tool calls) carry on rather than being made again when the step ends.
     getItemKey: (index) => {
       const row = rows[index];
-      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : 'live';
+      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : (live?.messageId ?? 'live');
     },
   });
 
@@ -83,15 +106,18 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index];
         if (!row) return null;
-        const place = { ref: virtualizer.measureElement, 'data-index': item.index, style: { transform: `translateY(${item.start}px)` } };
-        if (row.kind === 'saved') return <StoredMessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
+        // --row-top: the same place without a transform, for a row holding a view out of the flow (full
+        // screen, picture-in-picture), which a transformed row would hold captive (see styles.css).
+        const place = { ref: virtualizer.measureElement, 'data-index': item.index, style: { transform: `translateY(${item.start}px)`, '--row-top': `${item.start}px` } };
+        if (row.kind === 'saved')
+          return <MessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...place} className="message-row message-notice muted">
               {row.text}
             </li>
           );
-        return <LiveMessageItem key={item.key} place={place} live={live} shownCalls={shownCalls} />;
+        return <MessageItem key={item.key} place={place} live={live} shownCalls={shownCalls} calls={calls} conversationId={conversationId} />;
       })}
     </ol>
   );
@@ -100,7 +126,7 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
 interface RowPlace {
   ref: (element: Element | null) => void;
   'data-index': number;
-  style: { transform: string };
+  style: { transform: string; '--row-top': string };
 }
 
 function viewportOf(element: HTMLElement | null): { width: number; height: number } {
@@ -111,70 +137,98 @@ function isShown(message: StoredMessage): boolean {
   return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
 }
 
-function LiveMessageItem({ place, live, shownCalls }: { place: RowPlace; live: LiveTurn | undefined; shownCalls: Set<string> }) {
-  if (!live) return null;
-  const unsavedCalls = live.toolCalls.filter((call) => !shownCalls.has(call.callId));
-  return (
-    <li {...place} className="message-row message-row-assistant" aria-label="Assistant (replying)" aria-busy="true">
-      <div className="message message-assistant">
-        {live.text ? <MarkdownText text={live.text} /> : unsavedCalls.length === 0 ? <p className="muted typing">Thinking…</p> : null}
-        {live.images.map((image, index) => (
-          <img key={index} className="message-image" alt="Image the model generated" src={`data:${image.mimeType};base64,${image.data}`} />
-        ))}
-        {unsavedCalls.map((call) => (
-          <ToolCallCard key={call.callId} live={call} />
-        ))}
-      </div>
-    </li>
-  );
-}
+type MessageItemProps =
+  | {
+      place: RowPlace;
+      /** A saved message; the calls it made, saved and (while its turn runs) live. */
+      message: StoredMessage;
+      calls: Map<string, ToolCallRecord>;
+      liveCalls: Map<string, LiveToolCall>;
+      /** The live calls this reply made, shown here too while the saved message does not have them yet. */
+      callsItMade: LiveToolCall[] | undefined;
+      /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
+      retryModel: ModelInUse | null;
+      live?: undefined;
+    }
+  | {
+      place: RowPlace;
+      /** The reply being written, and the calls a saved message already shows (not shown again). */
+      live: LiveTurn | undefined;
+      shownCalls: Set<string>;
+      calls: Map<string, ToolCallRecord>;
+      conversationId: string | undefined;
+      message?: undefined;
+    };
 
-/** A saved message re-renders only when it, or a call it made, changes. */
-const StoredMessageItem = memo(function StoredMessageItem({
-  place,
-  message,
-  calls,
-  liveCalls,
-  retryModel,
-}: {
-  place: RowPlace;
-  message: StoredMessage;
-  calls: Map<string, ToolCallRecord>;
-  liveCalls: Map<string, NonNullable<LiveTurn['toolCalls']>[number]>;
-  /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
-  retryModel: ModelInUse | null;
-}) {
-  const visibleBlocks = message.content.filter((block) => block.type !== 'tool_result');
+/**
+ * One row: a saved message, or the reply being written. One component for both, with the same elements
+ * and each tool call keyed by its id, so a reply that is saved keeps its tool-call cards (and their views)
+ * rather than making them again. A saved message re-renders only when it, or a call it made, changes.
+ */
+const MessageItem = memo(function MessageItem(props: MessageItemProps) {
+  const { place } = props;
+  // Both kinds give one flat list of keyed elements: React matches a call's card by its key only among
+  // siblings of the same list.
+  const items: ReactElement[] = [];
+  if (props.message === undefined) {
+    const { live, shownCalls, calls, conversationId } = props;
+    if (!live) return null;
+    // This step's calls; an earlier step's are in that step's own row.
+    const unsavedCalls = live.toolCalls.filter((call) => !shownCalls.has(call.callId) && (call.messageId === undefined || call.messageId === live.messageId));
+    if (live.text) items.push(<MarkdownText key="text" text={live.text} />);
+    else if (unsavedCalls.length === 0) items.push(<p key="typing" className="muted typing">Thinking…</p>);
+    live.images.forEach((image, index) => items.push(<img key={`image-${index}`} className="message-image" alt="Image the model generated" src={`data:${image.mimeType};base64,${image.data}`} />));
+    for (const call of unsavedCalls) {
+      const saved = calls.get(call.callId);
+      items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} {...(conversationId ? { conversationId } : {})} {...(live.messageId ? { messageId: live.messageId } : {})} />);
+    }
+    return (
+      <li {...place} className="message-row message-row-assistant" aria-label="Assistant (replying)" aria-busy="true">
+        <div className="message message-assistant">{items}</div>
+      </li>
+    );
+  }
+  const { message, calls, liveCalls, callsItMade, retryModel } = props;
+  if (message.origin) {
+    items.push(
+      <span key="origin" className="chip message-origin">
+        from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
+      </span>,
+    );
+  }
+  message.content.forEach((block, index) => {
+    if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
+    else if (block.type === 'image') items.push(<img key={`image-${index}`} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />);
+    else if (block.type === 'tool_use') {
+      const saved = calls.get(block.id);
+      const live = liveCalls.get(block.id);
+      items.push(<ToolCallCard key={block.id} {...(saved ? { saved } : {})} {...(live ? { live } : {})} conversationId={message.conversationId} messageId={message.id} />);
+    }
+  });
+  const inContent = new Set(message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : [])));
+  for (const call of callsItMade ?? []) {
+    if (inContent.has(call.callId)) continue;
+    const saved = calls.get(call.callId);
+    items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} conversationId={message.conversationId} messageId={message.id} />);
+  }
+  if (message.status === 'incomplete') {
+    items.push(
+      <p key="stopped" className="message-stopped">
+        <span aria-hidden="true">■ </span>Stopped before it finished
+      </p>,
+    );
+  }
+  items.push(<MessageActions key="actions" message={message} model={retryModel} />);
+  if (message.status === 'error') {
+    items.push(
+      <p key="error" className="message-error" role="alert">
+        {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
+      </p>,
+    );
+  }
   return (
     <li {...place} className={`message-row message-row-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, from prompt ${message.origin.name}` : 'You') : 'Assistant'}>
-      <div className={`message message-${message.role}`}>
-      {message.origin ? (
-        <span className="chip message-origin">
-          from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
-        </span>
-      ) : null}
-      {visibleBlocks.map((block, index) => {
-        if (block.type === 'text') return message.role === 'assistant' ? <MarkdownText key={index} text={block.text} /> : <p key={index} className="message-text"><UntrustedText text={block.text} /></p>;
-        if (block.type === 'image') return <img key={index} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />;
-        if (block.type === 'tool_use') {
-          const saved = calls.get(block.id);
-          const live = liveCalls.get(block.id);
-          return <ToolCallCard key={block.id} {...(saved ? { saved } : {})} {...(live ? { live } : {})} />;
-        }
-        return null;
-      })}
-      {message.status === 'incomplete' ? (
-        <p className="message-stopped">
-          <span aria-hidden="true">■ </span>Stopped before it finished
-        </p>
-      ) : null}
-      <MessageActions message={message} model={retryModel} />
-      {message.status === 'error' ? (
-        <p className="message-error" role="alert">
-          {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
-        </p>
-      ) : null}
-      </div>
+      <div className={`message message-${message.role}`}>{items}</div>
     </li>
   );
 });

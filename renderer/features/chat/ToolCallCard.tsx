@@ -3,6 +3,7 @@ import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
+import type { ViewedCall } from './views/viewedCall.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
@@ -21,6 +22,7 @@ export function usePreloadedViews(): void {
 }
 
 const statusText: Record<string, string> = {
+  composing: 'The model is writing its arguments',
   awaiting_approval: 'Waiting for your approval',
   pending: 'Waiting',
   running: 'Running',
@@ -31,23 +33,33 @@ const statusText: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
+interface ToolCallCardProps {
+  saved?: ToolCallRecord;
+  live?: LiveToolCall;
+  /** Where a call of the reply being written belongs (a saved call says it itself): its view needs them. */
+  conversationId?: string;
+  messageId?: string;
+}
+
 /** One tool call inline in the chat: which server and tool, its arguments, progress, outcome and result. */
-export function ToolCallCard({ saved, live }: { saved?: ToolCallRecord; live?: LiveToolCall }) {
+export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCallCardProps) {
   const api = useAtriumApi();
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const callId = saved?.id ?? live?.callId ?? '';
   const serverId = saved?.serverId ?? live?.serverId ?? '';
   const tool = saved?.tool ?? live?.tool ?? '';
-  const args = saved?.arguments ?? live?.arguments ?? {};
   const status = live?.status ?? saved?.status ?? 'pending';
+  const composing = status === 'composing';
+  const args = saved?.arguments ?? (composing ? live?.partialArguments : live?.arguments) ?? {};
   const running = status === 'running' || status === 'awaiting_approval';
   // The saved duration is the host's measure; until it is saved, this window's own clock says.
   const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
   const progress = status === 'running' ? live?.progress : undefined;
   const viewTool = useAtriumStore((state) => state.catalogs[serverId]?.tools?.find((t) => t.name === tool && t.view !== undefined));
-  // A view is shown from what was saved (the call's input and result), so a reopened conversation shows it again.
-  const viewReady = saved !== undefined && (saved.result !== undefined || saved.status === 'cancelled') && status !== 'running' && status !== 'awaiting_approval';
+  // A view shows from the moment the model starts writing the call (its arguments as they come), and
+  // from what was saved once the call ended, so a reopened conversation shows it again.
+  const viewed = viewedCall(saved, live, conversationId, messageId);
 
   return (
     <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
@@ -103,15 +115,36 @@ export function ToolCallCard({ saved, live }: { saved?: ToolCallRecord; live?: L
           <UntrustedText text={live.summary} />
         </pre>
       ) : null}
-      {viewReady && viewTool?.view ? (
+      {viewed && viewTool?.view ? (
         <Suspense fallback={<p className="tool-view-note muted">Loading the view…</p>}>
-          <ToolView call={saved} tool={{ ...viewTool, view: viewTool.view }} />
+          <ToolView call={viewed} tool={{ ...viewTool, view: viewTool.view }} />
         </Suspense>
       ) : null}
       {status === 'error' && serverId ? <SignInHint serverId={serverId} /> : null}
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>
   );
+}
+
+/** The call as its view sees it: whatever is known of it now, from the live turn and what was saved. */
+function viewedCall(saved: ToolCallRecord | undefined, live: LiveToolCall | undefined, conversationId: string | undefined, messageId: string | undefined): ViewedCall | undefined {
+  const id = saved?.id ?? live?.callId;
+  const conversation = saved?.conversationId ?? conversationId;
+  const message = saved?.messageId ?? messageId;
+  if (id === undefined || conversation === undefined || message === undefined) return undefined;
+  const status = live?.status ?? saved?.status ?? 'pending';
+  // A result is taken from what was saved only once the call ended: a call run again is not shown its old one.
+  const ended = status !== 'composing' && status !== 'awaiting_approval' && status !== 'running' && status !== 'pending';
+  return {
+    id,
+    conversationId: conversation,
+    messageId: message,
+    serverId: saved?.serverId ?? live?.serverId ?? '',
+    tool: saved?.tool ?? live?.tool ?? '',
+    ...(status === 'composing' ? { partialArguments: live?.partialArguments ?? {} } : { arguments: saved?.arguments ?? live?.arguments ?? {} }),
+    cancelled: status === 'cancelled',
+    ...(ended && saved?.result !== undefined ? { result: saved.result } : {}),
+  };
 }
 
 /** "840 ms", "2.4 s", "3 min 5 s". */

@@ -6,6 +6,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { useHostQuery } from '../../store/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { viewPermissionNames } from '../../../shared/viewSandbox.ts';
 
 /** The answers the person gave that still decide this server's tool calls; each can be revoked. */
 export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
@@ -22,11 +23,10 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   if (grants.length === 0 && !viewTrust) return <EmptyState title="No saved permissions">Answers you give “for this conversation” or “always” appear here.</EmptyState>;
   return (
     <ul className="grants-list panel-pad" aria-label={`Permissions for ${server.id}`}>
-      {viewTrust ? (
+      {viewTrust?.showsSince !== undefined ? (
         <li className="grant-row">
           <span>
-            <strong>Show its views</strong> without asking <span className="muted">since {new Date(viewTrust.since).toLocaleString()}</span>
-            {viewTrustError ? <span role="alert"> {viewTrustError}</span> : null}
+            <strong>Show its views</strong> without asking <span className="muted">since {new Date(viewTrust.showsSince).toLocaleString()}</span>
           </span>
           <button
             type="button"
@@ -39,6 +39,29 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
           >
             Revoke
           </button>
+        </li>
+      ) : null}
+      {viewTrust?.permissions.map(({ permission, since }) => (
+        <li key={permission} className="grant-row">
+          <span>
+            <strong>Its views may use your {viewPermissionNames[permission]}</strong> <span className="muted">since {new Date(since).toLocaleString()}</span>
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Revoke: its views may use your ${viewPermissionNames[permission]}`}
+            onClick={() => {
+              setViewTrustError(null);
+              api.setViewPermission({ serverId: server.id, permission, allowed: false }).catch((failure: unknown) => setViewTrustError(errorMessage(failure)));
+            }}
+          >
+            Revoke
+          </button>
+        </li>
+      ))}
+      {viewTrustError ? (
+        <li role="alert" className="grant-row">
+          {viewTrustError}
         </li>
       ) : null}
       {grants.map((grant) => {

@@ -2,10 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { SavedToolResult, ToolCallRecord } from '../../../../shared/conversation.ts';
+import type { SavedToolResult } from '../../../../shared/conversation.ts';
+import type { ViewedCall } from './viewedCall.ts';
 import type { ToolSummary } from '../../../../shared/domain.ts';
-import { declaredOrigins, viewSandboxQuery } from '../../../../shared/viewSandbox.ts';
-import type { ToolViewDocument } from '../../../../shared/viewSandbox.ts';
+import { declaredOrigins, viewAllowAttribute, viewSandboxQuery } from '../../../../shared/viewSandbox.ts';
+import type { ToolViewDocument, ViewPermission } from '../../../../shared/viewSandbox.ts';
 import { errorMessage } from '../../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../../api/useAtriumApi.ts';
 import type { AtriumClientApi } from '../../../../shared/contract.ts';
@@ -13,6 +14,7 @@ import { useAtriumStore } from '../../../store/useAtriumStore.ts';
 import { openOfferedAddress } from '../../../ui/openOfferedAddress.ts';
 import { UntrustedText } from '../../../ui/UntrustedText.tsx';
 import { ViewTransport } from './viewTransport.ts';
+import { ViewPermissions } from './ViewPermissions.tsx';
 import { useViewTheme } from './useViewTheme.ts';
 import { downloadQuestion, filesToSave, saveFiles } from './viewDownloads.ts';
 import { viewStyleVariables } from './viewStyles.ts';
@@ -24,13 +26,14 @@ import { viewStyleVariables } from './viewStyles.ts';
  * the view framed inside with scripts only), and what it asks for goes through Atrium's own consent:
  * tool calls through the approval dialog, messages for the person to send, links through the link check.
  */
-export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSummary & { view: { resourceUri: string } } }) {
+export function ToolView({ call, tool }: { call: ViewedCall; tool: ToolSummary & { view: { resourceUri: string } } }) {
   const api = useAtriumApi();
   const sandbox = useAtriumStore((state) => state.hostInfo?.viewSandbox);
   // A trusted server's views, or a server whose views the person chose to see, show without a click.
   const showsWithoutAsking = useAtriumStore(
-    (state) => state.viewTrust.some((trust) => trust.serverId === call.serverId) || state.servers.some((server) => server.id === call.serverId && server.trusted),
+    (state) => state.viewTrust.some((trust) => trust.serverId === call.serverId && trust.showsSince !== undefined) || state.servers.some((server) => server.id === call.serverId && server.trusted),
   );
+  const granted = useAtriumStore((state) => state.viewTrust.find((trust) => trust.serverId === call.serverId)?.permissions);
   const [trustError, setTrustError] = useState<string | null>(null);
   const [document, setDocument] = useState<ToolViewDocument | null>(() => cachedDocument(call.serverId, call.tool));
   const [failure, setFailure] = useState<string | null>(null);
@@ -62,6 +65,9 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
   }
   if (failure) return <p className="tool-view-note" role="alert">The view could not be shown: {failure}</p>;
   if (!document) return <p className="tool-view-note muted">Loading the view…</p>;
+  // Of what the view asks for, what the person allowed the server's views: the frame gets only these.
+  const allowed = document.permissions.filter((permission) => granted?.some((grant) => grant.permission === permission) === true);
+  const permissions = <ViewPermissions serverId={call.serverId} asked={document.permissions} allowed={allowed} />;
   if (!shown && !showsWithoutAsking) {
     const origins = declaredOrigins(document.csp);
     return (
@@ -82,6 +88,7 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
           {closedNote ? ` ${closedNote}` : ''}
         </p>
         {document.dropped.length > 0 ? <p className="muted">Not allowed, as declared: {document.dropped.join('; ')}.</p> : null}
+        {permissions}
         <div className="row-actions">
           <button
             type="button"
@@ -110,28 +117,35 @@ export function ToolView({ call, tool }: { call: ToolCallRecord; tool: ToolSumma
     );
   }
   return (
-    <ViewFrame
-      key={call.id}
-      api={api}
-      call={call}
-      tool={tool}
-      document={document}
-      sandbox={sandbox}
-      label={label}
-      onClosed={(note) => {
-        shownCalls.delete(call.id);
-        setClosedNote(note);
-        setShown(false);
-      }}
-    />
+    <>
+      <ViewFrame
+        // A frame's permissions are fixed when it loads: one allowed or revoked starts the view again.
+        key={`${call.id} ${allowed.join(' ')}`}
+        api={api}
+        call={call}
+        tool={tool}
+        document={document}
+        allowed={allowed}
+        sandbox={sandbox}
+        label={label}
+        onClosed={(note) => {
+          shownCalls.delete(call.id);
+          setClosedNote(note);
+          setShown(false);
+        }}
+      />
+      {permissions}
+    </>
   );
 }
 
 interface ViewFrameProps {
   api: AtriumClientApi;
-  call: ToolCallRecord;
+  call: ViewedCall;
   tool: ToolSummary;
   document: ToolViewDocument;
+  /** The browser permissions the person allowed this server's views, of those this view asks for. */
+  allowed: ViewPermission[];
   sandbox: string;
   label: string;
   onClosed(note: string): void;
@@ -140,17 +154,67 @@ interface ViewFrameProps {
 /** The tallest a view grows inline; taller, it scrolls inside (fullscreen has the window's height). */
 const MAX_INLINE_HEIGHT = 1600;
 const INITIAL_HEIGHT = 160;
+/** Picture-in-picture: a small window in the chat's corner (styles.css places it). */
+const PIP_WIDTH = 420;
+const PIP_MAX_HEIGHT = 320;
 
-function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: ViewFrameProps) {
+/** What the view is told of its container in each display mode. */
+function containerFor(mode: McpUiDisplayMode, inlineWidth: number): McpUiHostContext['containerDimensions'] {
+  if (mode === 'pip') return { maxHeight: PIP_MAX_HEIGHT, width: PIP_WIDTH };
+  if (mode === 'fullscreen') return { height: window.innerHeight, width: window.innerWidth };
+  return { maxHeight: MAX_INLINE_HEIGHT, maxWidth: inlineWidth };
+}
+
+function ViewFrame({ api, call, tool, document, allowed, sandbox, label, onClosed }: ViewFrameProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
   const [height, setHeight] = useState(INITIAL_HEIGHT);
   const [mode, setMode] = useState<McpUiDisplayMode>('inline');
+  const floatingCall = useAtriumStore((state) => state.floatingView?.callId);
+  const setFloatingView = useAtriumStore((state) => state.setFloatingView);
+  // One place decides a mode: the view is told, and the chat knows which view floats.
+  const changeMode = useRef<(next: McpUiDisplayMode) => void>(() => undefined);
+  changeMode.current = (next) => {
+    setMode(next);
+    void bridgeRef.current?.sendHostContextChange({ displayMode: next, containerDimensions: containerFor(next, frame.current?.parentElement?.clientWidth ?? 800) });
+    const floats = useAtriumStore.getState().floatingView?.callId === call.id;
+    if (next === 'pip') setFloatingView({ callId: call.id, messageId: call.messageId });
+    else if (floats) setFloatingView(null);
+  };
   const [proposal, setProposal] = useState<{ text: string; settle(sent: boolean): void } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // What this view told the model (ui/update-model-context): shown under it, as the model reads it.
   const [modelContext, setModelContext] = useState<string | null>(null);
   const theme = useViewTheme();
+  // What the view was told of its call so far: the call goes on after the view starts (the model still
+  // writing its arguments, the person approving, the server answering), and each step is told once.
+  const told = useRef({ initialized: false, partial: '', input: false, ended: false });
+  const tell = useRef<() => void>(() => undefined);
+  tell.current = () => {
+    const bridge = bridgeRef.current;
+    if (!bridge || !told.current.initialized) return;
+    if (call.arguments) {
+      if (!told.current.input) {
+        told.current.input = true;
+        void bridge.sendToolInput({ arguments: call.arguments });
+      }
+    } else if (call.partialArguments) {
+      const partial = JSON.stringify(call.partialArguments);
+      if (partial !== told.current.partial) {
+        told.current.partial = partial;
+        void bridge.sendToolInputPartial({ arguments: call.partialArguments });
+      }
+    }
+    if (told.current.ended || !told.current.input) return;
+    if (call.cancelled) {
+      told.current.ended = true;
+      void bridge.sendToolCancelled({ reason: 'The call was cancelled.' });
+    } else if (call.result) {
+      told.current.ended = true;
+      void bridge.sendToolResult(resultForView(call.result));
+    }
+  };
+  useEffect(() => tell.current(), [call.partialArguments, call.arguments, call.result, call.cancelled]);
   const sandboxOrigin = new URL(sandbox).origin;
   const src = `${sandbox}?${viewSandboxQuery(window.location.origin, document.csp)}`;
 
@@ -166,11 +230,11 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       theme,
       styles: { variables: viewStyleVariables() },
       displayMode: 'inline',
-      availableDisplayModes: ['inline', 'fullscreen'],
+      availableDisplayModes: ['inline', 'fullscreen', 'pip'],
       locale: navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       platform: 'web',
-      containerDimensions: { maxHeight: MAX_INLINE_HEIGHT, maxWidth: frame.current?.clientWidth ?? 800 },
+      containerDimensions: containerFor('inline', frame.current?.clientWidth ?? 800),
       toolInfo: { id: call.id, tool: { name: tool.name, inputSchema: { type: 'object', ...tool.inputSchema }, ...(tool.description ? { description: tool.description } : {}) } },
     };
     const bridge = new AppBridge(
@@ -192,11 +256,10 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       },
       () => undefined,
     );
-    bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: document.html });
+    bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: document.html, permissions: Object.fromEntries(allowed.map((permission) => [permission, {}])) });
     bridge.oninitialized = () => {
-      void bridge.sendToolInput({ arguments: call.arguments });
-      if (call.status === 'cancelled') void bridge.sendToolCancelled({ reason: 'The call was cancelled.' });
-      else if (call.result) void bridge.sendToolResult(resultForView(call.result));
+      told.current.initialized = true;
+      tell.current();
     };
     bridge.onsizechange = ({ height: asked }) => {
       if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.max(24, Math.min(MAX_INLINE_HEIGHT, Math.ceil(asked))));
@@ -239,9 +302,8 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       }
     };
     bridge.onrequestdisplaymode = async ({ mode: asked }) => {
-      const granted: McpUiDisplayMode = asked === 'fullscreen' ? 'fullscreen' : 'inline';
-      setMode(granted);
-      void bridge.sendHostContextChange({ displayMode: granted });
+      const granted: McpUiDisplayMode = asked === 'fullscreen' || asked === 'pip' ? asked : 'inline';
+      changeMode.current(granted);
       return { mode: granted };
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
@@ -260,6 +322,7 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     void bridge.connect(transport);
     return () => {
       current = false;
+      if (useAtriumStore.getState().floatingView?.callId === call.id) useAtriumStore.getState().setFloatingView(null);
       for (const callId of inFlight) void api.cancelCall({ callId }).catch(() => undefined);
       bridgeRef.current = null;
       void bridge.close();
@@ -267,13 +330,16 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
     // The bridge lives as long as this frame: a new call or document is a new ViewFrame (its key).
   }, []);
 
+  // Another view floated: this one goes back into its card.
+  useEffect(() => {
+    if (mode === 'pip' && floatingCall !== call.id) changeMode.current('inline');
+  }, [mode, floatingCall, call.id]);
+
   useEffect(() => {
     if (mode !== 'fullscreen') return;
     // Escape in Atrium's page (not inside the view, which keeps its own keys) brings the view back.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMode('inline');
-      void bridgeRef.current?.sendHostContextChange({ displayMode: 'inline' });
+      if (event.key === 'Escape') changeMode.current('inline');
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -285,19 +351,21 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
   }, [theme]);
 
   return (
+    <>
+    {mode === 'pip' ? (
+      <p className="tool-view-note muted">
+        Shown picture-in-picture, in the corner of the chat.{' '}
+        <button type="button" className="button button-small" onClick={() => changeMode.current('inline')}>
+          Back in the card
+        </button>
+      </p>
+    ) : null}
     <section className={`tool-view tool-view-${mode}${document.prefersBorder ? ' tool-view-border' : ''}`} aria-label={label}>
-      {mode === 'fullscreen' ? (
+      {mode === 'fullscreen' || mode === 'pip' ? (
         <div className="tool-view-bar">
           <UntrustedText text={label} />
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => {
-              setMode('inline');
-              void bridgeRef.current?.sendHostContextChange({ displayMode: 'inline' });
-            }}
-          >
-            Exit full screen
+          <button type="button" className="button button-small" onClick={() => changeMode.current('inline')}>
+            {mode === 'fullscreen' ? 'Exit full screen' : 'Exit picture-in-picture'}
           </button>
         </div>
       ) : null}
@@ -307,8 +375,10 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
         src={src}
         // The relay needs its own (other) origin to run; the view inside it gets scripts only.
         sandbox="allow-scripts allow-same-origin"
+        // Only what the person allowed: a feature not named here is blocked in the view, whatever it asks.
+        allow={viewAllowAttribute(allowed)}
         referrerPolicy="no-referrer"
-        style={mode === 'inline' ? { height } : undefined}
+        style={mode === 'inline' ? { height } : mode === 'pip' ? { height: Math.min(height, PIP_MAX_HEIGHT) } : undefined}
       />
       {proposal ? (
         <div className="tool-view-proposal" role="group" aria-label="Message from the view">
@@ -357,6 +427,7 @@ function ViewFrame({ api, call, tool, document, sandbox, label, onClosed }: View
       ) : null}
       {notice ? <p className="tool-view-note muted">{notice}</p> : null}
     </section>
+    </>
   );
 }
 
