@@ -7,37 +7,18 @@
 // tool with what one search loads (estimated at 4 characters a token, the same for each).
 // Target: recall@5 ≥ 0.9; definitions after a search ≥ 85% fewer than sending all.
 //   node bench/toolRetrieval.ts [--misses]
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ToolSummary } from '../shared/domain.ts';
 import { createToolIndex } from '../main/chat/toolRanking.ts';
 import { searchToolDefinition } from '../main/chat/toolSearch.ts';
+import { catalogTools, readBenchFixture } from './toolCatalog.ts';
 
-interface CapturedTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
 interface Task {
   task: string;
   expect: string[];
 }
 
-const read = <T>(name: string): T => JSON.parse(readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8')) as T;
-const catalog = read<Record<string, CapturedTool[]>>('toolCatalog.json');
-const tasks = read<Task[]>('toolTasks.json');
-const tools: ToolSummary[] = Object.entries(catalog).flatMap(([serverId, list]) =>
-  list.map((tool) => ({
-    serverId,
-    name: tool.name,
-    modelName: `${serverId}__${tool.name}`,
-    ...(tool.title ? { title: tool.title } : {}),
-    ...(tool.description ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema,
-    enabled: true,
-  })),
-);
+const { tools, servers } = catalogTools();
+const tasks = readBenchFixture<Task[]>('toolTasks.json');
 const id = (tool: ToolSummary) => `${tool.serverId}/${tool.name}`;
 
 /** The scorer Atrium used before issue 17 (main/chat/toolSearch.ts until then): keyword substrings, the name counting 3. */
@@ -81,7 +62,7 @@ for (const [name, rank] of Object.entries(rankers)) {
   results[name] = { at1: at1 / tasks.length, at5: at5 / tasks.length, mrr: mrr / tasks.length };
 }
 
-console.log(`${tools.length} tools from ${Object.keys(catalog).length} servers, ${tasks.length} tasks`);
+console.log(`${tools.length} tools from ${servers} servers, ${tasks.length} tasks`);
 console.log('ranking                                      recall@1  recall@5  MRR');
 for (const [name, r] of Object.entries(results)) console.log(`${name.padEnd(44)} ${r.at1.toFixed(3).padStart(8)}  ${r.at5.toFixed(3).padStart(8)}  ${r.mrr.toFixed(3)}`);
 

@@ -11,7 +11,8 @@ export type ChatContent =
   | { type: 'text'; text: string }
   | { type: 'image'; mimeType: string; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean };
+  /** `loadsTools`: a tool search's result, naming the tools it loads (model-facing names), for providers that defer tools. */
+  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean; loadsTools?: string[] };
 
 /** What a tool result may carry back to a model: text and images (other MCP content is summarised as text). */
 export type ToolResultContent = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };

@@ -1,6 +1,7 @@
 // The agent loop's rules with a scripted in-process model, gate and runner; the end-to-end version with
 // real SDK clients, fake LLM HTTP servers and real MCP servers is chatTurn.int.test.ts.
 
+import { memoryTurnStore } from '../../e2e/fixtures/memoryTurnStore.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolSummary } from '../../shared/domain.ts';
@@ -8,7 +9,6 @@ import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { GateDecision, TurnEvent, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts';
-import type { ChatContent, ChatMessage, FinishedToolCall } from '../../shared/conversation.ts';
 
 type Step = { text?: string; calls?: { name: string; input: Record<string, unknown> }[] };
 
@@ -17,6 +17,7 @@ function scriptedProvider(steps: Step[]): LlmProvider & { requests: ModelRequest
   return {
     id: 'scripted',
     kind: 'openai-compatible',
+    defersTools: false,
     requests,
     listModels: async () => ['m'],
     async *stream(request): AsyncIterable<ModelStreamEvent> {
@@ -29,26 +30,7 @@ function scriptedProvider(steps: Step[]): LlmProvider & { requests: ModelRequest
   };
 }
 
-function memoryStore(): TurnStore & { messages: ChatMessage[]; calls: FinishedToolCall[]; statuses: string[] } {
-  const messages: ChatMessage[] = [];
-  const calls: FinishedToolCall[] = [];
-  const statuses: string[] = [];
-  return {
-    messages,
-    calls,
-    statuses,
-    appendUserMessage: (_c, content) => void messages.push({ role: 'user', content }),
-    loadChatMessages: () => structuredClone(messages),
-    beginAssistantMessage: () => `m${messages.length}`,
-    appendAssistantText: () => undefined,
-    setAssistantContent: () => undefined,
-    finishAssistantMessage: (_id, content: ChatContent[], outcome) => {
-      messages.push({ role: 'assistant', content });
-      statuses.push(outcome.status);
-    },
-    recordToolCall: (call) => void calls.push(call),
-  };
-}
+const memoryStore = memoryTurnStore;
 
 const addTool: ToolSummary = {
   serverId: 'calc',
@@ -241,7 +223,7 @@ test('a result larger than the budget is not lost: the model gets what fits and 
   );
   const textOfResult = (request: number) => JSON.stringify(provider.requests[request]?.messages.at(-1)?.content);
   assert.match(textOfResult(1), /read the rest with atrium_read_result \{\\"callId\\": \\"call-1-0\\", \\"offset\\": 100000\}/);
-  assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['atrium_read_result', 'calc__add'], 'the reader is offered once a result was cut');
+  assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['calc__add', 'atrium_read_result'], 'the reader is offered once a result was cut');
   assert.match(textOfResult(2), /<0100000>/);
   assert.match(textOfResult(2), /characters 100000–150000 of 250000\. 100000 more: call atrium_read_result \{\\"callId\\": \\"call-1-0\\", \\"offset\\": 150000\}/);
   assert.match(textOfResult(3), /<0240000>/);
@@ -300,5 +282,5 @@ test('in a later turn of a conversation that has a cut result, the reader is off
   assert.deepEqual(first.requests[0]?.tools.map((t) => t.name), ['calc__add']);
   await turn([{ calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] }, { text: 'cut' }]);
   const later = await turn([{ text: 'reading on' }]);
-  assert.deepEqual(later.requests[0]?.tools.map((t) => t.name), ['atrium_read_result', 'calc__add']);
+  assert.deepEqual(later.requests[0]?.tools.map((t) => t.name), ['calc__add', 'atrium_read_result']);
 });

@@ -147,20 +147,22 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // Past the threshold the model starts with the search tool only and loads what it finds.
   const deferral = shouldSearch(tools, { ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}), ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}) });
   const searching = deferral.searching;
+  // A provider that defers tools natively is sent every tool, deferred, in the same order every time (its
+  // prompt cache keeps the prefix); what a search finds is loaded by its result, and stays loaded through
+  // the history. Otherwise only the loaded tools are sent, and the list grows as the model finds more.
+  const native = searching && input.provider.defersTools;
   // What the conversation loaded or called in earlier turns stays loaded, if it is still offered.
-  const kept = searching ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
+  const kept = searching && !native ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
   const loaded = new Set<string>(searching ? kept : tools.map((t) => t.modelName));
   if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
-  // The reader of cut results is offered once the conversation has one (this turn or an earlier one).
+  // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
+  // comes last, so offering it leaves the tools before it as they were.
   let readerOffered = false;
+  const definition = (tool: ToolSummary): ModelTool => ({ name: tool.modelName, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
   const modelTools = (): ModelTool[] => [
-    ...(searching ? [searchToolDefinition] : []),
+    ...(searching ? [{ ...searchToolDefinition, searchesTools: true }] : []),
+    ...(native ? tools.map((tool) => ({ ...definition(tool), deferred: true })) : tools.filter((tool) => loaded.has(tool.modelName)).map(definition)),
     ...(readerOffered ? [readResultToolDefinition] : []),
-    ...tools.filter((tool) => loaded.has(tool.modelName)).map((tool) => ({
-      name: tool.modelName,
-      ...(tool.description ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-    })),
   ];
   if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
@@ -271,7 +273,9 @@ function loadTools(
   const found = searchTools(tools, query, limit);
   for (const tool of found) loaded.add(tool.modelName);
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
-  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }] }, found: found.map((tool) => tool.modelName) };
+  const names = found.map((tool) => tool.modelName);
+  // Words for a model without deferral, and the names for a provider that loads them by reference.
+  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }], ...(names.length > 0 ? { loadsTools: names } : {}) }, found: names };
 }
 
 /** One page of a cut result, read from what was saved with its call (never from the server again). */

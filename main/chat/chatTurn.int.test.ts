@@ -304,22 +304,92 @@ describe('the Responses API', () => {
   });
 });
 
-describe('many tools', () => {
-  test('with 100 tools the model gets the search tool, loads what it needs, and calls it (real servers)', async () => {
-    const fiftyTools = { command: process.execPath, args: [fileURLToPath(new URL('../../bench/servers/outputSchemaServer.ts', import.meta.url))] };
-    const { host, llm } = await chatHost(
-      'anthropic',
-      [{ toolCalls: [{ name: 'atrium_search_tools', input: { query: 'tool_42', limit: 2 } }] }, { toolCalls: [{ name: 'second__tool_42', input: {} }] }, { text: 'done' }],
-      { first: fiftyTools, second: fiftyTools },
-      { approvalMode: 'all' },
-    );
+describe('many tools: the model searches once and keeps using what it loaded, on every provider', () => {
+  const fiftyTools = { command: process.execPath, args: [fileURLToPath(new URL('../../bench/servers/outputSchemaServer.ts', import.meta.url))] };
+  // Two turns of one conversation: the first searches, loads two tools and calls one; the second calls the
+  // other straight away, without searching again.
+  const script = (): FakeTurn[] => [
+    { toolCalls: [{ name: 'atrium_search_tools', input: { query: 'tool_42', limit: 2 } }] },
+    { toolCalls: [{ name: 'second__tool_42', input: {} }] },
+    { text: 'done' },
+    { toolCalls: [{ name: 'first__tool_42', input: {} }] },
+    { text: 'again' },
+  ];
+  async function twoTurns(kind: ProviderKind, llm: FakeLlmServer) {
+    const { host } = await hostOver(llm, kind, { first: fiftyTools, second: fiftyTools }, { approvalMode: 'all', defaultModel: 'test-model' });
     assert.ok((await host.core.api.listTools({})).length > 100);
+    const notices: string[] = [];
+    host.core.events.on('chatEvent', ({ event }) => event.type === 'notice' && notices.push(event.message));
     const { conversationId } = await host.core.api.sendMessage({ text: 'use tool 42' });
-    const offered = (index: number) => (JSON.parse(bodyOf(llm, index)).tools as { name: string }[]).map((t) => t.name);
-    assert.deepEqual(offered(0), ['atrium_search_tools']);
-    assert.deepEqual(offered(1), ['atrium_search_tools', 'first__tool_42', 'second__tool_42']);
+    await host.core.api.sendMessage({ conversationId, text: 'and the other one' });
     const { toolCalls } = await host.core.api.getConversation({ conversationId });
-    assert.deepEqual(toolCalls.map((c) => [c.serverId, c.tool, c.status]), [['second', 'tool_42', 'done']]);
+    assert.deepEqual(toolCalls.map((c) => [c.serverId, c.tool, c.status]), [['second', 'tool_42', 'done'], ['first', 'tool_42', 'done']]);
+    const bodies = llm.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>);
+    assert.equal(bodies.length, 5, 'one search in all: the second turn needed none');
+    return { bodies, notices };
+  }
+  const namesOf = (tools: unknown) => ((tools ?? []) as { name?: string; type?: string; function?: { name: string } }[]).map((t) => t.name ?? t.function?.name ?? t.type);
+
+  test('Anthropic: every tool is sent deferred, the search’s result loads the found ones by reference, and the tools sent never change', async () => {
+    const llm = await startFakeAnthropic(script());
+    const { bodies, notices } = await twoTurns('anthropic', llm);
+    const tools = bodies[0]?.['tools'] as { name: string; defer_loading?: boolean }[];
+    assert.equal(tools[0]?.name, 'atrium_search_tools');
+    assert.equal(tools[0]?.defer_loading, undefined, 'the search tool itself is loaded');
+    assert.ok(tools.length > 100 && tools.slice(1).every((tool) => tool.defer_loading === true));
+    // Byte for byte the same in every request, both turns: the prompt cache keeps the prefix.
+    for (const body of bodies) assert.equal(JSON.stringify(body['tools']), JSON.stringify(bodies[0]?.['tools']));
+    assert.deepEqual(bodies.map((body) => body['cache_control']), bodies.map(() => ({ type: 'ephemeral' })));
+    const results = (bodies[1]?.['messages'] as { content: { type: string; content?: unknown }[] }[]).at(-1)?.content.find((block) => block.type === 'tool_result');
+    assert.deepEqual(results?.content, [
+      { type: 'tool_reference', tool_name: 'first__tool_42' },
+      { type: 'tool_reference', tool_name: 'second__tool_42' },
+    ]);
+    assert.ok(!notices.some((notice) => notice.startsWith('kept loaded')), 'nothing needs keeping: the history loads them');
+  });
+
+  test('OpenAI Responses: the search is the API’s client tool search, its output loads the definitions found, and the tools sent never change', async () => {
+    const llm = await startFakeOpenAiResponses(script());
+    const { bodies } = await twoTurns('openai-responses', llm);
+    const tools = bodies[0]?.['tools'] as { type: string; name?: string; execution?: string; defer_loading?: boolean; parameters?: unknown }[];
+    assert.deepEqual({ ...tools[0], description: undefined }, { type: 'tool_search', execution: 'client', parameters: tools[0]?.parameters, description: undefined });
+    assert.ok(tools.length > 100 && tools.slice(1).every((tool) => tool.type === 'function' && tool.defer_loading === true));
+    for (const body of bodies) assert.equal(JSON.stringify(body['tools']), JSON.stringify(bodies[0]?.['tools']));
+    const input = bodies[1]?.['input'] as { type?: string; call_id?: string; arguments?: unknown; tools?: { name: string; defer_loading?: boolean }[] }[];
+    const call = input.find((item) => item.type === 'tool_search_call');
+    assert.deepEqual(call?.arguments, { query: 'tool_42', limit: 2 });
+    const output = input.find((item) => item.type === 'tool_search_output');
+    assert.equal(output?.call_id, call?.call_id);
+    assert.deepEqual(output?.tools?.map((tool) => [tool.name, tool.defer_loading]), [['first__tool_42', undefined], ['second__tool_42', undefined]]);
+  });
+
+  for (const kind of ['openai', 'openai-compatible'] as const) {
+    test(`${kind === 'openai' ? 'OpenAI Chat Completions' : 'An OpenAI-compatible server'}: the search tool alone, then the found tools added; the next turn starts with them loaded`, async () => {
+      const llm = await startFakeOpenAi(script());
+      const { bodies, notices } = await twoTurns(kind, llm);
+      const offered = (index: number) => namesOf(bodies[index]?.['tools']);
+      assert.deepEqual(offered(0), ['atrium_search_tools']);
+      assert.deepEqual(offered(1), ['atrium_search_tools', 'first__tool_42', 'second__tool_42']);
+      assert.deepEqual(offered(3), ['atrium_search_tools', 'first__tool_42', 'second__tool_42'], 'kept loaded in the next turn');
+      assert.ok(notices.some((notice) => /^kept loaded from earlier in this conversation: (second\/tool_42, first\/tool_42|first\/tool_42, second\/tool_42)$/.test(notice)), notices.join('\n'));
+      assert.ok(!JSON.stringify(bodies).includes('defer_loading'));
+    });
+  }
+
+  test('a server that copies the Anthropic API without deferred tools: the turn is sent again without them, and later ones go without', async () => {
+    const llm = await startFakeAnthropic([{ error: { status: 400, message: 'tools.1.defer_loading: Extra inputs are not permitted' } }, ...script()]);
+    const { host } = await hostOver(llm, 'anthropic', { first: fiftyTools, second: fiftyTools }, { approvalMode: 'all', defaultModel: 'test-model' });
+    const notices: string[] = [];
+    host.core.events.on('chatEvent', ({ event }) => event.type === 'notice' && notices.push(event.message));
+    const { conversationId } = await host.core.api.sendMessage({ text: 'use tool 42' });
+    assert.equal((await host.core.api.getConversation({ conversationId })).toolCalls[0]?.status, 'done');
+    const bodies = llm.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>);
+    assert.equal(bodies.length, 4, 'the refused request, then the turn without deferral');
+    assert.ok(JSON.stringify(bodies[0]).includes('defer_loading'));
+    assert.deepEqual(namesOf(bodies[1]?.['tools']), ['atrium_search_tools']);
+    assert.deepEqual(namesOf(bodies[2]?.['tools']), ['atrium_search_tools', 'first__tool_42', 'second__tool_42']);
+    assert.ok(!JSON.stringify(bodies.slice(1)).includes('defer_loading') && !JSON.stringify(bodies.slice(1)).includes('tool_reference'));
+    assert.ok(notices.some((notice) => /does not take deferred tools/.test(notice)), notices.join('\n'));
   });
 });
 

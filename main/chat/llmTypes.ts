@@ -15,6 +15,13 @@ export interface ModelTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /**
+   * Sent but not loaded (only to a provider that `defersTools`): the model sees it once a tool search's
+   * result names it (`loadsTools`). The list of tools then stays the same from request to request.
+   */
+  deferred?: boolean;
+  /** Atrium's tool search: a provider whose API has a kind of tool for searching sends it as that kind. */
+  searchesTools?: boolean;
 }
 
 export interface ModelRequest {
@@ -42,6 +49,12 @@ export type ModelStreamEvent =
 export interface LlmProvider {
   readonly id: string;
   readonly kind: ProviderKind;
+  /**
+   * Whether its API takes deferred tools (Anthropic's `defer_loading` with tool references, OpenAI
+   * Responses' client tool search): when the model searches for tools, every tool is sent deferred and the
+   * search's results load them. Otherwise the found tools are added to the list sent.
+   */
+  readonly defersTools: boolean;
   /** The models this provider offers: fetched where the API lists them, else the configured ones. */
   listModels(): Promise<string[]>;
   /** Streams one model turn. Errors a person can act on (bad key, unknown model, no network) reject with LlmError. */

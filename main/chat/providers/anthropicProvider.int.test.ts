@@ -49,7 +49,8 @@ describe('Anthropic provider over the Messages API', () => {
     const [sent] = messagesRequests(server);
     assert.equal(sent?.headers.authorization, `Bearer ${KEY}`, 'the configured key, from the secrets source');
     assert.ok(sent?.headers['anthropic-version'], 'the SDK sends its API version');
-    assert.deepEqual(bodyOf(sent), { model: 'claude-fake-1', max_tokens: 1024, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, system: 'Be brief.' });
+    // Prompt caching asked for: the API marks the request's last block, so the next turn reads up to it.
+    assert.deepEqual(bodyOf(sent), { model: 'claude-fake-1', max_tokens: 1024, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, system: 'Be brief.', cache_control: { type: 'ephemeral' } });
   });
 
   test('a tool call streamed as input_json_delta pieces arrives whole, with parsed input and stop reason tool_use', async () => {

@@ -17,6 +17,7 @@ import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
+import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
 import type { ChatContent, ChatMessage } from '../../../shared/conversation.ts';
@@ -35,6 +36,8 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
   // An explicit default, so that ANTHROPIC_BASE_URL in the environment cannot send the key elsewhere.
   const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
   let cached: { key: string; client: Anthropic } | undefined;
+  // A server that refused deferred tools once (a compatible server, an older API) gets none again.
+  const deferral = { refused: false };
 
   /** Reads the key on every turn, so a key the person changes applies without a restart. */
   async function client(): Promise<{ key: string; client: Anthropic }> {
@@ -60,6 +63,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
   return {
     id: config.id,
     kind: 'anthropic',
+    defersTools: true,
 
     async listModels() {
       try {
@@ -75,7 +79,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
 
     stream(request) {
       const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-      return cancellableTurn(request.signal, usage, () => streamTurn(config, baseURL, client, request, usage));
+      return cancellableTurn(request.signal, usage, () => streamTurn(config, baseURL, client, deferral.refused ? withoutDeferral(request) : request, usage, deferral));
     },
   };
 }
@@ -86,28 +90,30 @@ async function* streamTurn(
   client: () => Promise<{ key: string; client: Anthropic }>,
   request: ModelRequest,
   usage: TokenUsage,
+  deferral: { refused: boolean },
 ): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const { key, client: anthropic } = await client();
   const errors = errorContext(config, baseURL, key, request.model);
   const notices: string[] = [];
-  const params: MessageCreateParamsStreaming = {
-    model: request.model,
-    max_tokens: request.maxTokens,
-    messages: request.messages.map((message) => toAnthropicMessage(message, notices)),
-    stream: true,
-    ...(request.system ? { system: request.system } : {}),
-    ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => toAnthropicTool(tool, notices)) } : {}),
-  };
-  for (const message of notices) yield { type: 'notice', message };
-
-
   let events: AsyncIterable<RawMessageStreamEvent>;
   try {
-    events = await anthropic.messages.create(params, signal ? { signal } : {});
+    // Deferred tools refused (a server that copies the API without them): the same turn once more with
+    // the tools the conversation loaded, and no deferral from then on.
+    const { sent, refusal } = await sendWithDeferralFallback(
+      request,
+      (toSend) => anthropic.messages.create(requestParams(toSend, notices), signal ? { signal } : {}),
+      (error) => error instanceof APIError && error.status === 400,
+    );
+    events = sent;
+    if (refusal instanceof APIError) {
+      deferral.refused = true;
+      notices.push(`${errors.label} does not take deferred tools (${refusal.apiMessage ?? 'HTTP 400'}): the tools the model finds are added to the list sent instead`);
+    }
   } catch (error) {
     throw toLlmError(config.id, error, errors);
   }
+  for (const message of new Set(notices)) yield { type: 'notice', message };
 
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: unknown }>();
   let stopReason: StopReason = 'other';
@@ -170,6 +176,25 @@ async function* streamTurn(
   yield { type: 'done', stopReason, usage: { ...usage } };
 }
 
+/**
+ * The request as the Messages API takes it. Deferred tools go with `defer_loading`, and a tool search's
+ * result names them as tool references, which load them. The request asks for prompt caching (the API
+ * marks its last block), which pays because the tools and earlier messages stay the same turn after turn.
+ */
+function requestParams(request: ModelRequest, notices: string[]): MessageCreateParamsStreaming {
+  const tools = toolsToSend(request);
+  const deferred = new Set(tools.filter((tool) => tool.deferred).map((tool) => tool.name));
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages: request.messages.map((message) => toAnthropicMessage(message, notices, deferred)),
+    stream: true,
+    cache_control: { type: 'ephemeral' },
+    ...(request.system ? { system: request.system } : {}),
+    ...(tools.length > 0 ? { tools: tools.map((tool) => toAnthropicTool(tool, notices)) } : {}),
+  };
+}
+
 function toolInput(providerId: string, errors: ProviderNaming, block: { name: string; json: string; startInput: unknown }): Record<string, unknown> {
   if (block.json === '') return isRecord(block.startInput) ? block.startInput : {};
   return toolArguments(providerId, errors, block.name, block.json);
@@ -193,12 +218,13 @@ function mapStopReason(reason: AnthropicStopReason): StopReason {
 
 // ---- ChatMessage → Anthropic ----
 
-export function toAnthropicMessage(message: ChatMessage, notices: string[]): MessageParam {
+/** `deferred`: the tools sent deferred, which a tool search's result loads by reference. */
+export function toAnthropicMessage(message: ChatMessage, notices: string[], deferred: ReadonlySet<string> = new Set()): MessageParam {
   const blocks = message.content.flatMap((content) =>
     // The Messages API takes no images from the assistant; one generated by another provider is described instead.
     message.role === 'assistant' && content.type === 'image'
       ? [{ type: 'text' as const, text: `[An image (${content.mimeType}) generated earlier in this conversation.]` }]
-      : toAnthropicBlocks(content, notices),
+      : toAnthropicBlocks(content, notices, deferred),
   );
   // The API wants a user turn's tool_result blocks before anything else in it.
   const results = blocks.filter((block) => block.type === 'tool_result');
@@ -206,7 +232,7 @@ export function toAnthropicMessage(message: ChatMessage, notices: string[]): Mes
   return { role: message.role, content: [...results, ...rest] };
 }
 
-function toAnthropicBlocks(content: ChatContent, notices: string[]): ContentBlockParam[] {
+function toAnthropicBlocks(content: ChatContent, notices: string[], deferred: ReadonlySet<string>): ContentBlockParam[] {
   switch (content.type) {
     case 'text':
       // The API refuses empty text blocks.
@@ -216,6 +242,10 @@ function toAnthropicBlocks(content: ChatContent, notices: string[]): ContentBloc
     case 'tool_use':
       return [{ type: 'tool_use', id: content.id, name: content.name, input: content.input }];
     case 'tool_result': {
+      // A tool search's result loads what it found by reference (only tools sent deferred; a reference to
+      // any other would be refused), in place of the words that list them for a model without deferral.
+      const references = (content.loadsTools ?? []).filter((name) => deferred.has(name));
+      if (references.length > 0) return [{ type: 'tool_result', tool_use_id: content.toolUseId, content: references.map((name) => ({ type: 'tool_reference' as const, tool_name: name })) }];
       const parts = content.content.flatMap((part): (TextBlockParam | ImageBlockParam)[] =>
         part.type === 'text' ? (part.text === '' ? [] : [{ type: 'text', text: part.text }]) : [toImageBlock(part, notices)],
       );
@@ -241,7 +271,7 @@ export function toAnthropicTool(tool: ModelTool, notices: string[]): Tool {
   } else if (schema.type !== 'object') {
     notices.push(`Tool "${tool.name}": its input schema's top-level type is ${JSON.stringify(schema.type)}, not "object"; Anthropic will likely refuse it. Sent unchanged.`);
   }
-  return { name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: schema as Tool.InputSchema };
+  return { name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: schema as Tool.InputSchema, ...(tool.deferred ? { defer_loading: true } : {}) };
 }
 
 // ---- errors a person can act on ----

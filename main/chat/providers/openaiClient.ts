@@ -95,6 +95,8 @@ export function openAiProviderOver(
   return {
     id: config.id,
     kind: source.kind,
+    // Only the Responses API has a tool search of its own; Chat Completions (and the servers that copy it) get the found tools added.
+    defersTools: source.kind === 'openai-responses',
     listModels: () => source.listModels(),
     stream: (request) => {
       const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };

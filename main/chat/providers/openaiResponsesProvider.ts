@@ -15,7 +15,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
-import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig } from '../llmTypes.ts';
+import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
+import { APIError } from 'openai';
+import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { openAiProviderOver } from './openaiClient.ts';
 import type { OpenAiClientOptions, OpenAiClientSource } from './openaiClient.ts';
 import { OPENAI_IMAGE_TYPES, toOpenAiTool } from './openaiProvider.ts';
@@ -24,38 +26,37 @@ import type { ChatMessage } from '../../../shared/conversation.ts';
 import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
 
 export function createOpenAiResponsesProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiClientOptions = {}): LlmProvider {
-  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, request, usage));
+  // A server that refused deferred tools once (one that copies the API without tool search) gets none again.
+  const deferral = { refused: false };
+  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, deferral.refused ? withoutDeferral(request) : request, usage, deferral));
 }
 
-async function* streamResponse(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage): AsyncGenerator<ModelStreamEvent> {
+async function* streamResponse(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage, deferral: { refused: boolean }): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const { key, client: openai } = await source.client();
   const errors = source.errors(key, request.model);
   const notices: string[] = [];
-  const tools: Tool[] = request.tools.map((tool): FunctionTool => {
-    const { function: fn } = toOpenAiTool(tool, 'openai', notices);
-    // Never strict mode: it rejects keywords MCP schemas use ($ref siblings, unevaluatedProperties, …).
-    return { type: 'function', name: fn.name, parameters: fn.parameters ?? {}, strict: false, ...(fn.description ? { description: fn.description } : {}) };
-  });
-  if (config.imageGeneration) tools.push({ type: 'image_generation' });
-  const params: ResponseCreateParamsStreaming = {
-    model: request.model,
-    input: toResponsesInput(request.messages, notices),
-    stream: true,
-    max_output_tokens: request.maxTokens,
-    // Atrium keeps the conversation; nothing is left on OpenAI's side to be chained or retained.
-    store: false,
-    ...(request.system ? { instructions: request.system } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
-  };
-  for (const message of notices) yield { type: 'notice', message };
-
   let events: AsyncIterable<ResponseStreamEvent>;
+  let searchTool: string | undefined;
   try {
-    events = await openai.responses.create(params, signal ? { signal } : {});
+    const { sent, refusal } = await sendWithDeferralFallback(
+      request,
+      (toSend) => {
+        const params = requestParams(config, toSend, notices);
+        searchTool = params.searchTool;
+        return openai.responses.create(params.body, signal ? { signal } : {});
+      },
+      (error) => error instanceof APIError && error.status === 400,
+    );
+    events = sent;
+    if (refusal instanceof APIError) {
+      deferral.refused = true;
+      notices.push(`${errors.label} does not take deferred tools (${refusal.message}): the tools the model finds are added to the list sent instead`);
+    }
   } catch (error) {
     throw toLlmError(config.id, error, errors);
   }
+  for (const message of new Set(notices)) yield { type: 'notice', message };
 
   const calls: { id: string; name: string; args: string }[] = [];
   let stopReason: StopReason | undefined;
@@ -87,6 +88,9 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
             const call = calls.find((c) => c.id === done.call_id);
             // The finished item is authoritative: servers that send arguments whole skip the deltas.
             if (call) call.args = done.arguments;
+          } else if (event.item.type === 'tool_search_call' && event.item.execution === 'client' && searchTool !== undefined) {
+            // The model searching for tools: Atrium's search answers it, as a call of its search tool.
+            calls.push({ id: event.item.call_id ?? event.item.id, name: searchTool, args: JSON.stringify(event.item.arguments ?? {}) });
           } else if (event.item.type === 'image_generation_call' && event.item.result) {
             const format = event.item.output_format ?? 'png';
             yield { type: 'image', mimeType: `image/${format === 'svg' ? 'svg+xml' : format}`, data: event.item.result };
@@ -121,10 +125,54 @@ function incompleteReason(reason: string | undefined): StopReason {
   return 'other';
 }
 
+/**
+ * The request as the Responses API takes it. With deferred tools, Atrium's search is the API's client tool
+ * search (`tool_search`, executed by the client), each deferred tool goes with `defer_loading`, and a
+ * search's result gives the model the definitions it found (`tool_search_output`).
+ */
+function requestParams(config: ProviderConfig, request: ModelRequest, notices: string[]): { body: ResponseCreateParamsStreaming; searchTool?: string } {
+  const sent = toolsToSend(request);
+  const native = sent.some((tool) => tool.deferred);
+  const search = native ? sent.find((tool) => tool.searchesTools) : undefined;
+  const definitions = new Map(sent.map((tool) => [tool.name, functionTool(tool, notices)]));
+  const tools: Tool[] = sent.map((tool): Tool => {
+    if (tool === search) return { type: 'tool_search', execution: 'client', parameters: tool.inputSchema, ...(tool.description ? { description: tool.description } : {}) };
+    const definition = definitions.get(tool.name) as FunctionTool;
+    return tool.deferred ? { ...definition, defer_loading: true } : definition;
+  });
+  if (config.imageGeneration) tools.push({ type: 'image_generation' });
+  const loads = search ? { searchTool: search.name, definitions: new Map(sent.filter((tool) => tool.deferred).map((tool) => [tool.name, definitions.get(tool.name) as FunctionTool])) } : undefined;
+  const body: ResponseCreateParamsStreaming = {
+    model: request.model,
+    input: toResponsesInput(request.messages, notices, loads),
+    stream: true,
+    max_output_tokens: request.maxTokens,
+    // Atrium keeps the conversation; nothing is left on OpenAI's side to be chained or retained.
+    store: false,
+    ...(request.system ? { instructions: request.system } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+  };
+  return { body, ...(search ? { searchTool: search.name } : {}) };
+}
+
+function functionTool(tool: ModelTool, notices: string[]): FunctionTool {
+  const { function: fn } = toOpenAiTool(tool, 'openai', notices);
+  // Never strict mode: it rejects keywords MCP schemas use ($ref siblings, unevaluatedProperties, …).
+  return { type: 'function', name: fn.name, parameters: fn.parameters ?? {}, strict: false, ...(fn.description ? { description: fn.description } : {}) };
+}
+
 // ---- ChatMessage → Responses input items ----
 
-export function toResponsesInput(messages: readonly ChatMessage[], notices: string[]): ResponseInputItem[] {
+/** With `search`: calls of Atrium's tool search are the API's client tool search, and their results load what they found. */
+interface SearchLoads {
+  searchTool: string;
+  /** The deferred tools' definitions, by name. */
+  definitions: ReadonlyMap<string, FunctionTool>;
+}
+
+export function toResponsesInput(messages: readonly ChatMessage[], notices: string[], search?: SearchLoads): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
+  const searchCalls = new Set<string>();
   for (const message of messages) {
     const own: ResponseInputMessageContentList = [];
     let assistantText: string[] = [];
@@ -147,10 +195,20 @@ export function toResponsesInput(messages: readonly ChatMessage[], notices: stri
           break;
         case 'tool_use':
           flushAssistantText();
-          items.push({ type: 'function_call', call_id: content.id, name: content.name, arguments: JSON.stringify(content.input) });
+          if (search && content.name === search.searchTool) {
+            searchCalls.add(content.id);
+            items.push({ type: 'tool_search_call', call_id: content.id, arguments: content.input, execution: 'client', status: 'completed' });
+          } else {
+            items.push({ type: 'function_call', call_id: content.id, name: content.name, arguments: JSON.stringify(content.input) });
+          }
           break;
         case 'tool_result':
-          items.push({ type: 'function_call_output', call_id: content.toolUseId, output: toolOutput(content, notices) });
+          if (search && searchCalls.has(content.toolUseId)) {
+            const tools = (content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []);
+            items.push({ type: 'tool_search_output', call_id: content.toolUseId, execution: 'client', status: 'completed', tools });
+          } else {
+            items.push({ type: 'function_call_output', call_id: content.toolUseId, output: toolOutput(content, notices) });
+          }
           break;
       }
     }

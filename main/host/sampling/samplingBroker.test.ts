@@ -12,6 +12,7 @@ function provider(models: string[]): LlmProvider & { seen: ModelRequest[] } {
   return {
     id: 'p',
     kind: 'anthropic',
+    defersTools: true,
     seen,
     listModels: async () => models,
     async *stream(request) {
