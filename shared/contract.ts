@@ -22,6 +22,7 @@ import type {
   StoredServerEntry,
   LaunchReview,
   ToolSearchHit,
+  ToolsInUse,
   ToolSummary,
   WorkspaceView,
 } from './domain.ts';
@@ -126,6 +127,13 @@ export interface AtriumResults {
    */
   searchTools: ToolSearchHit[];
   /**
+   * What the model gets of the tools in a conversation (a new one without `conversationId`): all of them,
+   * or the search and what it has without searching (always loaded, loaded by a search, a call or by hand), each with why.
+   */
+  toolsInUse: ToolsInUse;
+  /** Loads a tool into a conversation by hand, so the model has it without searching; or unloads it. */
+  setToolLoaded: null;
+  /**
    * Approves a tool's changed definition, the one whose fingerprint (`changed.fingerprint` from listTools)
    * the person saw beside the old one: the tool is offered to the model again. Fails when the tool changed
    * again meanwhile.
@@ -133,6 +141,8 @@ export interface AtriumResults {
   approveToolChange: null;
   /** Turns one tool (or, without `tool`, all of a server's tools) on or off for the model. */
   setToolEnabled: null;
+  /** Keeps one tool (or, without `tool`, all of a server's tools) always sent to the model, even when it searches for the rest; or lets it go. */
+  setToolAlwaysLoaded: null;
   listResources: ResourceSummary[];
   listResourceTemplates: ResourceTemplateSummary[];
   listPrompts: PromptSummary[];
@@ -224,6 +234,8 @@ export interface ProviderSettingsView {
   providers: { id: string; kind: ProviderKind; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
+  /** The share of the model's context (percent) tool definitions may take before the model searches for tools (default 10). */
+  toolContextPercent?: number;
   /** The choices saved in Settings, or the defaults where none was saved. */
   approvals: ApprovalChoices;
   /** Whether keys entered here can be kept (encrypted); else they come from the environment. */
@@ -470,6 +482,13 @@ export const requestParamSchemas = {
     required: ['query'],
     properties: { query: { type: 'string', minLength: 1, maxLength: 2_000 }, limit: { type: 'integer', minimum: 1, maximum: 20 } },
   },
+  toolsInUse: { type: 'object', additionalProperties: false, properties: { conversationId } },
+  setToolLoaded: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'modelName', 'loaded'],
+    properties: { conversationId, modelName: { type: 'string', minLength: 1, maxLength: 200 }, loaded: { type: 'boolean' } },
+  },
   approveToolChange: {
     type: 'object',
     additionalProperties: false,
@@ -481,6 +500,12 @@ export const requestParamSchemas = {
     additionalProperties: false,
     required: ['serverId', 'enabled'],
     properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 }, enabled: { type: 'boolean' } },
+  },
+  setToolAlwaysLoaded: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'alwaysLoaded'],
+    properties: { serverId, tool: { type: 'string', minLength: 1, maxLength: 512 }, alwaysLoaded: { type: 'boolean' } },
   },
   listResources: serverFilter,
   listResourceTemplates: serverFilter,
@@ -661,6 +686,7 @@ export const requestParamSchemas = {
         properties: { provider: { type: 'string', minLength: 1, maxLength: 100 }, model: { type: 'string', minLength: 1, maxLength: 200 } },
       },
       toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+      toolContextPercent: { type: 'integer', minimum: 1, maximum: 100 },
       approvals: {
         type: 'object',
         additionalProperties: false,

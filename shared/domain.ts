@@ -198,6 +198,28 @@ export interface ToolAnnotationsView {
 }
 
 /** One tool the model's tool search finds for a query, with its score (higher ranks first). */
+/** How a tool came to be loaded in a conversation (the model searching for tools): what the window says of it. */
+export type LoadedHow = { kind: 'search'; query: string } | { kind: 'called' } | { kind: 'by-hand' };
+
+/** A tool the model has without searching for it, in one conversation, and why. */
+export interface LoadedToolView {
+  modelName: string;
+  serverId: ServerId;
+  tool: string;
+  /** `always`: the person keeps it always loaded (every conversation). */
+  how: LoadedHow | { kind: 'always' };
+}
+
+/** What the model gets of the tools in a conversation: all of them, or a search and what it loaded. */
+export interface ToolsInUse {
+  /** The tools the model may use (on, not withheld). */
+  offered: number;
+  /** Why the model searches for tools instead of getting them all; absent when it gets them all. */
+  searching?: string;
+  /** While it searches: what it has without searching, most recently used first (the always loaded first). */
+  loaded: LoadedToolView[];
+}
+
 export interface ToolSearchHit {
   tool: ToolSummary;
   score: number;
@@ -215,6 +237,8 @@ export interface ToolSummary {
   annotations?: ToolAnnotationsView;
   /** Off when the person turned this tool (or its server's tools) off for the model. */
   enabled: boolean;
+  /** The person chose it to be sent to the model always, even when the model searches for the others. */
+  alwaysLoaded?: true;
   /** MCP Apps: the view its results show, a `ui://` resource of the same server. */
   view?: { resourceUri: string };
   /** MCP Apps: who may call it (absent: both). A tool for its view only ('app') is never offered to the model. */
@@ -449,6 +473,8 @@ type StoredEntryCommon = {
   trusted?: true;
   /** Tools turned off for the model: some, or 'all'. */
   disabledTools?: string[] | 'all';
+  /** Tools always sent to the model, even when it searches for the rest: some, or 'all'. */
+  alwaysLoadedTools?: string[] | 'all';
   requestTimeoutMs?: number;
 };
 

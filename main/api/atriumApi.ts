@@ -13,7 +13,8 @@ import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/connectionErrors.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
-import { isToolEnabled, withToolEnabled } from '../mcp/config/serverConfig.ts';
+import { isToolAlwaysLoaded, isToolEnabled, withToolAlwaysLoaded, withToolEnabled } from '../mcp/config/serverConfig.ts';
+import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 import { appMetaOf } from '../mcp/appsMeta.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { ToolWithheldError } from '../host/approval/toolPins.ts';
@@ -60,6 +61,14 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
   // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
+  /** A choice the person makes for a server's tools (on or off, always loaded), saved, and the tools listed again. */
+  const chooseForTools = async (serverId: string, choose: (definition: ServerDefinition) => ServerDefinition): Promise<null> => {
+    const definition = registry.get(serverId);
+    if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
+    await registry.update(choose(definition));
+    events.emit('listChanged', { serverId, list: 'tools' });
+    return null;
+  };
 
   const settingsDeps = {
     settings: conversations.settings,
@@ -125,19 +134,19 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     },
     listTools: async ({ serverId }) => conversations.pins.review(toolSummaries(hub.list(), registry)).filter((t) => serverId === undefined || t.serverId === serverId),
     searchTools: async ({ query, limit }) => conversations.chat.searchTools(query, limit ?? DEFAULT_RESULTS),
+    toolsInUse: async ({ conversationId }) => conversations.chat.toolsInUse(conversationId),
+    setToolLoaded: async ({ conversationId, modelName, loaded }) => {
+      conversations.chat.setToolLoaded(conversationId, modelName, loaded);
+      return null;
+    },
     approveToolChange: async ({ serverId, tool, fingerprint }) => {
       const current = toolSummaries(hub.list(), registry).find((t) => t.serverId === serverId && t.name === tool);
       conversations.pins.approve(current, fingerprint, { serverId, tool });
       events.emit('listChanged', { serverId, list: 'tools' });
       return null;
     },
-    setToolEnabled: async ({ serverId, tool, enabled }) => {
-      const definition = registry.get(serverId);
-      if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
-      await registry.update(withToolEnabled(definition, tool, enabled));
-      events.emit('listChanged', { serverId, list: 'tools' });
-      return null;
-    },
+    setToolEnabled: ({ serverId, tool, enabled }) => chooseForTools(serverId, (definition) => withToolEnabled(definition, tool, enabled)),
+    setToolAlwaysLoaded: ({ serverId, tool, alwaysLoaded }) => chooseForTools(serverId, (definition) => withToolAlwaysLoaded(definition, tool, alwaysLoaded)),
     listResources: async ({ serverId }) =>
       pick(serverId).flatMap((c) =>
         c.resources.map((r): ResourceSummary => ({ serverId: c.id, uri: r.uri, name: r.name, ...optional(r, ['title', 'description', 'mimeType', 'size']) })),
@@ -265,6 +274,7 @@ export function toolSummaries(connections: readonly McpConnection[], registry?: 
         ...appMetaOf(t._meta),
         // The registry holds the person's latest choice; the connection's definition is from its start.
         enabled: isToolEnabled(registry?.get(c.id) ?? c.definition, t.name),
+        ...(isToolAlwaysLoaded(registry?.get(c.id) ?? c.definition, t.name) ? { alwaysLoaded: true as const } : {}),
       }),
     ),
   );

@@ -23,7 +23,7 @@ export class InvalidServerConfigError extends Error {
 
 /** What decides what runs or is contacted; a change to any of it needs the person's look again. */
 function launchOf(definition: ServerDefinition): string {
-  const { disabled: _disabled, trusted: _trusted, disabledTools: _tools, requestTimeoutMs: _timeout, ...launch } = toStoredEntry(definition);
+  const { disabled: _disabled, trusted: _trusted, disabledTools: _tools, alwaysLoadedTools: _loaded, requestTimeoutMs: _timeout, ...launch } = toStoredEntry(definition);
   return JSON.stringify(launch);
 }
 

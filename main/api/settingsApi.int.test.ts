@@ -36,7 +36,8 @@ test('a provider with its key: the key is stored encrypted and only "set" comes 
 
 test('a bad provider is refused and nothing changes; removing one removes its key', async () => {
   await assert.rejects(host.core.api.saveDefaults({ default: { provider: 'nope', model: 'm' } }), /no provider "nope"/);
-  await host.core.api.saveDefaults({ default: { provider: 'claude', model: 'claude-x' }, toolThreshold: 20 });
+  await host.core.api.saveDefaults({ default: { provider: 'claude', model: 'claude-x' }, toolThreshold: 20, toolContextPercent: 25 });
+  assert.equal((await host.core.api.getSettings({})).toolContextPercent, 25);
   assert.deepEqual((await host.core.api.getSettings({})).default, { provider: 'claude', model: 'claude-x' });
   await host.core.api.removeProvider({ id: 'claude' });
   assert.equal(await store.get('claude'), undefined);

@@ -40,6 +40,7 @@ export async function settingsView(deps: Omit<SettingsDeps, 'settings'>, setting
     ),
     ...(current.default ? { default: { ...current.default } } : {}),
     ...(current.toolThreshold ? { toolThreshold: current.toolThreshold } : {}),
+    ...(current.toolContextPercent ? { toolContextPercent: current.toolContextPercent } : {}),
     approvals: deps.approvals.choices(),
     canStoreKeys: deps.store !== undefined,
     ...(deps.keyStorageWarning ? { keyStorageWarning: deps.keyStorageWarning } : {}),
@@ -93,13 +94,14 @@ export function createSettingsApi(deps: SettingsDeps): SettingsRequests {
       if (existed) await deps.store?.delete(id);
       return null;
     },
-    saveDefaults: async ({ default: chosen, toolThreshold, approvals }) => {
+    saveDefaults: async ({ default: chosen, toolThreshold, toolContextPercent, approvals }) => {
       if (chosen && !settings.current().providers.some((p) => p.id === chosen.provider)) throw new InvalidServerConfigError(`there is no provider "${chosen.provider}"`);
       // Only what was chosen is written: a choice never made keeps following the default.
       await settings.update((current) => ({
         ...current,
         ...(chosen ? { default: chosen } : {}),
         ...(toolThreshold !== undefined ? { toolThreshold } : {}),
+        ...(toolContextPercent !== undefined ? { toolContextPercent } : {}),
         ...(approvals ? { approvals: { ...current.approvals, ...approvals } } : {}),
       }));
       return null;

@@ -12,12 +12,12 @@ import type { LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts'
 
 type Step = { text?: string; calls?: { name: string; input: Record<string, unknown> }[] };
 
-function scriptedProvider(steps: Step[]): LlmProvider & { requests: ModelRequest[] } {
+function scriptedProvider(steps: Step[], defersTools = false): LlmProvider & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
     id: 'scripted',
     kind: 'openai-compatible',
-    defersTools: false,
+    defersTools,
     requests,
     listModels: async () => ['m'],
     async *stream(request): AsyncIterable<ModelStreamEvent> {
@@ -283,4 +283,37 @@ test('in a later turn of a conversation that has a cut result, the reader is off
   await turn([{ calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] }, { text: 'cut' }]);
   const later = await turn([{ text: 'reading on' }]);
   assert.deepEqual(later.requests[0]?.tools.map((t) => t.name), ['calc__add', 'atrium_read_result']);
+});
+
+test('a tool the person keeps always loaded is sent from the start when the model searches: loaded without deferral, and not deferred with it', async () => {
+  const many: ToolSummary[] = Array.from({ length: 100 }, (_, i) => ({
+    serverId: 'b',
+    name: `tool_${i}`,
+    modelName: `b__tool_${i}`,
+    inputSchema: { type: 'object' },
+    enabled: true,
+    ...(i === 5 ? { alwaysLoaded: true as const } : {}),
+  }));
+  for (const defersTools of [false, true]) {
+    const provider = scriptedProvider([{ calls: [{ name: 'b__tool_5', input: {} }] }, { text: 'done' }], defersTools);
+    const events: TurnEvent[] = [];
+    await runTurn(
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
+      {
+        store: memoryStore(),
+        validator: new CachedSchemaValidator(),
+        onEvent: (e) => events.push(e),
+        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+        runner: { call: async () => ({ content: [{ type: 'text', text: 'ok' }] }) },
+      },
+    );
+    const sent = provider.requests[0]?.tools ?? [];
+    if (defersTools) {
+      assert.equal(sent.length, 101, 'every tool, with the search tool');
+      assert.deepEqual(sent.filter((t) => !t.deferred).map((t) => t.name), ['atrium_search_tools', 'b__tool_5']);
+    } else {
+      assert.deepEqual(sent.map((t) => t.name), ['atrium_search_tools', 'b__tool_5']);
+    }
+    assert.ok(events.some((e) => e.type === 'notice' && /\(always loaded: b\/tool_5\)/.test(e.message)), 'the person sees what is always loaded');
+  }
 });

@@ -5,7 +5,7 @@
 
 import { PartialToolInputs } from './partialToolInput.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ChatTurnEvent, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
+import type { ChatTurnEvent, LoadedHow, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
@@ -98,8 +98,10 @@ export interface TurnInput {
 export interface LoadedTools {
   /** Model-facing names, most recently used first. */
   of(conversationId: string): string[];
-  /** The search loaded these, or the model called one of them. */
-  note(conversationId: string, modelNames: readonly string[]): void;
+  /** The search loaded these (`how` says with what words), or the model called one of them. */
+  note(conversationId: string, modelNames: readonly string[], how?: LoadedHow): void;
+  /** What the person loaded by hand: loaded even for a provider that defers the rest. */
+  loadedByHand?(conversationId: string): string[];
 }
 
 export interface TurnDeps {
@@ -113,6 +115,8 @@ export interface TurnDeps {
   resultBudgetChars?: number;
   /** More tools than this, and the model gets the search tool instead of all of them (default 64). */
   toolThreshold?: number;
+  /** The share of the model's context tool definitions may take before it searches instead (default a tenth). */
+  toolContextShare?: number;
   /** Told of each running call's controller, so the person can cancel that one call; returns its cleanup. */
   registerCall?(callId: string, controller: AbortController): () => void;
   /** What this conversation loaded before, kept loaded; without it, each turn starts with the search tool alone. */
@@ -145,7 +149,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     if (tool.changed) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
   }
   // Past the threshold the model starts with the search tool only and loads what it finds.
-  const deferral = shouldSearch(tools, { ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}), ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}) });
+  const deferral = shouldSearch(tools, {
+    ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}),
+    ...(deps.toolContextShare !== undefined ? { contextShare: deps.toolContextShare } : {}),
+    ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}),
+  });
   const searching = deferral.searching;
   // A provider that defers tools natively is sent every tool, deferred, in the same order every time (its
   // prompt cache keeps the prefix); what a search finds is loaded by its result, and stays loaded through
@@ -153,7 +161,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const native = searching && input.provider.defersTools;
   // What the conversation loaded or called in earlier turns stays loaded, if it is still offered.
   const kept = searching && !native ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
-  const loaded = new Set<string>(searching ? kept : tools.map((t) => t.modelName));
+  // The tools the person chose to be always loaded are, whatever the search; and, in this conversation,
+  // those they loaded by hand.
+  const byHand = new Set(searching ? (deps.loadedTools?.loadedByHand?.(input.conversationId) ?? []) : []);
+  const alwaysLoaded = tools.filter((tool) => tool.alwaysLoaded || byHand.has(tool.modelName)).map((tool) => tool.modelName);
+  const loaded = new Set<string>(searching ? [...alwaysLoaded, ...kept] : tools.map((t) => t.modelName));
   if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
   // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
   // comes last, so offering it leaves the tools before it as they were.
@@ -161,10 +173,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const definition = (tool: ToolSummary): ModelTool => ({ name: tool.modelName, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
   const modelTools = (): ModelTool[] => [
     ...(searching ? [{ ...searchToolDefinition, searchesTools: true }] : []),
-    ...(native ? tools.map((tool) => ({ ...definition(tool), deferred: true })) : tools.filter((tool) => loaded.has(tool.modelName)).map(definition)),
+    ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : tools.filter((tool) => loaded.has(tool.modelName)).map(definition)),
     ...(readerOffered ? [readResultToolDefinition] : []),
   ];
-  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs` });
+  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs${alwaysLoaded.length > 0 ? ` (always loaded: ${alwaysLoaded.map((name) => describeTool(byModelName.get(name))).join(', ')})` : ''}` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
 
@@ -239,7 +251,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
         const result = loadTools(call, tools, loaded, onEvent);
-        deps.loadedTools?.note(input.conversationId, result.found);
+        deps.loadedTools?.note(input.conversationId, result.found, { kind: 'search', query: result.query });
         results.push(result.content);
         continue;
       }
@@ -267,7 +279,7 @@ function loadTools(
   tools: readonly ToolSummary[],
   loaded: Set<string>,
   onEvent: (event: TurnEvent) => void,
-): { content: ChatContent; found: string[] } {
+): { content: ChatContent; found: string[]; query: string } {
   const query = typeof call.input.query === 'string' ? call.input.query : '';
   const limit = typeof call.input.limit === 'number' ? call.input.limit : undefined;
   const found = searchTools(tools, query, limit);
@@ -275,7 +287,7 @@ function loadTools(
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
   const names = found.map((tool) => tool.modelName);
   // Words for a model without deferral, and the names for a provider that loads them by reference.
-  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }], ...(names.length > 0 ? { loadsTools: names } : {}) }, found: names };
+  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }], ...(names.length > 0 ? { loadsTools: names } : {}) }, found: names, query };
 }
 
 /** One page of a cut result, read from what was saved with its call (never from the server again). */

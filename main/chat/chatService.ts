@@ -3,12 +3,14 @@
 // server, the consent gate, and the history store; its events go out on the host's event bus.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
-import { CONTEXT_TOKENS_BY_KIND, rankTools } from './toolSearch.ts';
+import type { LoadedToolView, ToolSearchHit, ToolSummary, ToolsInUse } from '../../shared/domain.ts';
+import { CONTEXT_TOKENS_BY_KIND, rankTools, shouldSearch } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { LoadedTools, ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { LoadedToolStore } from '../store/loadedToolStore.ts';
+import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
+import { defaultProviderId } from './providerSettings.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { transcriptForModel } from './transcript.ts';
 import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
@@ -30,8 +32,8 @@ export interface ChatServiceDeps {
   tools: () => ToolSummary[];
   /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
   viewContext?: (conversationId: string) => string | undefined;
-  /** What each conversation loaded through the tool search or called, kept loaded in its later turns. */
-  loadedTools?: LoadedTools;
+  /** What each conversation loaded through the tool search, called or was given by hand, kept loaded in its later turns. */
+  loadedTools?: LoadedToolStore;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -104,6 +106,7 @@ export class ChatService {
             return () => this.calls.delete(callId);
           },
           ...(this.deps.settings().toolThreshold ? { toolThreshold: this.deps.settings().toolThreshold } : {}),
+          ...(this.deps.settings().toolContextPercent ? { toolContextShare: (this.deps.settings().toolContextPercent ?? 10) / 100 } : {}),
           ...(this.deps.loadedTools ? { loadedTools: this.deps.loadedTools } : {}),
         },
       );
@@ -128,9 +131,49 @@ export class ChatService {
    * may offer (none withheld: changed since approved, or for a view only).
    */
   searchTools(query: string, limit: number): ToolSearchHit[] {
+    return rankTools(this.offeredTools(), query, limit);
+  }
+
+  /**
+   * What the model gets of the tools in a conversation (a new one without `conversationId`): all of them,
+   * or, past the count or the share of its context, the search and what it has without searching — the
+   * tools the person keeps always loaded, then what the conversation loaded, each with why.
+   */
+  toolsInUse(conversationId?: string): ToolsInUse {
+    const offered = this.offeredTools();
+    const conversation = conversationId === undefined ? undefined : this.deps.history.getConversation(conversationId);
+    if (conversationId !== undefined && !conversation) throw new ConversationError(`there is no conversation "${conversationId}"`);
+    const settings = this.deps.settings();
+    const providerId = conversation?.providerId ?? defaultProviderId(settings);
+    const kind = settings.providers.find((provider) => provider.id === providerId)?.kind;
+    const verdict = shouldSearch(offered, {
+      ...(settings.toolThreshold ? { threshold: settings.toolThreshold } : {}),
+      ...(settings.toolContextPercent ? { contextShare: settings.toolContextPercent / 100 } : {}),
+      ...(kind ? { contextTokens: CONTEXT_TOKENS_BY_KIND[kind] } : {}),
+    });
+    if (!verdict.searching) return { offered: offered.length, loaded: [] };
+    const byName = new Map(offered.map((tool) => [tool.modelName, tool]));
+    const view = (tool: ToolSummary, how: LoadedToolView['how']): LoadedToolView => ({ modelName: tool.modelName, serverId: tool.serverId, tool: tool.name, how });
+    const always = offered.filter((tool) => tool.alwaysLoaded).map((tool) => view(tool, { kind: 'always' }));
+    const kept = (conversationId === undefined ? [] : (this.deps.loadedTools?.entries(conversationId) ?? [])).flatMap((entry) => {
+      const tool = byName.get(entry.modelName);
+      return tool && !tool.alwaysLoaded ? [view(tool, entry.how)] : [];
+    });
+    return { offered: offered.length, ...(verdict.why ? { searching: verdict.why } : {}), loaded: [...always, ...kept] };
+  }
+
+  /** The person loads a tool into a conversation by hand (or unloads one): the model has it without searching. */
+  setToolLoaded(conversationId: string, modelName: string, loaded: boolean): void {
+    if (!this.deps.history.getConversation(conversationId)) throw new ConversationError(`there is no conversation "${conversationId}"`);
+    if (!this.offeredTools().some((tool) => tool.modelName === modelName)) throw new ConversationError(`no tool the model may use is named "${modelName}"`);
+    if (loaded) this.deps.loadedTools?.note(conversationId, [modelName], { kind: 'by-hand' });
+    else this.deps.loadedTools?.forget(conversationId, modelName);
+  }
+
+  /** The tools a turn may offer: none withheld (changed since approved, or for a view only). */
+  private offeredTools(): ToolSummary[] {
     // Withholding depends on the tool alone (changed, or for a view only), not on a conversation.
-    const offered = this.deps.tools().filter((tool) => this.deps.gate.withheld(tool, '') === undefined);
-    return rankTools(offered, query, limit);
+    return this.deps.tools().filter((tool) => this.deps.gate.withheld(tool, '') === undefined);
   }
 
   /** Whether a turn runs in the conversation now. */

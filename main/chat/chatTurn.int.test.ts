@@ -376,6 +376,33 @@ describe('many tools: the model searches once and keeps using what it loaded, on
     });
   }
 
+  test('the person sees which tools the model has without searching and why, keeps one always loaded, and loads one by hand', async () => {
+    const llm = await startFakeAnthropic([...script().slice(0, 3), { text: 'ready' }]);
+    const { host } = await hostOver(llm, 'anthropic', { first: fiftyTools, second: fiftyTools }, { approvalMode: 'all', defaultModel: 'test-model' });
+    const before = await host.core.api.toolsInUse({});
+    assert.deepEqual([before.offered > 100, before.searching, before.loaded], [true, `${before.offered} tools are available`, []]);
+    await host.core.api.setToolAlwaysLoaded({ serverId: 'first', tool: 'tool_7', alwaysLoaded: true });
+    assert.deepEqual((await host.core.api.toolsInUse({})).loaded, [{ modelName: 'first__tool_7', serverId: 'first', tool: 'tool_7', how: { kind: 'always' } }]);
+
+    const { conversationId } = await host.core.api.sendMessage({ text: 'use tool 42' });
+    const inUse = await host.core.api.toolsInUse({ conversationId });
+    assert.deepEqual(
+      inUse.loaded.map((tool) => [tool.modelName, tool.how]),
+      [
+        ['first__tool_7', { kind: 'always' }],
+        ['second__tool_42', { kind: 'search', query: 'tool_42' }],
+        ['first__tool_42', { kind: 'search', query: 'tool_42' }],
+      ],
+      'a found tool stays "found by the search" after it is called',
+    );
+    await host.core.api.setToolLoaded({ conversationId, modelName: 'second__tool_9', loaded: true });
+    await assert.rejects(host.core.api.setToolLoaded({ conversationId, modelName: 'nobody__nothing', loaded: true }), /no tool the model may use is named "nobody__nothing"/);
+    await host.core.api.sendMessage({ conversationId, text: 'ready?' });
+    const last = llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { tools: { name: string; defer_loading?: boolean }[] };
+    assert.deepEqual(last.tools.filter((tool) => !tool.defer_loading).map((tool) => tool.name), ['atrium_search_tools', 'first__tool_7', 'second__tool_9'], 'always loaded and loaded by hand go undeferred');
+    assert.deepEqual((await host.core.api.toolsInUse({ conversationId })).loaded[1], { modelName: 'second__tool_9', serverId: 'second', tool: 'tool_9', how: { kind: 'by-hand' } });
+  });
+
   test('a server that copies the Anthropic API without deferred tools: the turn is sent again without them, and later ones go without', async () => {
     const llm = await startFakeAnthropic([{ error: { status: 400, message: 'tools.1.defer_loading: Extra inputs are not permitted' } }, ...script()]);
     const { host } = await hostOver(llm, 'anthropic', { first: fiftyTools, second: fiftyTools }, { approvalMode: 'all', defaultModel: 'test-model' });

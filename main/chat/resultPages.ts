@@ -3,9 +3,11 @@
 // is already saved with the call (the person sees it whole); this reads that, never the server again.
 
 import type { ToolResultContent } from '../../shared/conversation.ts';
+import { READ_RESULT_TOOL_NAME } from '../../shared/hostTools.ts';
 import type { ModelTool } from './llmTypes.ts';
 
-export const READ_RESULT_TOOL_NAME = 'atrium_read_result';
+export { READ_RESULT_TOOL_NAME };
+
 /** The most one page gives; a longer `length` is cut to it. */
 export const MAX_PAGE_CHARS = 50_000;
 

@@ -58,3 +58,13 @@ test('the plain baseline matches words as written, without splitting or stemming
   assert.deepEqual(plain.search('issues', 3), []);
   assert.equal(plain.search('issue', 1)[0]?.tool.name, 'create_issue');
 });
+
+test('a tool named exactly comes first, by its name, the model’s name or server/name; a lone digit tells tools apart', () => {
+  const numbered = [...tools, tool('bench', 'tool_9', 'Does thing 9'), tool('bench', 'tool_19', 'Does thing 19'), tool('bench', 'issue_tool', 'Mentions create_issue in passing')];
+  const search = (query: string) => createToolIndex(numbered).search(query, 3).map((r) => `${r.tool.serverId}/${r.tool.name}`);
+  assert.equal(search('tool_9')[0], 'bench/tool_9');
+  assert.ok(!search('tool_9').includes('bench/tool_19'), 'a 9 is not a 19');
+  assert.equal(search('github__create_issue')[0], 'github/create_issue');
+  assert.equal(search('GitHub/Create_Issue')[0], 'github/create_issue');
+  assert.deepEqual(wordsOf('s3 bucket v2'), ['3', 'bucket', '2'], 'one letter says nothing; one digit does');
+});

@@ -19,6 +19,9 @@ export interface RankingOptions {
 }
 
 // Words that carry no meaning for choosing a tool.
+/** Added for a query that is a tool's exact name: above any score the words could reach. */
+const EXACT_NAME_SCORE = 1_000;
+
 const STOP_WORDS = new Set(
   'a an and are as at be been by can could do does for from have how i if in into is it its me my of on or our please some that the their them then there these this those to us was we what when where which who will with would you your all any tool tools using use'.split(' '),
 );
@@ -100,7 +103,8 @@ export function wordsOf(text: string, options: RankingOptions = {}): string[] {
   return split
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 1 && !STOP_WORDS.has(word))
+    // One letter says nothing; one digit may be all that tells tools apart (tool_9, s3).
+    .filter((word) => (word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(word))
     .map((word) => (options.plain ? word : stemmer(word)));
 }
 
@@ -168,10 +172,13 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
   return {
     search(query, limit) {
       const terms = [...new Set(wordsOf(query, options))];
-      if (terms.length === 0) return [];
+      // A tool named exactly (its name, the model's name for it, or server/name) comes first.
+      const named = query.trim().toLowerCase();
+      const isNamed = (tool: ToolSummary) => !options.plain && [tool.name, tool.modelName, `${tool.serverId}/${tool.name}`].some((name) => name.toLowerCase() === named);
+      if (terms.length === 0 && !indexed.some((entry) => isNamed(entry.tool))) return [];
       const ranked: RankedTool[] = [];
       for (const entry of indexed) {
-        let score = 0;
+        let score = isNamed(entry.tool) ? EXACT_NAME_SCORE : 0;
         for (const term of terms) {
           const own = termScore(entry, term);
           // A synonym counts only where the word itself does not, and at half weight.

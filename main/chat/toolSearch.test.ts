@@ -33,5 +33,9 @@ test('the model searches past 64 tools, or sooner when the definitions would tak
   assert.match(local.why ?? '', /^the 12 tools' definitions \(about \d+ tokens\) would take more than a tenth of the model's context$/);
   assert.equal(shouldSearch(large, { contextTokens: 200_000 }).searching, false, 'the same 12 fit a 200k context');
   assert.equal(shouldSearch(small, { threshold: 10, contextTokens: 200_000 }).searching, true, 'a count the person chose still applies');
+  const stricter = shouldSearch(large, { contextTokens: 200_000, contextShare: 0.01 });
+  assert.equal(stricter.searching, true, 'a smaller share the person chose applies');
+  assert.match(stricter.why ?? '', /would take more than 1% of the model's context$/);
+  assert.equal(shouldSearch(large, { contextTokens: 32_000, contextShare: 0.5 }).searching, false, 'and a larger one');
   assert.equal(definitionTokens(tool('a', 'b', 'cccc')), Math.ceil(('a__b'.length + 4 + JSON.stringify({ type: 'object' }).length) / 4));
 });

@@ -8,6 +8,7 @@ import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import type { ProviderKind } from '../../shared/contract.ts';
 import type { ModelTool } from './llmTypes.ts';
 import { createToolIndex } from './toolRanking.ts';
+import { SEARCH_TOOL_NAME } from '../../shared/hostTools.ts';
 
 export const DEFAULT_TOOL_THRESHOLD = 64;
 /** The share of the model's context that tool definitions may take before the model searches instead (Claude Code's rule). */
@@ -34,15 +35,17 @@ export function definitionTokens(tool: ToolSummary): number {
  * another; beyond it models choose worse), or when the definitions would take more than a tenth of the
  * model's context, whatever their count.
  */
-export function shouldSearch(tools: readonly ToolSummary[], options: { threshold?: number; contextTokens?: number }): { searching: boolean; tokens: number; why?: string } {
+export function shouldSearch(tools: readonly ToolSummary[], options: { threshold?: number; contextTokens?: number; contextShare?: number }): { searching: boolean; tokens: number; why?: string } {
   const tokens = tools.reduce((sum, tool) => sum + definitionTokens(tool), 0);
   const threshold = options.threshold ?? DEFAULT_TOOL_THRESHOLD;
   if (tools.length > threshold) return { searching: true, tokens, why: `${tools.length} tools are available` };
-  const budget = options.contextTokens === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.contextTokens * TOOL_CONTEXT_SHARE);
-  if (tokens > budget) return { searching: true, tokens, why: `the ${tools.length} tools' definitions (about ${tokens} tokens) would take more than a tenth of the model's context` };
+  const share = options.contextShare ?? TOOL_CONTEXT_SHARE;
+  const budget = options.contextTokens === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.contextTokens * share);
+  const portion = share === TOOL_CONTEXT_SHARE ? 'a tenth' : `${Math.round(share * 100)}%`;
+  if (tokens > budget) return { searching: true, tokens, why: `the ${tools.length} tools' definitions (about ${tokens} tokens) would take more than ${portion} of the model's context` };
   return { searching: false, tokens };
 }
-export const SEARCH_TOOL_NAME = 'atrium_search_tools';
+export { SEARCH_TOOL_NAME };
 export const DEFAULT_RESULTS = 8;
 export const MAX_RESULTS = 20;
 

@@ -82,6 +82,7 @@ export function formatTools(tools: ToolSummary[]): string {
       const app = [
         ...(t.view ? [`    view: ${visible(t.view.resourceUri)}`] : []),
         ...(t.visibility && !t.visibility.includes('model') ? ['    for its view only: not offered to the model'] : []),
+        ...(t.alwaysLoaded ? ['    always loaded: sent to the model even when it searches for the other tools'] : []),
       ];
       const described = [head, ...(t.description ? [`    ${visible(oneLine(t.description))}`] : []), ...app].join('\n');
       return t.changed ? `${described}\n${formatToolChange(t, t.changed)}` : described;

@@ -34,3 +34,22 @@ test('it is bounded: the least recently used fall out; a deleted conversation ta
   history.deleteConversation(a);
   assert.deepEqual(store.of(a), []);
 });
+
+test('each tool says how it came: the search’s words, a call, or the person’s hand; a later call keeps the first reason, loading by hand replaces it', () => {
+  const { history, store } = setup();
+  const a = history.createConversation({}).id;
+  store.note(a, ['gh__create_issue', 'gh__list_issues'], { kind: 'search', query: 'open an issue' });
+  store.note(a, ['gh__create_issue']);
+  store.note(a, ['fs__read'], { kind: 'by-hand' });
+  store.note(a, ['gh__list_issues'], { kind: 'by-hand' });
+  store.note(a, ['x__other']);
+  assert.deepEqual(store.entries(a), [
+    { modelName: 'x__other', how: { kind: 'called' } },
+    { modelName: 'gh__list_issues', how: { kind: 'by-hand' } },
+    { modelName: 'fs__read', how: { kind: 'by-hand' } },
+    { modelName: 'gh__create_issue', how: { kind: 'search', query: 'open an issue' } },
+  ]);
+  assert.deepEqual(store.loadedByHand(a), ['gh__list_issues', 'fs__read']);
+  store.forget(a, 'fs__read');
+  assert.deepEqual(store.loadedByHand(a), ['gh__list_issues']);
+});

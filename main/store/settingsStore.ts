@@ -44,6 +44,8 @@ export interface ProviderSettings {
   default?: { provider: string; model: string };
   /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
   toolThreshold?: number;
+  /** The share of the model's context, in percent, tool definitions may take before the model searches instead (default 10). */
+  toolContextPercent?: number;
   /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
   modelTraits?: Record<string, Partial<ModelTraits>>;
   /** How tool calls and servers' sampling requests are approved, as chosen in Settings; absent = the defaults. */
@@ -72,6 +74,7 @@ const schema = {
       },
     },
     toolThreshold: { type: 'integer', minimum: 1, maximum: 10_000 },
+    toolContextPercent: { type: 'integer', minimum: 1, maximum: 100 },
     modelTraits: {
       type: 'object',
       additionalProperties: {

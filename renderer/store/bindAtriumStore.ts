@@ -50,6 +50,17 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }
   };
 
+  // What the model gets of the tools in the selected conversation; a slow answer for another is dropped.
+  const loadToolsInUse = async () => {
+    const id = state().selectedConversationId;
+    try {
+      const tools = await api.toolsInUse(id ? { conversationId: id } : {});
+      if (state().selectedConversationId === id) state().setToolsInUse({ conversationId: id, tools });
+    } catch {
+      // Read again at the next change.
+    }
+  };
+
   // Each stale list is fetched once; a list marked stale again while its answer is on the way is fetched again after.
   const fetchList = async ({ serverId, list }: StaleList) => {
     try {
@@ -110,7 +121,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       await loadConversations();
       // Events sent while the link was down are lost: the host's list says which turns still run.
       state().endTurnsNotRunning();
-      await loadDetail();
+      await Promise.all([loadDetail(), loadToolsInUse()]);
       await loadHostSettings();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
       if (firstLoad && servers.length === 0 && state().conversations.length === 0) state().offerFirstView('setup');
@@ -128,12 +139,19 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().upsertServer(snapshot);
       // A server that (re)connected, or whose lists grew or shrank, is listed again.
       const moved = !before || before.status.kind !== snapshot.status.kind || JSON.stringify(before.counts) !== JSON.stringify(snapshot.counts);
-      if (moved) state().markStale(snapshot.id);
+      if (moved) {
+        state().markStale(snapshot.id);
+        void loadToolsInUse();
+      }
     }),
-    api.on('listChanged', ({ serverId, list }) => state().markStale(serverId, list)),
+    api.on('listChanged', ({ serverId, list }) => {
+      state().markStale(serverId, list);
+      if (list === 'tools') void loadToolsInUse();
+    }),
     api.on('resourceUpdated', ({ serverId, uri }) => state().noteResourceUpdated(serverId, uri)),
     api.on('settingsChanged', (settings) => {
       state().setSettings(settings);
+      void loadToolsInUse();
       // A provider added, removed or given a key may list other models now.
       void loadProviders();
     }),
@@ -152,6 +170,8 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
         void loadConversations();
       }
       const shown = state().selectedConversationId === conversationId;
+      // A turn that ends or loads tools changes what the model has of them.
+      if (shown && (event.type === 'done' || event.type === 'notice')) void loadToolsInUse();
       if (event.type === 'done') {
         void loadConversations();
         // The live reply stays until the saved one is loaded, so a stopped reply never blinks away.
@@ -179,7 +199,10 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     store.subscribe((next, previous) => {
       if (next.staleLists.length > 0 && (next.staleLists !== previous.staleLists || next.link !== previous.link)) fetchStaleLists();
       if (next.selectedServerId && next.selectedServerId !== previous.selectedServerId) void loadLog(next.selectedServerId);
-      if (next.selectedConversationId !== previous.selectedConversationId) void loadDetail();
+      if (next.selectedConversationId !== previous.selectedConversationId) {
+        void loadDetail();
+        void loadToolsInUse();
+      }
     }),
   ];
 

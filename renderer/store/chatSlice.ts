@@ -1,5 +1,5 @@
 import type { ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
-import type { ChatTurnEvent, ToolCallOutcome } from '../../shared/domain.ts';
+import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
@@ -67,6 +67,12 @@ export interface ChatSlice {
   floatingView: FloatingView | null;
   /** Floats a view (another floating view goes back into its card), or none. */
   setFloatingView(view: FloatingView | null): void;
+  /**
+   * What the model gets of the tools in the selected conversation (null: a new one), as the host said
+   * (`toolsInUse`): read again when the conversation changes, a turn ends or loads tools, the tools change.
+   */
+  toolsInUse: { conversationId: string | null; tools: ToolsInUse } | null;
+  setToolsInUse(toolsInUse: { conversationId: string | null; tools: ToolsInUse }): void;
   /** Shows the chat on a new conversation, ready to type. */
   startConversation(): void;
   conversations: ConversationSummary[];
@@ -117,6 +123,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   composerFocusTaken: () => set({ composerFocusRequested: false }),
   floatingView: null,
   setFloatingView: (floatingView) => set({ floatingView }),
+  toolsInUse: null,
+  setToolsInUse: (toolsInUse) => set({ toolsInUse }),
   startConversation: () => set({ view: 'chat', viewChosen: true, selectedConversationId: null, detail: null, composerFocusRequested: true }),
   conversations: [],
   modelChoice: {},

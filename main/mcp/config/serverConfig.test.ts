@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeTarget, isSameServer, isToolEnabled, parseServersFile, toStoredEntry, withToolEnabled } from './serverConfig.ts';
+import { describeTarget, isSameServer, isToolAlwaysLoaded, isToolEnabled, parseServersFile, toStoredEntry, withToolAlwaysLoaded, withToolEnabled } from './serverConfig.ts';
 
 test('accepts the Claude Desktop / Cursor shape {"mcpServers": {...}}', () => {
   const { servers, problems } = parseServersFile(
@@ -71,6 +71,21 @@ test('tools can be turned off for the model one by one or all at once, and back 
   const backOn = withToolEnabled(withToolEnabled(allOff, undefined, true), 'delete', true);
   assert.equal(backOn.disabledTools, undefined);
   assert.deepEqual(parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(oneOff) } }), 't').servers[0]?.disabledTools, ['delete']);
+});
+
+test('tools can be kept always loaded one by one or all at once, and let go; the choice is stored beside the tools turned off', () => {
+  const server = parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'x', disabledTools: ['delete'] } } }), 't').servers[0];
+  assert.ok(server);
+  const one = withToolAlwaysLoaded(server, 'read', true);
+  assert.deepEqual([isToolAlwaysLoaded(one, 'read'), isToolAlwaysLoaded(one, 'write')], [true, false]);
+  assert.deepEqual(one.disabledTools, ['delete'], 'the other choice is kept');
+  const all = withToolAlwaysLoaded(one, undefined, true);
+  assert.deepEqual([isToolAlwaysLoaded(all, 'read'), isToolAlwaysLoaded(all, 'write')], [true, true]);
+  assert.equal(withToolAlwaysLoaded(withToolAlwaysLoaded(one, 'read', false), 'x', false).alwaysLoadedTools, undefined);
+  const stored = parseServersFile(JSON.stringify({ mcpServers: { a: toStoredEntry(one) } }), 't').servers[0];
+  assert.deepEqual([stored?.alwaysLoadedTools, stored?.disabledTools], [['read'], ['delete']]);
+  assert.ok(isSameServer(one, server), 'the same server, whatever is loaded');
+  assert.match(parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'x', alwaysLoadedTools: 'some' } } }), 't').problems[0]?.message ?? '', /alwaysLoadedTools/);
 });
 
 test('the same server is recognised under another name and after the person trusted it or turned it off; a different launch is not', () => {

@@ -18,6 +18,8 @@ interface ServerDefinitionBase {
   trusted?: boolean;
   /** Tools the person turned off for the model (the server keeps running): some by name, or all of them. */
   disabledTools?: string[] | 'all';
+  /** Tools always sent to the model, even when it searches for the others: some by name, or all of them. */
+  alwaysLoadedTools?: string[] | 'all';
   /** Per-request timeout; undefined means Atrium's default. */
   requestTimeoutMs?: number;
 }
@@ -64,6 +66,7 @@ const entrySchema = {
     disabled: { type: 'boolean' },
     trusted: { type: 'boolean' },
     disabledTools: { oneOf: [{ const: 'all' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+    alwaysLoadedTools: { oneOf: [{ const: 'all' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 86_400_000 },
     maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
@@ -127,13 +130,14 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
+    url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; alwaysLoadedTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
   };
   const base = {
     id,
     disabled: e.disabled ?? false,
     ...(e.trusted ? { trusted: true } : {}),
     ...(e.disabledTools !== undefined && e.disabledTools.length !== 0 ? { disabledTools: e.disabledTools } : {}),
+    ...(e.alwaysLoadedTools !== undefined && e.alwaysLoadedTools.length !== 0 ? { alwaysLoadedTools: e.alwaysLoadedTools } : {}),
     // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
   };
@@ -201,6 +205,7 @@ export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
     ...(server.disabled ? { disabled: true as const } : {}),
     ...(server.trusted ? { trusted: true as const } : {}),
     ...(server.disabledTools !== undefined ? { disabledTools: server.disabledTools } : {}),
+    ...(server.alwaysLoadedTools !== undefined ? { alwaysLoadedTools: server.alwaysLoadedTools } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
   };
   if (server.transport === 'stdio') {
@@ -231,7 +236,7 @@ export function isSameServer(a: ServerDefinition, b: ServerDefinition): boolean 
 }
 
 function launchOf(server: ServerDefinition): unknown {
-  const { id: _id, disabled: _disabled, trusted: _trusted, disabledTools: _disabledTools, ...launch } = server;
+  const { id: _id, disabled: _disabled, trusted: _trusted, disabledTools: _disabledTools, alwaysLoadedTools: _alwaysLoaded, ...launch } = server;
   // Through JSON, so a key present as undefined and a key left out compare equal.
   return JSON.parse(JSON.stringify(launch));
 }
@@ -246,24 +251,49 @@ function quoteForDisplay(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** A choice the person makes per tool of a server: some tools by name, or all of them. */
+type ToolChoice = 'disabledTools' | 'alwaysLoadedTools';
+
+function chosen(server: Pick<ServerDefinitionBase, ToolChoice> | undefined, choice: ToolChoice, tool: string): boolean {
+  const tools = server?.[choice];
+  return tools === 'all' || (tools?.includes(tool) ?? false);
+}
+
+/** The server's definition with one tool (or, without a tool, all of them) in or out of a choice. */
+function withChoice<T extends ServerDefinition>(server: T, choice: ToolChoice, tool: string | undefined, included: boolean): T {
+  const previous = server[choice];
+  let tools: string[] | 'all' | undefined;
+  if (tool === undefined) tools = included ? 'all' : undefined;
+  // "All but one" has no way to be written down: leaving one out of all leaves none.
+  else if (previous === 'all') tools = included ? 'all' : [];
+  else {
+    const current = new Set(previous ?? []);
+    if (included) current.add(tool);
+    else current.delete(tool);
+    tools = [...current];
+  }
+  const next: T = { ...server };
+  delete next[choice];
+  if (tools === 'all' || (tools && tools.length > 0)) next[choice] = tools;
+  return next;
+}
+
 /** Whether the person left this tool on for the model. */
 export function isToolEnabled(server: Pick<ServerDefinitionBase, 'disabledTools'> | undefined, tool: string): boolean {
-  const off = server?.disabledTools;
-  return off === undefined || (off !== 'all' && !off.includes(tool));
+  return !chosen(server, 'disabledTools', tool);
 }
 
 /** The server's definition with one tool (or, without a tool, all of them) turned on or off. */
 export function withToolEnabled<T extends ServerDefinition>(server: T, tool: string | undefined, enabled: boolean): T {
-  const { disabledTools: _previous, ...rest } = server;
-  let off: string[] | 'all' | undefined;
-  if (tool === undefined) off = enabled ? undefined : 'all';
-  else if (server.disabledTools === 'all') off = enabled ? [] : 'all';
-  else {
-    const current = new Set(server.disabledTools ?? []);
-    if (enabled) current.delete(tool);
-    else current.add(tool);
-    off = [...current];
-  }
-  if (off === 'all' || (off && off.length > 0)) return { ...rest, disabledTools: off } as T;
-  return rest as T;
+  return withChoice(server, 'disabledTools', tool, !enabled);
+}
+
+/** Whether the person chose this tool to be sent to the model always, even when it searches for the rest. */
+export function isToolAlwaysLoaded(server: Pick<ServerDefinitionBase, 'alwaysLoadedTools'> | undefined, tool: string): boolean {
+  return chosen(server, 'alwaysLoadedTools', tool);
+}
+
+/** The server's definition with one tool (or, without a tool, all of them) always loaded, or not. */
+export function withToolAlwaysLoaded<T extends ServerDefinition>(server: T, tool: string | undefined, alwaysLoaded: boolean): T {
+  return withChoice(server, 'alwaysLoadedTools', tool, alwaysLoaded);
 }

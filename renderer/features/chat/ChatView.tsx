@@ -8,6 +8,7 @@ import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
 import { useFollowEnd } from './useFollowEnd.ts';
 import { ModelPicker } from './ModelPicker.tsx';
+import { ToolsInUse } from './ToolsInUse.tsx';
 import { usePreloadedViews } from './ToolCallCard.tsx';
 
 /** Conversations on the left; the chosen one, with its messages, tool calls and the composer. */
@@ -43,6 +44,7 @@ export function ChatView() {
       <section className="conversation-pane" aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
         <header className="conversation-head">
           <h2>{title}</h2>
+          <ToolsInUse conversationId={selectedId} />
           <ModelPicker conversationKey={key} providers={providers} shown={shown} />
         </header>
         <div className="conversation-scroll" ref={setScroller}>

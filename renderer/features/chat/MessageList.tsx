@@ -12,6 +12,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
+import { hostToolSentence } from '../../../shared/hostTools.ts';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number };
 
@@ -202,6 +203,16 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     else if (block.type === 'tool_use') {
       const saved = calls.get(block.id);
       const live = liveCalls.get(block.id);
+      // Atrium's own tools (the tool search, the reader of kept results) are no server's call: said in a line.
+      const ownWork = saved || live ? undefined : hostToolSentence(block.name, block.input);
+      if (ownWork !== undefined) {
+        items.push(
+          <p key={block.id} className="host-tool-note muted">
+            <UntrustedText text={ownWork} />
+          </p>,
+        );
+        return;
+      }
       items.push(<ToolCallCard key={block.id} {...(saved ? { saved } : {})} {...(live ? { live } : {})} conversationId={message.conversationId} messageId={message.id} />);
     }
   });

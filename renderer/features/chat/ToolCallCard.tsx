@@ -7,6 +7,7 @@ import type { ViewedCall } from './views/viewedCall.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
+import { loadedBecause } from './toolsInUseText.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 
 // MCP Apps views load their bridge only when a server has views: most windows never need it.
@@ -57,6 +58,8 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
   const progress = status === 'running' ? live?.progress : undefined;
   const viewTool = useAtriumStore((state) => state.catalogs[serverId]?.tools?.find((t) => t.name === tool && t.view !== undefined));
+  // While the model searches for tools: why it had this one (found by a search, always loaded, by hand).
+  const loadedHow = useAtriumStore((state) => (state.toolsInUse?.tools.searching ? state.toolsInUse.tools.loaded.find((t) => t.serverId === serverId && t.tool === tool)?.how : undefined));
   // A view shows from the moment the model starts writing the call (its arguments as they come), and
   // from what was saved once the call ended, so a reopened conversation shows it again.
   const viewed = viewedCall(saved, live, conversationId, messageId);
@@ -89,6 +92,7 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
           </button>
         ) : null}
       </header>
+      {loadedHow ? <p className="tool-call-why muted">The model had this tool {loadedBecause(loadedHow)}.</p> : null}
       {progress ? (
         <div className="tool-call-progress">
           {/* Without a total the server only says it is still working: the bar moves without a value. */}

@@ -10,7 +10,8 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ToolChangeDialog } from './ToolChangeDialog.tsx';
 
 /**
- * The server's tools, each with its on/off switch for the model, and what it claims about itself. A tool
+ * The server's tools, each with its on/off switch for the model, whether it is always loaded (sent even
+ * when the model searches for the others), and what it claims about itself. A tool
  * the server changed since it was approved is marked withheld, with its review (old beside new) one click away.
  */
 export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
@@ -32,11 +33,19 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   if (!tools) return <p className="muted panel-pad">Loading tools…</p>;
   if (tools.length === 0) return <EmptyState title="No tools">This server offers no tools{server.status.kind === 'ready' ? '' : ' (it is not ready)'}.</EmptyState>;
   const allOn = tools.every((tool) => tool.enabled);
+  const allLoaded = tools.every((tool) => tool.alwaysLoaded === true);
   return (
     <div className="panel-pad">
       <div className="tools-head">
         <Switch checked={allOn} label={`All tools of ${server.id} on`} onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, enabled }).then(load, fail)}>
           All tools
+        </Switch>
+        <Switch
+          checked={allLoaded}
+          label={`All tools of ${server.id} always loaded`}
+          onChange={(alwaysLoaded) => void api.setToolAlwaysLoaded({ serverId: server.id, alwaysLoaded }).then(load, fail)}
+        >
+          All always loaded
         </Switch>
         <span className="muted">
           {server.trusted ? 'Trusted: the annotations below are believed.' : 'Not trusted: the annotations below are shown, not believed.'}
@@ -51,6 +60,14 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
               onChange={(enabled) => void api.setToolEnabled({ serverId: server.id, tool: tool.name, enabled }).then(load, fail)}
             >
               {tool.enabled ? 'On' : 'Off'}
+            </Switch>
+            {/* With many tools the model searches for the ones it needs; one kept loaded is always there. */}
+            <Switch
+              checked={tool.alwaysLoaded === true}
+              label={`${tool.name} always loaded`}
+              onChange={(alwaysLoaded) => void api.setToolAlwaysLoaded({ serverId: server.id, tool: tool.name, alwaysLoaded }).then(load, fail)}
+            >
+              {tool.alwaysLoaded ? 'Always loaded' : 'Loaded when found'}
             </Switch>
             <div className="tool-row-text">
               <span className="tool-row-name">

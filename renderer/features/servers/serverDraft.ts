@@ -64,6 +64,7 @@ export function entryOf(draft: Draft, previous: StoredServerEntry | null): Store
   const kept = {
     ...(previous?.disabled ? { disabled: previous.disabled } : {}),
     ...(previous?.disabledTools !== undefined ? { disabledTools: previous.disabledTools } : {}),
+    ...(previous?.alwaysLoadedTools !== undefined ? { alwaysLoadedTools: previous.alwaysLoadedTools } : {}),
     ...(previous?.requestTimeoutMs !== undefined ? { requestTimeoutMs: previous.requestTimeoutMs } : {}),
     ...(previous && 'maxMessageBytes' in previous && previous.maxMessageBytes !== undefined ? { maxMessageBytes: previous.maxMessageBytes } : {}),
   };

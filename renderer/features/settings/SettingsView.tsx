@@ -121,7 +121,21 @@ export function SettingsView() {
             ))}
           </select>
         </label>
-        <ThresholdField value={settings?.toolThreshold ?? 64} onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)} />
+        <NumberSetting
+          label="Past this many tools, the model gets a search tool instead of all of them"
+          value={settings?.toolThreshold ?? 64}
+          min={1}
+          max={10_000}
+          onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)}
+        />
+        <NumberSetting
+          label="Or when their definitions would take more than this share of the model’s context (percent)"
+          hint="Estimated per provider: 200,000 tokens for Anthropic, 128,000 for OpenAI, 32,000 for an OpenAI-compatible local server. Tools you keep always loaded (a server’s Tools tab) are sent either way."
+          value={settings?.toolContextPercent ?? 10}
+          min={1}
+          max={100}
+          onSave={(toolContextPercent) => act(() => api.saveDefaults({ toolContextPercent }), `The model searches for tools once their definitions would take more than ${toolContextPercent}% of its context`)}
+        />
       </section>
 
       <section className="setup-section" aria-label="Approvals">
@@ -220,23 +234,24 @@ function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: {
   );
 }
 
-function ThresholdField({ value, onSave }: { value: number; onSave(value: number): Promise<void> }) {
+function NumberSetting({ label, hint, value, min, max, onSave }: { label: string; hint?: string; value: number; min: number; max: number; onSave(value: number): Promise<void> }) {
   const [text, setText] = useState(String(value));
+  const n = Number(text);
+  const valid = text.trim() !== '' && Number.isInteger(n) && n >= min && n <= max;
   return (
     <form
       className="roots-add"
       onSubmit={(event) => {
         event.preventDefault();
-        const n = Number(text);
-        if (Number.isInteger(n) && n > 0) void onSave(n);
+        if (valid) void onSave(n);
       }}
     >
       <label className="field">
-        Past this many tools, the model gets a search tool instead of all of them
-        <input type="number" min={1} value={text} onChange={(event) => setText(event.target.value)} />
-        <span className="muted">It also does sooner when their definitions would take more than a tenth of the model’s context.</span>
+        {label}
+        <input type="number" min={min} max={max} value={text} aria-invalid={!valid} onChange={(event) => setText(event.target.value)} />
+        {valid ? (hint ? <span className="muted">{hint}</span> : null) : <span role="alert">A whole number from {min} to {max.toLocaleString('en')}.</span>}
       </label>
-      <button type="submit" className="button">
+      <button type="submit" className="button" disabled={!valid}>
         Save
       </button>
     </form>
