@@ -60,6 +60,12 @@ import { journaled, openConversationStores, samplingModels } from './conversatio
 export type { ApprovalMode, SamplingPolicy };
 /** For a command that runs once: a server that fails is reported, not restarted. */
 export { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
+/**
+ * How long a one-shot run (the CLI) lets a stopped stdio server exit after its input closes, and after
+ * SIGTERM, before the next signal: a server that ignores the end of its input (server-everything does)
+ * would otherwise hold every command for the default second.
+ */
+export const ONE_SHOT_CLOSE_GRACE_MS = 200;
 
 export interface HostCoreOptions {
   /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
@@ -87,6 +93,8 @@ export interface HostCoreOptions {
   keepAliveMs?: number;
   /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
   maxMessageBytes?: number;
+  /** How long a stopped stdio server has to exit before the next signal (default 1 s; the CLI waits less). */
+  serverCloseGraceMs?: number;
   /**
    * How tool calls are decided for this run only, over the choice saved in Settings: 'ask' (the policy and
    * the person), 'ask-every', 'readonly', 'all', 'none'. Without it, the saved choice, else 'ask'.
@@ -236,6 +244,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       launchGate: (definition) => launchApprovals.check(definition),
       authorization: authorizationFactory({
         mode: 'when-asked',

@@ -8,6 +8,8 @@ import type { ToolSummary } from '../../shared/domain.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { GateDecision, TurnEvent, TurnStore } from './agentLoop.ts';
 import { runTurn } from './agentLoop.ts';
+import { transcriptForModel } from './transcript.ts';
+import type { ChatMessage } from '../../shared/conversation.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent } from './llmTypes.ts';
 
 type Step = { text?: string; calls?: { name: string; input: Record<string, unknown> }[] };
@@ -316,4 +318,26 @@ test('a tool the person keeps always loaded is sent from the start when the mode
     }
     assert.ok(events.some((e) => e.type === 'notice' && /\(always loaded: b\/tool_5\)/.test(e.message)), 'the person sees what is always loaded');
   }
+});
+
+test('the conversation is read once a turn, not at every step, and each step sends what the store holds then', async () => {
+  const store = memoryStore();
+  let reads = 0;
+  const counted = { ...store, loadChatMessages: (id: string) => (reads++, store.loadChatMessages(id)) };
+  const provider = scriptedProvider([{ calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] }, { text: 'And again.', calls: [{ name: 'calc__add', input: { a: 3, b: 4 } }] }, { text: 'Done.' }]);
+  const held: ChatMessage[][] = [];
+  const watching: typeof provider = { ...provider, stream: (request) => (held.push(transcriptForModel(structuredClone(store.messages))), provider.stream(request)) };
+  await runTurn(
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'add' }], provider: watching, model: 'm', tools: [addTool], signal: new AbortController().signal },
+    {
+      store: counted,
+      validator: new CachedSchemaValidator(),
+      onEvent: () => undefined,
+      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
+      runner: { call: async (_s, _t, args) => ({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] }) },
+    },
+  );
+  assert.equal(reads, 1);
+  assert.equal(provider.requests.length, 3);
+  provider.requests.forEach((request, i) => assert.deepEqual(request.messages, held[i], `step ${i + 1} sends what the store holds`));
 });

@@ -8,6 +8,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ChatTurnEvent, LoadedHow, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
+import { transcriptForModel } from './transcript.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
@@ -179,6 +180,10 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs${alwaysLoaded.length > 0 ? ` (always loaded: ${alwaysLoaded.map((name) => describeTool(byModelName.get(name))).join(', ')})` : ''}` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+  // The conversation is read from the store once per turn; each step adds what it saved to this copy, so a
+  // long conversation is not read and parsed again at every step. The same repair the store's reading
+  // does (transcriptForModel) is applied to what was added.
+  let conversation: ChatMessage[] | undefined;
 
   for (let step = 1; step <= maxSteps; step++) {
     const messageId = store.beginAssistantMessage(input.conversationId);
@@ -193,7 +198,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     });
     const toolNameOf = new Map<string, string>();
     try {
-      const messages = store.loadChatMessages(input.conversationId);
+      conversation = conversation === undefined ? store.loadChatMessages(input.conversationId) : transcriptForModel(conversation);
+      const messages = conversation;
       // The whole conversation is read for a cut result once; after that, only what each step adds.
       if (step === 1) readerOffered = mentionsCutResult(resultTexts(messages));
       for await (const event of input.provider.stream({
@@ -243,6 +249,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const calls = content.filter((c): c is Extract<ChatContent, { type: 'tool_use' }> => c.type === 'tool_use');
     const cancelled = stopReason === 'cancelled' || input.signal.aborted;
     store.finishAssistantMessage(messageId, content, { status: cancelled ? 'incomplete' : 'complete', usage });
+    conversation?.push({ role: 'assistant', content: structuredClone(content) });
     if (cancelled || calls.length === 0) {
       onEvent({ type: 'done', stopReason: cancelled ? 'cancelled' : stopReason, usage });
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
@@ -263,6 +270,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
     }
     store.appendUserMessage(input.conversationId, results);
+    conversation?.push({ role: 'user', content: results });
     readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });

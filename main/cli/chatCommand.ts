@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
-import { startHostCore } from '../app/hostCore.ts';
+import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { settleLaunchApprovals } from './launchConsent.ts';
@@ -52,6 +52,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     runChoice: choice,
     secrets: chainSecrets(...(invocation.secretsFile ? [fileSecrets(invocation.secretsFile)] : []), environmentSecrets(io.env), conventionalKeySecrets(io.env)),
     keepAliveMs: 0,
+    serverCloseGraceMs: ONE_SHOT_CLOSE_GRACE_MS,
     credentialStore: cliCredentialStore(home),
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });

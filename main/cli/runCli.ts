@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { ServerStatus } from '../../shared/domain.ts';
 import type { HostCore, RunningHost } from '../app/hostCore.ts';
-import { NO_RESTARTS, startHostCore } from '../app/hostCore.ts';
+import { NO_RESTARTS, ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
 import { importServersFile } from '../app/importServersFile.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
@@ -115,6 +115,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       // A one-shot command reports a failure instead of waiting through restarts.
       restartPolicy: NO_RESTARTS,
       keepAliveMs: 0,
+      serverCloseGraceMs: ONE_SHOT_CLOSE_GRACE_MS,
       // Remote servers are signed in to with `atrium sign-in`, which keeps the sign-in here.
       credentialStore: cliCredentialStore(home),
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),

@@ -90,7 +90,7 @@ export class McpConnection {
     const authorization = this.authorization;
     this.opener = new SessionOpener(
       definition,
-      services.maxMessageBytes,
+      { ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}), ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}) },
       (name) => this.catalog.tools.find((t) => t.name === name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
     );

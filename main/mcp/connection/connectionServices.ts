@@ -58,6 +58,11 @@ export interface ConnectionServices {
   /** Interval of keep-alive pings; 0 turns them off. */
   keepAliveMs?: number;
   maxMessageBytes?: number;
+  /**
+   * How long a stdio server has to exit once its input is closed, and again after SIGTERM, before the next
+   * signal (default 1 s). The spec leaves the wait to the client: a one-shot CLI run waits less.
+   */
+  closeGraceMs?: number;
   /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
   authorization?: AuthorizationFactory;
   /**

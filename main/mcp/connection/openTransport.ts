@@ -15,10 +15,17 @@ export interface StdioHooks {
   onExit(info: { code: number | null; signal: string | null }): void;
 }
 
-export async function openStdioTransport(def: StdioServerDefinition, hooks: StdioHooks, maxMessageBytes?: number): Promise<StdioProcessTransport> {
+export async function openStdioTransport(def: StdioServerDefinition, hooks: StdioHooks, limits: { maxMessageBytes?: number; closeGraceMs?: number } = {}): Promise<StdioProcessTransport> {
   const env = await buildServerEnvironment(def.env);
   return new StdioProcessTransport(
-    { command: def.command, args: def.args, env, ...(def.cwd ? { cwd: def.cwd } : {}), ...(maxMessageBytes ? { maxMessageBytes } : {}) },
+    {
+      command: def.command,
+      args: def.args,
+      env,
+      ...(def.cwd ? { cwd: def.cwd } : {}),
+      ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
+      ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
+    },
     hooks,
   );
 }

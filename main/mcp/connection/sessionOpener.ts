@@ -13,9 +13,15 @@ import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 
+export interface StdioDefaults {
+  maxMessageBytes?: number;
+  closeGraceMs?: number;
+}
+
 export class SessionOpener {
   private readonly definition: ServerDefinition;
-  private readonly defaultMaxMessageBytes: number | undefined;
+  /** For stdio servers: the default largest message, and how long a server has to exit when stopped. */
+  private readonly stdio: StdioDefaults;
   private readonly toolByName: (name: string) => Tool | undefined;
   /** The era learnt at the first connect, reused so a restart skips the discovery probe. */
   private prior: PriorDiscovery | undefined;
@@ -25,9 +31,9 @@ export class SessionOpener {
   /** Puts the server's credentials on each HTTP request (the host's OAuth); absent for stdio. */
   private readonly wrapFetch: FetchWrapper | undefined;
 
-  constructor(definition: ServerDefinition, defaultMaxMessageBytes: number | undefined, toolByName: (name: string) => Tool | undefined, wrapFetch?: FetchWrapper) {
+  constructor(definition: ServerDefinition, stdio: StdioDefaults, toolByName: (name: string) => Tool | undefined, wrapFetch?: FetchWrapper) {
     this.definition = definition;
-    this.defaultMaxMessageBytes = defaultMaxMessageBytes;
+    this.stdio = stdio;
     this.toolByName = toolByName;
     this.wrapFetch = wrapFetch;
   }
@@ -41,8 +47,9 @@ export class SessionOpener {
   async open(options: SessionOptions, stillWanted: () => boolean): Promise<Session> {
     const def = this.definition;
     if (def.transport === 'stdio') {
-      const maxMessageBytes = def.maxMessageBytes ?? this.defaultMaxMessageBytes;
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, maxMessageBytes), this.prior);
+      const maxMessageBytes = def.maxMessageBytes ?? this.stdio.maxMessageBytes;
+      const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}) };
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits), this.prior);
       let session: Session;
       try {
         session = await spawn();

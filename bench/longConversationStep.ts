@@ -1,0 +1,91 @@
+// Host overhead per model step in a long conversation (issue 18 §3), on disk as shipped (atrium.db: WAL,
+// synchronous=FULL). A conversation of 100, 1,000 and 5,000 earlier messages continues with a turn of
+// four model steps, each calling a tool that answers at once, against an in-process model that answers at
+// once: what is timed between one model request and the next is the host's own work — saving the step
+// (reply, call, result), checking the call, and building the next request from the conversation.
+// Target: < 5 ms per step at 5,000 messages. Prints min / median / max over the steps of 3 turns.
+//   node bench/longConversationStep.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ToolSummary } from '../shared/domain.ts';
+import type { ChatContent } from '../shared/conversation.ts';
+import { runTurn } from '../main/chat/agentLoop.ts';
+import { historyTurnStore } from '../main/chat/chatService.ts';
+import type { LlmProvider, ModelStreamEvent } from '../main/chat/llmTypes.ts';
+import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
+import { openDatabase } from '../main/store/database.ts';
+import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
+
+const SIZES = [100, 1_000, 5_000];
+const STEPS = 4;
+const TURNS = 3;
+const tool: ToolSummary = { serverId: 'calc', name: 'add', modelName: 'calc__add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, enabled: true };
+const paragraph = 'The quarterly figures came in above the forecast, mostly from the new region; costs held steady. '.repeat(4);
+
+/** A model that answers at once: a tool call for each step but the last, then words; when each request came is kept. */
+function instantModel(stamps: number[], turn: number): LlmProvider {
+  let step = 0;
+  return {
+    id: 'instant',
+    kind: 'anthropic',
+    defersTools: false,
+    listModels: async () => ['m'],
+    async *stream(): AsyncIterable<ModelStreamEvent> {
+      stamps.push(performance.now());
+      step += 1;
+      if (step % STEPS !== 0) yield { type: 'tool_call', id: `call-${turn}-${step}`, name: 'calc__add', input: { a: step, b: 1 } };
+      else yield { type: 'text_delta', text: 'That is all.' };
+      yield { type: 'done', stopReason: step % STEPS !== 0 ? 'tool_use' : 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } };
+    },
+  };
+}
+
+function fill(history: HistoryStore, conversationId: string, messages: number): void {
+  for (let i = 0; i < messages; i += 4) {
+    history.appendUserMessage(conversationId, [{ type: 'text', text: `Question ${i}: ${paragraph}` }]);
+    const reply = history.beginAssistantMessage(conversationId);
+    const call: ChatContent = { type: 'tool_use', id: `old-${i}`, name: 'calc__add', input: { a: i, b: 2 } };
+    history.finishAssistantMessage(reply, { status: 'complete', content: [{ type: 'text', text: paragraph }, call] });
+    history.appendUserMessage(conversationId, [{ type: 'tool_result', toolUseId: `old-${i}`, content: [{ type: 'text', text: String(i + 2) }] }]);
+    const answer = history.beginAssistantMessage(conversationId);
+    history.finishAssistantMessage(answer, { status: 'complete', content: [{ type: 'text', text: `The answer is ${i + 2}. ${paragraph}` }] });
+  }
+}
+
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
+};
+
+console.log('earlier messages   host time per model step (ms): min / median / max');
+let medianAtLargest = 0;
+for (const size of SIZES) {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-long-'));
+  try {
+    const history = new HistoryStore(openDatabase(join(dir, 'atrium.db'), historyMigrations));
+    const conversationId = history.createConversation({ title: 'long' }).id;
+    fill(history, conversationId, size);
+    const gaps: number[] = [];
+    for (let turn = 0; turn < TURNS; turn++) {
+      const stamps: number[] = [];
+      await runTurn(
+        { conversationId, userContent: [{ type: 'text', text: 'Add them up once more.' }], provider: instantModel(stamps, turn), model: 'm', tools: [tool], signal: new AbortController().signal },
+        {
+          store: historyTurnStore(history),
+          validator: new CachedSchemaValidator(),
+          onEvent: () => undefined,
+          gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 'bench' }) },
+          runner: { call: async (_server, _tool, args) => ({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] }) },
+        },
+      );
+      for (let i = 1; i < stamps.length; i++) gaps.push((stamps[i] ?? 0) - (stamps[i - 1] ?? 0));
+    }
+    const { min, median, max } = stats(gaps);
+    if (size === SIZES.at(-1)) medianAtLargest = median;
+    console.log(`${String(size).padStart(16)}   ${min.toFixed(2)} / ${median.toFixed(2)} / ${max.toFixed(2)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+console.log(`target: < 5 ms per step at ${SIZES.at(-1)?.toLocaleString('en')} messages (median) ${medianAtLargest < 5 ? 'met' : 'MISSED'}`);
