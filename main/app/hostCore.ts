@@ -44,6 +44,7 @@ import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
+import { LearnedEras } from '../mcp/launch/learnedEras.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
@@ -195,6 +196,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
   const launchApprovals = await LaunchApprovals.open(options.home);
+  const eras = await LearnedEras.open(options.home);
   const trusted = (serverId: string) => registry.get(serverId)?.trusted === true;
 
   // 3. What settles servers' requests: the person (through pending requests), the model, the saved choices.
@@ -245,6 +247,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
+      eras,
       launchGate: (definition) => launchApprovals.check(definition),
       authorization: authorizationFactory({
         mode: 'when-asked',
@@ -356,6 +359,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       (stopping ??= (async () => {
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
+        await eras.settled();
         stores.close();
         stopDataFileNotices();
       })()),

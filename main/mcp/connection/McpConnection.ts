@@ -90,7 +90,11 @@ export class McpConnection {
     const authorization = this.authorization;
     this.opener = new SessionOpener(
       definition,
-      { ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}), ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}) },
+      {
+        ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
+        ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
+        ...(services.eras ? { eras: services.eras } : {}),
+      },
       (name) => this.catalog.tools.find((t) => t.name === name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
     );

@@ -3,6 +3,7 @@
 // connection side owns these seams (as remoteAuthorization.ts owns sign-in's): the host implements the
 // brokers with its consent machinery and injects them, so connection code never imports policy.
 
+import type { EraMemory } from '../launch/learnedEras.ts';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { RootEntry, ServerId } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -63,6 +64,8 @@ export interface ConnectionServices {
    * signal (default 1 s). The spec leaves the wait to the client: a one-shot CLI run waits less.
    */
   closeGraceMs?: number;
+  /** What the host learnt of stdio servers' protocol eras in earlier runs (a 2025-era one is started once). */
+  eras?: EraMemory;
   /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
   authorization?: AuthorizationFactory;
   /**

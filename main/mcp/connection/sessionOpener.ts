@@ -12,10 +12,13 @@ import type { FetchWrapper } from './openTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
+import type { EraMemory } from '../launch/learnedEras.ts';
 
 export interface StdioDefaults {
   maxMessageBytes?: number;
   closeGraceMs?: number;
+  /** What the host learnt of servers' eras in earlier runs, and learns now. */
+  eras?: EraMemory;
 }
 
 export class SessionOpener {
@@ -49,6 +52,8 @@ export class SessionOpener {
     if (def.transport === 'stdio') {
       const maxMessageBytes = def.maxMessageBytes ?? this.stdio.maxMessageBytes;
       const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}) };
+      // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
+      if (this.prior === undefined && this.stdio.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
       const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits), this.prior);
       let session: Session;
       try {
@@ -60,6 +65,7 @@ export class SessionOpener {
         options.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
         this.prior = { kind: 'legacy' };
         session = await spawn();
+        this.stdio.eras?.learnLegacy(def);
       }
       return this.remember(session);
     }

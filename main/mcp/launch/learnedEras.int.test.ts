@@ -1,0 +1,60 @@
+// A 2025-era server that exits on the discovery probe is started twice the first time (the probe, then
+// the plain initialize) and once at every later host start: the verdict is kept in the data folder, for
+// this exact launch definition, for a week.
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { startHostCore } from '../../app/hostCore.ts';
+import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
+import { LearnedEras, LEGACY_VERDICT_DAYS } from './learnedEras.ts';
+import { parseServersFile } from '../config/serverConfig.ts';
+
+const serverPath = fileURLToPath(new URL('../../../e2e/servers/probeExitServer.ts', import.meta.url));
+const homes: string[] = [];
+after(() => Promise.all(homes.map((home) => rm(home, { recursive: true, force: true }))));
+
+async function setUp() {
+  const home = await makeTempDir('atrium-eras-');
+  homes.push(home);
+  const startsFile = join(home, 'starts.txt');
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { strict: { command: process.execPath, args: [serverPath, startsFile] } } }));
+  const starts = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+  const runHost = async () => {
+    const core = await startHostCore({ home, keepAliveMs: 0 });
+    await core.hub.whenSettled();
+    const [server] = await core.api.listServers({});
+    await core.shutdown();
+    return server;
+  };
+  return { home, starts, runHost };
+}
+
+test('a server that exits on the discovery probe is started once at every later host start', async () => {
+  const { home, starts, runHost } = await setUp();
+  const first = await runHost();
+  assert.deepEqual([first?.status.kind, first?.era], ['ready', 'legacy']);
+  assert.equal(await starts(), 2, 'the probe, then the plain initialize');
+  assert.match(await readFile(join(home, 'learned-eras.json'), 'utf8'), /"era": "legacy"/);
+
+  assert.equal((await runHost())?.status.kind, 'ready');
+  assert.equal(await starts(), 3, 'started once: the era was kept');
+
+});
+
+test('a damaged memory of eras is set aside and learnt again; a verdict is not used past a week, nor for another definition', async () => {
+  const { home, starts, runHost } = await setUp();
+  await writeFile(join(home, 'learned-eras.json'), '{ not json');
+  assert.equal((await runHost())?.status.kind, 'ready');
+  assert.equal(await starts(), 2, 'probed, as if nothing were known');
+
+  const [server] = parseServersFile(await readFile(join(home, 'servers.json'), 'utf8'), 'servers.json').servers;
+  assert.ok(server);
+  let now = Date.now();
+  const eras = await LearnedEras.open(home, { now: () => now });
+  assert.equal(eras.knownLegacy(server), true);
+  now += LEGACY_VERDICT_DAYS * 24 * 3_600_000 + 1;
+  assert.equal(eras.knownLegacy(server), false, 'past a week the probe runs again');
+  assert.equal(eras.knownLegacy({ ...server, args: [...(server.transport === 'stdio' ? server.args : []), '--other'] } as typeof server), false);
+});

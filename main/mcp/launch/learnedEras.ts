@@ -1,0 +1,85 @@
+// What Atrium learnt of each stdio server's protocol era, kept across runs in `learned-eras.json` in the
+// data folder. A 2025-era server that exits on the 2026-07-28 discovery probe is otherwise started twice
+// at every host start (the probe, then the plain initialize); with its verdict kept, it is started once.
+// Only that verdict is kept: a modern one costs a single round trip to learn again. A verdict holds for
+// the exact launch definition it was learnt with (its launch hash) and for a week at most, after which the
+// probe runs again — an upgraded server would otherwise keep the old handshake for ever (the SDK's advice).
+// The file is a cache: a damaged or unreadable one is set aside and nothing is remembered.
+
+import { join } from 'node:path';
+import type { ServerDefinition } from '../config/serverConfig.ts';
+import { DamagedData, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
+import { jsonProblem } from '../../store/jsonProblem.ts';
+import { launchHash } from './launchDefinition.ts';
+
+/** How long a learnt 2025-era verdict is trusted before the probe runs again. */
+export const LEGACY_VERDICT_DAYS = 7;
+
+interface LearnedEntry {
+  hash: string;
+  era: 'legacy';
+  learnedAt: string;
+}
+
+interface LearnedDocument {
+  version: 1;
+  servers: Record<string, LearnedEntry>;
+}
+
+/** The host's memory of servers' eras, as the connections use it (`ConnectionServices.eras`). */
+export interface EraMemory {
+  /** Whether this exact definition is known to speak only the 2025-era handshake. */
+  knownLegacy(server: ServerDefinition): boolean;
+  /** Learnt now: the server exited on the discovery probe and answered the plain initialize. */
+  learnLegacy(server: ServerDefinition): void;
+}
+
+export class LearnedEras implements EraMemory {
+  private readonly path: string;
+  private readonly document: LearnedDocument;
+  private readonly now: () => number;
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(path: string, document: LearnedDocument, now: () => number) {
+    this.path = path;
+    this.document = document;
+    this.now = now;
+  }
+
+  static async open(home: string, options: { now?: () => number } = {}): Promise<LearnedEras> {
+    const path = join(home, 'learned-eras.json');
+    const document = await readDataFile<LearnedDocument>({
+      path,
+      parse: (bytes) => {
+        const problem = jsonProblem(bytes);
+        if (problem) throw new DamagedData(problem);
+        const parsed = JSON.parse(bytes.toString('utf8')) as Partial<LearnedDocument> | null;
+        const servers = parsed && typeof parsed.servers === 'object' && parsed.servers !== null && !Array.isArray(parsed.servers) ? parsed.servers : {};
+        const valid = Object.entries(servers).filter(([, entry]) => entry?.era === 'legacy' && typeof entry.hash === 'string' && typeof entry.learnedAt === 'string');
+        return { version: 1, servers: Object.fromEntries(valid) };
+      },
+      withoutIt: 'Atrium learns again which servers speak the 2025-era protocol only',
+      recovery: () => ['Nothing to do: Atrium learns it again as the servers start.'],
+    });
+    return new LearnedEras(path, document ?? { version: 1, servers: {} }, options.now ?? Date.now);
+  }
+
+  knownLegacy(server: ServerDefinition): boolean {
+    const entry = this.document.servers[server.id];
+    if (!entry || entry.hash !== launchHash(server)) return false;
+    const age = this.now() - Date.parse(entry.learnedAt);
+    return Number.isFinite(age) && age >= 0 && age < LEGACY_VERDICT_DAYS * 24 * 3_600_000;
+  }
+
+  learnLegacy(server: ServerDefinition): void {
+    this.document.servers[server.id] = { hash: launchHash(server), era: 'legacy', learnedAt: new Date(this.now()).toISOString() };
+    const text = `${JSON.stringify(this.document, null, 2)}\n`;
+    // Written one after another; a write that fails only means learning it again next time.
+    this.writing = this.writing.then(() => writeFileAtomically(this.path, text)).catch(() => undefined);
+  }
+
+  /** Resolves once what was learnt is on disk (for a clean shutdown and for tests). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+}
