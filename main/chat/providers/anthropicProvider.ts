@@ -17,6 +17,7 @@ import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
+import { DEFERS_TOOLS } from './providerKinds.ts';
 import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
@@ -63,7 +64,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
   return {
     id: config.id,
     kind: 'anthropic',
-    defersTools: true,
+    defersTools: DEFERS_TOOLS.anthropic,
 
     async listModels() {
       try {

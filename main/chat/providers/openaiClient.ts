@@ -1,6 +1,7 @@
 // What the OpenAI providers (Chat Completions, Responses) share: the SDK client made from the person's
 // configuration and key, the model list, and the sentences for errors a person can act on.
 
+import { DEFERS_TOOLS } from './providerKinds.ts';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
@@ -96,7 +97,7 @@ export function openAiProviderOver(
     id: config.id,
     kind: source.kind,
     // Only the Responses API has a tool search of its own; Chat Completions (and the servers that copy it) get the found tools added.
-    defersTools: source.kind === 'openai-responses',
+    defersTools: DEFERS_TOOLS[source.kind],
     listModels: () => source.listModels(),
     stream: (request) => {
       const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
