@@ -4,14 +4,20 @@
 // turn into a silent "allow" or a half-filled sampling request.
 
 import { Ajv } from 'ajv';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
-/** A `check` for PendingRequests: undefined when the answer fits the schema, else what is wrong. */
+/**
+ * A `check` for PendingRequests: undefined when the answer fits the schema, else what is wrong. The
+ * schema is compiled at the first answer, not when the host starts (most runs answer none of a kind).
+ */
 export function outcomeChecker(schema: object, what: string): (outcome: unknown) => string | undefined {
-  const validate = ajv.compile(schema);
-  return (outcome) => (validate(outcome) ? undefined : `this ${what} answer is invalid: ${describeAjvError(validate.errors?.[0])}`);
+  let validate: ValidateFunction | undefined;
+  return (outcome) => {
+    validate ??= ajv.compile(schema);
+    return validate(outcome) ? undefined : `this ${what} answer is invalid: ${describeAjvError(validate.errors?.[0])}`;
+  };
 }
 
 export function describeAjvError(error: ErrorObject | undefined | null): string {

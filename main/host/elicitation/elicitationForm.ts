@@ -7,6 +7,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { FieldKind, FormField } from '../../../shared/pendingPayloads.ts';
 import { InvalidServerRequestError } from '../../mcp/connection/connectionServices.ts';
 import { describeAjvError } from '../pendingOutcomes.ts';
@@ -73,7 +74,9 @@ function titledConst() {
   return { type: 'object', required: ['const'], properties: { const: { type: 'string' }, title: text } } as const;
 }
 
-const checkFormSchema = ajv.compile({
+// Compiled at the first form a server sends, not when the host starts.
+let compiledFormCheck: ValidateFunction | undefined;
+const checkFormSchema = (): ValidateFunction => (compiledFormCheck ??= ajv.compile({
   type: 'object',
   required: ['type', 'properties'],
   properties: {
@@ -82,7 +85,7 @@ const checkFormSchema = ajv.compile({
     properties: { type: 'object', maxProperties: 100, additionalProperties: fieldSchema },
     required: { type: 'array', items: { type: 'string' } },
   },
-});
+}));
 
 export type { FieldKind, FormField };
 
@@ -107,8 +110,9 @@ interface RawForm {
 
 /** The fields of a valid form; throws InvalidFormError naming the first problem otherwise. */
 export function readForm(requestedSchema: unknown): FormField[] {
-  if (!checkFormSchema(requestedSchema)) {
-    throw new InvalidFormError(`the form is not one the specification allows (a flat object of text, number, boolean and choice fields): ${describeAjvError(checkFormSchema.errors?.[0])}`);
+  const check = checkFormSchema();
+  if (!check(requestedSchema)) {
+    throw new InvalidFormError(`the form is not one the specification allows (a flat object of text, number, boolean and choice fields): ${describeAjvError(check.errors?.[0])}`);
   }
   const form = requestedSchema as RawForm;
   const required = new Set(form.required ?? []);
