@@ -1,6 +1,7 @@
-// The three clients the stdio benches compare, each talking to its own bench/servers/trivialServer.ts:
-// Atrium's stack, the bare SDK client with the SDK's stdio transport, and a raw newline-JSON client that is
-// the floor any client can reach over a pipe.
+// The clients the stdio benches compare, each talking to its own server: Atrium's stack, the bare SDK client
+// with the SDK's stdio transport, and a raw newline-JSON client that is the floor any client can reach over
+// a pipe. The server is bench/servers/minimalServer.ts (hand-written, so its own cost does not cap what is
+// measured) unless ATRIUM_BENCH_SERVER=sdk picks bench/servers/trivialServer.ts, built on the SDK.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -16,7 +17,9 @@ export type BenchClient = {
   close(): Promise<void>;
 };
 
-const serverPath = fileURLToPath(new URL('./servers/trivialServer.ts', import.meta.url));
+const serverPath = fileURLToPath(new URL(process.env['ATRIUM_BENCH_SERVER'] === 'sdk' ? './servers/trivialServer.ts' : './servers/minimalServer.ts', import.meta.url));
+/** Which server the clients talk to, for the benches to say. */
+export const benchServerName = process.env['ATRIUM_BENCH_SERVER'] === 'sdk' ? 'the SDK-built trivialServer' : 'the hand-written minimalServer';
 const clientInfo = { name: 'atrium-bench', version: '0.0.0' };
 
 function firstTextLength(result: { content?: unknown }): number {
@@ -41,12 +44,16 @@ function sdkClientAdapter(name: string, client: Client, lastError: () => string 
   };
 }
 
-/** (a) Atrium: the full McpConnection the host uses (SDK Client, Atrium's transport, its state machine). */
+/**
+ * (a) Atrium: the full McpConnection the host uses (SDK Client, Atrium's transport, its state machine),
+ * called as the agent loop and the CLI call it: with an abort signal and a progress hook for each call.
+ */
 export async function createAtriumClientForBench(): Promise<BenchClient> {
   const connection = await startBenchConnection({ id: 'bench', transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false });
+  const onProgress = () => undefined;
   return {
     name: 'atrium',
-    call: async (tool, args) => firstTextLength(await connection.callTool(tool, args, { timeoutMs: 120_000 })),
+    call: async (tool, args) => firstTextLength(await connection.callTool(tool, args, { timeoutMs: 120_000, signal: new AbortController().signal, onProgress })),
     close: () => connection.stop(),
   };
 }
