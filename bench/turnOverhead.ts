@@ -147,9 +147,10 @@ const onDisk = all.get('Atrium (history on disk)') as Hops;
 const ratio = (hops: Hops, key: keyof Hops) => percentile(hops[key], 50) / percentile(bare[key], 50);
 const TARGET = 2;
 const verdict = (value: number) => (value <= TARGET ? 'met' : 'MISSED');
+// Judged as shipped: the history on disk. (Continuing long conversations: bench/longConversationStep.ts.)
 console.log(
-  `targets: host code, first byte to server ≤ ${TARGET}× bare (${ratio(inMemory, 'toServer').toFixed(2)}×) ${verdict(ratio(inMemory, 'toServer'))}; ` +
-    `host code, result to next request ≤ ${TARGET}× bare (${ratio(inMemory, 'backToLlm').toFixed(2)}×) ${verdict(ratio(inMemory, 'backToLlm'))}`,
+  `targets: as shipped (history on disk), first byte to server ≤ ${TARGET}× bare (${ratio(onDisk, 'toServer').toFixed(2)}×) ${verdict(ratio(onDisk, 'toServer'))}; ` +
+    `result to next request ≤ ${TARGET}× bare (${ratio(onDisk, 'backToLlm').toFixed(2)}×) ${verdict(ratio(onDisk, 'backToLlm'))}`,
 );
 console.log(
   `durable history adds ${(percentile(onDisk.toServer, 50) - percentile(inMemory.toServer, 50)).toFixed(2)} ms before the call and ` +
