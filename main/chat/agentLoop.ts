@@ -3,12 +3,12 @@
 // consent gate, run on its server, and its result goes back to the model, until the model answers
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
-import { PartialToolInputs } from './partialToolInput.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ChatTurnEvent, LoadedHow, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
 import { transcriptForModel } from './transcript.ts';
+import { PartialToolInputs } from './partialToolInput.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
@@ -165,8 +165,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // The tools the person chose to be always loaded are, whatever the search; and, in this conversation,
   // those they loaded by hand.
   const byHand = new Set(searching ? (deps.loadedTools?.loadedByHand?.(input.conversationId) ?? []) : []);
-  const alwaysLoaded = tools.filter((tool) => tool.alwaysLoaded || byHand.has(tool.modelName)).map((tool) => tool.modelName);
-  const loaded = new Set<string>(searching ? [...alwaysLoaded, ...kept] : tools.map((t) => t.modelName));
+  const alwaysLoaded = tools.filter((tool) => tool.alwaysLoaded).map((tool) => tool.modelName);
+  const loadedByHand = tools.filter((tool) => !tool.alwaysLoaded && byHand.has(tool.modelName)).map((tool) => tool.modelName);
+  const loaded = new Set<string>(searching ? [...alwaysLoaded, ...loadedByHand, ...kept] : tools.map((t) => t.modelName));
   if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
   // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
   // comes last, so offering it leaves the tools before it as they were.
@@ -177,7 +178,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : tools.filter((tool) => loaded.has(tool.modelName)).map(definition)),
     ...(readerOffered ? [readResultToolDefinition] : []),
   ];
-  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs${alwaysLoaded.length > 0 ? ` (always loaded: ${alwaysLoaded.map((name) => describeTool(byModelName.get(name))).join(', ')})` : ''}` });
+  const named = (names: string[]) => names.map((name) => describeTool(byModelName.get(name))).join(', ');
+  const given = [...(alwaysLoaded.length > 0 ? [`always loaded: ${named(alwaysLoaded)}`] : []), ...(loadedByHand.length > 0 ? [`loaded by you: ${named(loadedByHand)}`] : [])];
+  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs${given.length > 0 ? ` (${given.join('; ')})` : ''}` });
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
   // The conversation is read from the store once per turn; each step adds what it saved to this copy, so a
@@ -192,11 +195,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     let text = '';
     let stopReason: StopReason = 'other';
     // A tool with a view may draw its arguments as the model writes them.
+    const toolNameOf = new Map<string, string>();
     const partialInputs = new PartialToolInputs((callId, soFar) => {
       const tool = byModelName.get(toolNameOf.get(callId) ?? '');
       if (tool) onEvent({ type: 'tool_input', messageId, callId, serverId: tool.serverId, tool: tool.name, arguments: soFar });
     });
-    const toolNameOf = new Map<string, string>();
     try {
       conversation = conversation === undefined ? store.loadChatMessages(input.conversationId) : transcriptForModel(conversation);
       const messages = conversation;
