@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { showSpread, spreadOf } from './spread.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 7;
@@ -30,11 +31,6 @@ const run = (args: string[], expect: string, env: NodeJS.ProcessEnv = process.en
   if (!out.includes(expect)) throw new Error(`unexpected output: ${out.slice(0, 500)}`);
   return performance.now() - started;
 };
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
-};
-const show = (s: { min: number; median: number; max: number }) => `${s.min.toFixed(0)} / ${s.median.toFixed(0)} / ${s.max.toFixed(0)} ms`;
 
 /** Rounds of the raw script and the Atrium command, interleaved; prints both and the ratio of medians. */
 function compare(label: string, rawRun: () => number, atriumRun: () => number, target: number): void {
@@ -45,10 +41,8 @@ function compare(label: string, rawRun: () => number, atriumRun: () => number, t
     times.raw.push(rawRun());
     times.atrium.push(atriumRun());
   }
-  const r = stats(times.raw);
-  const a = stats(times.atrium);
-  console.log(`${label}, ${ROUNDS} rounds, min / median / max: raw SDK script ${show(r)}; atrium ${show(a)}`);
-  const ratio = a.median / r.median;
+  console.log(`${label}, ${ROUNDS} rounds, min / median / max: raw SDK script ${showSpread(times.raw)}; atrium ${showSpread(times.atrium)}`);
+  const ratio = spreadOf(times.atrium).median / spreadOf(times.raw).median;
   console.log(`target: ${label} ≤ ${target}× the raw script (${ratio.toFixed(2)}×) ${ratio <= target ? 'met' : 'MISSED'}`);
 }
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { showSpread, spreadOf } from './spread.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 7;
@@ -53,15 +54,6 @@ function firstPage(): Promise<number> {
   });
 }
 
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
-};
-const show = (values: number[]) => {
-  const s = stats(values);
-  return `${s.min.toFixed(0)} / ${s.median.toFixed(0)} / ${s.max.toFixed(0)} ms`;
-};
-
 try {
   const times = { node: [] as number[], help: [] as number[], servers: [] as number[], page: [] as number[] };
   // One of each first: the disk cache, and the data folder's first files.
@@ -76,14 +68,14 @@ try {
     times.page.push(await firstPage());
   }
   console.log(`cold start, ${ROUNDS} interleaved rounds, each a new process (min / median / max):`);
-  console.log(`  node -e 0                      ${show(times.node)}`);
-  console.log(`  atrium --help                  ${show(times.help)}`);
-  console.log(`  atrium servers (none)          ${show(times.servers)}`);
-  console.log(`  browser-mode host, first page  ${show(times.page)}`);
-  const floor = stats(times.node).median;
-  const help = stats(times.help).median / floor;
-  const servers = stats(times.servers).median / floor;
-  const page = stats(times.page).median;
+  console.log(`  node -e 0                      ${showSpread(times.node)}`);
+  console.log(`  atrium --help                  ${showSpread(times.help)}`);
+  console.log(`  atrium servers (none)          ${showSpread(times.servers)}`);
+  console.log(`  browser-mode host, first page  ${showSpread(times.page)}`);
+  const floor = spreadOf(times.node).median;
+  const help = spreadOf(times.help).median / floor;
+  const servers = spreadOf(times.servers).median / floor;
+  const page = spreadOf(times.page).median;
   console.log(
     `targets: atrium --help ≤ 3× node -e 0 (${help.toFixed(1)}×) ${help <= 3 ? 'met' : 'MISSED'}; atrium servers ≤ 5× (${servers.toFixed(1)}×) ${servers <= 5 ? 'met' : 'MISSED'}; ` +
       `first page ≤ 800 ms (${page.toFixed(0)} ms) ${page <= 800 ? 'met' : 'MISSED'}`,

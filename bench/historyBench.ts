@@ -11,6 +11,7 @@ import type { ChatContent } from '../shared/conversation.ts';
 import { openDatabase } from '../main/store/database.ts';
 import type { Database } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
+import { showSpread } from './spread.ts';
 
 const MESSAGES = 5_000;
 const DELTA_CHARS = 24;
@@ -129,8 +130,8 @@ function report(label: string, rounds: Round[]): void {
   console.log(`${label}: medians of ${rounds.length} rounds`);
   console.log(`  insert via HistoryStore: ${(of('insertMs') / 1000).toFixed(2)} s total, ${((of('insertMs') / MESSAGES) * 1000).toFixed(0)} µs per message`);
   console.log(`  insert raw node:sqlite:  ${(of('rawInsertMs') / 1000).toFixed(2)} s total, ${((of('rawInsertMs') / MESSAGES) * 1000).toFixed(0)} µs per message`);
-  console.log(`  insert ratio store/raw: ${insertRatio.toFixed(2)}× (median of per-round ratios)`);
-  console.log(`  load ${MESSAGES} messages via loadMessages: ${of('loadMs').toFixed(1)} ms (median of ${LOADS} loads); raw SELECT + JSON.parse: ${of('rawLoadMs').toFixed(1)} ms; ratio ${loadRatio.toFixed(2)}×`);
+  console.log(`  insert ratio store/raw: ${insertRatio.toFixed(2)}× (median of per-round ratios; min / median / max ${showSpread(rounds.map((one) => one.insertMs / one.rawInsertMs), '×', 2)})`);
+  console.log(`  load ${MESSAGES} messages via loadMessages: ${of('loadMs').toFixed(1)} ms (min / median / max over rounds ${showSpread(rounds.map((one) => one.loadMs), 'ms', 1)}); raw SELECT + JSON.parse: ${of('rawLoadMs').toFixed(1)} ms; ratio ${loadRatio.toFixed(2)}×`);
 }
 
 try {

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startBenchConnection } from './benchConnection.ts';
+import { showSpread } from './spread.ts';
 
 const CALLS = 1_000;
 const ROUNDS = 20;
@@ -104,7 +105,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-async function measure(kind: ServerKind): Promise<Record<ClientName, { p50: number; p99: number }>> {
+async function measure(kind: ServerKind): Promise<Record<ClientName, { p50: number; p99: number; rounds: number[] }>> {
   const server = await startServer(kind);
   try {
     const clients: Record<ClientName, HttpClient> = {
@@ -114,6 +115,8 @@ async function measure(kind: ServerKind): Promise<Record<ClientName, { p50: numb
     };
     const names = Object.keys(clients) as ClientName[];
     const latencies = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
+    // Each round's p50 too, so the spread over rounds is reported beside the pooled figure.
+    const roundP50 = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
     const sequential = async (name: ClientName, calls: number, into: number[]): Promise<void> => {
       for (let i = 0; i < calls; i++) {
         const text = `call ${i}`;
@@ -127,13 +130,16 @@ async function measure(kind: ServerKind): Promise<Record<ClientName, { p50: numb
       // Rotate the order each round so no client always runs first or last.
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + round) % names.length] as ClientName;
-        await sequential(name, CALLS / ROUNDS, latencies[name]);
+        const own: number[] = [];
+        await sequential(name, CALLS / ROUNDS, own);
+        latencies[name].push(...own);
+        roundP50[name].push(percentile(own, 50));
       }
     }
     for (const name of names) await clients[name].close();
-    return Object.fromEntries(names.map((name) => [name, { p50: percentile(latencies[name], 50), p99: percentile(latencies[name], 99) }])) as Record<
+    return Object.fromEntries(names.map((name) => [name, { p50: percentile(latencies[name], 50), p99: percentile(latencies[name], 99), rounds: roundP50[name] }])) as Record<
       ClientName,
-      { p50: number; p99: number }
+      { p50: number; p99: number; rounds: number[] }
     >;
   } finally {
     server.child.kill('SIGTERM');
@@ -149,7 +155,12 @@ console.table(
     (Object.keys(results) as ServerKind[]).flatMap((kind) =>
       (Object.keys(results[kind]) as ClientName[]).map((name) => [
         `${kind} server / ${name}`,
-        { 'p50 ms': results[kind][name].p50.toFixed(3), 'p99 ms': results[kind][name].p99.toFixed(3), 'p50 / fetch': (results[kind][name].p50 / results[kind].fetch.p50).toFixed(2) },
+        {
+          'p50 ms': results[kind][name].p50.toFixed(3),
+          'p99 ms': results[kind][name].p99.toFixed(3),
+          'round p50s min / median / max': showSpread(results[kind][name].rounds, 'ms', 3),
+          'p50 / fetch': (results[kind][name].p50 / results[kind].fetch.p50).toFixed(2),
+        },
       ]),
     ),
   ),

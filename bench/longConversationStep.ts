@@ -16,6 +16,7 @@ import type { LlmProvider, ModelStreamEvent } from '../main/chat/llmTypes.ts';
 import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
+import { showSpread, spreadOf } from './spread.ts';
 
 const SIZES = [100, 1_000, 5_000];
 const STEPS = 4;
@@ -53,11 +54,6 @@ function fill(history: HistoryStore, conversationId: string, messages: number): 
   }
 }
 
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
-};
-
 console.log('earlier messages   host time per model step (ms): min / median / max');
 let medianAtLargest = 0;
 for (const size of SIZES) {
@@ -81,9 +77,8 @@ for (const size of SIZES) {
       );
       for (let i = 1; i < stamps.length; i++) gaps.push((stamps[i] ?? 0) - (stamps[i - 1] ?? 0));
     }
-    const { min, median, max } = stats(gaps);
-    if (size === SIZES.at(-1)) medianAtLargest = median;
-    console.log(`${String(size).padStart(16)}   ${min.toFixed(2)} / ${median.toFixed(2)} / ${max.toFixed(2)}`);
+    if (size === SIZES.at(-1)) medianAtLargest = spreadOf(gaps).median;
+    console.log(`${String(size).padStart(16)}   ${showSpread(gaps, '', 2)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

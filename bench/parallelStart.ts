@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { showSpread, spreadOf } from './spread.ts';
 
 const SERVERS = 10;
 const serverPath = fileURLToPath(new URL('./servers/trivialServer.ts', import.meta.url));
@@ -65,17 +66,10 @@ try {
       times.atrium.push(measure('--atrium'));
     }
   }
-  const stats = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return { min: sorted[0] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
-  };
-  const show = (s: { min: number; median: number; max: number }) => `${s.min.toFixed(0)} / ${s.median.toFixed(0)} / ${s.max.toFixed(0)} ms`;
-  const a = stats(times.atrium);
-  const b = stats(times.byHand);
   console.log(`${SERVERS} stdio servers ready, from a new node process, ${ROUNDS} interleaved rounds, ${availableParallelism()} CPUs (min / median / max)`);
-  console.log(`by hand (bare SDK)   ${show(b)}`);
-  console.log(`Atrium's host        ${show(a)}`);
-  const ratio = a.median / b.median;
+  console.log(`by hand (bare SDK)   ${showSpread(times.byHand)}`);
+  console.log(`Atrium's host        ${showSpread(times.atrium)}`);
+  const ratio = spreadOf(times.atrium).median / spreadOf(times.byHand).median;
   console.log(`target: 10 servers ready ≤ 1.3× by hand, cold (${ratio.toFixed(2)}×) ${ratio <= 1.3 ? 'met' : 'MISSED'}`);
 } finally {
   rmSync(home, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startWebHost } from './benchHost.ts';
+import { showSpread } from './spread.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 
@@ -137,13 +138,12 @@ try {
   rmSync(emptyHome, { recursive: true, force: true });
 }
 
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)} / ${median(values).toFixed(0)} / ${Math.max(...values).toFixed(0)} ms`;
 console.log(`browser mode, a ${MESSAGES}-message conversation in the history, ${ROUNDS} fresh pages each (min / median / max):`);
-console.log(`  first contentful paint: ${spread(results.firstPaint)}`);
-console.log(`  interactive (conversations listed): ${spread(results.interactive)}; with an empty history ${spread(results.interactiveEmpty)}`);
-console.log(`  open the long conversation: ${spread(results.open)}`);
-console.log(`  scrolling it bottom to top: longest frame ${spread(results.maxFrame)}, 95th percentile ${spread(results.p95Frame)}`);
-console.log(`  a static reference page of the same text, scrolled the same way: longest frame ${spread(results.referenceFrame)}`);
+console.log(`  first contentful paint: ${showSpread(results.firstPaint)}`);
+console.log(`  interactive (conversations listed): ${showSpread(results.interactive)}; with an empty history ${showSpread(results.interactiveEmpty)}`);
+console.log(`  open the long conversation: ${showSpread(results.open)}`);
+console.log(`  scrolling it bottom to top: longest frame ${showSpread(results.maxFrame)}, 95th percentile ${showSpread(results.p95Frame)}`);
+console.log(`  a static reference page of the same text, scrolled the same way: longest frame ${showSpread(results.referenceFrame)}`);
 const interactiveRatio = median(results.interactive) / median(results.interactiveEmpty);
 // Judged by the worst round, not the median: a person feels the worst frame.
 const frameRatio = Math.max(...results.maxFrame) / Math.max(...results.referenceFrame);
