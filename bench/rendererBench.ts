@@ -8,7 +8,7 @@
 // Targets (issue 18 §6): interactive with the long conversation ≤ 1.2× an empty history; the longest scroll
 // frame ≤ 1.3× the reference page's, judged by the worst round.
 //   node bench/rendererBench.ts          (needs `npm run build:renderer` and /usr/bin/chromium)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -47,6 +47,9 @@ const median = (values: number[]) => percentile(values, 50);
 const home = mkdtempSync(join(tmpdir(), 'atrium-renderer-bench-'));
 const emptyHome = mkdtempSync(join(tmpdir(), 'atrium-renderer-bench-empty-'));
 const lastReply = seedHistory(home);
+// Both data folders list one (disabled) server, so neither counts as a first run: both open on the chat,
+// whose conversations list is what "interactive" waits for.
+for (const folder of [home, emptyHome]) writeFileSync(join(folder, 'servers.json'), JSON.stringify({ mcpServers: { idle: { command: 'true', disabled: true } } }));
 const host = await startWebHost(home);
 const emptyHost = await startWebHost(emptyHome);
 const browser = await chromium.launch({

@@ -19,7 +19,7 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
   const [highlighted, setHighlighted] = useState<ReactNode>(() => (hasCode ? (cache.get(`hl:${text}`) ?? null) : null));
   useEffect(() => {
     if (!hasCode || highlighted !== null) return;
-    const handle = requestIdleCallback(() => setHighlighted(rendered(text, true)), { timeout: 300 });
+    const handle = requestIdleCallback(() => setHighlighted(rendered(text, true)));
     return () => cancelIdleCallback(handle);
   }, [hasCode, highlighted, text]);
   return <div className="markdown">{highlighted ?? rendered(text, false)}</div>;
