@@ -3,6 +3,7 @@
 // buffer on every chunk and gives up past 10 MiB; that shows up as "failed: <reason>". Target: Atrium ≤ 2× raw.
 import { clientFactories } from './stdioClients.ts';
 import type { BenchClient, ClientName } from './stdioClients.ts';
+import { showSpread } from './spread.ts';
 
 const MB = 1_000_000;
 const SIZES = [1 * MB, 10 * MB, 50 * MB];
@@ -54,7 +55,7 @@ function pairedRatio(times: number[], rawTimes: number[]): number {
   return median(times.flatMap((ms, rep) => (rawTimes[rep] === undefined ? [] : [ms / (rawTimes[rep] ?? Number.NaN)])));
 }
 
-console.log('large tool result over stdio: median ms per call (median paired ratio to raw)');
+console.log('large tool result over stdio: min / median / max ms per call (median paired ratio to raw)');
 let targetMet = true;
 for (const size of SIZES) {
   const outcomes = results.get(size);
@@ -63,7 +64,7 @@ for (const size of SIZES) {
   const cells = names.map((name) => {
     const outcome = outcomes[name];
     if (outcome.failure !== undefined) return `${name}: failed: ${outcome.failure}`;
-    return `${name}: ${median(outcome.times).toFixed(0)} ms (${pairedRatio(outcome.times, rawTimes).toFixed(2)}×)`;
+    return `${name}: ${showSpread(outcome.times)} (${pairedRatio(outcome.times, rawTimes).toFixed(2)}×)`;
   });
   const atrium = outcomes.atrium;
   if (atrium.failure !== undefined || pairedRatio(atrium.times, rawTimes) > 2) targetMet = false;
