@@ -349,6 +349,8 @@ export interface AtriumEvents {
   settingsChanged: ProviderSettingsView;
   /** MCP Apps: what the person chose for servers' views (shown without asking, permissions), as it is now. */
   viewTrustChanged: ViewTrust[];
+  /** The tools a conversation has without searching changed by the person's hand (loaded, unloaded): read them again (`toolsInUse`). */
+  toolsLoadedChanged: { conversationId: string };
 }
 
 export type RequestName = keyof AtriumResults;
@@ -762,6 +764,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   pendingClosed: true,
   settingsChanged: true,
   viewTrustChanged: true,
+  toolsLoadedChanged: true,
 };
 export const eventNames = Object.keys(eventNameSet) as EventName[];
 

@@ -137,6 +137,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     toolsInUse: async ({ conversationId }) => conversations.chat.toolsInUse(conversationId),
     setToolLoaded: async ({ conversationId, modelName, loaded }) => {
       conversations.chat.setToolLoaded(conversationId, modelName, loaded);
+      events.emit('toolsLoadedChanged', { conversationId });
       return null;
     },
     approveToolChange: async ({ serverId, tool, fingerprint }) => {

@@ -395,7 +395,9 @@ describe('many tools: the model searches once and keeps using what it loaded, on
       ],
       'a found tool stays "found by the search" after it is called',
     );
+    const told = nextEvent(host.core, 'toolsLoadedChanged', (event) => event.conversationId === conversationId);
     await host.core.api.setToolLoaded({ conversationId, modelName: 'second__tool_9', loaded: true });
+    await told;
     await assert.rejects(host.core.api.setToolLoaded({ conversationId, modelName: 'nobody__nothing', loaded: true }), /no tool the model may use is named "nobody__nothing"/);
     await host.core.api.sendMessage({ conversationId, text: 'ready?' });
     const last = llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { tools: { name: string; defer_loading?: boolean }[] };

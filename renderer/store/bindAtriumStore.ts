@@ -157,6 +157,9 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     }),
     api.on('workspacesChanged', (workspaces) => state().setWorkspaces(workspaces)),
     api.on('viewTrustChanged', (viewTrust) => state().setViewTrust(viewTrust)),
+    api.on('toolsLoadedChanged', ({ conversationId }) => {
+      if (state().selectedConversationId === conversationId) void loadToolsInUse();
+    }),
     api.on('serverRemoved', ({ serverId }) => state().removeServer(serverId)),
     api.on('configProblems', (problems) => state().setConfigProblems(problems)),
     api.on('dataFileProblems', (problems) => state().setDataFileProblems(problems)),

@@ -216,9 +216,10 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       items.push(<ToolCallCard key={block.id} {...(saved ? { saved } : {})} {...(live ? { live } : {})} conversationId={message.conversationId} messageId={message.id} />);
     }
   });
-  const inContent = new Set(message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : [])));
+  // Only a reply of the turn running has live calls to add: other rows skip this.
+  const inContent = callsItMade ? new Set(message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))) : undefined;
   for (const call of callsItMade ?? []) {
-    if (inContent.has(call.callId)) continue;
+    if (inContent?.has(call.callId)) continue;
     const saved = calls.get(call.callId);
     items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} conversationId={message.conversationId} messageId={message.id} />);
   }

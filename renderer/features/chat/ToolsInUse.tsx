@@ -142,15 +142,11 @@ function ToolsInUsePanel({ conversationId, onClose }: { conversationId: string |
     </section>
   );
 
-  // The host's answer is read back (toolsInUse), so the list shows what it holds.
+  // The host says the list changed (toolsLoadedChanged) and the store reads it again: one place loads it.
   function load(modelName: string) {
-    return api.setToolLoaded({ conversationId: conversationId ?? '', modelName, loaded: true }).then(refresh);
+    return api.setToolLoaded({ conversationId: conversationId ?? '', modelName, loaded: true });
   }
   function unload(modelName: string) {
-    return api.setToolLoaded({ conversationId: conversationId ?? '', modelName, loaded: false }).then(refresh);
-  }
-  async function refresh() {
-    const tools = await api.toolsInUse(conversationId ? { conversationId } : {});
-    useAtriumStore.getState().setToolsInUse({ conversationId, tools });
+    return api.setToolLoaded({ conversationId: conversationId ?? '', modelName, loaded: false });
   }
 }
