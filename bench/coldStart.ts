@@ -2,7 +2,8 @@
 // (the floor), `atrium --help`, `atrium servers` in an empty data folder, and the browser-mode host from
 // launch to its first page served. Prints min / median / max of each and the ratio each is judged by.
 // Targets: `atrium --help` ≤ 3× `node -e 0`; `atrium servers` with no servers ≤ 5×; the browser-mode host
-// to its first page ≤ 800 ms.
+// to its first page ≤ 800 ms. Each is started as people start it (bin/atrium.mjs, main/web/web.mjs), so
+// it runs the bundle when that is current (`npm run build:node`), and says which it ran.
 //   node bench/coldStart.ts [--rounds N]   (the first page needs `npm run build:renderer`)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { showSpread, spreadOf } from './spread.ts';
+import { bundleStaleReason } from '../main/bundle/builtOrSource.mjs';
 
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 7;
 const atrium = fileURLToPath(new URL('../bin/atrium.mjs', import.meta.url));
-const serveWeb = fileURLToPath(new URL('../main/web/serveWeb.ts', import.meta.url));
+const serveWeb = fileURLToPath(new URL('../main/web/web.mjs', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'atrium-cold-'));
 const env = { ...process.env, ATRIUM_HOME: home, HOME: home };
 
@@ -67,7 +69,8 @@ try {
     times.servers.push(timed([atrium, 'servers']));
     times.page.push(await firstPage());
   }
-  console.log(`cold start, ${ROUNDS} interleaved rounds, each a new process (min / median / max):`);
+  const stale = bundleStaleReason();
+  console.log(`cold start, ${ROUNDS} interleaved rounds, each a new process, ${stale ? `from the source (no current bundle: ${stale})` : 'from the bundle in dist/node/'} (min / median / max):`);
   console.log(`  node -e 0                      ${showSpread(times.node)}`);
   console.log(`  atrium --help                  ${showSpread(times.help)}`);
   console.log(`  atrium servers (none)          ${showSpread(times.servers)}`);

@@ -9,8 +9,15 @@ import addFormats from 'ajv-formats';
 import type { FieldProblem } from './fieldProblems.ts';
 
 // Answers are checked with every error collected, so the person learns about all wrong fields at once.
-const answerAjv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(answerAjv, ['email', 'uri', 'date', 'date-time']);
+// Made at the first answer, not at load: most runs answer no form.
+let answerAjvMade: Ajv2020 | undefined;
+function answerAjv(): Ajv2020 {
+  if (!answerAjvMade) {
+    answerAjvMade = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(answerAjvMade, ['email', 'uri', 'date', 'date-time']);
+  }
+  return answerAjvMade;
+}
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -23,7 +30,7 @@ export function checkAnswer(requestedSchema: object, content: unknown): FieldPro
   let validate = compiled.get(key);
   if (!validate) {
     // The form is already known to be flat, so nothing in it can reach beyond it ($ref, remote schemas).
-    validate = answerAjv.compile({ ...requestedSchema, additionalProperties: false });
+    validate = answerAjv().compile({ ...requestedSchema, additionalProperties: false });
     if (compiled.size > 500) compiled.clear();
     compiled.set(key, validate);
   }

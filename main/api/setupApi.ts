@@ -39,10 +39,13 @@ export interface SampleServerLaunch {
   args: string[];
 }
 
-/** A plain Node process (the browser mode, the CLI) runs the sample server's source itself. */
+/**
+ * A plain Node process (the browser mode, the CLI) runs the sample server's source itself. The path goes
+ * up to the repository and down again, so it holds from this file and from the bundle in dist/node/.
+ */
 export const sourceSampleServer: SampleServerLaunch = {
   command: process.execPath,
-  args: [fileURLToPath(new URL('../sampleServer/sampleServer.ts', import.meta.url))],
+  args: [fileURLToPath(new URL('../../main/sampleServer/sampleServer.ts', import.meta.url))],
 };
 
 export function createSetupApi(deps: SetupDeps): SetupRequests {

@@ -1,11 +1,12 @@
 // The gate every renderer request passes before it reaches the API implementation: the renderer is
 // untrusted, so the method name and params are checked against the contract's JSON Schemas here.
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { requestNames, requestParamSchemas } from '../../shared/contract.ts';
 import type { ApiErrorShape, FieldProblem, RequestName, RequestParams } from '../../shared/contract.ts';
 import { contractCodes } from './personFacingErrors.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
+import { ownSchemaValidator } from '../ownSchemas.ts';
+import type { OwnSchemaValidator } from '../ownSchemas.ts';
 
 export type ValidatedRequest = {
   [K in RequestName]: { ok: true; method: K; params: RequestParams<K> };
@@ -13,29 +14,14 @@ export type ValidatedRequest = {
 
 export type ValidationResult = ValidatedRequest | { ok: false; error: ApiErrorShape };
 
-// One instance; each request's schema is compiled at its first use (compiling all of them at load took a
-// good part of the window's start). `strict` turns a malformed schema in the contract into an error —
-// every one is compiled by this module's test, so none reaches a person. Every error is collected, so a
-// form learns about all its wrong fields at once; `patternHint` is the contract's wording of a pattern.
-const ajv = new Ajv({ allErrors: true, strict: true });
-ajv.addVocabulary(['patternHint']);
-const known = new Set<string>(requestNames);
-const validators = new Map<string, ValidateFunction>();
+// Each request's schema is compiled at its first use (compiling all of them at load took a good part of
+// the window's start). `strict` turns a malformed schema in the contract into an error — every one is
+// compiled by ownSchemas.test.ts, so none reaches a person. Every error is collected, so a form learns
+// about all its wrong fields at once; `patternHint` is the contract's wording of a pattern.
+const validators = new Map<string, OwnSchemaValidator>(requestNames.map((name) => [name, ownSchemaValidator(requestParamSchemas[name], { allErrors: true, strict: true })]));
 
-function validatorOf(method: unknown): ValidateFunction | undefined {
-  if (typeof method !== 'string' || !known.has(method)) return undefined;
-  let validate = validators.get(method);
-  if (!validate) {
-    validate = ajv.compile(requestParamSchemas[method as RequestName]);
-    validators.set(method, validate);
-  }
-  return validate;
-}
-
-/** Compiles every request's schema now (a test's check that the contract holds no malformed schema). */
-export function compileAllRequestSchemas(): number {
-  for (const name of requestNames) validatorOf(name);
-  return validators.size;
+function validatorOf(method: unknown): OwnSchemaValidator | undefined {
+  return typeof method === 'string' ? validators.get(method) : undefined;
 }
 
 export function validateRequest(method: unknown, params: unknown): ValidationResult {

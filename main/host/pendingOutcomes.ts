@@ -3,19 +3,16 @@
 // malformed one is refused with a clear message and the request stays open, so a buggy dialog can never
 // turn into a silent "allow" or a half-filled sampling request.
 
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-
-const ajv = new Ajv({ allErrors: false, strict: false });
+import type { ErrorObject } from 'ajv';
+import { ownSchemaValidator } from '../ownSchemas.ts';
 
 /**
  * A `check` for PendingRequests: undefined when the answer fits the schema, else what is wrong. The
  * schema is compiled at the first answer, not when the host starts (most runs answer none of a kind).
  */
 export function outcomeChecker(schema: object, what: string): (outcome: unknown) => string | undefined {
-  let validate: ValidateFunction | undefined;
+  const validate = ownSchemaValidator(schema, { allErrors: false, strict: false });
   return (outcome) => {
-    validate ??= ajv.compile(schema);
     return validate(outcome) ? undefined : `this ${what} answer is invalid: ${describeAjvError(validate.errors?.[0])}`;
   };
 }

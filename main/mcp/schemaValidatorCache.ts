@@ -13,9 +13,16 @@ const MAX_CACHED = 2_000;
 const OLDER_DRAFTS = /json-schema\.org\/draft-0[4-7]\/schema/;
 
 export class CachedSchemaValidator implements jsonSchemaValidator {
-  // Servers declare their dialect with `$schema`: 2020-12 (the MCP default) or, often, draft-07.
-  private readonly ajv2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  private readonly ajvDraft07 = new Ajv({ strict: false, allErrors: false, validateFormats: false });
+  // Servers declare their dialect with `$schema`: 2020-12 (the MCP default) or, often, draft-07. Each Ajv
+  // is made at the first schema of its dialect, not with the host (making one compiles its meta-schemas).
+  private ajv2020Made: Ajv2020 | undefined;
+  private ajvDraft07Made: Ajv | undefined;
+  private get ajv2020(): Ajv2020 {
+    return (this.ajv2020Made ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false }));
+  }
+  private get ajvDraft07(): Ajv {
+    return (this.ajvDraft07Made ??= new Ajv({ strict: false, allErrors: false, validateFormats: false }));
+  }
   private readonly compiled = new Map<string, ValidateFunction>();
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
@@ -36,8 +43,8 @@ export class CachedSchemaValidator implements jsonSchemaValidator {
     if (hit) return hit;
     if (this.compiled.size >= MAX_CACHED) {
       // Ajv holds every compiled schema internally, so bounding means starting over, not evicting one.
-      this.ajv2020.removeSchema();
-      this.ajvDraft07.removeSchema();
+      this.ajv2020Made?.removeSchema();
+      this.ajvDraft07Made?.removeSchema();
       this.compiled.clear();
     }
     // Compile a copy so a later mutation of the caller's object cannot desynchronise key and validator;

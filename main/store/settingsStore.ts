@@ -12,7 +12,7 @@
 // is always what is saved, and a window shows what changed elsewhere (another window, the CLI's run).
 
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
+import { ownSchemaValidator } from '../ownSchemas.ts';
 import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
 import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from './dataFile.ts';
@@ -52,7 +52,8 @@ export interface ProviderSettings {
   approvals?: Partial<ApprovalChoices>;
 }
 
-const schema = {
+/** The shape of providers.json (exported for ownSchemas.test.ts, which checks it against the meta-schema). */
+export const providerSettingsSchema = {
   type: 'object',
   properties: {
     providers: {
@@ -97,7 +98,7 @@ const schema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+const validate = ownSchemaValidator(providerSettingsSchema, { allErrors: false, strict: false });
 
 /** Settings that cannot be kept as asked (they break the file's own rules). */
 export class ProviderSettingsError extends Error {

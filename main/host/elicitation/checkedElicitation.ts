@@ -15,7 +15,7 @@ export function checkedElicitation(broker: ElicitationBroker): ElicitationBroker
     elicit: async (request) => {
       const { params } = request;
       if (!('requestedSchema' in params)) {
-        if ('url' in params) offeredPage(params.url);
+        if ('url' in params) await offeredPage(params.url);
         return broker.elicit(request);
       }
       readForm(params.requestedSchema);

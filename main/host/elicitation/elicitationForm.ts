@@ -12,8 +12,15 @@ import type { FieldKind, FormField } from '../../../shared/pendingPayloads.ts';
 import { InvalidServerRequestError } from '../../mcp/connection/connectionServices.ts';
 import { describeAjvError } from '../pendingOutcomes.ts';
 
-const ajv = new Ajv2020({ strict: false, allErrors: false });
-addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
+// Made at the first form a server sends, not when the host starts.
+let ajvMade: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
+  if (!ajvMade) {
+    ajvMade = new Ajv2020({ strict: false, allErrors: false });
+    addFormats.default(ajvMade, ['email', 'uri', 'date', 'date-time']);
+  }
+  return ajvMade;
+}
 
 const text = { type: 'string', maxLength: 10_000 } as const;
 const common = { title: text, description: text } as const;
@@ -76,7 +83,7 @@ function titledConst() {
 
 // Compiled at the first form a server sends, not when the host starts.
 let compiledFormCheck: ValidateFunction | undefined;
-const checkFormSchema = (): ValidateFunction => (compiledFormCheck ??= ajv.compile({
+const checkFormSchema = (): ValidateFunction => (compiledFormCheck ??= ajv().compile({
   type: 'object',
   required: ['type', 'properties'],
   properties: {

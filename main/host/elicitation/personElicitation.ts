@@ -12,7 +12,6 @@ import { applyElicitationDefaults } from './elicitationDefaults.ts';
 import { elicitationOutcomeSchema } from '../../../shared/pendingPayloads.ts';
 import { outcomeChecker } from '../pendingOutcomes.ts';
 import type { PendingRequests } from '../pendingRequests.ts';
-import { checkOfferedAddress } from '../../../shared/offeredAddress.ts';
 import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import { checkAnswer } from '../../../shared/formAnswers.ts';
@@ -43,7 +42,7 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
       const conversationId = deps.conversationFor(serverId);
       const common = { signal, ...(conversationId ? { conversationId } : {}) };
       if ('url' in params && params.mode === 'url') {
-        const payload = urlPayload(params);
+        const payload = await urlPayload(params);
         const answer = await deps.pending.request<'elicitation', ElicitResult>('elicitation', serverId, payload, {
           ...common,
           check: (outcome) => checkShape(outcome) ?? ((outcome as ElicitResult).action === 'accept' && (outcome as ElicitResult).content ? 'a URL elicitation is accepted without content' : undefined),
@@ -77,8 +76,8 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
   };
 }
 
-function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): ElicitationUrlPayload {
-  const address = offeredPage(params.url);
+async function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): Promise<ElicitationUrlPayload> {
+  const address = await offeredPage(params.url);
   return {
     mode: 'url',
     message: params.message,
@@ -92,9 +91,11 @@ function urlPayload(params: Extract<ElicitationParams, { mode: 'url' }>): Elicit
 /**
  * The page of a URL-mode elicitation, judged by the sign-in URL policy: https (http only to this
  * computer), no private, link-local or metadata address, no credentials. Every elicitation broker
- * (the person's dialog, the CLI's fixed answer) asks this first.
+ * (the person's dialog, the CLI's fixed answer) asks this first. The judge is loaded at the first such
+ * request, not with the host: the Public Suffix List it holds (tldts) takes a good part of a CLI start.
  */
-export function offeredPage(url: string): OfferedAddress {
+export async function offeredPage(url: string): Promise<OfferedAddress> {
+  const { checkOfferedAddress } = await import('../../../shared/offeredAddress.ts');
   const verdict = checkOfferedAddress(url);
   if (!verdict.ok) throw new InvalidFormError(`Atrium refused to offer the address "${url.slice(0, 200)}": ${verdict.reason}`);
   return verdict.address;

@@ -4,7 +4,6 @@
 // and tells the browser in a small page that the tab can be closed. The `iss` the authorization server
 // sent back is handed on with the code: the SDK checks it (RFC 9207) before the code is redeemed.
 
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -50,6 +49,9 @@ export async function openLoopbackRedirect(options: LoopbackOptions): Promise<Lo
   result.catch(() => undefined);
   let done = false;
 
+  // node:http is loaded here, at a sign-in, not with the host: importing it loads Node's fetch (undici)
+  // too, a good share of a short CLI command's start.
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     const answer = handle(request);
     page(response, answer.status, answer.title, answer.body);

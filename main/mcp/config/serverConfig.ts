@@ -4,7 +4,7 @@
 // problem naming the server and the field; every other server still loads.
 
 import { isDeepStrictEqual } from 'node:util';
-import { Ajv } from 'ajv';
+import { ownSchemaValidator } from '../../ownSchemas.ts';
 import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
@@ -53,7 +53,8 @@ const stringMap = { type: 'object', additionalProperties: { type: 'string' } } a
 
 // One entry, in either shape. Unknown keys are tolerated: other hosts add their own (e.g. Cursor's
 // `autoApprove`), and rejecting them would make importing a person's existing file fail for nothing.
-const entrySchema = {
+// Exported for ownSchemas.test.ts, which checks it against the meta-schema.
+export const serverEntrySchema = {
   type: 'object',
   properties: {
     type: { enum: ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'] },
@@ -74,8 +75,7 @@ const entrySchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateEntry = ajv.compile(entrySchema);
+const validateEntry = ownSchemaValidator(serverEntrySchema, { allErrors: true, strict: false });
 
 // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
 const serverIdPattern = /^[^\u0000-\u001f]{1,200}$/;
