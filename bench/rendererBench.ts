@@ -7,8 +7,8 @@
 // the same text scrolled the same way (what the browser alone costs).
 // Targets (issue 18 §6): interactive with the long conversation ≤ 1.2× an empty history; the longest scroll
 // frame ≤ 1.3× the reference page's, judged by the worst round.
-//   node bench/rendererBench.ts          (needs `npm run build:renderer` and /usr/bin/chromium)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+//   node bench/rendererBench.ts [--rounds N]   (needs `npm run build:renderer` and /usr/bin/chromium)
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -18,7 +18,8 @@ import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 
 const MESSAGES = 5_000;
-const ROUNDS = 5;
+const roundsArg = process.argv.indexOf('--rounds');
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 6;
 
 function seedHistory(home: string): string {
   const db = openDatabase(join(home, 'atrium.db'), historyMigrations);
@@ -48,10 +49,10 @@ const home = mkdtempSync(join(tmpdir(), 'atrium-renderer-bench-'));
 const emptyHome = mkdtempSync(join(tmpdir(), 'atrium-renderer-bench-empty-'));
 const lastReply = seedHistory(home);
 // Both data folders list one (disabled) server, so neither counts as a first run: both open on the chat,
-// whose conversations list is what "interactive" waits for.
-for (const folder of [home, emptyHome]) writeFileSync(join(folder, 'servers.json'), JSON.stringify({ mcpServers: { idle: { command: 'true', disabled: true } } }));
-const host = await startWebHost(home);
-const emptyHost = await startWebHost(emptyHome);
+// whose conversations list is what "interactive" waits for. (startWebHost writes servers.json itself.)
+const listedServer = { idle: { command: 'true', disabled: true } };
+const host = await startWebHost(home, listedServer);
+const emptyHost = await startWebHost(emptyHome, listedServer);
 const browser = await chromium.launch({
   executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -96,15 +97,16 @@ function scrollFrames(): Promise<number[]> {
 
 const results = { firstPaint: [] as number[], interactive: [] as number[], interactiveEmpty: [] as number[], open: [] as number[], maxFrame: [] as number[], p95Frame: [] as number[], referenceFrame: [] as number[] };
 try {
-  for (let round = 0; round < ROUNDS; round++) {
-    // A fresh page each round: a first visit, with nothing cached by the renderer.
+  // A fresh page each time: a first visit, with nothing cached by the renderer.
+  const measureEmpty = async () => {
     const emptyContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const emptyPage = await emptyContext.newPage();
     await emptyPage.goto(emptyHost.url);
     await emptyPage.getByRole('button', { name: 'New conversation' }).waitFor();
     results.interactiveEmpty.push(await emptyPage.evaluate(() => performance.now()));
     await emptyContext.close();
-
+  };
+  const measureLong = async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(host.url);
@@ -132,6 +134,16 @@ try {
     await reference.setContent(referencePage());
     results.referenceFrame.push(Math.max(...(await reference.evaluate(scrollFrames))));
     await referenceContext.close();
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    // The order alternates: whichever page came second in every round would carry the browser's leftovers.
+    if (round % 2 === 0) {
+      await measureEmpty();
+      await measureLong();
+    } else {
+      await measureLong();
+      await measureEmpty();
+    }
   }
 } finally {
   await browser.close();

@@ -54,6 +54,21 @@ function rendered(text: string, highlight: boolean): ReactNode {
   return element;
 }
 
+/**
+ * Makes the element trees of these texts ahead of need, in idle moments: the rows a person is about to
+ * scroll to then mount without parsing Markdown in the frame that shows them. Returns the cancel.
+ */
+export function prepareMarkdown(texts: readonly string[]): () => void {
+  const waiting = texts.filter((text) => !cache.has(`plain:${text}`));
+  if (waiting.length === 0) return () => undefined;
+  let handle = requestIdleCallback(function work(deadline) {
+    // Each text takes well under a millisecond or two; one is never started without the time for it.
+    while (waiting.length > 0 && deadline.timeRemaining() > 2) rendered(waiting.shift() as string, false);
+    if (waiting.length > 0) handle = requestIdleCallback(work);
+  });
+  return () => cancelIdleCallback(handle);
+}
+
 function ConfirmedLink({ href, children }: { href: string | undefined; children: ReactNode }) {
   if (!href) return <>{children}</>;
   // A reply may quote an address a server handed over: the sign-in URL policy decides whether it is a link at all.

@@ -10,7 +10,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { MarkdownText } from '../../ui/MarkdownText.tsx';
+import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 
@@ -84,6 +84,21 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     },
   });
 
+  // The replies within a few screens of what is shown get their Markdown made in idle moments, so
+  // scrolling to them mounts rows without parsing in the frame that shows them.
+  const shown = virtualizer.getVirtualItems();
+  const firstShown = shown[0]?.index ?? 0;
+  const lastShown = shown.at(-1)?.index ?? 0;
+  useEffect(() => {
+    const texts: string[] = [];
+    for (let index = Math.max(0, firstShown - PREPARED_AROUND); index <= Math.min(rows.length - 1, lastShown + PREPARED_AROUND); index++) {
+      const row = rows[index];
+      if (row?.kind !== 'saved' || row.message.role !== 'assistant') continue;
+      for (const block of row.message.content) if (block.type === 'text') texts.push(block.text);
+    }
+    return prepareMarkdown(texts);
+  }, [rows, firstShown, lastShown]);
+
   // A conversation opens at its latest message.
   const conversationId = detail?.conversation.id;
   const opened = useRef<string | undefined>(undefined);
@@ -123,6 +138,9 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     </ol>
   );
 }
+
+/** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
+const PREPARED_AROUND = 30;
 
 interface RowPlace {
   ref: (element: Element | null) => void;
