@@ -24,7 +24,7 @@ import { approvingBrowser } from '../e2e/fixtures/approvingBrowser.ts';
 import type { SecretSource } from '../main/store/secrets.ts';
 import type { HostCore } from '../main/app/hostCore.ts';
 import { startHostCore } from '../main/app/hostCore.ts';
-import { ServerError } from '../main/mcp/connection/connectionErrors.ts';
+import { ServerError } from '../main/mcp/connection/serverError.ts';
 import { NO_RESTARTS } from '../main/mcp/connection/restartPolicy.ts';
 
 const SERVER_ID = 'test-server';

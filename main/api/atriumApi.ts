@@ -11,7 +11,7 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import type { McpConnection } from '../mcp/connection/McpConnection.ts';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { ServerError } from '../mcp/connection/serverError.ts';
 import { InvalidToolArgumentsError, toolArgumentsProblem } from '../mcp/toolArguments.ts';
 import { isToolAlwaysLoaded, isToolEnabled, withToolAlwaysLoaded, withToolEnabled } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';

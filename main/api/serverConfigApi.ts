@@ -8,7 +8,7 @@ import type { AtriumApi } from '../../shared/contract.ts';
 import { FieldProblemsError } from '../../shared/fieldProblems.ts';
 import { toStoredEntry } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { ServerError } from '../mcp/connection/serverError.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';

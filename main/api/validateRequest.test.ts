@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { ServerError } from '../mcp/connection/serverError.ts';
 import { toApiError, validateRequest } from './validateRequest.ts';
 
 function failure(method: unknown, params: unknown) {

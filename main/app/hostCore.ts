@@ -39,7 +39,6 @@ import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
-import { authorizationFactory } from '../mcp/auth/serverAuthorization.ts';
 import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
@@ -249,14 +248,15 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
       launchGate: (definition) => launchApprovals.check(definition),
-      authorization: authorizationFactory({
-        mode: 'when-asked',
-        openAuthorizationUrl: () => undefined,
-        ...options.signIn,
-        store: options.credentialStore ?? (options.secretStore && !options.keyStorageWarning ? options.secretStore : memoryCredentialStore()),
-        secrets,
-        softwareVersion: ATRIUM_VERSION,
-      }),
+      loadAuthorization: async () =>
+        (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
+          mode: 'when-asked',
+          openAuthorizationUrl: () => undefined,
+          ...options.signIn,
+          store: options.credentialStore ?? (options.secretStore && !options.keyStorageWarning ? options.secretStore : memoryCredentialStore()),
+          secrets,
+          softwareVersion: ATRIUM_VERSION,
+        }),
     },
     (event, payload) => events.emit(event, payload),
   );
@@ -327,7 +327,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     void hub.notifyRootsChanged();
   });
   const wanted = options.onlyServers;
-  hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
+  await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { ServerError } from '../mcp/connection/serverError.ts';
 import { createResilientRunner } from './resilientRunner.ts';
 
 function flaky(failures: number, kind: 'unavailable' | 'timeout' | 'protocol' = 'unavailable') {

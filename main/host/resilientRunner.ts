@@ -4,7 +4,7 @@
 // calling a server that keeps failing, for a cool-down, instead of piling calls onto it.
 
 import type { ToolRunner } from '../chat/agentLoop.ts';
-import { ServerError } from '../mcp/connection/connectionErrors.ts';
+import { ServerError } from '../mcp/connection/serverError.ts';
 
 export interface ResilienceOptions {
   /** Whether a repeated call is safe: the tool is idempotent or read-only by a trusted server's annotations. */

@@ -1,22 +1,26 @@
 // The hub holds one McpConnection per configured server and is the only way the rest of the host
 // reaches a server. Servers start in parallel and independently: a slow, hanging or crashing server
-// never delays or breaks another.
+// never delays or breaks another. The connection code, and the SDK under it, is loaded with the first
+// server added: a host with none (`atrium servers` on a new data folder, a first run) never loads it.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AtriumEvents, ListKind } from '../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
-import type { CallOptions } from './connection/McpConnection.ts';
+import type { CallOptions, McpConnection } from './connection/McpConnection.ts';
+import type * as ConnectionCode from './connection/McpConnection.ts';
 import type { ConnectionServices } from './connection/connectionServices.ts';
-import { McpConnection } from './connection/McpConnection.ts';
-import { ServerError } from './connection/connectionErrors.ts';
+import { ServerError } from './connection/serverError.ts';
 
 export type HubEmit = <K extends keyof AtriumEvents>(event: K, payload: AtriumEvents[K]) => void;
 
 export class McpHub {
   private readonly connections = new Map<string, McpConnection>();
-  private readonly services: ConnectionServices;
+  private services: ConnectionServices;
   private readonly emit: HubEmit;
+  /** The connection code once loaded; until then, the load under way. */
+  private connectionCode: typeof ConnectionCode | undefined;
+  private loading: Promise<typeof ConnectionCode> | undefined;
 
   constructor(services: ConnectionServices, emit: HubEmit) {
     this.services = services;
@@ -24,10 +28,28 @@ export class McpHub {
   }
 
   /**
-   * Adds the servers and starts every enabled one at once; returns without waiting for any. With
-   * `start: false` they are only added, for a caller that starts the one it needs (or none).
+   * Adds the servers and starts every enabled one at once; resolves once they are added, without waiting
+   * for any to start. With `start: false` they are only added, for a caller that starts the one it needs
+   * (or none).
    */
-  add(definitions: readonly ServerDefinition[], { start = true }: { start?: boolean } = {}): void {
+  async add(definitions: readonly ServerDefinition[], options: { start?: boolean } = {}): Promise<void> {
+    if (definitions.length === 0) return;
+    // Once loaded, added at once: no other request sees the hub between a replace's removal and this.
+    this.addWith(this.connectionCode ?? (await this.loadConnectionCode()), definitions, options);
+  }
+
+  private loadConnectionCode(): Promise<typeof ConnectionCode> {
+    this.loading ??= (async () => {
+      const code = await import('./connection/McpConnection.ts');
+      const { loadAuthorization } = this.services;
+      if (loadAuthorization && !this.services.authorization) this.services = { ...this.services, authorization: await loadAuthorization() };
+      this.connectionCode = code;
+      return code;
+    })();
+    return this.loading;
+  }
+
+  private addWith({ McpConnection }: typeof ConnectionCode, definitions: readonly ServerDefinition[], { start = true }: { start?: boolean }): void {
     for (const definition of definitions) {
       if (this.connections.has(definition.id)) throw new Error(`server "${definition.id}" is already configured`);
       const connection = new McpConnection(definition, this.services, {
@@ -57,7 +79,7 @@ export class McpHub {
       this.connections.delete(definition.id);
       await old.stop();
     }
-    this.add([definition]);
+    await this.add([definition]);
   }
 
   list(): McpConnection[] {

@@ -2,40 +2,9 @@
 // and the cause. Front ends print `message` as-is; nothing here is a stack trace.
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import type { ApiErrorShape } from '../../../shared/contract.ts';
-import { neutraliseProse } from '../../../shared/serverText.ts';
+import { ServerError } from './serverError.ts';
 import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
-
-export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'unauthorized' | 'failed';
-
-export class ServerError extends Error {
-  readonly serverId: string;
-  readonly kind: ServerErrorKind;
-
-  constructor(serverId: string, kind: ServerErrorKind, message: string, options?: { cause?: unknown }) {
-    // A message may quote what a server sent outside JSON-RPC (an HTTP error body, a process's words).
-    super(neutraliseProse(message), options);
-    this.name = 'ServerError';
-    this.serverId = serverId;
-    this.kind = kind;
-  }
-
-  /** The code front ends receive with the message (see toApiError). */
-  get code(): ApiErrorShape['code'] {
-    return apiCodes[this.kind];
-  }
-}
-
-const apiCodes: Record<ServerErrorKind, ApiErrorShape['code']> = {
-  unavailable: 'server_unavailable',
-  timeout: 'timeout',
-  cancelled: 'cancelled',
-  not_found: 'not_found',
-  unauthorized: 'unauthorized',
-  protocol: 'failed',
-  failed: 'failed',
-};
 
 /** Turns whatever a request threw into a ServerError naming the server. */
 export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string; address?: string } = {}): ServerError {

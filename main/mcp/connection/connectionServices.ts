@@ -69,6 +69,11 @@ export interface ConnectionServices {
   /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */
   authorization?: AuthorizationFactory;
   /**
+   * The same, loaded when the hub adds its first server: the sign-in code brings the SDK's OAuth with it,
+   * which a host with no server never needs.
+   */
+  loadAuthorization?: () => Promise<AuthorizationFactory>;
+  /**
    * Whether the person approved this exact launch definition: undefined when they did, else whether it is
    * new or changed since. Without it every definition runs (the hub's own tests).
    */

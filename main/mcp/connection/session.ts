@@ -11,7 +11,7 @@ import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/doma
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
-import { ServerError } from './connectionErrors.ts';
+import { ServerError } from './serverError.ts';
 import { neutraliseIncoming } from './neutraliseIncoming.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { MCP_APPS_EXTENSION, VIEW_MIME_TYPE } from '../../../shared/viewSandbox.ts';

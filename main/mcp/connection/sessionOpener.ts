@@ -6,7 +6,7 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { PriorDiscovery, Tool } from '@modelcontextprotocol/client';
 import type { TransportKind } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { ServerError } from './connectionErrors.ts';
+import { ServerError } from './serverError.ts';
 import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
 import type { FetchWrapper } from './openTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
