@@ -94,3 +94,18 @@ test('an MCP Apps view page keeps its code as written (bidi controls in a script
   assert.doesNotMatch(plain?.text ?? '', /\u202e/);
   assert.doesNotMatch(notUi?.text ?? '', /\u202e/);
 });
+
+test('a message that needs no change comes back as the same value; a changed one keeps every key, "__proto__" included', () => {
+  const plain = JSON.parse('{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"fine"}],"isError":false}}') as object;
+  assert.equal(neutraliseServerValue(plain), plain);
+  const tricky = JSON.parse('{"a":"x","__proto__":{"polluted":true},"b":"hid\u200bden","c":[1,"ok","\u202eevil"]}') as Record<string, unknown>;
+  const clean = neutraliseServerValue(tricky) as Record<string, unknown>;
+  assert.notEqual(clean, tricky);
+  assert.deepEqual(Object.keys(clean), ['a', '__proto__', 'b', 'c']);
+  assert.equal(Object.getPrototypeOf(clean), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(clean, '__proto__')?.value, { polluted: true });
+  assert.match(String(clean['b']), /^hidden /);
+  assert.equal((clean['c'] as unknown[])[1], 'ok');
+  assert.match(String((clean['c'] as unknown[])[2]), /^evil /);
+  assert.equal((tricky['c'] as unknown[])[2], '\u202eevil', 'the server’s own value is left as it came');
+});

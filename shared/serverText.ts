@@ -152,8 +152,11 @@ export function neutraliseServerValue<T>(value: T, report: MessageReport = { rem
   return walk(value, undefined, report) as T;
 }
 
+// Every message of every server passes here, so what needs no change allocates nothing: a string with no
+// candidate character is returned as it is, and an array or object is copied only from its first change.
 function walk(value: unknown, key: string | undefined, report: MessageReport): unknown {
   if (typeof value === 'string') {
+    if (!MAYBE.test(value)) return value;
     const { text, removed } = neutraliseText(value);
     if (text === value) return value;
     for (const kind of Object.keys(removed) as RemovedKind[]) report.removed[kind] = (report.removed[kind] ?? 0) + (removed[kind] ?? 0);
@@ -162,25 +165,31 @@ function walk(value: unknown, key: string | undefined, report: MessageReport): u
     return `${text}${text === '' || /\s$/.test(text) ? '' : ' '}${note}`;
   }
   if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item) => {
+    let items: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       // An array's items are named by the array's key (an enum's values, a required list).
       const next = walk(item, key, report);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? items : value;
+      if (next !== item && items === undefined) items = value.slice(0, index);
+      items?.push(next);
+    }
+    return items ?? value;
   }
   if (value !== null && typeof value === 'object') {
-    let changed = false;
     const code = isViewDocument(value);
-    const entries = Object.entries(value as Record<string, unknown>).map(([name, item]) => {
-      const cleanName = neutraliseText(name).text;
+    const object = value as Record<string, unknown>;
+    const names = Object.keys(object);
+    // Entries, not assignments, for the copy: a key "__proto__" from JSON stays a key.
+    let entries: [string, unknown][] | undefined;
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index] as string;
+      const item = object[name];
+      const cleanName = MAYBE.test(name) ? neutraliseText(name).text : name;
       const next = code && (name === 'text' || name === 'blob') ? item : walk(item, cleanName, report);
-      if (next !== item || cleanName !== name) changed = true;
-      return [cleanName, next] as const;
-    });
-    return changed ? Object.fromEntries(entries) : value;
+      if ((next !== item || cleanName !== name) && entries === undefined) entries = names.slice(0, index).map((earlier) => [earlier, object[earlier]]);
+      entries?.push([cleanName, next]);
+    }
+    return entries ? Object.fromEntries(entries) : value;
   }
   return value;
 }

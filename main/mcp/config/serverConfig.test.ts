@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeTarget, isSameServer, isToolAlwaysLoaded, isToolEnabled, parseServersFile, toStoredEntry, withToolAlwaysLoaded, withToolEnabled } from './serverConfig.ts';
+import { describeTarget, isSameServer, parseServerEntry, isToolAlwaysLoaded, isToolEnabled, parseServersFile, toStoredEntry, withToolAlwaysLoaded, withToolEnabled } from './serverConfig.ts';
 
 test('accepts the Claude Desktop / Cursor shape {"mcpServers": {...}}', () => {
   const { servers, problems } = parseServersFile(
@@ -126,4 +126,17 @@ test('an oauth block is checked: the grant has what it needs, the redirect URI i
   assert.equal(parse({ url: 'https://a.example/mcp', oauth: { redirectUri: 'https://evil.example/callback' } })?.field, 'oauth.redirectUri');
   assert.equal(parse({ url: 'https://a.example/mcp', oauth: { clientIdd: 'typo' } })?.field, 'oauth');
   assert.match(parse({ command: 'x', oauth: { clientId: 'c' } })?.message ?? '', /"oauth" is for remote servers/);
+});
+
+test('an entry with neither "command" nor "url" says it needs one of them, and names a misspelt key', () => {
+  const misspelt = parseServerEntry('notes', { comand: 'npx', args: ['notes-server'] });
+  assert.ok('problem' in misspelt);
+  assert.equal(misspelt.problem.message, 'server "notes": needs "command" (a program to run) or "url" (a remote server); "comand" looks like a misspelt "command"');
+  assert.equal(misspelt.problem.field, 'comand');
+  const bare = parseServerEntry('bare', { args: ['x'] });
+  assert.ok('problem' in bare);
+  assert.equal(bare.problem.message, 'server "bare": needs "command" (a program to run) or "url" (a remote server)');
+  const remote = parseServerEntry('remote', { type: 'http', ulr: 'https://example.com/mcp' });
+  assert.ok('problem' in remote);
+  assert.equal(remote.problem.message, 'server "remote": a http server needs "url"; "ulr" looks like a misspelt "url"');
 });

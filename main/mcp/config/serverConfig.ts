@@ -142,6 +142,11 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
   };
   const kind = transportOf(e);
+  // Neither way to reach a server: say both, not "needs url" to someone who misspelt "command".
+  if (e.type === undefined && e.command === undefined && e.url === undefined) {
+    const typo = misspeltKey(entry, ['command', 'url']);
+    return problem(typo?.written ?? 'command', `needs "command" (a program to run) or "url" (a remote server)${typo ? `; "${typo.written}" looks like a misspelt "${typo.meant}"` : ''}`);
+  }
   if (kind === 'stdio') {
     if (e.command === undefined) return problem('command', 'a stdio server needs "command"');
     if (e.url !== undefined) return problem('url', 'has both "command" and "url"; keep one');
@@ -158,7 +163,10 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
       },
     };
   }
-  if (e.url === undefined) return problem('url', `a ${kind} server needs "url"`);
+  if (e.url === undefined) {
+    const typo = misspeltKey(entry, ['url']);
+    return problem(typo?.written ?? 'url', `a ${kind} server needs "url"${typo ? `; "${typo.written}" looks like a misspelt "url"` : ''}`);
+  }
   if (e.command !== undefined) return problem('command', 'has both "command" and "url"; keep one');
   let url: URL;
   try {
@@ -170,6 +178,27 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   const oauthGap = e.oauth ? oauthProblem(e.oauth) : undefined;
   if (oauthGap) return problem(oauthGap[0], oauthGap[1]);
   return { server: { ...base, transport: kind, url: url.href, headers: e.headers ?? {}, ...(e.oauth ? { oauth: e.oauth } : {}) } };
+}
+
+/** A key of the entry that is not one it should have but is one or two letters from one of `wanted`. */
+function misspeltKey(entry: object, wanted: readonly string[]): { written: string; meant: string } | undefined {
+  for (const written of Object.keys(entry)) {
+    if (wanted.includes(written)) continue;
+    const meant = wanted.find((key) => editDistance(written.toLowerCase(), key) <= Math.min(2, key.length - 1));
+    if (meant) return { written, meant };
+  }
+  return undefined;
+}
+
+/** Levenshtein distance, for the short keys of a servers file. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 function transportOf(e: { type?: string; command?: string }): TransportKind {
