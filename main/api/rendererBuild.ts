@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../bundle/builtOrSource.mjs';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export { repoRoot };
 export const rendererOutDir = join(repoRoot, 'dist', 'renderer');
 export const rendererStampName = '.sources.sha256';
 
