@@ -8,15 +8,16 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldProblem } from './fieldProblems.ts';
 
-// Answers are checked with every error collected, so the person learns about all wrong fields at once.
-// Made at the first answer, not at load: most runs answer no form.
-let answerAjvMade: Ajv2020 | undefined;
-function answerAjv(): Ajv2020 {
-  if (!answerAjvMade) {
-    answerAjvMade = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(answerAjvMade, ['email', 'uri', 'date', 'date-time']);
+// Forms are checked with every error collected, so the person learns about all wrong fields at once.
+// Made at the first form, not at load: most runs see none.
+let formAjvMade: Ajv2020 | undefined;
+/** The one Ajv for servers' forms (JSON Schema 2020-12, the formats a form may use): their answers, and the host's check of a form itself. */
+export function formAjv(): Ajv2020 {
+  if (!formAjvMade) {
+    formAjvMade = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(formAjvMade, ['email', 'uri', 'date', 'date-time']);
   }
-  return answerAjvMade;
+  return formAjvMade;
 }
 
 const compiled = new Map<string, ValidateFunction>();
@@ -30,7 +31,7 @@ export function checkAnswer(requestedSchema: object, content: unknown): FieldPro
   let validate = compiled.get(key);
   if (!validate) {
     // The form is already known to be flat, so nothing in it can reach beyond it ($ref, remote schemas).
-    validate = answerAjv().compile({ ...requestedSchema, additionalProperties: false });
+    validate = formAjv().compile({ ...requestedSchema, additionalProperties: false });
     if (compiled.size > 500) compiled.clear();
     compiled.set(key, validate);
   }

@@ -5,22 +5,11 @@
 // secret are flagged: the specification forbids form mode for credentials, so such a field is a warning
 // sign about the server, not just a password box.
 
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import type { FieldKind, FormField } from '../../../shared/pendingPayloads.ts';
+import { formAjv } from '../../../shared/formAnswers.ts';
 import { InvalidServerRequestError } from '../../mcp/connection/connectionServices.ts';
 import { describeAjvError } from '../pendingOutcomes.ts';
-
-// Made at the first form a server sends, not when the host starts.
-let ajvMade: Ajv2020 | undefined;
-function ajv(): Ajv2020 {
-  if (!ajvMade) {
-    ajvMade = new Ajv2020({ strict: false, allErrors: false });
-    addFormats.default(ajvMade, ['email', 'uri', 'date', 'date-time']);
-  }
-  return ajvMade;
-}
 
 const text = { type: 'string', maxLength: 10_000 } as const;
 const common = { title: text, description: text } as const;
@@ -83,7 +72,7 @@ function titledConst() {
 
 // Compiled at the first form a server sends, not when the host starts.
 let compiledFormCheck: ValidateFunction | undefined;
-const checkFormSchema = (): ValidateFunction => (compiledFormCheck ??= ajv().compile({
+const checkFormSchema = (): ValidateFunction => (compiledFormCheck ??= formAjv().compile({
   type: 'object',
   required: ['type', 'properties'],
   properties: {
