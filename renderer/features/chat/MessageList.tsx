@@ -122,18 +122,18 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index];
         if (!row) return null;
-        // --row-top: the same place without a transform, for a row holding a view out of the flow (full
-        // screen, picture-in-picture), which a transformed row would hold captive (see styles.css).
-        const place = { ref: virtualizer.measureElement, 'data-index': item.index, style: { transform: `translateY(${item.start}px)`, '--row-top': `${item.start}px` } };
+        // A row is placed by primitives (its index and offset), so a row that did not move keeps its memo
+        // while the list re-renders at every scroll frame.
+        const at = { measure: virtualizer.measureElement, index: item.index, start: item.start };
         if (row.kind === 'saved')
-          return <MessageItem key={item.key} place={place} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
+          return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
         if (row.kind === 'notice')
           return (
-            <li key={item.key} {...place} className="message-row message-notice muted">
+            <li key={item.key} {...rowPlace(at)} className="message-row message-notice muted">
               {row.text}
             </li>
           );
-        return <MessageItem key={item.key} place={place} live={live} shownCalls={shownCalls} calls={calls} conversationId={conversationId} />;
+        return <MessageItem key={item.key} {...at} live={live} shownCalls={shownCalls} calls={calls} conversationId={conversationId} />;
       })}
     </ol>
   );
@@ -142,10 +142,20 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
 /** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
 const PREPARED_AROUND = 30;
 
-interface RowPlace {
-  ref: (element: Element | null) => void;
-  'data-index': number;
-  style: { transform: string; '--row-top': string };
+/** Where a row goes in the list: the virtualizer measures it, and its offset from the top. */
+interface RowAt {
+  measure: (element: Element | null) => void;
+  index: number;
+  start: number;
+}
+
+/**
+ * The row element's placing attributes. --row-top: the same place without a transform, for a row holding
+ * a view out of the flow (full screen, picture-in-picture), which a transformed row would hold captive
+ * (see styles.css).
+ */
+function rowPlace({ measure, index, start }: RowAt) {
+  return { ref: measure, 'data-index': index, style: { transform: `translateY(${start}px)`, '--row-top': `${start}px` } };
 }
 
 function viewportOf(element: HTMLElement | null): { width: number; height: number } {
@@ -157,8 +167,7 @@ function isShown(message: StoredMessage): boolean {
 }
 
 type MessageItemProps =
-  | {
-      place: RowPlace;
+  | (RowAt & {
       /** A saved message; the calls it made, saved and (while its turn runs) live. */
       message: StoredMessage;
       calls: Map<string, ToolCallRecord>;
@@ -168,16 +177,15 @@ type MessageItemProps =
       /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
       retryModel: ModelInUse | null;
       live?: undefined;
-    }
-  | {
-      place: RowPlace;
+    })
+  | (RowAt & {
       /** The reply being written, and the calls a saved message already shows (not shown again). */
       live: LiveTurn | undefined;
       shownCalls: Set<string>;
       calls: Map<string, ToolCallRecord>;
       conversationId: string | undefined;
       message?: undefined;
-    };
+    });
 
 /**
  * One row: a saved message, or the reply being written. One component for both, with the same elements
@@ -185,7 +193,7 @@ type MessageItemProps =
  * rather than making them again. A saved message re-renders only when it, or a call it made, changes.
  */
 const MessageItem = memo(function MessageItem(props: MessageItemProps) {
-  const { place } = props;
+  const place = rowPlace(props);
   // Both kinds give one flat list of keyed elements: React matches a call's card by its key only among
   // siblings of the same list.
   const items: ReactElement[] = [];
