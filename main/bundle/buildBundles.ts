@@ -7,7 +7,7 @@
 // developer who edits a file never runs a stale bundle.
 // A build may happen while an Atrium runs from the last one (another `npm run web`): it is made in a
 // folder of its own and moved in file by file, each move atomic, the entries and sources.json last, and
-// the chunks of earlier builds stay a week, because a running host imports some of its chunks only when
+// the chunks of earlier builds stay a day, because a running host imports some of its chunks only when
 // first needed (a provider's SDK at the first chat).
 //   node main/bundle/buildBundles.ts      (npm run build:node; `npm run web` does it when needed)
 import { createHash } from 'node:crypto';
@@ -21,7 +21,7 @@ import { bundleEntries, bundleManifestName, bundleOutDir, repoRoot } from './bui
 import type { BundleManifest, InputStamp } from './builtOrSource.mjs';
 
 /** How long the chunks of an earlier build are kept for the hosts that may still run from it. */
-const EARLIER_CHUNKS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+const EARLIER_CHUNKS_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /** Inputs that are not modules of the bundle but decide what it holds: the locked package versions, and this build. */
 const alsoInputs = ['package-lock.json', 'main/bundle/buildBundles.ts'];
@@ -100,19 +100,25 @@ function moveIn(building: string, outDir: string, manifest: BundleManifest): voi
   const manifestPath = path.join(outDir, bundleManifestName);
   writeFileSync(`${manifestPath}.${process.pid}.tmp`, JSON.stringify(manifest, null, 1));
   renameSync(`${manifestPath}.${process.pid}.tmp`, manifestPath);
-  const current = new Set([...built, bundleManifestName]);
-  const keptSince = Date.now() - EARLIER_CHUNKS_KEPT_MS;
+  pruneEarlierBuilds(outDir, new Set([...built, bundleManifestName]));
+}
+
+/**
+ * Removes from `outDir` what earlier builds left: their chunks after a day, their source maps at once (not
+ * needed to run, and most of a build's size), and a build killed midway beside it after a day.
+ */
+export function pruneEarlierBuilds(outDir: string, current: ReadonlySet<string>, now: number = Date.now()): void {
+  const keptSince = now - EARLIER_CHUNKS_KEPT_MS;
   for (const file of readdirSync(outDir)) {
     if (current.has(file)) continue;
     const stats = statSync(path.join(outDir, file), { throwIfNoEntry: false });
-    if (stats?.isFile() && stats.mtimeMs < keptSince) rmSync(path.join(outDir, file), { force: true });
+    if (stats?.isFile() && (file.endsWith('.map') || stats.mtimeMs < keptSince)) rmSync(path.join(outDir, file), { force: true });
   }
-  // What a build killed midway left beside it.
   const parent = path.dirname(outDir);
   for (const entry of readdirSync(parent)) {
     if (!entry.startsWith(`${path.basename(outDir)}.building-`)) continue;
     const stats = statSync(path.join(parent, entry), { throwIfNoEntry: false });
-    if (stats && stats.mtimeMs < Date.now() - 24 * 60 * 60 * 1000) rmSync(path.join(parent, entry), { recursive: true, force: true });
+    if (stats && stats.mtimeMs < keptSince) rmSync(path.join(parent, entry), { recursive: true, force: true });
   }
 }
 

@@ -1,14 +1,15 @@
-// When a start runs the bundle and when the source: on a made-up repository with a made-up build, so
-// each case (current, touched, edited, removed, half built) is set up exactly.
+// When a start runs the bundle and when the source, and what a build keeps of earlier ones: on a made-up
+// repository with a made-up build, so each case (current, touched, edited, removed, half built) is set up exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { bundleEntries, bundleManifestName, bundleOutDir, bundleStaleReason, moduleToRun, repoRoot } from './builtOrSource.mjs';
 import type { BundleManifest } from './builtOrSource.mjs';
+import { pruneEarlierBuilds } from './buildBundles.ts';
 
 async function madeUpBuild(): Promise<{ root: string; outDir: string; cleanUp(): Promise<void> }> {
   const root = await makeTempDir('atrium-bundle-root-');
@@ -81,4 +82,23 @@ test('ATRIUM_FROM_SOURCE=1 runs the source whatever is built; otherwise a curren
   assert.equal(moduleToRun('atrium', { ATRIUM_FROM_SOURCE: '1' }), source);
   const expected = bundleStaleReason() === undefined ? pathToFileURL(join(bundleOutDir, 'atrium.mjs')).href : source;
   assert.equal(moduleToRun('atrium', {}), expected);
+});
+
+test('a build keeps an earlier build’s chunks a day for the hosts still running from it, and none of its source maps', async () => {
+  const root = await makeTempDir('atrium-bundle-prune-');
+  const outDir = join(root, 'node');
+  try {
+    await mkdir(outDir, { recursive: true });
+    await mkdir(join(root, 'node.building-killed'), { recursive: true });
+    for (const file of ['atrium.mjs', 'atrium.mjs.map', 'chunk-new.mjs', 'chunk-recent.mjs', 'chunk-recent.mjs.map', 'chunk-old.mjs']) await writeFile(join(outDir, file), '');
+    const now = Date.now();
+    const twoDaysAgo = new Date(now - 2 * 24 * 60 * 60 * 1000);
+    await utimes(join(outDir, 'chunk-old.mjs'), twoDaysAgo, twoDaysAgo);
+    await utimes(join(root, 'node.building-killed'), twoDaysAgo, twoDaysAgo);
+    pruneEarlierBuilds(outDir, new Set(['atrium.mjs', 'atrium.mjs.map', 'chunk-new.mjs']), now);
+    assert.deepEqual((await readdir(outDir)).sort(), ['atrium.mjs', 'atrium.mjs.map', 'chunk-new.mjs', 'chunk-recent.mjs']);
+    assert.deepEqual(await readdir(root), ['node']);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
