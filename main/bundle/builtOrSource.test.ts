@@ -11,7 +11,8 @@ import { bundleEntries, bundleManifestName, bundleOutDir, bundleStaleReason, mod
 import type { BundleManifest } from './builtOrSource.mjs';
 import { pruneEarlierBuilds } from './buildBundles.ts';
 
-async function madeUpBuild(): Promise<{ root: string; outDir: string; cleanUp(): Promise<void> }> {
+/** Runs `check` on a made-up repository whose build is current, then removes it. */
+async function withMadeUpBuild(check: (root: string, outDir: string) => Promise<void> | void): Promise<void> {
   const root = await makeTempDir('atrium-bundle-root-');
   const outDir = join(root, 'dist', 'node');
   await mkdir(join(root, 'main'), { recursive: true });
@@ -24,45 +25,36 @@ async function madeUpBuild(): Promise<{ root: string; outDir: string; cleanUp():
   }
   for (const name of Object.keys(bundleEntries)) await writeFile(join(outDir, `${name}.mjs`), '');
   await writeFile(join(outDir, bundleManifestName), JSON.stringify({ inputs }));
-  return { root, outDir, cleanUp: () => rm(root, { recursive: true, force: true }) };
+  try {
+    await check(root, outDir);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
-test('a bundle built from the sources as they are is current', async () => {
-  const { root, outDir, cleanUp } = await madeUpBuild();
-  try {
+test('a bundle built from the sources as they are is current', () =>
+  withMadeUpBuild(async (root, outDir) => {
     assert.equal(bundleStaleReason(outDir, root), undefined);
-  } finally {
-    await cleanUp();
-  }
-});
+  }));
 
-test('a source touched without a change (a checkout, a copy) leaves the bundle current', async () => {
-  const { root, outDir, cleanUp } = await madeUpBuild();
-  try {
+test('a source touched without a change (a checkout, a copy) leaves the bundle current', () =>
+  withMadeUpBuild(async (root, outDir) => {
     const later = new Date(Date.now() + 60_000);
     await utimes(join(root, 'main/a.ts'), later, later);
     assert.equal(bundleStaleReason(outDir, root), undefined);
-  } finally {
-    await cleanUp();
-  }
-});
+  }));
 
-test('an edited source makes the bundle stale and is named, also when its size did not change', async () => {
-  const { root, outDir, cleanUp } = await madeUpBuild();
-  try {
+test('an edited source makes the bundle stale and is named, also when its size did not change', () =>
+  withMadeUpBuild(async (root, outDir) => {
     await writeFile(join(root, 'main/b.ts'), 'export const b = 3;\n');
     assert.equal((await stat(join(root, 'main/b.ts'))).size, 20);
     assert.equal(bundleStaleReason(outDir, root), 'main/b.ts changed since the last build');
     await writeFile(join(root, 'main/a.ts'), 'export const a = 11;\n');
     assert.equal(bundleStaleReason(outDir, root), 'main/a.ts changed since the last build', 'the first changed file in order is named');
-  } finally {
-    await cleanUp();
-  }
-});
+  }));
 
-test('a removed source, a missing entry or a missing or damaged sources.json each make it stale', async () => {
-  const { root, outDir, cleanUp } = await madeUpBuild();
-  try {
+test('a removed source, a missing entry or a missing or damaged sources.json each make it stale', () =>
+  withMadeUpBuild(async (root, outDir) => {
     await rm(join(outDir, 'atrium.mjs'));
     assert.equal(bundleStaleReason(outDir, root), 'its atrium.mjs is missing');
     await writeFile(join(outDir, 'atrium.mjs'), '');
@@ -72,10 +64,7 @@ test('a removed source, a missing entry or a missing or damaged sources.json eac
     assert.equal(bundleStaleReason(outDir, root), 'it has not been built yet');
     await rm(join(outDir, bundleManifestName));
     assert.equal(bundleStaleReason(outDir, root), 'it has not been built yet');
-  } finally {
-    await cleanUp();
-  }
-});
+  }));
 
 test('ATRIUM_FROM_SOURCE=1 runs the source whatever is built; otherwise a current bundle is run', () => {
   const source = pathToFileURL(join(repoRoot, bundleEntries.atrium.source)).href;

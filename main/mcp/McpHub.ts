@@ -46,6 +46,8 @@ export class McpHub {
       this.connectionCode = code;
       return code;
     })();
+    // A load that failed is tried again by the next add, not remembered as failed for the host's life.
+    this.loading.catch(() => (this.loading = undefined));
     return this.loading;
   }
 
