@@ -17,7 +17,8 @@ export type StdioFixture =
   | 'familyServer'
   | 'hostileTextServer'
   | 'toolChangeServer'
-  | 'appViewServer';
+  | 'appViewServer'
+  | 'lyingResultServer';
 
 export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -4,6 +4,7 @@
 // goes out through hooks. One connection's failure never touches another's.
 
 import type {
+  CallToolRequest,
   CallToolResult,
   CompleteResult,
   GetPromptResult,
@@ -24,6 +25,7 @@ import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
 import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.ts';
 import type { Session } from './session.ts';
+import type { ToolCallOptions } from './toolCallChannel.ts';
 import { SessionOpener } from './sessionOpener.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
@@ -217,26 +219,28 @@ export class McpConnection {
     });
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const tool = this.catalog.tools.find((t) => t.name === name);
     if (!tool && this.status.kind === 'ready') {
-      throw new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`);
+      return Promise.reject(new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`));
     }
     const timeout = options.timeoutMs ?? this.requestTimeout();
-    return this.withSession(`tool "${name}"`, options.signal, (session) =>
-      session.callTool(
-        { name, ...(args ? { arguments: args } : {}), ...session.requestMeta(this.logLevel) },
-        {
-          timeout,
-          // A call that keeps reporting progress is alive: its limit restarts on each report, up to a hard cap.
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: Math.max(timeout, this.services.maxCallMs ?? DEFAULT_MAX_CALL_MS),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-        },
-        tool,
-      ),
-    );
+    // Built field by field, not by spreading optional parts: this runs for every call of every agent step.
+    const callOptions: ToolCallOptions = {
+      timeout,
+      // A call that keeps reporting progress is alive: its limit restarts on each report, up to a hard cap.
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(timeout, this.services.maxCallMs ?? DEFAULT_MAX_CALL_MS),
+    };
+    if (options.signal) callOptions.signal = options.signal;
+    if (options.onProgress) callOptions.onprogress = options.onProgress;
+    return this.withSession(`tool "${name}"`, options.signal, (session) => {
+      const params: CallToolRequest['params'] = { name };
+      if (args) params.arguments = args;
+      const { _meta } = session.requestMeta(this.logLevel);
+      if (_meta) params._meta = _meta;
+      return session.callTool(params, callOptions, tool);
+    });
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Tool } from '@modelcontextprotocol/client';
 import { CachedSchemaValidator } from '../schemaValidatorCache.ts';
-import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
-
-const validate = (value: unknown) => callToolResultShape['~standard'].validate(value);
+import { checkCallToolResult as validate, checkStructuredContent } from './callToolResultShape.ts';
 
 test('a well-formed result passes; a missing content defaults to an empty list', () => {
   assert.deepEqual(validate({ content: [{ type: 'text', text: 'hi' }] }), { value: { content: [{ type: 'text', text: 'hi' }] } });

@@ -1,18 +1,19 @@
 // A cheap structural check of a tools/call result, used instead of the SDK's zod schema on 2025-era
-// connections: per call, zod's union parsing (and the error objects it builds while trying
-// alternatives) cost more than the pipe round trip itself (bench/stdioRoundTrip.ts). Content blocks are
-// checked for shape only; the renderer treats every field as untrusted text anyway.
+// connections (toolCallChannel.ts): per call, zod's union parsing (and the error objects it builds while
+// trying alternatives) cost more than the pipe round trip itself (bench/stdioRoundTrip.ts). Content
+// blocks are checked for shape only; the renderer treats every field as untrusted text anyway.
 
-import type { CallToolResult, StandardSchemaV1, Tool, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool, jsonSchemaValidator } from '@modelcontextprotocol/client';
 
 type Issues = { issues: { message: string; path?: PropertyKey[] }[] };
 
-function check(value: unknown): { value: CallToolResult } | Issues {
+export function checkCallToolResult(value: unknown): { value: CallToolResult } | Issues {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { issues: [{ message: 'the result is not an object' }] };
   const result = value as Record<string, unknown>;
   const content = result.content ?? [];
   if (!Array.isArray(content)) return { issues: [{ message: '"content" is not an array', path: ['content'] }] };
-  for (const [index, block] of content.entries()) {
+  for (let index = 0; index < content.length; index++) {
+    const block: unknown = content[index];
     if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') {
       return { issues: [{ message: `content[${index}] has no type`, path: ['content', index] }] };
     }
@@ -22,12 +23,9 @@ function check(value: unknown): { value: CallToolResult } | Issues {
   if (structured !== undefined && (typeof structured !== 'object' || structured === null || Array.isArray(structured))) {
     return { issues: [{ message: '"structuredContent" is not an object', path: ['structuredContent'] }] };
   }
-  return { value: { ...result, content } as CallToolResult };
+  // Copied only when content must be filled in: this runs for every call's result.
+  return { value: (result.content === undefined ? { ...result, content } : result) as CallToolResult };
 }
-
-export const callToolResultShape: StandardSchemaV1<unknown, CallToolResult> = {
-  '~standard': { version: 1, vendor: 'atrium', validate: check },
-};
 
 /**
  * What the SDK's callTool checks after the call, for a tool that declares an outputSchema: a successful

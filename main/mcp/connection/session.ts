@@ -2,8 +2,10 @@
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
 import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
-import { callToolResultShape, checkStructuredContent } from './callToolResultShape.ts';
+import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
+import { checkStructuredContent } from './callToolResultShape.ts';
+import { ToolCallChannel } from './toolCallChannel.ts';
+import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
 import { visibleText } from '../../../shared/visibleText.ts';
@@ -66,6 +68,8 @@ export class Session {
   /** A retired session was replaced on purpose (HTTP session expiry); its close is not a crash. */
   retired = false;
   private transport: Transport | undefined;
+  /** tools/call on a 2025-era connection; made with the transport, used once the era is known. */
+  private toolCalls: ToolCallChannel | undefined;
   private closing: Promise<void> | undefined;
   private sessionIdAtConnect: string | undefined;
   private readonly options: SessionOptions;
@@ -91,8 +95,13 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
-    neutraliseIncoming(session.transport, log);
-    session.client.onclose = () => options.onClosed(session);
+    const toolCalls = new ToolCallChannel(session.transport);
+    session.toolCalls = toolCalls;
+    neutraliseIncoming(session.transport, log, (message) => toolCalls.take(message));
+    session.client.onclose = () => {
+      toolCalls.close();
+      options.onClosed(session);
+    };
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
     // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
     // both together must still fit in the connect time limit.
@@ -172,16 +181,22 @@ export class Session {
   }
 
   /**
-   * tools/call. On a 2025-era connection the result is checked by a cheap structural check; on 2026-07-28
-   * the SDK's callTool also drives input_required rounds and header mirroring, so it is used as is. In
-   * both, the structuredContent is checked here against the tool's outputSchema (compiled once), so a
-   * result that breaks it fails the same way in both eras, as Atrium's refusal, not the server's error.
+   * tools/call. On a 2025-era connection it goes through Atrium's ToolCallChannel, whose answers skip the
+   * SDK's per-message cost; on 2026-07-28 the SDK's callTool also drives input_required rounds and header
+   * mirroring, so it is used as is. In both, the structuredContent is checked here against the tool's
+   * outputSchema (compiled once), so a result that breaks it fails the same way in both eras, as Atrium's
+   * refusal, not the server's error.
    */
-  async callTool(params: CallToolRequest['params'], options: RequestOptions, tool: Tool | undefined): Promise<CallToolResult> {
-    const result =
-      this.era === 'modern'
-        ? ((await this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) })) as CallToolResult)
-        : await this.client.request({ method: 'tools/call', params }, callToolResultShape, options);
+  callTool(params: CallToolRequest['params'], options: ToolCallOptions, tool: Tool | undefined): Promise<CallToolResult> {
+    const call =
+      this.era === 'modern' || !this.toolCalls
+        ? (this.client.callTool(params, { ...options, ...(tool ? { toolDefinition: { ...tool, outputSchema: undefined } } : {}) }) as Promise<CallToolResult>)
+        : this.toolCalls.call(params, options);
+    // Most tools declare no outputSchema; their calls skip the extra step.
+    return tool?.outputSchema ? call.then((result) => this.withStructuredContentChecked(result, tool)) : call;
+  }
+
+  private withStructuredContentChecked(result: CallToolResult, tool: Tool): CallToolResult {
     const problem = checkStructuredContent(result, tool, this.options.services.validator);
     if (problem) throw new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: ${problem}`);
     return result;

@@ -1,0 +1,194 @@
+// tools/call on a 2025-era connection, sent on the session's own transport instead of through the SDK
+// Client's request layer. tools/call is the one request the agent loop and the CLI make over and over,
+// many at a time, and the SDK's layer costs more per call than the pipe round trip itself: it
+// classifies every incoming message with up to four zod parses, decodes each result through its era
+// codec and sets up a promise chain per call (bench/stdioRoundTrip.ts: 0.41× a raw client's throughput
+// through the SDK, against 0.83× for Atrium's transport alone).
+//
+// Everything else stays with the SDK Client: the handshake, lists, resources, prompts, the server's own
+// requests and notifications, and every 2026-07-28 call (whose input_required rounds the SDK drives).
+// The channel only takes what is its own: answers to its ids and progress reports for its tokens.
+// It behaves as the SDK's request() does for the same options, with the same error classes, so what
+// is above it (McpConnection's error mapping, session expiry) cannot tell the difference.
+
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, Progress, Transport } from '@modelcontextprotocol/client';
+import { checkCallToolResult } from './callToolResultShape.ts';
+
+export interface ToolCallOptions {
+  /** Without an answer (or a progress report, with resetTimeoutOnProgress) for this long, the call fails. */
+  timeout: number;
+  /** A hard cap however much progress is reported. */
+  maxTotalTimeout?: number;
+  resetTimeoutOnProgress?: boolean;
+  signal?: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+}
+
+/**
+ * The channel's request ids start far above the SDK's own counter (which starts at 0 and counts up by
+ * one per request), so the two never meet on one connection; it stays a 31-bit integer, which every
+ * server's JSON-RPC library reads.
+ */
+const FIRST_ID = 1 << 30;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface PendingCall {
+  readonly resolve: (result: CallToolResult) => void;
+  readonly reject: (error: Error) => void;
+  readonly options: ToolCallOptions;
+  readonly startedAt: number;
+  /** When the call times out (performance.now() time, which no clock change moves), unless an answer or, with resetTimeoutOnProgress, progress comes first. */
+  deadline: number;
+  onAbort: (() => void) | undefined;
+}
+
+export class ToolCallChannel {
+  readonly #transport: Transport;
+  readonly #pending = new Map<number, PendingCall>();
+  #nextId = FIRST_ID;
+  #closedWith: Error | undefined;
+  // One timer for every call, set for the earliest deadline, instead of a timer per call: with many calls
+  // in flight, arming and clearing a timer each was a measurable part of a call's cost.
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  call(params: CallToolRequest['params'], options: ToolCallOptions): Promise<CallToolResult> {
+    if (this.#closedWith) return Promise.reject(this.#closedWith);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    const id = this.#nextId++;
+    // The progress token is the request id, as the SDK does: one number names the call everywhere.
+    const sentParams = options.onprogress ? { ...params, _meta: { ...params._meta, progressToken: id } } : params;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const startedAt = performance.now();
+      const call: PendingCall = { resolve, reject, options, startedAt, deadline: startedAt + options.timeout, onAbort: undefined };
+      this.#wakeBy(call.deadline);
+      if (signal) {
+        call.onAbort = () => this.#cancel(id, abortError(signal.reason));
+        // Not { once: true }: settling the call removes the listener anyway, and once costs a wrapper per call.
+        signal.addEventListener('abort', call.onAbort);
+      }
+      this.#pending.set(id, call);
+      this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sentParams }).catch((error: unknown) => {
+        if (this.#settle(id)) reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  /**
+   * Takes `message` when it is one of this channel's: the answer to one of its calls or a progress
+   * report for one. Returns false for everything else, which goes on to the SDK Client.
+   */
+  take(message: JSONRPCMessage): boolean {
+    if ('method' in message) {
+      if (message.method !== 'notifications/progress' || 'id' in message) return false;
+      const params = message.params as (Progress & { progressToken?: unknown }) | undefined;
+      const token = params?.progressToken;
+      const call = typeof token === 'number' ? this.#pending.get(token) : undefined;
+      if (!call || !params) return false;
+      this.#progress(token as number, call, params);
+      return true;
+    }
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number' || id < FIRST_ID) return false;
+    const call = this.#pending.get(id);
+    if (!call) return false;
+    this.#forget(id, call);
+    if ('error' in message) {
+      call.reject(ProtocolError.fromError(message.error.code, message.error.message, message.error.data));
+      return true;
+    }
+    const checked = checkCallToolResult((message as { result?: unknown }).result);
+    if ('issues' in checked) call.reject(new SdkError(SdkErrorCode.InvalidResult, `the server's answer is not a tool result: ${checked.issues.map((issue) => issue.message).join('; ')}`));
+    else call.resolve(checked.value);
+    return true;
+  }
+
+  /** The connection ended: every call still waiting fails with `error`, and so does every later one. */
+  close(error: Error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')): void {
+    this.#closedWith ??= error;
+    for (const [id, call] of [...this.#pending]) {
+      this.#settle(id);
+      call.reject(error);
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+  }
+
+  /** How many calls are waiting for their answer. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  #progress(id: number, call: PendingCall, params: Progress): void {
+    const { options } = call;
+    if (options.resetTimeoutOnProgress) {
+      if (options.maxTotalTimeout !== undefined && performance.now() - call.startedAt >= options.maxTotalTimeout) {
+        this.#cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { timeout: options.maxTotalTimeout, maxTotalTimeout: options.maxTotalTimeout, totalElapsed: performance.now() - call.startedAt }));
+        return;
+      }
+      call.deadline = performance.now() + options.timeout;
+    }
+    const { progressToken: _token, ...progress } = params as Progress & { progressToken?: unknown };
+    options.onprogress?.(progress);
+  }
+
+  /** Makes sure the timer fires by `deadline`. */
+  #wakeBy(deadline: number): void {
+    if (deadline >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = deadline;
+    // setTimeout takes at most about 24.8 days (2^31 - 1 ms); a later deadline is looked at again then.
+    this.#timer = setTimeout(() => this.#timeOutOverdue(), Math.min(MAX_TIMER_MS, Math.max(0, deadline - performance.now())));
+    // A waiting call never keeps the process alive by itself: its transport (a pipe, a request) does.
+    this.#timer.unref();
+  }
+
+  /** Fails the calls whose deadline has passed and sets the timer for the next deadline. */
+  #timeOutOverdue(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, call] of [...this.#pending]) {
+      if (call.deadline <= now) this.#cancel(id, timeoutError(call.options.timeout));
+      else next = Math.min(next, call.deadline);
+    }
+    if (next !== Infinity) this.#wakeBy(next);
+  }
+
+  /** Gives up on a call (timed out, aborted): the server is told, so it can stop the work. */
+  #cancel(id: number, reason: Error): void {
+    const call = this.#pending.get(id);
+    if (!call || !this.#settle(id)) return;
+    this.#transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
+    call.reject(reason);
+  }
+
+  /** Forgets a call and its abort listener; false when it was already settled. */
+  #settle(id: number): boolean {
+    const call = this.#pending.get(id);
+    if (!call) return false;
+    this.#forget(id, call);
+    return true;
+  }
+
+  #forget(id: number, call: PendingCall): void {
+    this.#pending.delete(id);
+    if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
+  }
+}
+
+function timeoutError(timeout: number): SdkError {
+  return new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
+}
+
+function abortError(reason: unknown): Error {
+  return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}
