@@ -1,6 +1,7 @@
 // A conversation of 5,000 messages, saved by the real history store, opened in the browser: it opens at
 // its latest message, keeps only the rows near the view in the page, and scrolls back to its first
-// message. (How fast: bench/rendererBench.ts.)
+// message with every row in its own place and the code highlighted once the scroll stops. (How fast:
+// bench/rendererBench.ts.)
 import { join } from 'node:path';
 import type { HostProcess } from './fixtures/hostProcess.ts';
 import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
@@ -20,7 +21,8 @@ test.beforeAll(async () => {
       const { id } = store.createConversation({ title: 'Five thousand messages' });
       for (let i = 0; i < MESSAGES / 2; i++) {
         store.appendUserMessage(id, [{ type: 'text', text: `Question number ${i}` }]);
-        store.finishAssistantMessage(store.beginAssistantMessage(id), { status: 'complete', content: [{ type: 'text', text: `Answer number ${i}, in **Markdown**.` }] });
+        const code = i % 10 === 0 ? `\n\n\`\`\`ts\nconst answer = ${i};\n\`\`\`` : '';
+        store.finishAssistantMessage(store.beginAssistantMessage(id), { status: 'complete', content: [{ type: 'text', text: `Answer number ${i}, in **Markdown**.${code}` }] });
       }
       store.close();
       db.close();
@@ -34,7 +36,7 @@ test.afterAll(async () => {
   await stopHost?.();
 });
 
-test('a 5,000-message conversation opens at its end, renders only what is near the view, and scrolls to its start', async ({ page }) => {
+test('a 5,000-message conversation opens at its end, renders only what is near the view, and scrolls to its start, each row in its place', async ({ page }) => {
   await page.goto(host.url);
   await page.getByRole('button', { name: 'Five thousand messages', exact: true }).click();
   const messages = page.getByRole('list', { name: 'Messages' });
@@ -45,4 +47,22 @@ test('a 5,000-message conversation opens at its end, renders only what is near t
     (element as unknown as { scrollTop: number }).scrollTop = 0;
   });
   await expect(messages.getByText('Question number 0', { exact: true })).toBeVisible();
+  await expect(messages.getByText('Answer number 0, in')).toBeVisible();
+
+  // Rows are measured as they scroll in and placed by the virtualizer: none may sit on another.
+  const boxes = await messages.locator(':scope > li').evaluateAll((rows) =>
+    rows.map((row) => {
+      const box = (row as unknown as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
+      return { index: Number(row.getAttribute('data-index')), top: box.top, bottom: box.bottom };
+    }),
+  );
+  boxes.sort((a, b) => a.index - b.index);
+  expect(boxes[0]?.index, 'the first message is the first row').toBe(0);
+  for (const [at, row] of boxes.entries()) {
+    const previous = boxes[at - 1];
+    if (previous) expect(row.top, `row ${row.index} starts below row ${previous.index}`).toBeGreaterThanOrEqual(previous.bottom - 0.5);
+  }
+  // Highlighting waits until the scroll has stopped, then colours the code in view.
+  await expect(messages.locator('code .hljs-keyword').first(), 'the code in view is highlighted').toHaveText('const');
+  await page.screenshot({ path: 'e2e/artifacts/long-conversation-start.png' });
 });

@@ -7,20 +7,20 @@ import remarkGfm from 'remark-gfm';
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
 import { confirmation } from './openOfferedAddress.ts';
 import { visibleText } from '../../shared/visibleText.ts';
+import { whenIdle } from './idleWork.ts';
 
 /**
  * A model's reply as Markdown, with code highlighted. Raw HTML in it is never rendered (it is dropped);
  * a link opens only after the person confirms its full address; an image is never fetched (it is shown
- * as a link to confirm, like any other address). Highlighting waits for an idle moment, so scrolling
- * fast through a long conversation never waits for it.
+ * as a link to confirm, like any other address). Highlighting waits for an idle moment after scrolling
+ * has settled, so scrolling fast through a long conversation never waits for it.
  */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
   const hasCode = CODE_FENCE.test(text);
   const [highlighted, setHighlighted] = useState<ReactNode>(() => (hasCode ? (cache.get(`hl:${text}`) ?? null) : null));
   useEffect(() => {
     if (!hasCode || highlighted !== null) return;
-    const handle = requestIdleCallback(() => setHighlighted(rendered(text, true)));
-    return () => cancelIdleCallback(handle);
+    return whenIdle(() => setHighlighted(rendered(text, true)), { whenScrollSettles: true });
   }, [hasCode, highlighted, text]);
   return <div className="markdown">{highlighted ?? rendered(text, false)}</div>;
 });
@@ -61,12 +61,11 @@ function rendered(text: string, highlight: boolean): ReactNode {
 export function prepareMarkdown(texts: readonly string[]): () => void {
   const waiting = texts.filter((text) => !cache.has(`plain:${text}`));
   if (waiting.length === 0) return () => undefined;
-  let handle = requestIdleCallback(function work(deadline) {
-    // Each text takes well under a millisecond or two; one is never started without the time for it.
-    while (waiting.length > 0 && deadline.timeRemaining() > 2) rendered(waiting.shift() as string, false);
-    if (waiting.length > 0) handle = requestIdleCallback(work);
-  });
-  return () => cancelIdleCallback(handle);
+  // Each text takes well under a millisecond or two, so each is a job of its own in the idle queue.
+  const cancels = waiting.map((text) => whenIdle(() => rendered(text, false)));
+  return () => {
+    for (const cancel of cancels) cancel();
+  };
 }
 
 function ConfirmedLink({ href, children }: { href: string | undefined; children: ReactNode }) {

@@ -76,6 +76,11 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     initialRect: viewportOf(scroller()),
     estimateSize: () => 90,
     overscan: 6,
+    // Rows are placed (their top) and the list sized by the virtualizer itself, straight on the elements:
+    // a row measured on scrolling in moves the rows after it without a render of the list, which was most
+    // of a fast scroll's frame. The list renders when the range of rows shown changes.
+    directDomUpdates: true,
+    directDomUpdatesMode: 'position',
     // The reply being written has its message's key, as it will once saved: its row (and the views in its
     // tool calls) carry on rather than being made again when the step ends.
     getItemKey: (index) => {
@@ -118,13 +123,13 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
   }, [turnRunning, virtualizer]);
 
   return (
-    <ol className="messages" aria-label="Messages" style={{ height: virtualizer.getTotalSize() }}>
+    <ol ref={virtualizer.containerRef} className="messages" aria-label="Messages">
       {virtualizer.getVirtualItems().map((item) => {
         const row = rows[item.index];
         if (!row) return null;
-        // A row is placed by primitives (its index and offset), so a row that did not move keeps its memo
-        // while the list re-renders at every scroll frame.
-        const at = { measure: virtualizer.measureElement, index: item.index, start: item.start };
+        // A row gets only what names it (its index); the virtualizer places it, so a row keeps its memo
+        // while the list re-renders at every scroll frame, wherever it moved.
+        const at = { measure: virtualizer.measureElement, index: item.index };
         if (row.kind === 'saved')
           return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
         if (row.kind === 'notice')
@@ -142,20 +147,19 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
 /** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
 const PREPARED_AROUND = 30;
 
-/** Where a row goes in the list: the virtualizer measures it, and its offset from the top. */
+/** Which row of the list an element is: the virtualizer measures it and places it by its index. */
 interface RowAt {
   measure: (element: Element | null) => void;
   index: number;
-  start: number;
 }
 
 /**
- * The row element's placing attributes. --row-top: the same place without a transform, for a row holding
- * a view out of the flow (full screen, picture-in-picture), which a transformed row would hold captive
- * (see styles.css).
+ * The row element's attributes for the virtualizer. It places the row by its `top`, not a transform, so a
+ * view out of the flow in it (full screen, picture-in-picture) is placed on the window: a transformed row
+ * would hold it captive.
  */
-function rowPlace({ measure, index, start }: RowAt) {
-  return { ref: measure, 'data-index': index, style: { transform: `translateY(${start}px)`, '--row-top': `${start}px` } };
+function rowPlace({ measure, index }: RowAt) {
+  return { ref: measure, 'data-index': index };
 }
 
 function viewportOf(element: HTMLElement | null): { width: number; height: number } {
