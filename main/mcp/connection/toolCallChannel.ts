@@ -82,22 +82,24 @@ export class ToolCallChannel {
 
   /**
    * Takes `message` when it is one of this channel's: the answer to one of its calls or a progress
-   * report for one. Returns false for everything else, which goes on to the SDK Client.
+   * report for one. Returns false for everything else, which goes on to the SDK Client. What comes
+   * late for one of its ids (an answer after a timeout or a cancel, progress after the answer) is its
+   * own too, and dropped: the SDK would only report an id it never sent.
    */
   take(message: JSONRPCMessage): boolean {
     if ('method' in message) {
       if (message.method !== 'notifications/progress' || 'id' in message) return false;
       const params = message.params as (Progress & { progressToken?: unknown }) | undefined;
       const token = params?.progressToken;
-      const call = typeof token === 'number' ? this.#pending.get(token) : undefined;
-      if (!call || !params) return false;
-      this.#progress(token as number, call, params);
+      if (!params || !isOwnId(token)) return false;
+      const call = this.#pending.get(token);
+      if (call) this.#progress(token, call, params);
       return true;
     }
     const id = (message as { id?: unknown }).id;
-    if (typeof id !== 'number' || id < FIRST_ID) return false;
+    if (!isOwnId(id)) return false;
     const call = this.#pending.get(id);
-    if (!call) return false;
+    if (!call) return true;
     this.#forget(id, call);
     if ('error' in message) {
       call.reject(ProtocolError.fromError(message.error.code, message.error.message, message.error.data));
@@ -113,17 +115,12 @@ export class ToolCallChannel {
   close(error: Error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')): void {
     this.#closedWith ??= error;
     for (const [id, call] of [...this.#pending]) {
-      this.#settle(id);
+      this.#forget(id, call);
       call.reject(error);
     }
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Infinity;
-  }
-
-  /** How many calls are waiting for their answer. */
-  get inFlight(): number {
-    return this.#pending.size;
   }
 
   #progress(id: number, call: PendingCall, params: Progress): void {
@@ -166,7 +163,8 @@ export class ToolCallChannel {
   /** Gives up on a call (timed out, aborted): the server is told, so it can stop the work. */
   #cancel(id: number, reason: Error): void {
     const call = this.#pending.get(id);
-    if (!call || !this.#settle(id)) return;
+    if (!call) return;
+    this.#forget(id, call);
     this.#transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
     call.reject(reason);
   }
@@ -183,6 +181,10 @@ export class ToolCallChannel {
     this.#pending.delete(id);
     if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
   }
+}
+
+function isOwnId(id: unknown): id is number {
+  return typeof id === 'number' && id >= FIRST_ID;
 }
 
 function timeoutError(timeout: number): SdkError {

@@ -130,8 +130,10 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
         // A row gets only what names it (its index); the virtualizer places it, so a row keeps its memo
         // while the list re-renders at every scroll frame, wherever it moved.
         const at = { measure: virtualizer.measureElement, index: item.index };
-        if (row.kind === 'saved')
-          return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} retryModel={row.message.id === messages.at(-1)?.id ? model : null} />;
+        if (row.kind === 'saved') {
+          const last = row.message.id === messages.at(-1)?.id;
+          return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} last={last} retryModel={last ? model : null} />;
+        }
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...rowPlace(at)} className="message-row message-notice muted">
@@ -178,6 +180,8 @@ type MessageItemProps =
       liveCalls: Map<string, LiveToolCall>;
       /** The live calls this reply made, shown here too while the saved message does not have them yet. */
       callsItMade: LiveToolCall[] | undefined;
+      /** Whether this is the conversation's last message, the one that offers Retry. */
+      last: boolean;
       /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
       retryModel: ModelInUse | null;
       live?: undefined;
@@ -219,7 +223,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </li>
     );
   }
-  const { message, calls, liveCalls, callsItMade, retryModel } = props;
+  const { message, calls, liveCalls, callsItMade, last, retryModel } = props;
   if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
@@ -260,7 +264,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  items.push(<MessageActions key="actions" message={message} model={retryModel} />);
+  items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
   if (message.status === 'error') {
     items.push(
       <p key="error" className="message-error" role="alert">
@@ -275,16 +279,34 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   );
 });
 
-/** Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn. */
-function MessageActions({ message, model }: { message: StoredMessage; model: ModelInUse | null }) {
+/**
+ * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.
+ * Rows mount and unmount by the dozen while a long conversation scrolls, so only the last reply's Retry
+ * subscribes to the store; Edit reads the store when it is pressed.
+ */
+function MessageActions({ message, last, model }: { message: StoredMessage; last: boolean; model: ModelInUse | null }) {
+  if (message.role === 'user') {
+    const text = typedText(message);
+    if (message.origin || !text) return null;
+    return (
+      <div className="message-actions">
+        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => useAtriumStore.getState().setDraft(text)}>
+          Edit
+        </button>
+      </div>
+    );
+  }
+  return last ? <RetryAction messageId={message.id} model={model} /> : null;
+}
+
+function RetryAction({ messageId, model }: { messageId: string; model: ModelInUse | null }) {
   const api = useAtriumApi();
-  const setDraft = useAtriumStore((state) => state.setDraft);
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
-  // Only the conversation's last reply offers Retry; the others skip the search for the words to resend.
+  // Retry is offered while this reply is the conversation's very last message.
   const lastUserText = useAtriumStore((state) => {
     const saved = state.detail?.messages;
-    return saved?.at(-1)?.id === message.id ? lastTypedText(saved) : undefined;
+    return saved?.at(-1)?.id === messageId ? lastTypedText(saved) : undefined;
   });
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setSending = useAtriumStore((state) => state.setSending);
@@ -297,17 +319,6 @@ function MessageActions({ message, model }: { message: StoredMessage; model: Mod
       .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
       .finally(() => setSending(id, false));
   };
-  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-  if (message.role === 'user') {
-    if (message.origin || !text) return null;
-    return (
-      <div className="message-actions">
-        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => setDraft(text)}>
-          Edit
-        </button>
-      </div>
-    );
-  }
   if (!conversationId || lastUserText === undefined) return null;
   return (
     <div className="message-actions">
@@ -323,10 +334,14 @@ function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
+function typedText(message: StoredMessage): string {
+  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+}
+
 function lastTypedText(messages: readonly StoredMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return typedText(m);
   }
   return undefined;
 }
