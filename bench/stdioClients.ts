@@ -45,8 +45,9 @@ function sdkClientAdapter(name: string, client: Client, lastError: () => string 
 }
 
 /**
- * (a) Atrium: the full McpConnection the host uses (SDK Client, Atrium's transport, its state machine),
- * called as the agent loop and the CLI call it: with an abort signal and a progress hook for each call.
+ * (a) Atrium: the full McpConnection the host uses (its state machine, the session's SDK Client for the
+ * handshake, its ToolCallChannel for tools/call, Atrium's transport), called as the API calls it for the
+ * agent loop and the CLI: with an abort signal of its own and a progress hook for each call.
  */
 export async function createAtriumClientForBench(): Promise<BenchClient> {
   const connection = await startBenchConnection({ id: 'bench', transport: 'stdio', command: process.execPath, args: [serverPath], env: {}, disabled: false });

@@ -11,7 +11,7 @@ const SEQUENTIAL_CALLS = 4000;
 const PIPELINED_CALLS = 150_000;
 const IN_FLIGHT = 32;
 // Alternating rounds spread the load of this shared machine over all the clients; each round is long
-// enough (2,000 calls in flight, tens of milliseconds) that one scheduling hiccup does not decide it.
+// enough (10,000 calls, a tenth of a second or more) that one scheduling hiccup does not decide it.
 const ROUNDS = 15;
 const WARMUP_CALLS = 500;
 
