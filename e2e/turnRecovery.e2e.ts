@@ -1,7 +1,7 @@
 // A turn that fails ends in the window, and a conversation survives a visit to every other view: a
 // wrong API key and an unreachable provider each show their sentence once, after which Send, Retry and
 // Stop work without a reload; an open conversation still shows its messages after Servers, Settings,
-// Roots, Resources and Get started.
+// Roots, Resources and Get started; words not sent are still in the message box after a reload.
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -233,4 +233,28 @@ test('Retry goes to the model the picker shows, and one that cannot start says w
     await page.getByRole('button', { name: 'anyone there?', exact: true }).click();
     await expect(page.locator('form').getByRole('alert')).toContainText('Settings');
   });
+});
+
+test('words not sent stay in the message box after a reload: typed and left, or kept by a send that failed', async ({ page }) => {
+  const running = await startHostProcess({ mcpServers: {} });
+  try {
+    await openChat(page, running);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('A long question I took a while to write');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.locator('form').getByRole('alert'), 'the send fails: no provider yet').toContainText('Settings');
+    await expect(box).toHaveValue('A long question I took a while to write');
+
+    await page.reload();
+    await openChat(page, running);
+    await expect(box, 'the words are still there after a reload').toHaveValue('A long question I took a while to write');
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-draft-after-reload.png' });
+
+    await box.fill('');
+    await page.reload();
+    await openChat(page, running);
+    await expect(box, 'a box emptied on purpose stays empty').toHaveValue('');
+  } finally {
+    await running.stop();
+  }
 });

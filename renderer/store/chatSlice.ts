@@ -2,6 +2,7 @@ import type { ConversationDetail, ConversationSummary } from '../../shared/contr
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
+import { keepDrafts, loadKeptDrafts } from './keptDrafts.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
@@ -53,7 +54,10 @@ export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
   setDraft(text: string): void;
-  /** What is written in each conversation's message box (by conversationKey), kept while other views or conversations are shown. */
+  /**
+   * What is written in each conversation's message box (by conversationKey), kept while other views or
+   * conversations are shown, and across reloads (keptDrafts.ts).
+   */
   composerText: Record<string, string>;
   setComposerText(conversationKey: string, text: string | ((current: string) => string)): void;
   /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
@@ -111,12 +115,15 @@ const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notice
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
-  composerText: {},
+  composerText: loadKeptDrafts(),
   setComposerText: (key, text) =>
     set((state) => {
       const next = typeof text === 'function' ? text(state.composerText[key] ?? '') : text;
       const { [key]: _was, ...others } = state.composerText;
-      return { composerText: next === '' ? others : { ...others, [key]: next } };
+      // The one written last goes last, so the oldest drafts are the ones the storage lets go.
+      const composerText = next === '' ? others : { ...others, [key]: next };
+      keepDrafts(composerText);
+      return { composerText };
     }),
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
