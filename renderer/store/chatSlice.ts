@@ -2,7 +2,7 @@ import type { ConversationDetail, ConversationSummary } from '../../shared/contr
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
-import { keepDrafts, loadKeptDrafts } from './keptDrafts.ts';
+import { keepDraftsSoon, loadKeptDrafts } from './keptDrafts.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
@@ -122,7 +122,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       const { [key]: _was, ...others } = state.composerText;
       // The one written last goes last, so the oldest drafts are the ones the storage lets go.
       const composerText = next === '' ? others : { ...others, [key]: next };
-      keepDrafts(composerText);
+      keepDraftsSoon(composerText);
       return { composerText };
     }),
   composerFocusRequested: false,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
-import { keepDrafts, loadKeptDrafts } from './keptDrafts.ts';
+import { afterEach, beforeEach, mock, test } from 'node:test';
+import { keepDrafts, keepDraftsSoon, loadKeptDrafts } from './keptDrafts.ts';
 
 /** The window's local storage, as far as drafts use it; `full` refuses every write, as a full quota does. */
 function fakeStorage(full = false) {
@@ -53,4 +53,24 @@ test('no storage, or a full one, keeps nothing and breaks nothing', () => {
   Reflect.deleteProperty(globalThis, 'localStorage');
   assert.doesNotThrow(() => keepDrafts({ new: 'words' }));
   assert.deepEqual(loadKeptDrafts(), {});
+});
+
+test('while typing, the drafts are written once the typing pauses, not at every keystroke', () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let writes = 0;
+    const setItem = storage.setItem;
+    storage.setItem = (key: string, value: string) => {
+      writes++;
+      setItem(key, value);
+    };
+    for (const text of ['a', 'a l', 'a lo', 'a long paste']) keepDraftsSoon({ new: text });
+    mock.timers.tick(100);
+    assert.equal(writes, 0, 'nothing written mid-typing');
+    mock.timers.tick(300);
+    assert.equal(writes, 1);
+    assert.deepEqual(loadKeptDrafts(), { new: 'a long paste' });
+  } finally {
+    mock.timers.reset();
+  }
 });

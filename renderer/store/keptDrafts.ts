@@ -35,3 +35,26 @@ export function keepDrafts(drafts: Record<string, string>): void {
     // Quota or privacy settings: the draft still lives in the window until it is closed.
   }
 }
+
+/** How long typing may pause before the drafts are written: not at every keystroke, for a long paste. */
+const KEEP_AFTER_MS = 300;
+let waiting: Record<string, string> | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Keeps `drafts` once typing pauses, or at once when the page goes away (a reload, the window closed),
+ * so a long draft is not written again at every keystroke.
+ */
+export function keepDraftsSoon(drafts: Record<string, string>): void {
+  if (waiting === undefined) globalThis.addEventListener?.('pagehide', keepWaitingDrafts, { once: true });
+  waiting = drafts;
+  clearTimeout(timer);
+  timer = setTimeout(keepWaitingDrafts, KEEP_AFTER_MS);
+}
+
+function keepWaitingDrafts(): void {
+  clearTimeout(timer);
+  globalThis.removeEventListener?.('pagehide', keepWaitingDrafts);
+  if (waiting !== undefined) keepDrafts(waiting);
+  waiting = undefined;
+}
