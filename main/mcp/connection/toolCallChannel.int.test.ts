@@ -57,6 +57,15 @@ describe('tool calls on 2025-era connections', () => {
     await heard;
   });
 
+  test('a call cancelled at once, before it listens to its signal, still ends as cancelled, and the server is told', async () => {
+    const heard = nextEvent(host.core, 'log', (line) => line.serverId === 'echo' && /slow cancelled/.test(line.text));
+    const callId = 'cancelled-at-once';
+    const call = host.core.api.callTool({ serverId: 'echo', tool: 'slow', arguments: { total: 100, interval_ms: 1000 }, callId });
+    await host.core.api.cancelCall({ callId });
+    await assert.rejects(call, /echo: tool "slow": cancelled/);
+    await heard;
+  });
+
   test('a result that is not a tool result fails that call in words, and the server keeps working', async () => {
     await assert.rejects(host.core.api.callTool({ serverId: 'liar', tool: 'garbled' }), /^.*liar: tool "garbled": the server's answer is not a tool result: "content" is not an array$/);
     await assert.rejects(host.core.api.callTool({ serverId: 'liar', tool: 'untyped' }), /liar: tool "untyped": the server's answer is not a tool result: content\[0\] has no type$/);
