@@ -82,7 +82,10 @@ export class ToolCallChannel {
       this.#wakeBy(Math.min(deadline, listenAt));
       this.#pending.set(id, call);
       this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sentParams }).catch((error: unknown) => {
-        if (this.#settle(id)) reject(error instanceof Error ? error : new Error(String(error)));
+        // Unless the call was settled meanwhile (aborted, the connection closed), the failed send is its end.
+        if (this.#pending.get(id) !== call) return;
+        this.#forget(id, call);
+        reject(error instanceof Error ? error : new Error(String(error)));
       });
     });
   }
@@ -198,14 +201,7 @@ export class ToolCallChannel {
     call.reject(reason);
   }
 
-  /** Forgets a call and its abort listener; false when it was already settled. */
-  #settle(id: number): boolean {
-    const call = this.#pending.get(id);
-    if (!call) return false;
-    this.#forget(id, call);
-    return true;
-  }
-
+  /** Forgets a call and its abort listener. */
   #forget(id: number, call: PendingCall): void {
     this.#pending.delete(id);
     if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
