@@ -309,31 +309,43 @@ export class McpConnection {
     return this.definition.requestTimeoutMs ?? this.services.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
-  private async withSession<T>(what: string, signal: AbortSignal | undefined, run: (session: Session) => Promise<T>): Promise<T> {
+  /**
+   * Runs a request on the current session, and turns its failure into a ServerError a person can read.
+   * Not an async function: on the success path (every tool call of every agent step) the request's own
+   * promise gets one handler, not the extra promises and turns of an async wrapper.
+   */
+  private withSession<T>(what: string, signal: AbortSignal | undefined, run: (session: Session) => Promise<T>): Promise<T> {
     const session = this.session;
     if (!session || this.status.kind !== 'ready') {
-      throw new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`);
+      return Promise.reject(new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`));
     }
+    let request: Promise<T>;
     try {
-      return await run(session);
+      request = run(session);
     } catch (error) {
-      if (signal?.aborted) throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: cancelled`, { cause: error });
-      // Whether the request saw the refusal or the session closing first, the cause is the lost sign-in.
-      const lost = this.signInsLost.get(session);
-      if (lost !== undefined) throw new ServerError(this.id, 'unauthorized', lost, { cause: error });
-      // Spec 002: a 404 for a request carrying a session id means the session is gone; start a new
-      // one and send the request once more.
-      if (session.isSessionExpiry(error) && session === this.session) {
-        this.log.add('notice', 'host', 'the server ended the HTTP session (404); starting a new session');
-        const fresh = await this.reconnectAfterExpiry(session);
-        try {
-          return await run(fresh);
-        } catch (retryError) {
-          throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}), ...this.addressContext() });
-        }
-      }
-      throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}), ...this.addressContext() });
+      request = Promise.reject(error);
     }
+    return request.catch((error: unknown) => this.recoverFromFailure(error, session, what, signal, run));
+  }
+
+  /** A failed request: cancelled, the sign-in lost, the HTTP session expired (sent once more), or an error. */
+  private async recoverFromFailure<T>(error: unknown, session: Session, what: string, signal: AbortSignal | undefined, run: (session: Session) => Promise<T>): Promise<T> {
+    if (signal?.aborted) throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: cancelled`, { cause: error });
+    // Whether the request saw the refusal or the session closing first, the cause is the lost sign-in.
+    const lost = this.signInsLost.get(session);
+    if (lost !== undefined) throw new ServerError(this.id, 'unauthorized', lost, { cause: error });
+    // Spec 002: a 404 for a request carrying a session id means the session is gone; start a new
+    // one and send the request once more.
+    if (session.isSessionExpiry(error) && session === this.session) {
+      this.log.add('notice', 'host', 'the server ended the HTTP session (404); starting a new session');
+      const fresh = await this.reconnectAfterExpiry(session);
+      try {
+        return await run(fresh);
+      } catch (retryError) {
+        throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}), ...this.addressContext() });
+      }
+    }
+    throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}), ...this.addressContext() });
   }
 
   private async reconnectAfterExpiry(expired: Session): Promise<Session> {

@@ -15,7 +15,7 @@ type MessageHandler = NonNullable<Transport['onmessage']>;
  * connects, so the property itself wraps whatever is assigned. `takenFirst` sees each clean message
  * before that listener and returns true for one it has handled, which the listener then never sees.
  */
-export function neutraliseIncoming(transport: Transport, log: Pick<ServerLog, 'add'>, takenFirst: (message: JSONRPCMessage) => boolean = () => false): void {
+export function neutraliseIncoming(transport: Transport, log: Pick<ServerLog, 'add'>, takenFirst: (message: JSONRPCMessage) => boolean): void {
   let listener: MessageHandler | undefined;
   let wrapped: MessageHandler | undefined;
   // One report for the messages that need no change, which is nearly all: a fresh one only after a removal.
