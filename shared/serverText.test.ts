@@ -109,3 +109,17 @@ test('a message that needs no change comes back as the same value; a changed one
   assert.match(String((clean['c'] as unknown[])[2]), /^evil /);
   assert.equal((tricky['c'] as unknown[])[2], '\u202eevil', 'the server’s own value is left as it came');
 });
+
+test('keys are looked at in every message: after thousands of different clean keys, a key with a hidden character is still cleaned', () => {
+  const manyKeys = Object.fromEntries(Array.from({ length: 3000 }, (_, index) => [`key${index}`, index]));
+  assert.equal(neutraliseServerValue(manyKeys), manyKeys);
+  const hidden = JSON.parse('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"structuredContent":{"ro\\u200ble":"admin"}}}') as {
+    result: { structuredContent: Record<string, unknown> };
+  };
+  const clean = neutraliseServerValue(hidden);
+  assert.notEqual(clean, hidden);
+  assert.deepEqual(Object.keys(clean.result.structuredContent), ['role']);
+  // The same key seen clean before and now with a value that hides something: the value is still cleaned.
+  const again = neutraliseServerValue({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'o\u200bk' }] } });
+  assert.match(again.result.content[0]?.text ?? '', /^ok /);
+});

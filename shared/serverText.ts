@@ -166,10 +166,20 @@ function mayNeedChange(value: unknown): boolean {
   }
   const object = value as Record<string, unknown>;
   for (const name in object) {
-    if (MAYBE.test(name) || mayNeedChange(object[name])) return true;
+    if (!keysWithoutCandidates.has(name)) {
+      if (MAYBE.test(name)) return true;
+      if (keysWithoutCandidates.size < MAX_REMEMBERED_KEYS) keysWithoutCandidates.add(name);
+    }
+    if (mayNeedChange(object[name])) return true;
   }
   return false;
 }
+
+// Messages use the same few keys over and over (jsonrpc, id, result, content, type, text); one lookup
+// of a key seen clean before is cheaper than scanning it again. Bounded, so a server that sends
+// ever-new keys cannot make it grow: past the bound, new keys are simply scanned each time.
+const MAX_REMEMBERED_KEYS = 1024;
+const keysWithoutCandidates = new Set<string>();
 
 // Copies only from the first change: a string with no candidate character is returned as it is, and an
 // array or object is copied from its first changed item on.

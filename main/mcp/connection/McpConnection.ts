@@ -23,7 +23,7 @@ import { startKeepAlive } from './keepAlive.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
-import { emptyCatalog, fetchCatalog, fetchList, setList } from './serverCatalog.ts';
+import { emptyCatalog, fetchCatalog, fetchList, setList, toolNamed } from './serverCatalog.ts';
 import type { Session } from './session.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import { SessionOpener } from './sessionOpener.ts';
@@ -98,7 +98,7 @@ export class McpConnection {
         ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
         ...(services.eras ? { eras: services.eras } : {}),
       },
-      (name) => this.catalog.tools.find((t) => t.name === name),
+      (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
     );
     this.status = definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' };
@@ -220,7 +220,7 @@ export class McpConnection {
   }
 
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
-    const tool = this.catalog.tools.find((t) => t.name === name);
+    const tool = toolNamed(this.catalog, name);
     if (!tool && this.status.kind === 'ready') {
       return Promise.reject(new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`));
     }

@@ -18,6 +18,22 @@ export interface Catalog {
 
 export const emptyCatalog = (): Catalog => ({ tools: [], resources: [], resourceTemplates: [], prompts: [] });
 
+// Every tool call looks its tool up by name; an index per tool list makes that one lookup however many
+// tools a server offers. Lists are replaced when they change, never edited, so the list is the key.
+const toolIndexes = new WeakMap<Tool[], Map<string, Tool>>();
+
+/** The tool of that name in the catalog, if the server offers one. */
+export function toolNamed(catalog: Catalog, name: string): Tool | undefined {
+  let index = toolIndexes.get(catalog.tools);
+  if (!index) {
+    index = new Map();
+    // The first of a name wins, as a search from the start would find it.
+    for (const tool of catalog.tools) if (!index.has(tool.name)) index.set(tool.name, tool);
+    toolIndexes.set(catalog.tools, index);
+  }
+  return index.get(name);
+}
+
 const listMethods = {
   tools: { method: 'tools/list', key: 'tools', capability: 'tools' },
   resources: { method: 'resources/list', key: 'resources', capability: 'resources' },

@@ -73,7 +73,7 @@ export class ToolCallChannel {
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = this.#nextId++;
     // The progress token is the request id, as the SDK does: one number names the call everywhere.
-    const sentParams = options.onprogress ? { ...params, _meta: { ...params._meta, progressToken: id } } : params;
+    const sentParams = options.onprogress ? { ...params, _meta: params._meta ? { ...params._meta, progressToken: id } : { progressToken: id } } : params;
     return new Promise<CallToolResult>((resolve, reject) => {
       const startedAt = performance.now();
       const deadline = startedAt + options.timeout;
