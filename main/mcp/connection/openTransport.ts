@@ -35,15 +35,50 @@ export type FetchWrapper = (next: FetchLike) => FetchLike;
 
 const unwrapped: FetchWrapper = (next) => next;
 
+/**
+ * Gives each request a signal of its own, aborted when the signal it was given is, for as long as the
+ * request is under way. The SDK's transports give every request their one long-lived signal, and fetch
+ * adds an abort listener to it per request that it removes only once the request is garbage-collected:
+ * a busy connection piled up thousands of listeners (Node warned past 1,500, "Possible EventTarget memory
+ * leak detected") and each request paid for the pile. (AbortSignal.any keeps a set of followers that it
+ * sweeps whole after every collection: the same pile, paid for later.) Here the listener goes when the
+ * request is done: at its answer, or, for an event stream, when the stream ends.
+ */
+export const withSignalPerRequest: FetchWrapper = (next) => async (url, init) => {
+  const given = init?.signal;
+  if (!given || given.aborted) return next(url, init);
+  const own = new AbortController();
+  const abort = () => own.abort(given.reason);
+  given.addEventListener('abort', abort);
+  const done = () => given.removeEventListener('abort', abort);
+  let response: Response;
+  try {
+    response = await next(url, { ...init, signal: own.signal });
+  } catch (error) {
+    done();
+    throw error;
+  }
+  // A JSON answer is read at once; an event stream is read for as long as it lasts, and may be cut then.
+  if (!response.body || !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
+    done();
+    return response;
+  }
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  response.body.pipeTo(writable).then(done, done);
+  return new Response(readable, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
+const fetchPerRequest = withSignalPerRequest((url, init) => fetch(url, init));
+
 export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined, wrap: FetchWrapper = unwrapped): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
-    fetch: withMcpRequestHeaders(wrap((url, init) => fetch(url, init)), toolByName),
+    fetch: withMcpRequestHeaders(wrap(fetchPerRequest), toolByName),
   });
 }
 
 export function openSseTransport(def: RemoteServerDefinition, wrap: FetchWrapper = unwrapped): SSEClientTransport {
-  const wrapped = wrap((url, init) => fetch(url, init));
+  const wrapped = wrap(fetchPerRequest);
   return new SSEClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
     eventSourceInit: { fetch: (url, init) => wrapped(url, { ...init, headers: { ...def.headers, ...(init?.headers as Record<string, string> | undefined) } }) },
