@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { rendererSourceHash, rendererStampName } from './main/api/rendererBuild.ts';
+import { rendererManifest, rendererManifestName } from './main/api/rendererBuild.ts';
 
 // Records which sources this build was made from, so `npm run web` rebuilds only when they change. The
-// hash is taken before bundling: a source edited during the build leaves the build marked out of date.
+// record is taken before bundling: a source edited during the build leaves the build marked out of date.
 function sourceStamp(): Plugin {
   let outDir = '';
-  let hash: Promise<string> | undefined;
+  let manifest: ReturnType<typeof rendererManifest> | undefined;
   return {
     name: 'atrium-source-stamp',
     apply: 'build',
@@ -20,10 +20,10 @@ function sourceStamp(): Plugin {
       outDir = resolve(config.root, config.build.outDir);
     },
     buildStart: () => {
-      hash = rendererSourceHash();
+      manifest = rendererManifest();
     },
     closeBundle: async () => {
-      if (hash) await writeFile(join(outDir, rendererStampName), `${await hash}\n`);
+      if (manifest) await writeFile(join(outDir, rendererManifestName), JSON.stringify(await manifest, null, 1));
     },
   };
 }

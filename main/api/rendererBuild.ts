@@ -1,20 +1,23 @@
 // Whether the window's build (dist/renderer) was made from the sources as they are now. The build
-// writes a hash of its inputs next to its output (vite.config.ts's stamp plugin); `npm run web`
-// rebuilds only when the sources' hash differs from that stamp.
-// A content hash rather than mtimes: a git checkout or a copy changes mtimes without changing a byte.
+// records its inputs beside its output (vite.config.ts's plugin), in the same form as the host's bundle
+// records its own (dist/node/sources.json), and the same check (builtOrSource.mjs) says whether they
+// changed: by size and time, reading a file only when its time changed, since a git checkout or a copy
+// changes times without changing a byte. `npm run web` rebuilds only when something did.
 
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { repoRoot } from '../bundle/builtOrSource.mjs';
+import { inputsChangedReason, repoRoot, stampOf } from '../bundle/builtOrSource.mjs';
+import type { BundleManifest } from '../bundle/builtOrSource.mjs';
 
 export { repoRoot };
 export const rendererOutDir = join(repoRoot, 'dist', 'renderer');
-export const rendererStampName = '.sources.sha256';
+export const rendererManifestName = '.sources.json';
 
-// What the bundle is made of: the renderer, the shared code it imports, the build config and the
-// locked dependency versions. Tests are left out: changing one does not change the window.
+// What the window is made of: the renderer, the shared code it imports, the build config and the locked
+// dependency versions. Whole folders, not only the modules the build imported, so an asset the build
+// takes from the folder counts too, and so does a file added since. Tests are left out: changing one
+// does not change the window.
 const inputFolders = ['renderer', 'shared'];
 const inputFiles = ['vite.config.ts', 'package-lock.json'];
 const isTestFile = (name: string) => /\.test\.tsx?$/.test(name);
@@ -27,24 +30,45 @@ async function filesUnder(folder: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile() && !isTestFile(entry.name)).map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** The hash of every input of the window's build, as it is on disk now. */
-export async function rendererSourceHash(root: string = repoRoot): Promise<string> {
-  const files = [...(await Promise.all(inputFolders.map((folder) => filesUnder(join(root, folder))))).flat(), ...inputFiles.map((file) => join(root, file))];
-  const hash = createHash('sha256');
-  for (const file of files.map((f) => relative(root, f).split(sep).join('/')).sort()) {
-    const content = await readFile(join(root, file)).catch(() => Buffer.alloc(0));
-    hash.update(`${file}\0${content.length}\0`).update(content);
+/** Every input of the window's build as it is on disk now, by path from `root`. */
+async function rendererInputs(root: string): Promise<string[]> {
+  const found = (await Promise.all(inputFolders.map((folder) => filesUnder(join(root, folder))))).flat();
+  return [...found.map((file) => relative(root, file).split(sep).join('/')), ...inputFiles].sort();
+}
+
+/** What the window's build records of its inputs; taken before bundling, so a source edited meanwhile leaves the build out of date. */
+export async function rendererManifest(root: string = repoRoot): Promise<BundleManifest> {
+  const inputs: BundleManifest['inputs'] = {};
+  for (const file of await rendererInputs(root)) {
+    try {
+      inputs[file] = stampOf(join(root, file));
+    } catch {
+      // A build config or lock file that does not exist (a made-up repository) is simply not an input.
+    }
   }
-  return hash.digest('hex');
+  return { inputs };
 }
 
 /** Why the build in `outDir` must be made again, or undefined when it matches the sources. */
 export async function rendererRebuildReason(outDir: string = rendererOutDir, root: string = repoRoot): Promise<string | undefined> {
-  const [stamp, index] = await Promise.all([readFile(join(outDir, rendererStampName), 'utf8').catch(() => null), readFile(join(outDir, 'index.html')).catch(() => null)]);
+  const [recorded, index] = await Promise.all([readFile(join(outDir, rendererManifestName), 'utf8').catch(() => null), readFile(join(outDir, 'index.html')).catch(() => null)]);
   if (index === null) return 'it has not been built yet';
-  if (stamp === null) return 'the build does not say which sources it was made from';
-  if (stamp.trim() !== (await rendererSourceHash(root))) return 'its sources changed since the last build';
-  return undefined;
+  const manifest = parseManifest(recorded);
+  if (!manifest) return 'the build does not say which sources it was made from';
+  const changed = inputsChangedReason(manifest.inputs, root);
+  if (changed) return changed;
+  const added = (await rendererInputs(root)).find((file) => !Object.hasOwn(manifest.inputs, file));
+  return added === undefined ? undefined : `${added} is new since the last build`;
+}
+
+function parseManifest(text: string | null): BundleManifest | undefined {
+  if (text === null) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<BundleManifest> | null;
+    return value && typeof value.inputs === 'object' && value.inputs !== null ? { inputs: value.inputs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs the renderer's build (`vite build`, which also writes the stamp); rejects with vite's output when it fails. */

@@ -10,26 +10,20 @@
 // the chunks of earlier builds stay a day, because a running host imports some of its chunks only when
 // first needed (a provider's SDK at the first chat).
 //   node main/bundle/buildBundles.ts      (npm run build:node; `npm run web` does it when needed)
-import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { Plugin } from 'vite';
-import { bundleEntries, bundleManifestName, bundleOutDir, repoRoot } from './builtOrSource.mjs';
-import type { BundleManifest, InputStamp } from './builtOrSource.mjs';
+import { bundleEntries, bundleManifestName, bundleOutDir, repoRoot, stampOf } from './builtOrSource.mjs';
+import type { BundleManifest } from './builtOrSource.mjs';
 
 /** How long the chunks of an earlier build are kept for the hosts that may still run from it. */
 const EARLIER_CHUNKS_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /** Inputs that are not modules of the bundle but decide what it holds: the locked package versions, and this build. */
 const alsoInputs = ['package-lock.json', 'main/bundle/buildBundles.ts'];
-
-function stampOf(file: string): InputStamp {
-  const stats = statSync(file);
-  return { size: stats.size, mtimeMs: stats.mtimeMs, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
-}
 
 /** Collects the files of this repository the bundle is made from (packages are covered by package-lock.json). */
 function recordInputs(into: Set<string>): Plugin {

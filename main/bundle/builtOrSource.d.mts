@@ -11,10 +11,12 @@ export interface InputStamp {
   sha256: string;
 }
 
-/** dist/node/sources.json: every input of the bundle, by path from the repository's root. */
+/** A build's record of its inputs (dist/node/sources.json, dist/renderer/.sources.json), each by path from the repository's root. */
 export interface BundleManifest {
   inputs: Record<string, InputStamp>;
 }
 
 export declare function bundleStaleReason(outDir?: string, root?: string): string | undefined;
+export declare function inputsChangedReason(inputs: Record<string, InputStamp>, root: string): string | undefined;
+export declare function stampOf(file: string): InputStamp;
 export declare function moduleToRun(name: keyof typeof bundleEntries, env?: NodeJS.ProcessEnv): string;

@@ -37,15 +37,44 @@ export function bundleStaleReason(outDir = bundleOutDir, root = repoRoot) {
   for (const name of Object.keys(bundleEntries)) {
     if (!existsSync(join(outDir, `${name}.mjs`))) return `its ${name}.mjs is missing`;
   }
-  for (const [file, stamp] of Object.entries(manifest.inputs ?? {})) {
+  return inputsChangedReason(manifest.inputs ?? {}, root);
+}
+
+/**
+ * The first of a build's inputs (paths from `root`, as its manifest recorded them) that is gone or
+ * changed since, in a sentence; undefined when none is. The one check of whether a build is current,
+ * for the bundle and the window's build alike. A file whose size and time are as recorded is not read;
+ * one whose time alone changed (a checkout, a copy) is read, and counts as changed only if its hash did.
+ * @param {Record<string, import('./builtOrSource.mjs').InputStamp>} inputs
+ * @param {string} root
+ * @returns {string | undefined}
+ */
+export function inputsChangedReason(inputs, root) {
+  for (const [file, stamp] of Object.entries(inputs)) {
     const stats = statSync(join(root, file), { throwIfNoEntry: false });
     if (!stats) return `${file} is gone since the last build`;
     if (stats.size === stamp.size && stats.mtimeMs === stamp.mtimeMs) continue;
-    if (stats.size !== stamp.size || /** @type {typeof import('node:crypto')} */ (process.getBuiltinModule('node:crypto')).createHash('sha256').update(readFileSync(join(root, file))).digest('hex') !== stamp.sha256) {
-      return `${file} changed since the last build`;
-    }
+    if (stats.size !== stamp.size || sha256Of(join(root, file)) !== stamp.sha256) return `${file} changed since the last build`;
   }
   return undefined;
+}
+
+/**
+ * What a build records of one of its inputs: its size, time and content hash.
+ * @param {string} file
+ * @returns {import('./builtOrSource.mjs').InputStamp}
+ */
+export function stampOf(file) {
+  const stats = statSync(file);
+  return { size: stats.size, mtimeMs: stats.mtimeMs, sha256: sha256Of(file) };
+}
+
+/**
+ * node:crypto is loaded only when a file must be read: a start that finds every time as recorded needs none of it.
+ * @param {string} file
+ */
+function sha256Of(file) {
+  return /** @type {typeof import('node:crypto')} */ (process.getBuiltinModule('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /**

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { buildRenderer, rendererOutDir, rendererRebuildReason, rendererStampName, repoRoot } from '../api/rendererBuild.ts';
+import { buildRenderer, rendererManifestName, rendererOutDir, rendererRebuildReason, repoRoot } from '../api/rendererBuild.ts';
 import { DEFAULT_WEB_PORT } from './webPort.ts';
 
 const waitMs = 30_000;
@@ -215,9 +215,14 @@ describe('building the window', () => {
     const outDir = await freshHome();
     await cp(rendererOutDir, outDir, { recursive: true });
     assert.equal(await rendererRebuildReason(outDir), undefined, 'a copy of the current build is current');
-    await writeFile(join(outDir, rendererStampName), 'the hash of other sources\n');
-    assert.equal(await rendererRebuildReason(outDir), 'its sources changed since the last build');
-    await rm(join(outDir, rendererStampName));
+    // As if App.tsx had been another file when this build was made.
+    const recorded = JSON.parse(await readFile(join(outDir, rendererManifestName), 'utf8')) as { inputs: Record<string, { size: number; mtimeMs: number; sha256: string }> };
+    const app = recorded.inputs['renderer/App.tsx'];
+    assert.ok(app, 'the build records the renderer’s sources');
+    recorded.inputs['renderer/App.tsx'] = { ...app, mtimeMs: app.mtimeMs - 1, sha256: 'the hash of another file' };
+    await writeFile(join(outDir, rendererManifestName), JSON.stringify(recorded));
+    assert.equal(await rendererRebuildReason(outDir), 'renderer/App.tsx changed since the last build');
+    await rm(join(outDir, rendererManifestName));
     assert.equal(await rendererRebuildReason(outDir), 'the build does not say which sources it was made from');
     await buildRenderer(outDir);
     assert.equal(await rendererRebuildReason(outDir), undefined);
