@@ -51,6 +51,15 @@ test('an edited, added or removed source makes the window build out of date, and
     assert.equal(await rendererRebuildReason(outDir, root), 'shared/contract.ts is gone since the last build');
   }));
 
+test('a build config or lock file that the repository does not have is no input, and counts once it appears', () =>
+  withMadeUpBuild(async (root, outDir) => {
+    await rm(join(root, 'package-lock.json'));
+    await writeFile(join(outDir, rendererManifestName), JSON.stringify(await rendererManifest(root)));
+    assert.equal(await rendererRebuildReason(outDir, root), undefined);
+    await writeFile(join(root, 'package-lock.json'), '{}\n');
+    assert.equal(await rendererRebuildReason(outDir, root), 'package-lock.json is new since the last build');
+  }));
+
 test('a build that is missing, or does not say what it was made from, is made again', () =>
   withMadeUpBuild(async (root, outDir) => {
     await writeFile(join(outDir, rendererManifestName), '{"inputs": {"renderer/App.tsx": ');

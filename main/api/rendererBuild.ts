@@ -5,6 +5,7 @@
 // changes times without changing a byte. `npm run web` rebuilds only when something did.
 
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { inputsChangedReason, repoRoot, stampOf } from '../bundle/builtOrSource.mjs';
@@ -33,19 +34,14 @@ async function filesUnder(folder: string): Promise<string[]> {
 /** Every input of the window's build as it is on disk now, by path from `root`. */
 async function rendererInputs(root: string): Promise<string[]> {
   const found = (await Promise.all(inputFolders.map((folder) => filesUnder(join(root, folder))))).flat();
-  return [...found.map((file) => relative(root, file).split(sep).join('/')), ...inputFiles].sort();
+  const present = inputFiles.filter((file) => existsSync(join(root, file)));
+  return [...found.map((file) => relative(root, file).split(sep).join('/')), ...present].sort();
 }
 
 /** What the window's build records of its inputs; taken before bundling, so a source edited meanwhile leaves the build out of date. */
 export async function rendererManifest(root: string = repoRoot): Promise<BundleManifest> {
   const inputs: BundleManifest['inputs'] = {};
-  for (const file of await rendererInputs(root)) {
-    try {
-      inputs[file] = stampOf(join(root, file));
-    } catch {
-      // A build config or lock file that does not exist (a made-up repository) is simply not an input.
-    }
-  }
+  for (const file of await rendererInputs(root)) inputs[file] = stampOf(join(root, file));
   return { inputs };
 }
 
@@ -71,7 +67,7 @@ function parseManifest(text: string | null): BundleManifest | undefined {
   }
 }
 
-/** Runs the renderer's build (`vite build`, which also writes the stamp); rejects with vite's output when it fails. */
+/** Runs the renderer's build (`vite build`, which also records its inputs); rejects with vite's output when it fails. */
 export async function buildRenderer(outDir: string = rendererOutDir, root: string = repoRoot): Promise<void> {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
