@@ -13,7 +13,7 @@ import type { ChatContent } from '../shared/conversation.ts';
 import { runTurn } from '../main/chat/agentLoop.ts';
 import { historyTurnStore } from '../main/chat/chatService.ts';
 import type { LlmProvider, ModelStreamEvent } from '../main/chat/llmTypes.ts';
-import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
+import { scriptedTools } from '../main/chat/testKits/scriptedTools.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 import { showSpread, spreadOf } from './spread.ts';
@@ -66,15 +66,11 @@ for (const size of SIZES) {
     const gaps: number[] = [];
     for (let turn = 0; turn < TURNS; turn++) {
       const stamps: number[] = [];
+      // The real tool-call pipeline, over one tool answered in process.
+      const kit = scriptedTools([tool]);
       await runTurn(
-        { conversationId, userContent: [{ type: 'text', text: 'Add them up once more.' }], provider: instantModel(stamps, turn), model: 'm', tools: [tool], signal: new AbortController().signal },
-        {
-          store: historyTurnStore(history),
-          validator: new CachedSchemaValidator(),
-          onEvent: () => undefined,
-          gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 'bench' }) },
-          runner: { call: async (_server, _tool, args) => ({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] }) },
-        },
+        { conversationId, userContent: [{ type: 'text', text: 'Add them up once more.' }], provider: instantModel(stamps, turn), model: 'm', tools: kit.plan(conversationId), signal: new AbortController().signal },
+        { store: historyTurnStore(history), tools: kit.tools, calls: kit.calls, onEvent: () => undefined },
       );
       for (let i = 1; i < stamps.length; i++) gaps.push((stamps[i] ?? 0) - (stamps[i - 1] ?? 0));
     }

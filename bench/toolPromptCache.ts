@@ -13,7 +13,7 @@
 import type { ProviderKind } from '../shared/contract.ts';
 import { runTurn } from '../main/chat/agentLoop.ts';
 import { createProvider } from '../main/chat/providers/createProvider.ts';
-import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
+import { scriptedTools } from '../main/chat/testKits/scriptedTools.ts';
 import { startFakeAnthropic } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { FakeLlmServer, FakeTurn } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeOpenAi } from '../e2e/fixtures/llm/fakeOpenAiServer.ts';
@@ -58,30 +58,13 @@ for (const path of paths) {
   const llm = await path.start(script());
   const provider = createProvider({ id: 'bench', kind: path.kind, baseUrl: llm.url, apiKeySecret: 'bench' }, { get: async () => 'sk-bench-not-real' });
   const store = memoryTurnStore();
-  // What the conversation loaded, kept from turn to turn as the host keeps it (most recent first).
-  const remembered: string[] = [];
-  const loadedTools = {
-    of: () => [...remembered],
-    note: (_conversation: string, names: readonly string[]) => {
-      for (const name of names) {
-        const at = remembered.indexOf(name);
-        if (at >= 0) remembered.splice(at, 1);
-        remembered.unshift(name);
-      }
-    },
-  };
+  // What the conversation loaded is kept from turn to turn as the host keeps it (most recent first).
+  const kit = scriptedTools(tools, { run: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
   try {
     for (const text of turns) {
       await runTurn(
-        { conversationId: 'c', userContent: [{ type: 'text', text }], provider, model: 'bench-model', tools, signal: new AbortController().signal },
-        {
-          store,
-          loadedTools,
-          validator: new CachedSchemaValidator(),
-          onEvent: () => undefined,
-          gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 'bench' }) },
-          runner: { call: async () => ({ content: [{ type: 'text', text: 'ok' }] }) },
-        },
+        { conversationId: 'c', userContent: [{ type: 'text', text }], provider, model: 'bench-model', tools: kit.plan('c'), signal: new AbortController().signal },
+        { store, tools: kit.tools, calls: kit.calls, onEvent: () => undefined },
       );
     }
   } finally {

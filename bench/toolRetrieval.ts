@@ -8,7 +8,7 @@
 // Target: recall@5 ≥ 0.9; definitions after a search ≥ 85% fewer than sending all.
 //   node bench/toolRetrieval.ts [--misses]
 import type { ToolSummary } from '../shared/domain.ts';
-import { createToolIndex } from '../main/chat/toolRanking.ts';
+import { createToolIndex } from '../main/host/tools/toolRanking.ts';
 import { searchToolDefinition } from '../main/chat/toolSearch.ts';
 import { catalogTools, readBenchFixture } from './toolCatalog.ts';
 

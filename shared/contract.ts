@@ -349,7 +349,9 @@ export interface AtriumEvents {
   settingsChanged: ProviderSettingsView;
   /** MCP Apps: what the person chose for servers' views (shown without asking, permissions), as it is now. */
   viewTrustChanged: ViewTrust[];
-  /** The tools a conversation has without searching changed by the person's hand (loaded, unloaded): read them again (`toolsInUse`). */
+  /** A server's tools as Atrium shows them changed (listed again, turned on or off, a change approved): list them again. */
+  toolsChanged: { serverId: ServerId };
+  /** What a conversation has loaded without searching changed (found, called, loaded or unloaded by hand): read it again (`toolsInUse`). */
   toolsLoadedChanged: { conversationId: string };
 }
 
@@ -764,6 +766,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   pendingClosed: true,
   settingsChanged: true,
   viewTrustChanged: true,
+  toolsChanged: true,
   toolsLoadedChanged: true,
 };
 export const eventNames = Object.keys(eventNameSet) as EventName[];

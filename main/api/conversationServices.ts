@@ -6,7 +6,8 @@ import type { ModelResolver } from '../chat/modelResolver.ts';
 import type { LiveApprovals } from '../host/approval/approvalChoices.ts';
 import type { AuditLog } from '../host/approval/auditLog.ts';
 import type { GrantLedger } from '../host/approval/grantLedger.ts';
-import type { ToolPins } from '../host/approval/toolPins.ts';
+import type { ToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
+import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { ToolViews } from '../host/toolViews.ts';
 import type { ViewTrustStore } from '../host/approval/viewTrust.ts';
@@ -20,8 +21,10 @@ export interface ConversationServices {
   approvals: LiveApprovals;
   history: HistoryStore;
   ledger: GrantLedger;
-  /** Every tool's definition as first seen or last approved: a tool that changed is withheld. */
-  pins: ToolPins;
+  /** The tools as the model and the person see them: listed, pinned, offered, loaded, searched. */
+  catalog: ToolCatalog;
+  /** The one pipeline every tool call goes through, whoever makes it. */
+  calls: ToolCallPipeline;
   audit: AuditLog;
   pending: PendingRequests;
   chat: ChatService;

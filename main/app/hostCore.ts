@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 import type { ConfigProblem, ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
-import { createAtriumApi, toolSummaries } from '../api/atriumApi.ts';
+import { createAtriumApi } from '../api/atriumApi.ts';
 import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
@@ -28,7 +28,9 @@ import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
 import { PendingRequests } from '../host/pendingRequests.ts';
-import { createResilientRunner } from '../host/resilientRunner.ts';
+import { createResilientRunner } from '../host/tools/resilientRunner.ts';
+import { ToolCatalog } from '../host/tools/toolCatalog.ts';
+import { createToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
 import { RootsStore } from '../host/rootsStore.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 import { createSamplingBroker } from '../host/sampling/samplingBroker.ts';
@@ -261,7 +263,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     (event, payload) => events.emit(event, payload),
   );
 
-  // 5. Chat over the connections: the consent gate, the runner that retries what is safe, the agent loop.
+  // 5. The tools and the one pipeline every call goes through (the model's, a view's, the person's); chat over them.
+  const catalog = new ToolCatalog({ connections: () => hub.list(), registry, pins, loaded: stores.loadedTools, settings });
   const gate = createConsentGate({
     ledger,
     audit,
@@ -269,38 +272,37 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     taint,
     mode: approvals.toolMode,
     isTrusted: trusted,
-    toolsOf: (serverId) => readyTools(hub, registry).filter((t) => t.serverId === serverId),
+    toolsOf: (serverId) => catalog.list(serverId).filter((t) => t.enabled),
   });
-  const runner = createResilientRunner(
-    { call: (serverId, tool, args, { signal, onProgress }) => hub.callTool(serverId, tool, args, { signal, onProgress }) },
-    // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe.
-    { isIdempotent: (serverId, tool) => isTrustedIdempotent(hub, serverId, tool) },
-  );
+  const calls = createToolCallPipeline({
+    catalog,
+    consent: gate,
+    // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe; each
+    // running call's conversation is noted, so what its server asks meanwhile is shown there.
+    runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.callTool(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
+    validator,
+    audit,
+    onProgress: (update) => events.emit('progress', update),
+  });
   const chat = new ChatService({
     history,
-    gate,
-    runner: activity.track(runner),
-    validator,
     settings,
     models,
-    // Pinned or checked against their pins on every read: a tool that changed is marked, and withheld.
-    tools: () => pins.review(readyTools(hub, registry)),
+    tools: catalog,
+    calls,
     viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
-    loadedTools: stores.loadedTools,
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
-  // MCP Apps views: what a view asks goes through the same gate and runner as the model's calls.
+  // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.
   const views = createToolViews({
-    tools: () => pins.review(readyTools(hub, registry)),
+    toolOf: (serverId, tool) => catalog.resolve(serverId, tool),
     readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
     callOf: (conversationId, callId) => history.toolCalls.list(conversationId).find((call) => call.id === callId),
     context: stores.viewContext,
-    gate,
-    callTool: (serverId, tool, args, { signal }) => hub.callTool(serverId, tool, args, { signal }),
-    validator,
+    calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, pins, audit, pending, chat, models, views, viewTrust };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, views, viewTrust };
 
   // 6. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
@@ -309,18 +311,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   });
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
-    pins.forgetServer(serverId);
+    catalog.serverRemoved(serverId);
     if (viewTrust.forget(serverId)) events.emit('viewTrustChanged', viewTrust.list());
   });
-  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them.
-  const pinToolsOf = (serverId: string) => {
-    if (hub.has(serverId)) pins.review(toolSummaries([hub.get(serverId)], registry));
-  };
+  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
+  // catalog announces what changed in the tools it shows.
   events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind === 'ready') pinToolsOf(snapshot.id);
+    if (snapshot.status.kind === 'ready') catalog.serverToolsChanged(snapshot.id);
   });
   events.on('listChanged', ({ serverId, list }) => {
-    if (list === 'tools') pinToolsOf(serverId);
+    if (list === 'tools') catalog.serverToolsChanged(serverId);
+  });
+  catalog.onChange((change) => {
+    if (change.kind === 'tools') events.emit('toolsChanged', { serverId: change.serverId });
+    else events.emit('toolsLoadedChanged', { conversationId: change.conversationId });
   });
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
@@ -333,7 +337,6 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   return {
     api: createAtriumApi({
       home: options.home,
-      validator,
       hub,
       registry,
       launchApprovals,
@@ -370,17 +373,4 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 function goneReason({ id, status }: ServerSnapshot): string {
   const cause = status.kind === 'restarting' ? status.lastError : status.kind === 'error' ? status.message : undefined;
   return cause ? `${id} is no longer connected — ${cause}` : `${id} is no longer connected`;
-}
-
-/** The tools of every ready server that the person left on, in the stable order the model sees them. */
-function readyTools(hub: McpHub, registry: ServerRegistry) {
-  return toolSummaries(hub.list().filter((c) => c.snapshot.status.kind === 'ready'), registry).filter((t) => t.enabled);
-}
-
-function isTrustedIdempotent(hub: McpHub, serverId: string, tool: string): boolean {
-  if (!hub.has(serverId)) return false;
-  const connection = hub.get(serverId);
-  if (connection.definition.trusted !== true) return false;
-  const annotations = connection.tools.find((t) => t.name === tool)?.annotations;
-  return annotations?.idempotentHint === true || annotations?.readOnlyHint === true;
 }

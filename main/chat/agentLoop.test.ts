@@ -5,8 +5,9 @@ import { memoryTurnStore } from '../../e2e/fixtures/memoryTurnStore.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolSummary } from '../../shared/domain.ts';
-import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
-import type { GateDecision, TurnEvent, TurnStore } from './agentLoop.ts';
+import type { GateDecision } from '../host/consentGate.ts';
+import type { TurnEvent, TurnStore } from './agentLoop.ts';
+import { scriptedTools } from './testKits/scriptedTools.ts';
 import { runTurn } from './agentLoop.ts';
 import { transcriptForModel } from './transcript.ts';
 import type { ChatMessage } from '../../shared/conversation.ts';
@@ -46,28 +47,12 @@ function run(steps: Step[], options: { gate?: (tool: ToolSummary) => GateDecisio
   const provider = scriptedProvider(steps);
   const store = memoryStore();
   const events: TurnEvent[] = [];
-  const served: Record<string, unknown>[] = [];
-  const tookIn: string[] = [];
+  const kit = scriptedTools([addTool], options);
   const outcome = runTurn(
-    { conversationId: 'c1', userContent: [{ type: 'text', text: 'add 2 and 3' }], provider, model: 'm', tools: [addTool], signal: options.signal ?? new AbortController().signal },
-    {
-      store,
-      validator: new CachedSchemaValidator(),
-      onEvent: (e) => events.push(e),
-      gate: {
-        withheld: () => options.withheld,
-        tookIn: (tool) => tookIn.push(tool.name),
-        check: async ({ tool }) => options.gate?.(tool) ?? { allowed: true, decidedBy: 'policy', reason: 'test' },
-      },
-      runner: {
-        call: async (_server, _tool, args) => {
-          served.push(args);
-          return { content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] };
-        },
-      },
-    },
+    { conversationId: 'c1', userContent: [{ type: 'text', text: 'add 2 and 3' }], provider, model: 'm', tools: kit.plan(), signal: options.signal ?? new AbortController().signal },
+    { store, tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
   );
-  return { outcome, provider, store, events, served, tookIn };
+  return { outcome, provider, store, events, served: kit.served, tookIn: kit.tookIn };
 }
 
 test('a tool call goes to its server and its result back to the model, until the model answers', async () => {
@@ -145,17 +130,12 @@ test('past the threshold the model gets a search tool, and what it finds becomes
     enabled: true,
   }));
   const provider = scriptedProvider([{ calls: [{ name: 'atrium_search_tools', input: { query: 'currency converts' } }] }, { calls: [{ name: 'b__tool_77', input: {} }] }, { text: 'done' }]);
-  const served: string[] = [];
   const events: TurnEvent[] = [];
+  const kit = scriptedTools(many, { run: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
+  const served = kit.servedNames;
   await runTurn(
-    { conversationId: 'c', userContent: [{ type: 'text', text: 'convert 5 EUR' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
-    {
-      store: memoryStore(),
-      validator: new CachedSchemaValidator(),
-      onEvent: (e) => events.push(e),
-      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-      runner: { call: async (server, tool) => (served.push(`${server}/${tool}`), { content: [{ type: 'text', text: 'ok' }] }) },
-    },
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'convert 5 EUR' }], provider, model: 'm', tools: kit.plan('c'), signal: new AbortController().signal },
+    { store: memoryStore(), tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
   );
   assert.deepEqual(provider.requests[0]?.tools.map((t) => t.name), ['atrium_search_tools']);
   assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['atrium_search_tools', 'b__tool_77']);
@@ -172,24 +152,13 @@ test('what a conversation loaded stays loaded in its next turn, so the model cal
     inputSchema: { type: 'object' },
     enabled: true,
   }));
-  const kept = new Map<string, string[]>();
-  const loadedTools = {
-    of: (conversationId: string) => kept.get(conversationId) ?? [],
-    note: (conversationId: string, names: readonly string[]) => kept.set(conversationId, [...names, ...(kept.get(conversationId) ?? []).filter((n) => !names.includes(n))]),
-  };
+  const kit = scriptedTools(many, { run: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
   const turn = async (steps: Step[], conversationId = 'c') => {
     const provider = scriptedProvider(steps);
     const events: TurnEvent[] = [];
     await runTurn(
-      { conversationId, userContent: [{ type: 'text', text: 'convert' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
-      {
-        store: memoryStore(),
-        validator: new CachedSchemaValidator(),
-        onEvent: (e) => events.push(e),
-        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-        runner: { call: async () => ({ content: [{ type: 'text', text: 'ok' }] }) },
-        loadedTools,
-      },
+      { conversationId, userContent: [{ type: 'text', text: 'convert' }], provider, model: 'm', tools: kit.plan(conversationId), signal: new AbortController().signal },
+      { store: memoryStore(), tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
     );
     return { provider, events };
   };
@@ -212,17 +181,12 @@ test('a result larger than the budget is not lost: the model gets what fits and 
   ]);
   const store = memoryStore();
   const withSaved: TurnStore = { ...store, savedResult: (_c, callId) => store.calls.find((call) => call.id === callId)?.result as Record<string, unknown> | undefined };
-  let served = 0;
+  const kit = scriptedTools([addTool], { run: () => ({ content: [{ type: 'text', text: big }] }) });
   await runTurn(
-    { conversationId: 'c', userContent: [{ type: 'text', text: 'get the big thing' }], provider, model: 'm', tools: [addTool], signal: new AbortController().signal },
-    {
-      store: withSaved,
-      validator: new CachedSchemaValidator(),
-      onEvent: () => undefined,
-      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-      runner: { call: async () => ((served += 1), { content: [{ type: 'text', text: big }] }) },
-    },
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'get the big thing' }], provider, model: 'm', tools: kit.plan('c'), signal: new AbortController().signal },
+    { store: withSaved, tools: kit.tools, calls: kit.calls, onEvent: () => undefined },
   );
+  const served = kit.served.length;
   const textOfResult = (request: number) => JSON.stringify(provider.requests[request]?.messages.at(-1)?.content);
   assert.match(textOfResult(1), /read the rest with atrium_read_result \{\\"callId\\": \\"call-1-0\\", \\"offset\\": 100000\}/);
   assert.deepEqual(provider.requests[1]?.tools.map((t) => t.name), ['calc__add', 'atrium_read_result'], 'the reader is offered once a result was cut');
@@ -245,15 +209,10 @@ test('a few tools whose definitions would fill a small model’s context are sea
   const runWith = async (contextTokens: number) => {
     const provider = scriptedProvider([{ text: 'ok' }]);
     const events: TurnEvent[] = [];
+    const kit = scriptedTools(large, { run: () => ({ content: [] }) });
     await runTurn(
-      { conversationId: 'c', userContent: [{ type: 'text', text: 'hi' }], provider, model: 'm', tools: large, signal: new AbortController().signal, contextTokens },
-      {
-        store: memoryStore(),
-        validator: new CachedSchemaValidator(),
-        onEvent: (e) => events.push(e),
-        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-        runner: { call: async () => ({ content: [] }) },
-      },
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'hi' }], provider, model: 'm', tools: kit.plan('c', contextTokens), signal: new AbortController().signal },
+      { store: memoryStore(), tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
     );
     return { offered: provider.requests[0]?.tools.map((t) => t.name) ?? [], events };
   };
@@ -266,17 +225,12 @@ test('a few tools whose definitions would fill a small model’s context are sea
 test('in a later turn of a conversation that has a cut result, the reader is offered from the start', async () => {
   const store = memoryStore();
   const withSaved: TurnStore = { ...store, savedResult: (_c, callId) => store.calls.find((call) => call.id === callId)?.result as Record<string, unknown> | undefined };
+  const kit = scriptedTools([addTool], { run: () => ({ content: [{ type: 'text', text: 'y'.repeat(150_000) }] }) });
   const turn = async (steps: Step[]) => {
     const provider = scriptedProvider(steps);
     await runTurn(
-      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: [addTool], signal: new AbortController().signal },
-      {
-        store: withSaved,
-        validator: new CachedSchemaValidator(),
-        onEvent: () => undefined,
-        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-        runner: { call: async () => ({ content: [{ type: 'text', text: 'y'.repeat(150_000) }] }) },
-      },
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: kit.plan('c'), signal: new AbortController().signal },
+      { store: withSaved, tools: kit.tools, calls: kit.calls, onEvent: () => undefined },
     );
     return provider;
   };
@@ -299,15 +253,10 @@ test('a tool the person keeps always loaded is sent from the start when the mode
   for (const defersTools of [false, true]) {
     const provider = scriptedProvider([{ calls: [{ name: 'b__tool_5', input: {} }] }, { text: 'done' }], defersTools);
     const events: TurnEvent[] = [];
+    const kit = scriptedTools(many, { run: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
     await runTurn(
-      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: many, signal: new AbortController().signal },
-      {
-        store: memoryStore(),
-        validator: new CachedSchemaValidator(),
-        onEvent: (e) => events.push(e),
-        gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-        runner: { call: async () => ({ content: [{ type: 'text', text: 'ok' }] }) },
-      },
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'go' }], provider, model: 'm', tools: kit.plan('c'), signal: new AbortController().signal },
+      { store: memoryStore(), tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
     );
     const sent = provider.requests[0]?.tools ?? [];
     if (defersTools) {
@@ -327,15 +276,10 @@ test('the conversation is read once a turn, not at every step, and each step sen
   const provider = scriptedProvider([{ calls: [{ name: 'calc__add', input: { a: 1, b: 2 } }] }, { text: 'And again.', calls: [{ name: 'calc__add', input: { a: 3, b: 4 } }] }, { text: 'Done.' }]);
   const held: ChatMessage[][] = [];
   const watching: typeof provider = { ...provider, stream: (request) => (held.push(transcriptForModel(structuredClone(store.messages))), provider.stream(request)) };
+  const kit = scriptedTools([addTool]);
   await runTurn(
-    { conversationId: 'c', userContent: [{ type: 'text', text: 'add' }], provider: watching, model: 'm', tools: [addTool], signal: new AbortController().signal },
-    {
-      store: counted,
-      validator: new CachedSchemaValidator(),
-      onEvent: () => undefined,
-      gate: { withheld: () => undefined, tookIn: () => undefined, check: async () => ({ allowed: true, decidedBy: 'policy', reason: 't' }) },
-      runner: { call: async (_s, _t, args) => ({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] }) },
-    },
+    { conversationId: 'c', userContent: [{ type: 'text', text: 'add' }], provider: watching, model: 'm', tools: kit.plan('c'), signal: new AbortController().signal },
+    { store: counted, tools: kit.tools, calls: kit.calls, onEvent: () => undefined },
   );
   assert.equal(reads, 1);
   assert.equal(provider.requests.length, 3);

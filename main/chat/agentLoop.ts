@@ -3,9 +3,7 @@
 // consent gate, run on its server, and its result goes back to the model, until the model answers
 // without calling a tool. Everything is saved as it happens, the person's message first.
 
-import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { ChatTurnEvent, LoadedHow, ToolCallOutcome, ToolSummary } from '../../shared/domain.ts';
-import { outputSchemaAtCall } from '../../shared/domain.ts';
+import type { ChatTurnEvent, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
 import { transcriptForModel } from './transcript.ts';
 import { PartialToolInputs } from './partialToolInput.ts';
@@ -13,8 +11,9 @@ import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
-import { toolArgumentsProblem } from '../mcp/toolArguments.ts';
-import { SEARCH_TOOL_NAME, describeFound, searchToolDefinition, searchTools, shouldSearch } from './toolSearch.ts';
+import { SEARCH_TOOL_NAME, describeFound, resultCount, searchToolDefinition } from './toolSearch.ts';
+import type { ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
+import { runModelToolCall } from './modelToolCall.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
 export interface TurnStore {
@@ -31,50 +30,6 @@ export interface TurnStore {
   savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
 }
 
-/** How a call ended that did not bring a result back: the live outcome, and why (saved as its result). */
-type EndedCall = Partial<Pick<FinishedToolCall, 'decision' | 'decidedBy' | 'startedAt'>> & {
-  outcome: Exclude<ToolCallOutcome, 'done'>;
-  error?: string;
-};
-
-export interface GateDecision {
-  allowed: boolean;
-  decidedBy: 'person' | 'policy' | 'grant' | 'mode';
-  /** Nobody answered: the request was withdrawn (the server went away, nobody could be asked). */
-  unanswered?: true;
-  reason: string;
-}
-
-/** The consent layer: which tools the model may see, and whether one call may run (it may ask the person). */
-export interface ToolGate {
-  /** Why the tool is kept from the model (not offered, and refused if called anyway); undefined when it is not. */
-  withheld(tool: ToolSummary, conversationId: string): string | undefined;
-  /** The conversation has taken in the tool's result (whatever it says, error included). */
-  tookIn(tool: ToolSummary, conversationId: string): void;
-  check(call: {
-    tool: ToolSummary;
-    arguments: Record<string, unknown>;
-    conversationId: string;
-    signal: AbortSignal;
-    /** MCP Apps: the view of this tool asks for the call, not the model. */
-    fromView?: { serverId: string; tool: string };
-  }): Promise<GateDecision>;
-}
-
-export interface ToolRunner {
-  call(
-    serverId: string,
-    tool: string,
-    args: Record<string, unknown>,
-    options: {
-      signal: AbortSignal;
-      onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
-      /** The conversation the call serves: requests the server makes meanwhile are shown there. */
-      conversationId?: string;
-    },
-  ): Promise<Record<string, unknown>>;
-}
-
 export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
@@ -86,42 +41,21 @@ export interface TurnInput {
   model: string;
   system?: string;
   maxTokens?: number;
-  tools: ToolSummary[];
+  /** The turn's tools as the catalog planned them: offered, withheld, searched for or not, loaded. */
+  tools: TurnToolPlan;
   signal: AbortSignal;
-  /** The model's context, in tokens, when known: tool definitions past a tenth of it are searched for instead. */
-  contextTokens?: number;
-}
-
-/**
- * The tools a conversation loaded through the search or called, kept from one turn to the next so that a
- * model does not search again for what it already found (bounded: the most recent few dozen).
- */
-export interface LoadedTools {
-  /** Model-facing names, most recently used first. */
-  of(conversationId: string): string[];
-  /** The search loaded these (`how` says with what words), or the model called one of them. */
-  note(conversationId: string, modelNames: readonly string[], how?: LoadedHow): void;
-  /** What the person loaded by hand: loaded even for a provider that defers the rest. */
-  loadedByHand?(conversationId: string): string[];
 }
 
 export interface TurnDeps {
   store: TurnStore;
-  gate: ToolGate;
-  runner: ToolRunner;
-  validator: jsonSchemaValidator;
+  /** The tool catalog: the search, and what a conversation keeps loaded. */
+  tools: TurnTools;
+  /** The one tool-call pipeline. */
+  calls: ToolCalls;
   onEvent(event: TurnEvent): void;
   /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
   maxSteps?: number;
   resultBudgetChars?: number;
-  /** More tools than this, and the model gets the search tool instead of all of them (default 64). */
-  toolThreshold?: number;
-  /** The share of the model's context tool definitions may take before it searches instead (default a tenth). */
-  toolContextShare?: number;
-  /** Told of each running call's controller, so the person can cancel that one call; returns its cleanup. */
-  registerCall?(callId: string, controller: AbortController): () => void;
-  /** What this conversation loaded before, kept loaded; without it, each turn starts with the search tool alone. */
-  loadedTools?: LoadedTools;
 }
 
 export interface TurnOutcome {
@@ -136,38 +70,30 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
   store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
-  const withheld = new Map<string, { tool: ToolSummary; why: string }>();
-  const tools = [...input.tools]
-    .filter((tool) => {
-      const why = deps.gate.withheld(tool, input.conversationId);
-      if (why !== undefined) withheld.set(tool.modelName, { tool, why });
-      return why === undefined;
-    })
-    .sort((a, b) => (a.modelName < b.modelName ? -1 : 1));
+  const plan = input.tools;
+  const tools = plan.offered;
+  // The names the model may use this turn; a tool found by a search is added as it is found.
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   // A tool that changed is said, for the person to review; one declared for its view only is simply not the model's.
-  for (const { tool } of withheld.values()) {
+  for (const { tool } of plan.withheld) {
     if (tool.changed) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
   }
+  // A model that remembers a withheld tool from earlier in the conversation reaches the pipeline, which says why it cannot call it.
+  const withheldByName = new Map(plan.withheld.map(({ tool }) => [tool.modelName, tool]));
   // Past the threshold the model starts with the search tool only and loads what it finds.
-  const deferral = shouldSearch(tools, {
-    ...(deps.toolThreshold !== undefined ? { threshold: deps.toolThreshold } : {}),
-    ...(deps.toolContextShare !== undefined ? { contextShare: deps.toolContextShare } : {}),
-    ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}),
-  });
-  const searching = deferral.searching;
+  const searching = plan.searching !== undefined;
   // A provider that defers tools natively is sent every tool, deferred, in the same order every time (its
   // prompt cache keeps the prefix); what a search finds is loaded by its result, and stays loaded through
   // the history. Otherwise only the loaded tools are sent, and the list grows as the model finds more.
   const native = searching && input.provider.defersTools;
-  // What the conversation loaded or called in earlier turns stays loaded, if it is still offered.
-  const kept = searching && !native ? (deps.loadedTools?.of(input.conversationId) ?? []).filter((name) => byModelName.has(name)) : [];
   // The tools the person chose to be always loaded are, whatever the search; and, in this conversation,
-  // those they loaded by hand.
-  const byHand = new Set(searching ? (deps.loadedTools?.loadedByHand?.(input.conversationId) ?? []) : []);
-  const alwaysLoaded = tools.filter((tool) => tool.alwaysLoaded).map((tool) => tool.modelName);
-  const loadedByHand = tools.filter((tool) => !tool.alwaysLoaded && byHand.has(tool.modelName)).map((tool) => tool.modelName);
-  const loaded = new Set<string>(searching ? [...alwaysLoaded, ...loadedByHand, ...kept] : tools.map((t) => t.modelName));
+  // those they loaded by hand and (without native deferral) what it found or called in earlier turns.
+  const namesOf = (kinds: string[]) => plan.loaded.filter((entry) => kinds.includes(entry.how.kind)).map((entry) => entry.modelName);
+  const alwaysLoaded = namesOf(['always']);
+  const loadedByHand = namesOf(['by-hand']);
+  const byHand = new Set(loadedByHand);
+  const kept = native ? [] : namesOf(['by-hand', 'search', 'called']);
+  const loaded = new Set<string>(searching ? [...alwaysLoaded, ...kept] : tools.map((t) => t.modelName));
   if (kept.length > 0) onEvent({ type: 'notice', message: `kept loaded from earlier in this conversation: ${kept.map((name) => describeTool(byModelName.get(name))).join(', ')}` });
   // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
   // comes last, so offering it leaves the tools before it as they were.
@@ -175,12 +101,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const definition = (tool: ToolSummary): ModelTool => ({ name: tool.modelName, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
   const modelTools = (): ModelTool[] => [
     ...(searching ? [{ ...searchToolDefinition, searchesTools: true }] : []),
-    ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : tools.filter((tool) => loaded.has(tool.modelName)).map(definition)),
+    ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : [...byModelName.values()].filter((tool) => loaded.has(tool.modelName)).map(definition)),
     ...(readerOffered ? [readResultToolDefinition] : []),
   ];
   const named = (names: string[]) => names.map((name) => describeTool(byModelName.get(name))).join(', ');
   const given = [...(alwaysLoaded.length > 0 ? [`always loaded: ${named(alwaysLoaded)}`] : []), ...(loadedByHand.length > 0 ? [`loaded by you: ${named(loadedByHand)}`] : [])];
-  if (searching) onEvent({ type: 'notice', message: `${deferral.why}; the model gets a search tool and loads what it needs${given.length > 0 ? ` (${given.join('; ')})` : ''}` });
+  if (searching) onEvent({ type: 'notice', message: `${plan.searching}; the model gets a search tool and loads what it needs${given.length > 0 ? ` (${given.join('; ')})` : ''}` });
+  const modelCalls = { calls: deps.calls, record: (call: FinishedToolCall) => store.recordToolCall(call), onEvent, ...(deps.resultBudgetChars !== undefined ? { resultBudgetChars: deps.resultBudgetChars } : {}) };
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
   // The conversation is read from the store once per turn; each step adds what it saved to this copy, so a
@@ -260,8 +187,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const results: ChatContent[] = [];
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
-        const result = loadTools(call, tools, loaded, onEvent);
-        deps.loadedTools?.note(input.conversationId, result.found, { kind: 'search', query: result.query });
+        const result = loadTools(call, deps.tools, byModelName, loaded, onEvent);
+        deps.tools.noteLoaded(input.conversationId, result.found, { kind: 'search', query: result.query });
         results.push(result.content);
         continue;
       }
@@ -269,8 +196,9 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
         results.push(readKeptResult(call, input.conversationId, deps));
         continue;
       }
-      if (searching && byModelName.has(call.name)) deps.loadedTools?.note(input.conversationId, [call.name]);
-      results.push(await runToolCall(call, messageId, byModelName, withheld, input, deps));
+      if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
+      const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
+      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
     conversation?.push({ role: 'user', content: results });
@@ -287,14 +215,18 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
 function loadTools(
   call: { id: string; input: Record<string, unknown> },
-  tools: readonly ToolSummary[],
+  catalog: TurnTools,
+  byModelName: Map<string, ToolSummary>,
   loaded: Set<string>,
   onEvent: (event: TurnEvent) => void,
 ): { content: ChatContent; found: string[]; query: string } {
   const query = typeof call.input.query === 'string' ? call.input.query : '';
   const limit = typeof call.input.limit === 'number' ? call.input.limit : undefined;
-  const found = searchTools(tools, query, limit);
-  for (const tool of found) loaded.add(tool.modelName);
+  const found = catalog.search(query, resultCount(limit));
+  for (const tool of found) {
+    loaded.add(tool.modelName);
+    byModelName.set(tool.modelName, tool);
+  }
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
   const names = found.map((tool) => tool.modelName);
   // Words for a model without deferral, and the names for a provider that loads them by reference.
@@ -324,107 +256,4 @@ function* resultTexts(messages: readonly ChatMessage[]): Iterable<string> {
 
 function describeTool(tool: ToolSummary | undefined): string {
   return tool ? `${tool.serverId}/${tool.name}` : '';
-}
-
-async function runToolCall(
-  call: { id: string; name: string; input: Record<string, unknown> },
-  messageId: string,
-  byModelName: Map<string, ToolSummary>,
-  withheld: ReadonlyMap<string, { tool: ToolSummary; why: string }>,
-  input: TurnInput,
-  deps: TurnDeps,
-): Promise<ChatContent> {
-  const held = withheld.get(call.name);
-  // A model that remembers a withheld tool from earlier in the conversation is told why it cannot call it.
-  if (held) {
-    deps.store.recordToolCall({ id: call.id, conversationId: input.conversationId, messageId, modelName: call.name, arguments: call.input, serverId: held.tool.serverId, tool: held.tool.name, status: 'denied', isError: true, decidedBy: 'policy', decision: 'deny', result: { error: held.why } });
-    deps.onEvent({ type: 'tool_result', callId: call.id, status: 'denied', summary: held.why });
-    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: `This call was not made: ${held.why}.` }], isError: true };
-  }
-  const tool = byModelName.get(call.name);
-  const base = {
-    id: call.id,
-    conversationId: input.conversationId,
-    messageId,
-    modelName: call.name,
-    arguments: call.input,
-    // Kept with the call, so the history shows what the result was checked against then.
-    ...(tool ? { outputSchema: outputSchemaAtCall(tool) } : {}),
-  };
-  const finish = (ended: EndedCall, text: string, isError: boolean): ChatContent => {
-    const { outcome, error, ...record } = ended;
-    deps.store.recordToolCall({
-      ...base,
-      serverId: tool?.serverId ?? '',
-      tool: tool?.name ?? call.name,
-      ...record,
-      status: outcome === 'invalid' ? 'error' : outcome,
-      isError: true,
-      ...(error !== undefined ? { result: { error } } : {}),
-    });
-    deps.onEvent({ type: 'tool_result', callId: call.id, status: outcome, summary: text.slice(0, 500) });
-    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], isError };
-  };
-  if (!tool) return finish({ outcome: 'invalid', error: 'unknown tool' }, `There is no tool named "${call.name}".`, true);
-
-  // A mismatch goes back to the model as an error it can fix; the server never sees it.
-  const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, call.input);
-  if (problem !== undefined) {
-    return finish({ outcome: 'invalid', error: problem }, `The arguments do not match the tool's input schema: ${problem}. Fix them and call the tool again.`, true);
-  }
-
-  // One call can be cancelled on its own (the turn goes on), and cancelling the turn cancels it too.
-  const callAbort = new AbortController();
-  const onTurnAbort = () => callAbort.abort();
-  input.signal.addEventListener('abort', onTurnAbort, { once: true });
-  const unregister = deps.registerCall?.(call.id, callAbort) ?? (() => undefined);
-  try {
-    return await approveAndRun(call, tool, base, finish, callAbort.signal, input, deps);
-  } finally {
-    input.signal.removeEventListener('abort', onTurnAbort);
-    unregister();
-  }
-}
-
-async function approveAndRun(
-  call: { id: string; input: Record<string, unknown> },
-  tool: ToolSummary,
-  base: Omit<FinishedToolCall, 'serverId' | 'tool' | 'status' | 'isError'>,
-  finish: (ended: EndedCall, text: string, isError: boolean) => ChatContent,
-  signal: AbortSignal,
-  input: TurnInput,
-  deps: TurnDeps,
-): Promise<ChatContent> {
-  deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'awaiting_approval' });
-  const decision = await deps.gate.check({ tool, arguments: call.input, conversationId: input.conversationId, signal });
-  const decided = { decidedBy: decision.decidedBy, decision: decision.allowed ? ('allow' as const) : ('deny' as const) };
-  if (!decision.allowed) {
-    const toModel = decision.unanswered ? `This call was not made: ${decision.reason}.` : `The person did not allow this call (${decision.reason}).`;
-    return finish({ ...decided, outcome: 'denied' }, toModel, true);
-  }
-
-  deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status: 'running' });
-  // The duration is the server's time, not the time the person took to approve.
-  const startedAt = Date.now();
-  
-  try {
-    const result = await deps.runner.call(tool.serverId, tool.name, call.input, {
-      signal,
-      conversationId: input.conversationId,
-      onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),
-    });
-    deps.gate.tookIn(tool, input.conversationId);
-    const forModel = toolResultForModel(result, deps.resultBudgetChars, call.id);
-    deps.store.recordToolCall({ ...base, ...decided, startedAt, serverId: tool.serverId, tool: tool.name, status: result.isError === true ? 'error' : 'done', isError: result.isError === true, result });
-    const summary = forModel.content.map((c) => (c.type === 'text' ? c.text : `[image ${c.mimeType}]`)).join('\n');
-    deps.onEvent({ type: 'tool_result', callId: call.id, status: result.isError === true ? 'error' : 'done', summary: summary.slice(0, 500) });
-    return { type: 'tool_result', toolUseId: call.id, content: forModel.content, ...(forModel.isError ? { isError: true } : {}) };
-  } catch (error) {
-    // A protocol or transport failure: the person sees the error; the model gets a summary it can act on.
-    const message = (error as Error).message;
-    const cancelled = signal.aborted;
-    // A server's error message is its text too, and it reaches the model.
-    if (!cancelled) deps.gate.tookIn(tool, input.conversationId);
-    return finish({ ...decided, startedAt, outcome: cancelled ? 'cancelled' : 'error', error: message }, cancelled ? 'The person cancelled this call.' : `The tool call failed: ${message}`, true);
-  }
 }

@@ -2,12 +2,11 @@
 // cancel a turn, list and export history. A turn runs the agent loop with the tools of every ready
 // server, the consent gate, and the history store; its events go out on the host's event bus.
 
-import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { LoadedToolView, ToolSearchHit, ToolSummary, ToolsInUse } from '../../shared/domain.ts';
-import { CONTEXT_TOKENS_BY_KIND, rankTools, shouldSearch } from './toolSearch.ts';
+import type { ToolsInUse } from '../../shared/domain.ts';
+import { CONTEXT_TOKENS_BY_KIND } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { LoadedToolStore } from '../store/loadedToolStore.ts';
-import type { ToolGate, ToolRunner, TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
 import { defaultProviderId } from './providerSettings.ts';
@@ -22,18 +21,15 @@ export class ConversationError extends Error {
 
 export interface ChatServiceDeps {
   history: HistoryStore;
-  gate: ToolGate;
-  runner: ToolRunner;
-  validator: jsonSchemaValidator;
   settings: () => ProviderSettings;
   /** Which provider and model a message goes to (shared with servers' sampling requests). */
   models: ModelResolver;
-  /** The tools of every ready server, in a stable order. */
-  tools: () => ToolSummary[];
+  /** The tool catalog: what a turn offers, the search, what a conversation keeps loaded. */
+  tools: TurnTools;
+  /** The one tool-call pipeline every call of the model goes through. */
+  calls: ToolCalls;
   /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
   viewContext?: (conversationId: string) => string | undefined;
-  /** What each conversation loaded through the tool search, called or was given by hand, kept loaded in its later turns. */
-  loadedTools?: LoadedToolStore;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -50,7 +46,6 @@ export interface SendRequest extends ProviderChoice {
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
-  private readonly calls = new Map<string, AbortController>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -90,25 +85,11 @@ export class ChatService {
           ...(request.origin ? { userOrigin: request.origin } : {}),
           provider,
           model,
-          tools: this.deps.tools(),
+          tools: this.deps.tools.plan(conversation.id, CONTEXT_TOKENS_BY_KIND[config.kind]),
           signal: controller.signal,
-          contextTokens: CONTEXT_TOKENS_BY_KIND[config.kind],
           ...(system ? { system } : {}),
         },
-        {
-          store: historyTurnStore(history),
-          gate: this.deps.gate,
-          runner: this.deps.runner,
-          validator: this.deps.validator,
-          onEvent,
-          registerCall: (callId, callController) => {
-            this.calls.set(callId, callController);
-            return () => this.calls.delete(callId);
-          },
-          ...(this.deps.settings().toolThreshold ? { toolThreshold: this.deps.settings().toolThreshold } : {}),
-          ...(this.deps.settings().toolContextPercent ? { toolContextShare: (this.deps.settings().toolContextPercent ?? 10) / 100 } : {}),
-          ...(this.deps.loadedTools ? { loadedTools: this.deps.loadedTools } : {}),
-        },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {
@@ -119,61 +100,20 @@ export class ChatService {
     }
   }
 
-  /** Cancels one running tool call; the model is told and the turn goes on. */
-  cancelToolCall(callId: string): boolean {
-    const controller = this.calls.get(callId);
-    controller?.abort();
-    return controller !== undefined;
-  }
-
-  /**
-   * What the model's tool search finds for a query now, ranked as the model gets it: over the tools a turn
-   * may offer (none withheld: changed since approved, or for a view only).
-   */
-  searchTools(query: string, limit: number): ToolSearchHit[] {
-    return rankTools(this.offeredTools(), query, limit);
-  }
-
   /**
    * What the model gets of the tools in a conversation (a new one without `conversationId`): all of them,
    * or, past the count or the share of its context, the search and what it has without searching — the
-   * tools the person keeps always loaded, then what the conversation loaded, each with why.
+   * tools the person keeps always loaded, then what the conversation loaded, each with why. The same plan
+   * a turn gets.
    */
   toolsInUse(conversationId?: string): ToolsInUse {
-    const offered = this.offeredTools();
     const conversation = conversationId === undefined ? undefined : this.deps.history.getConversation(conversationId);
     if (conversationId !== undefined && !conversation) throw new ConversationError(`there is no conversation "${conversationId}"`);
     const settings = this.deps.settings();
     const providerId = conversation?.providerId ?? defaultProviderId(settings);
     const kind = settings.providers.find((provider) => provider.id === providerId)?.kind;
-    const verdict = shouldSearch(offered, {
-      ...(settings.toolThreshold ? { threshold: settings.toolThreshold } : {}),
-      ...(settings.toolContextPercent ? { contextShare: settings.toolContextPercent / 100 } : {}),
-      ...(kind ? { contextTokens: CONTEXT_TOKENS_BY_KIND[kind] } : {}),
-    });
-    if (!verdict.searching) return { offered: offered.length, loaded: [] };
-    const byName = new Map(offered.map((tool) => [tool.modelName, tool]));
-    const view = (tool: ToolSummary, how: LoadedToolView['how']): LoadedToolView => ({ modelName: tool.modelName, serverId: tool.serverId, tool: tool.name, how });
-    const always = offered.filter((tool) => tool.alwaysLoaded).map((tool) => view(tool, { kind: 'always' }));
-    const kept = (conversationId === undefined ? [] : (this.deps.loadedTools?.entries(conversationId) ?? [])).flatMap((entry) => {
-      const tool = byName.get(entry.modelName);
-      return tool && !tool.alwaysLoaded ? [view(tool, entry.how)] : [];
-    });
-    return { offered: offered.length, ...(verdict.why ? { searching: verdict.why } : {}), loaded: [...always, ...kept] };
-  }
-
-  /** The person loads a tool into a conversation by hand (or unloads one): the model has it without searching. */
-  setToolLoaded(conversationId: string, modelName: string, loaded: boolean): void {
-    if (!this.deps.history.getConversation(conversationId)) throw new ConversationError(`there is no conversation "${conversationId}"`);
-    if (!this.offeredTools().some((tool) => tool.modelName === modelName)) throw new ConversationError(`no tool the model may use is named "${modelName}"`);
-    if (loaded) this.deps.loadedTools?.note(conversationId, [modelName], { kind: 'by-hand' });
-    else this.deps.loadedTools?.forget(conversationId, modelName);
-  }
-
-  /** The tools a turn may offer: none withheld (changed since approved, or for a view only). */
-  private offeredTools(): ToolSummary[] {
-    // Withholding depends on the tool alone (changed, or for a view only), not on a conversation.
-    return this.deps.tools().filter((tool) => this.deps.gate.withheld(tool, '') === undefined);
+    const plan = this.deps.tools.plan(conversationId, kind ? CONTEXT_TOKENS_BY_KIND[kind] : undefined);
+    return { offered: plan.offered.length, ...(plan.searching ? { searching: plan.searching } : {}), loaded: plan.loaded };
   }
 
   /** Whether a turn runs in the conversation now. */

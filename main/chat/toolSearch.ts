@@ -1,18 +1,15 @@
-// Past a threshold of tools (default 64), or when their definitions would take more than a tenth of the
-// model's context, the model is not sent every tool: it gets one search tool that finds tools by what they
-// do (ranked by toolRanking.ts) and loads the matches, which stay loaded for the conversation.
-// The person sees which tools were loaded. Sending hundreds of tool definitions costs context and
-// confuses models.
+// The search tool as the model sees it: its definition and what its result says. Which tools it finds
+// (the ranking) and when the model searches instead of getting every tool are the tool catalog's
+// (main/host/tools/); the agent loop asks it through the TurnTools seam.
 
-import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import type { ProviderKind } from '../../shared/contract.ts';
+import type { ToolSummary } from '../../shared/domain.ts';
 import type { ModelTool } from './llmTypes.ts';
-import { createToolIndex } from './toolRanking.ts';
 import { SEARCH_TOOL_NAME } from '../../shared/hostTools.ts';
 
-export const DEFAULT_TOOL_THRESHOLD = 64;
-/** The share of the model's context that tool definitions may take before the model searches instead (Claude Code's rule). */
-export const TOOL_CONTEXT_SHARE = 0.1;
+export { SEARCH_TOOL_NAME };
+export const DEFAULT_RESULTS = 8;
+export const MAX_RESULTS = 20;
 
 /**
  * The context a provider's models have, when nothing more precise is known: what the hosted APIs' current
@@ -25,30 +22,6 @@ export const CONTEXT_TOKENS_BY_KIND: Record<ProviderKind, number> = {
   'openai-compatible': 32_000,
 };
 
-/** The tokens a tool's definition costs the model, estimated at four characters a token (as sent: name, description, schema). */
-export function definitionTokens(tool: ToolSummary): number {
-  return Math.ceil((tool.modelName.length + (tool.description?.length ?? 0) + JSON.stringify(tool.inputSchema).length) / 4);
-}
-
-/**
- * Whether the model gets the search tool instead of every tool: past a count (64 unless the person chose
- * another; beyond it models choose worse), or when the definitions would take more than a tenth of the
- * model's context, whatever their count.
- */
-export function shouldSearch(tools: readonly ToolSummary[], options: { threshold?: number; contextTokens?: number; contextShare?: number }): { searching: boolean; tokens: number; why?: string } {
-  const tokens = tools.reduce((sum, tool) => sum + definitionTokens(tool), 0);
-  const threshold = options.threshold ?? DEFAULT_TOOL_THRESHOLD;
-  if (tools.length > threshold) return { searching: true, tokens, why: `${tools.length} tools are available` };
-  const share = options.contextShare ?? TOOL_CONTEXT_SHARE;
-  const budget = options.contextTokens === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.contextTokens * share);
-  const portion = share === TOOL_CONTEXT_SHARE ? 'a tenth' : `${Math.round(share * 100)}%`;
-  if (tokens > budget) return { searching: true, tokens, why: `the ${tools.length} tools' definitions (about ${tokens} tokens) would take more than ${portion} of the model's context` };
-  return { searching: false, tokens };
-}
-export { SEARCH_TOOL_NAME };
-export const DEFAULT_RESULTS = 8;
-export const MAX_RESULTS = 20;
-
 export const searchToolDefinition: ModelTool = {
   name: SEARCH_TOOL_NAME,
   description:
@@ -57,20 +30,15 @@ export const searchToolDefinition: ModelTool = {
     type: 'object',
     properties: {
       query: { type: 'string', description: 'Keywords describing the task, e.g. "read file" or "create github issue".' },
-      limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many tools to load (default 8).' },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_RESULTS, description: `How many tools to load (default ${DEFAULT_RESULTS}).` },
     },
     required: ['query'],
   },
 };
 
-/** The best matches for a query with their scores, best first (at most 20): what the model's search loads. */
-export function rankTools(tools: readonly ToolSummary[], query: string, limit = DEFAULT_RESULTS): ToolSearchHit[] {
-  return createToolIndex(tools).search(query, Math.max(1, Math.min(MAX_RESULTS, limit)));
-}
-
-/** The best matches for a query, best first (at most 20). */
-export function searchTools(tools: readonly ToolSummary[], query: string, limit = DEFAULT_RESULTS): ToolSummary[] {
-  return rankTools(tools, query, limit).map((hit) => hit.tool);
+/** How many results a search returns: as asked, between 1 and 20, else 8. */
+export function resultCount(limit: number | undefined): number {
+  return limit === undefined ? DEFAULT_RESULTS : Math.max(1, Math.min(MAX_RESULTS, Math.floor(limit)));
 }
 
 export function describeFound(found: readonly ToolSummary[]): string {

@@ -57,13 +57,6 @@ test('a destructive tool asks; "always allow" becomes a grant, so the next call 
   assert.deepEqual(asked, ['fs/delete']);
 });
 
-test('a tool marked changed (its pin differs) is withheld, saying why; an unchanged one is not', () => {
-  const { gate } = setup({ trusted: ['fs'] });
-  const changed: ToolSummary = { ...destructive, description: 'now also wipes your disk', changed: { previous: { inputSchema: { type: 'object' } }, pinnedAt: 1, fingerprint: 'f'.repeat(64) } };
-  assert.match(gate.withheld(changed, 'c1') ?? '', /fs changed the tool "delete" since it was approved/);
-  assert.equal(gate.withheld(destructive, 'c1'), undefined);
-});
-
 const web: ToolSummary = { serverId: 'web', name: 'fetch', modelName: 'web__fetch', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: true }, enabled: true };
 const notes: ToolSummary = { serverId: 'docs', name: 'notes', modelName: 'docs__notes', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false }, enabled: true };
 

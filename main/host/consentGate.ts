@@ -1,13 +1,12 @@
-// The consent layer in front of every tool call: the grant ledger and the annotation policy decide, and
-// when they say "ask", the person is asked through a pending tool-approval record that a front end settles
-// (the CLI on its terminal, the renderer's dialog later). Their answer can become a grant (this
-// conversation, or always; per tool or per server). Every decision goes into the audit log. A tool whose
-// definition changed since it was pinned is withheld; in a conversation that has read untrusted content,
-// destructive and open-world tools ask every time (conversationTaint).
+// The consent step of the tool-call pipeline (tools/toolCallPipeline.ts): the grant ledger and the
+// annotation policy decide, and when they say "ask", the person is asked through a pending tool-approval
+// record that a front end settles (the CLI on its terminal, the window's dialog). Their answer can become a
+// grant (this conversation, or always; per tool or per server). Every decision goes into the audit log. In
+// a conversation that has read untrusted content, destructive and open-world tools ask every time
+// (conversationTaint); what a conversation takes in is marked here too.
 
 import type { ToolSummary } from '../../shared/domain.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
-import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
 import type { AuditLog } from './approval/auditLog.ts';
 import type { ConversationTaint } from './approval/conversationTaint.ts';
 import type { TaintSource } from './approval/conversationTaint.ts';
@@ -16,11 +15,34 @@ import type { ApprovalMode, Decision, GrantLedger } from './approval/grantLedger
 import { toolApprovalOutcomeSchema } from '../../shared/pendingPayloads.ts';
 import { outcomeChecker } from './pendingOutcomes.ts';
 import type { PendingRequests } from './pendingRequests.ts';
-import { isForTheModel } from '../mcp/appsMeta.ts';
 
 const checkApproval = outcomeChecker(toolApprovalOutcomeSchema, 'tool approval');
 
 export type { ToolApprovalAnswer, ToolApprovalPayload };
+
+export interface GateDecision {
+  allowed: boolean;
+  decidedBy: 'person' | 'policy' | 'grant' | 'mode';
+  /** Nobody answered: the request was withdrawn (the server went away, nobody could be asked). */
+  unanswered?: true;
+  reason: string;
+}
+
+/** Whether one call may run (it may ask the person), and what a conversation took in. */
+export interface ConsentGate {
+  /** The conversation has taken in the tool's result (whatever it says, error included). */
+  tookIn(tool: ToolSummary, conversationId: string): void;
+  check(call: {
+    tool: ToolSummary;
+    arguments: Record<string, unknown>;
+    conversationId: string;
+    signal: AbortSignal;
+    /** MCP Apps: the view of this tool asks for the call, not the model. */
+    fromView?: { serverId: string; tool: string };
+    /** Names the call in the audit log. */
+    callId?: string;
+  }): Promise<GateDecision>;
+}
 
 export interface ConsentGateDeps {
   ledger: GrantLedger;
@@ -34,19 +56,13 @@ export interface ConsentGateDeps {
   mode(): ApprovalMode;
 }
 
-export function createConsentGate(deps: ConsentGateDeps): ToolGate {
+export function createConsentGate(deps: ConsentGateDeps): ConsentGate {
   return {
-    withheld: (tool) => {
-      if (!isForTheModel(tool)) return `${tool.serverId} declares the tool "${tool.name}" for its own view only, not for the model`;
-      return tool.changed
-        ? `${tool.serverId} changed the tool "${tool.name}" since it was approved, so it is withheld until the person reviews and approves the new version`
-        : undefined;
-    },
     tookIn: (tool, conversationId) => {
       const why = taintOf(tool, deps.isTrusted(tool.serverId));
       if (why) deps.taint.mark(conversationId, { serverId: tool.serverId, tool: tool.name, why });
     },
-    check: async ({ tool, arguments: args, conversationId, signal, fromView }): Promise<GateDecision> => {
+    check: async ({ tool, arguments: args, conversationId, signal, fromView, callId }): Promise<GateDecision> => {
       const serverTrusted = deps.isTrusted(tool.serverId);
       const mode = deps.mode();
       const decided = deps.ledger.decide({ tool, serverTrusted, conversationId, mode });
@@ -56,7 +72,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';
-        record(deps, tool, args, conversationId, allowed, decision.by, askedBy(decision.reason, fromView));
+        record(deps, { tool, args, conversationId, callId }, allowed, decision.by, askedBy(decision.reason, fromView));
         return { allowed, decidedBy: decision.by, reason: decision.reason };
       }
       let answer: ToolApprovalAnswer;
@@ -79,7 +95,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
         // Withdrawn unanswered (the server went away, the turn was stopped, nobody could be asked): the
         // person decided nothing, and the model must not be told they did; the host's rule is not to run it.
         const reason = (error as Error).message;
-        record(deps, tool, args, conversationId, false, 'policy', askedBy(reason, fromView));
+        record(deps, { tool, args, conversationId, callId }, false, 'policy', askedBy(reason, fromView));
         return { allowed: false, decidedBy: 'policy', reason, unanswered: true };
       }
       if (answer.scope !== 'once') {
@@ -92,7 +108,7 @@ export function createConsentGate(deps: ConsentGateDeps): ToolGate {
       }
       const allowed = answer.effect === 'allow';
       const reason = `${allowed ? 'allowed' : 'denied'} by the person (${answer.scope === 'once' ? 'once' : `${answer.scope}, for this ${answer.target}`})`;
-      record(deps, tool, args, conversationId, allowed, 'person', askedBy(reason, fromView));
+      record(deps, { tool, args, conversationId, callId }, allowed, 'person', askedBy(reason, fromView));
       return { allowed, decidedBy: 'person', reason };
     },
   };
@@ -120,7 +136,14 @@ function askedBy(reason: string, fromView: { serverId: string; tool: string } | 
   return fromView ? `${reason}; asked by the view of ${fromView.serverId}/${fromView.tool}` : reason;
 }
 
-function record(deps: ConsentGateDeps, tool: ToolSummary, args: Record<string, unknown>, conversationId: string, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {
+interface CallNamed {
+  tool: ToolSummary;
+  args: Record<string, unknown>;
+  conversationId: string;
+  callId: string | undefined;
+}
+
+function record(deps: ConsentGateDeps, { tool, args, conversationId, callId }: CallNamed, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {
   deps.audit.append({
     at: Date.now(),
     serverId: tool.serverId,
@@ -130,6 +153,7 @@ function record(deps: ConsentGateDeps, tool: ToolSummary, args: Record<string, u
     decidedBy: by,
     outcome: allowed ? 'allowed' : 'denied',
     conversationId,
+    ...(callId ? { callId } : {}),
     detail: reason,
   });
 }

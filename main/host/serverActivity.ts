@@ -3,7 +3,7 @@
 // call's conversation is where the person expects to see them, and the only one sampling may draw
 // context from.
 
-import type { ToolRunner } from '../chat/agentLoop.ts';
+import type { ToolRunner } from './tools/resilientRunner.ts';
 
 export class ServerActivity {
   private readonly calls = new Map<string, string[]>();

@@ -3,48 +3,67 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import type { ToolSummary } from '../../shared/domain.ts';
-import type { GateDecision, ToolGate } from '../chat/agentLoop.ts';
+import type { GateDecision } from './consentGate.ts';
+import { withheldFrom } from './tools/toolCatalog.ts';
+import { createToolCallPipeline } from './tools/toolCallPipeline.ts';
 import { createToolViews, viewDocumentOf } from './toolViews.ts';
 
 const tool = (name: string, extra: Partial<ToolSummary> = {}): ToolSummary => ({ serverId: 'charts', name, modelName: `charts__${name}`, inputSchema: { type: 'object' }, enabled: true, ...extra });
 const tools = [tool('show', { view: { resourceUri: 'ui://charts/view.html' } }), tool('refresh', { visibility: ['app'] }), tool('sum', { visibility: ['model'] })];
 
-function views(gate: Partial<ToolGate> = {}) {
+function views() {
   const calls: string[] = [];
   const kept: { conversationId: string; callId: string; text: string }[] = [];
   const settle: ((decision: GateDecision) => void)[] = [];
+  // The person is asked once the pipeline reaches consent: a test waits for the question, not a turn of the loop.
+  let opened: (() => void)[] = [];
+  const asked = (count: number) => new Promise<void>((resolve) => (settle.length >= count ? resolve() : opened.push(resolve)));
+  const toolOf = async (serverId: string, name: string) => tools.find((t) => t.serverId === serverId && t.name === name);
+  const pipeline = createToolCallPipeline({
+    catalog: { resolve: toolOf, withheld: withheldFrom, unavailable: () => undefined },
+    consent: {
+      tookIn: () => undefined,
+      check: () =>
+        new Promise<GateDecision>((resolve) => {
+          settle.push(resolve);
+          const waiting = opened;
+          opened = [];
+          waiting.forEach((wake) => wake());
+        }),
+    },
+    runner: {
+      call: async (_serverId, name) => {
+        calls.push(name);
+        return { content: [{ type: 'text', text: `${name} ran` }] };
+      },
+    },
+    validator: new CachedSchemaValidator(),
+    audit: { append: () => undefined as never },
+  });
   const api = createToolViews({
-    tools: () => tools,
+    toolOf,
     readResource: async () => ({ contents: [] }),
     callOf: (conversationId, callId) => (conversationId === 'c1' && callId === 'call-show' ? { serverId: 'charts', tool: 'show' } : conversationId === 'c1' && callId === 'call-other' ? { serverId: 'other', tool: 'show' } : undefined),
     context: { set: (conversationId, entry) => void kept.push({ conversationId, callId: entry.callId, text: entry.text }), list: () => [] },
     conversationExists: (id) => id === 'c1',
-    validator: new CachedSchemaValidator(),
-    gate: {
-      withheld: () => undefined,
-      tookIn: () => undefined,
-      check: () => new Promise<GateDecision>((resolve) => settle.push(resolve)),
-      ...gate,
-    },
-    callTool: async (_serverId, name) => {
-      calls.push(name);
-      return { content: [{ type: 'text', text: `${name} ran` }] };
-    },
+    calls: pipeline,
   });
-  return { api, calls, settle, kept };
+  return { api, calls, settle, kept, asked };
 }
 
-const fromShow = (name: string) => ({ conversationId: 'c1', viewOf: { serverId: 'charts', tool: 'show' }, tool: name, arguments: {}, signal: new AbortController().signal });
+const fromShow = (name: string) => ({ conversationId: 'c1', viewOf: { serverId: 'charts', tool: 'show' }, tool: name, arguments: {}, callId: `view-${name}`, signal: new AbortController().signal });
 
 test('a view that polls while its question is open is refused at once, instead of queueing a question a second', async () => {
-  const { api, calls, settle } = views();
+  const { api, calls, settle, asked } = views();
   const first = api.call(fromShow('refresh'));
   await assert.rejects(api.call(fromShow('refresh')), /while its previous call still waits for your answer/);
   await assert.rejects(api.call(fromShow('refresh')), /still waits/);
+  await asked(1);
   settle[0]?.({ allowed: true, decidedBy: 'person', reason: 'allowed by the person (once)' });
   assert.deepEqual((await first).content, [{ type: 'text', text: 'refresh ran' }]);
   assert.equal(settle.length, 1, 'the person was asked once');
   const next = api.call(fromShow('refresh'));
+  await asked(2);
   settle[1]?.({ allowed: false, decidedBy: 'person', reason: 'denied by the person (once)' });
   await assert.rejects(next, /denied by the person/);
   assert.deepEqual(calls, ['refresh']);

@@ -1,18 +1,17 @@
 // MCP Apps views, on the host's side: reading a tool's view for the window, and the calls a view asks
-// for. A view is the server's code running in the person's window, so what it asks goes through the same
-// consent as the model: a `tools/call` from a view goes to the consent gate (the dialog says a view asks),
-// only to the view's own server, only to tools declared for views, and never to one withheld because it
-// changed. The view's own document is never trusted: its HTML only ever runs in the view sandbox.
+// for. A view is the server's code running in the person's window, so what it asks goes through the one
+// tool-call pipeline, as the model's calls do: consent (the dialog says a view asks), only to the view's
+// own server, only to tools declared for views, never to one withheld because it changed. The view's own
+// document is never trusted: its HTML only ever runs in the view sandbox.
 
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../shared/domain.ts';
 import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../../shared/viewSandbox.ts';
 import type { ToolViewDocument, ViewContextEntry } from '../../shared/viewSandbox.ts';
 import { MAX_VIEW_CONTEXT_CHARS } from '../../shared/viewSandbox.ts';
 import { neutraliseProse } from '../../shared/serverText.ts';
-import type { ToolGate } from '../chat/agentLoop.ts';
-import { toolArgumentsProblem, InvalidToolArgumentsError } from '../mcp/toolArguments.ts';
+import type { CallOutcome, ToolCalls } from '../chat/turnTools.ts';
+import { InvalidToolArgumentsError } from './tools/toolArguments.ts';
 
 /** The largest view document taken (server-pdf's view, all inlined, is about 4.3 MB). */
 export const MAX_VIEW_BYTES = 16 * 1024 * 1024;
@@ -27,8 +26,8 @@ export class ViewConversationNotFoundError extends Error {
 }
 
 export interface ToolViewsDeps {
-  /** Every ready server's tools as the model would see them, checked against their pins. */
-  tools(): ToolSummary[];
+  /** A tool as the catalog has it now. */
+  toolOf(serverId: string, name: string): Promise<ToolSummary | undefined>;
   readResource(serverId: string, uri: string): Promise<ReadResourceResult>;
   /** A view belongs to a saved conversation: its calls are asked, audited and marked there. */
   conversationExists(conversationId: string): boolean;
@@ -36,10 +35,8 @@ export interface ToolViewsDeps {
   callOf(conversationId: string, callId: string): { serverId: string; tool: string } | undefined;
   /** Where what views tell the model is kept. */
   context: { set(conversationId: string, entry: Omit<ViewContextEntry, 'updatedAt'>): void; list(conversationId: string): ViewContextEntry[] };
-  gate: ToolGate;
-  /** Runs an approved call on the server (the hub). */
-  callTool(serverId: string, tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; conversationId: string }): Promise<CallToolResult>;
-  validator: jsonSchemaValidator;
+  /** The one tool-call pipeline. */
+  calls: ToolCalls;
 }
 
 export interface ViewToolCall {
@@ -48,6 +45,8 @@ export interface ViewToolCall {
   viewOf: { serverId: string; tool: string };
   tool: string;
   arguments: Record<string, unknown>;
+  /** Names the call, so the person can cancel it. */
+  callId: string;
   signal: AbortSignal;
 }
 
@@ -72,42 +71,30 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
   // One question per view at a time: a view that polls would otherwise queue a question a second while
   // the person reads the first. Its further calls are refused until that one is answered.
   const asking = new Set<string>();
-  const toolOf = (serverId: string, name: string) => deps.tools().find((t) => t.serverId === serverId && t.name === name);
   return {
     async open(serverId, toolName) {
-      const tool = toolOf(serverId, toolName);
+      const tool = await deps.toolOf(serverId, toolName);
       if (!tool) throw new ViewRequestRefusedError(`${serverId} has no tool "${toolName}" now, so its view cannot be shown`);
       if (!tool.view) throw new ViewRequestRefusedError(`${serverId}'s tool "${toolName}" has no view`);
       const read = await deps.readResource(serverId, tool.view.resourceUri);
       // Whether it shows without a click is the window's to decide, from the server's trust and the view trust it mirrors.
       return { serverId, tool: toolName, ...viewDocumentOf(serverId, tool.view.resourceUri, read) };
     },
-    async call({ conversationId, viewOf, tool: name, arguments: args, signal }) {
+    async call({ conversationId, viewOf, tool: name, arguments: args, callId, signal }) {
       if (!deps.conversationExists(conversationId)) throw new ViewConversationNotFoundError(`There is no conversation "${conversationId}" for the view of ${viewOf.serverId}/${viewOf.tool} to call a tool in.`);
-      const refuse = (why: string) => new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}", which ${why}, so it was not called.`);
-      const tool = toolOf(viewOf.serverId, name);
-      // A view speaks to its own server only: a name is looked up there, never elsewhere.
-      if (!tool) throw refuse(`${viewOf.serverId} does not offer`);
-      if (tool.visibility !== undefined && !tool.visibility.includes('app')) throw refuse(`${viewOf.serverId} declares for the model only, not for its views`);
-      if (tool.changed) throw refuse(`${viewOf.serverId} changed since it was approved (review it on the server's Tools tab)`);
-      if (tool.enabled === false) throw refuse('is turned off');
-      const declared = tool.inputSchema;
-      const problem = toolArgumentsProblem(deps.validator, declared, args);
-      if (problem !== undefined) throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}": the view's arguments do not fit its input schema: ${problem}`);
       const view = `${conversationId}\n${viewOf.serverId}\n${viewOf.tool}`;
       if (asking.has(view)) throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}" while its previous call still waits for your answer, so it was not called.`);
       asking.add(view);
-      let decision;
+      // The question is open until the call is allowed (it then runs) or ends.
+      const answered = () => asking.delete(view);
+      let outcome: CallOutcome;
       try {
-        decision = await deps.gate.check({ tool, arguments: args, conversationId, signal, fromView: viewOf });
+        // A view speaks to its own server only: a name is looked up there, never elsewhere.
+        outcome = await deps.calls.call({ serverId: viewOf.serverId, tool: name, arguments: args, origin: { by: 'view', conversationId, viewOf }, callId, signal, onRunning: answered });
       } finally {
-        asking.delete(view);
+        answered();
       }
-      if (!decision.allowed) throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}": ${decision.reason}.`);
-      const result = await deps.callTool(viewOf.serverId, name, args, { signal, conversationId });
-      // What a view shows the person can lead them on, as a model's result can lead the model.
-      deps.gate.tookIn(tool, conversationId);
-      return result;
+      return resultForView(outcome, viewOf, name);
     },
     setContext({ conversationId, callId, viewOf, text }) {
       if (!deps.conversationExists(conversationId)) throw new ViewConversationNotFoundError(`There is no conversation "${conversationId}" for the view of ${viewOf.serverId}/${viewOf.tool} to tell the model about.`);
@@ -124,6 +111,24 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
     },
     context: (conversationId) => deps.context.list(conversationId),
   };
+}
+
+/** The result a view gets, or the refusal it is told, in words that say a view asked. */
+function resultForView(outcome: CallOutcome, viewOf: { serverId: string; tool: string }, name: string): CallToolResult {
+  const asked = `The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}"`;
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.result;
+    case 'refused':
+      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}": the view's arguments do not fit its input schema: ${outcome.message}`);
+      if (outcome.because === 'unknown-tool') throw new ViewRequestRefusedError(`${asked}, which ${viewOf.serverId} does not offer, so it was not called.`);
+      throw new ViewRequestRefusedError(`${asked}, but ${outcome.message}, so it was not called.`);
+    case 'denied':
+      throw new ViewRequestRefusedError(`${asked}: ${outcome.decision.reason}.`);
+    case 'failed':
+    case 'cancelled':
+      throw outcome.error;
+  }
 }
 
 /** The view document in a `resources/read` answer: its HTML (text, or base64 `blob`) and what it declares. */

@@ -95,11 +95,15 @@ test('on connecting, every server’s catalog is listed into the store, and the 
   unbind();
 });
 
-test('a list the server says changed is listed again (that list of that server only) and replaces the one shown', async () => {
+test("a server's tools the catalog says changed are listed again (that server's only) and replace the ones shown", async () => {
   const { store, host, unbind } = await boundStore();
   host.holds.tools['files'] = [tool('files', 'read'), tool('files', 'search')];
   host.asked.length = 0;
+  // The server's own word that its tools changed is not enough: the catalog announces them once pinned.
   host.emit('listChanged', { serverId: 'files', list: 'tools' });
+  await settle();
+  assert.deepEqual(host.asked, []);
+  host.emit('toolsChanged', { serverId: 'files' });
   await settle();
   // The tools the model gets are read again too: a tool may have come or gone.
   assert.deepEqual(host.asked.sort(), ['listTools files', 'toolsInUse']);
@@ -125,7 +129,7 @@ test('a server that reconnects is listed again; one whose status and counts did 
 
 test('a removed server leaves the store with its catalog, and an answer still on the way does not bring it back', async () => {
   const { store, host, unbind } = await boundStore();
-  host.emit('listChanged', { serverId: 'notes', list: 'tools' });
+  host.emit('toolsChanged', { serverId: 'notes' });
   host.emit('serverRemoved', { serverId: 'notes' });
   await settle();
   const state = store.getState();

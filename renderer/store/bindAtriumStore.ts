@@ -144,9 +144,13 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
         void loadToolsInUse();
       }
     }),
+    // A server's tools as Atrium shows them are the tool catalog's to announce (after their pins are checked).
     api.on('listChanged', ({ serverId, list }) => {
-      state().markStale(serverId, list);
-      if (list === 'tools') void loadToolsInUse();
+      if (list !== 'tools') state().markStale(serverId, list);
+    }),
+    api.on('toolsChanged', ({ serverId }) => {
+      state().markStale(serverId, 'tools');
+      void loadToolsInUse();
     }),
     api.on('resourceUpdated', ({ serverId, uri }) => state().noteResourceUpdated(serverId, uri)),
     api.on('settingsChanged', (settings) => {

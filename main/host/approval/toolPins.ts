@@ -86,13 +86,13 @@ export class ToolPins {
 
   /**
    * Pins the tools seen for the first time and returns every tool with `changed` set where its definition
-   * differs from the pinned one (and without it otherwise).
+   * differs from the pinned one (and without it otherwise). A tool that matches its pin comes back as the
+   * same object, so callers can tell an unchanged list from a new one.
    */
   review(tools: readonly ToolSummary[]): ToolSummary[] {
     return tools.map((tool) => {
-      const { changed: _ignored, ...plain } = tool;
-      const definition = toolDefinition(plain);
-      const fingerprint = definitionFingerprint(tool.name, definition);
+      const plain = tool.changed === undefined ? tool : withoutChange(tool);
+      const { definition, fingerprint } = this.fingerprintOf(plain);
       const pin = this.pins.get(key(tool.serverId, tool.name));
       if (!pin) {
         this.pin(tool.serverId, tool.name, definition, fingerprint);
@@ -101,6 +101,19 @@ export class ToolPins {
       if (pin.fingerprint === fingerprint) return plain;
       return { ...plain, changed: { previous: pin.definition, pinnedAt: pin.pinnedAt, fingerprint } };
     });
+  }
+
+  // A tool's fingerprint is worked out once per tool object: lists are replaced when they change, never edited.
+  private readonly fingerprints = new WeakMap<ToolSummary, { definition: ToolDefinitionView; fingerprint: string }>();
+
+  private fingerprintOf(tool: ToolSummary): { definition: ToolDefinitionView; fingerprint: string } {
+    let known = this.fingerprints.get(tool);
+    if (!known) {
+      const definition = toolDefinition(tool);
+      known = { definition, fingerprint: definitionFingerprint(tool.name, definition) };
+      this.fingerprints.set(tool, known);
+    }
+    return known;
   }
 
   /**
@@ -134,6 +147,11 @@ export class ToolPins {
       .run(serverId, tool, fingerprint, JSON.stringify(definition), pinnedAt);
     this.pins.set(key(serverId, tool), { fingerprint, definition, pinnedAt });
   }
+}
+
+function withoutChange(tool: ToolSummary): ToolSummary {
+  const { changed: _ignored, ...plain } = tool;
+  return plain;
 }
 
 function key(serverId: string, tool: string): string {

@@ -19,6 +19,7 @@ import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { toServerError } from './connectionErrors.ts';
 import { ServerError } from './serverError.ts';
+import { AnnouncedToolChanges } from './announcedToolChanges.ts';
 import { startKeepAlive } from './keepAlive.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
@@ -61,6 +62,7 @@ export class McpConnection {
   private status: ServerStatus;
   private session: Session | undefined;
   private catalog: Catalog = emptyCatalog();
+  private readonly toolChanges = new AnnouncedToolChanges();
   /** Bumped by every start and stop, so callbacks of a superseded attempt are ignored. */
   private generation = 0;
   private consecutiveFailures = 0;
@@ -305,6 +307,17 @@ export class McpConnection {
     }
   }
 
+  /** Resolves once a change of its tools the server announced has been listed (or the wait ran out). */
+  toolsSettled(): Promise<void> {
+    return this.toolChanges.settled(this.requestTimeout());
+  }
+
+  /** Why a request cannot be made now, or undefined when the server is ready for it. */
+  notReadyError(): ServerError | undefined {
+    if (this.session && this.status.kind === 'ready') return undefined;
+    return new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`);
+  }
+
   private requestTimeout(): number {
     return this.definition.requestTimeoutMs ?? this.services.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
@@ -316,9 +329,7 @@ export class McpConnection {
    */
   private withSession<T>(what: string, signal: AbortSignal | undefined, run: (session: Session) => Promise<T>): Promise<T> {
     const session = this.session;
-    if (!session || this.status.kind !== 'ready') {
-      return Promise.reject(new ServerError(this.id, 'unavailable', `${this.id}: the server is not ready (${describeStatus(this.status)})`));
-    }
+    if (!session || this.status.kind !== 'ready') return Promise.reject(this.notReadyError());
     let request: Promise<T>;
     try {
       request = run(session);
@@ -432,6 +443,10 @@ export class McpConnection {
       probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs / 2),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),
       onListChanged: (kind: ListKind) => void this.refreshList(kind, generation),
+      // Only a server that declared it announces changes is listed again (the SDK skips the others).
+      onToolsChangeAnnounced: () => {
+        if (this.session?.client.getServerCapabilities()?.tools?.listChanged) this.toolChanges.announce();
+      },
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
     };
     return this.opener.open(options, () => generation === this.generation);
@@ -444,6 +459,7 @@ export class McpConnection {
   private async refreshList(kind: ListKind, generation: number): Promise<void> {
     const session = this.session;
     if (!session || generation !== this.generation || this.status.kind !== 'ready') return;
+    const mark = kind === 'tools' ? this.toolChanges.listingStarts() : 0;
     try {
       const list = await fetchList(session.client, kind, this.listOptions());
       if (generation !== this.generation) return;
@@ -453,6 +469,8 @@ export class McpConnection {
       this.hooks.onListChanged(kind);
     } catch (error) {
       this.log.add('warning', 'host', `refreshing ${kind} failed: ${(error as Error).message}`);
+    } finally {
+      if (kind === 'tools') this.toolChanges.listingEnded(mark);
     }
   }
 
@@ -460,6 +478,7 @@ export class McpConnection {
     if (generation !== this.generation || session !== this.session || session.retired) return;
     this.session = undefined;
     this.catalog = emptyCatalog();
+    this.toolChanges.reset();
     const reason = session.closedReason ?? 'the connection closed';
     this.log.add('error', 'host', `${this.id}: ${reason}`);
     this.scheduleRestart(reason);

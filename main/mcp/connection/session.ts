@@ -14,7 +14,7 @@ import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
-import { neutraliseIncoming } from './neutraliseIncoming.ts';
+import { NeutralisingTransport } from './neutralisingTransport.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { MCP_APPS_EXTENSION, VIEW_MIME_TYPE } from '../../../shared/viewSandbox.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
@@ -28,6 +28,8 @@ export interface SessionOptions {
   probeTimeoutMs: number;
   onClosed(session: Session): void;
   onListChanged(kind: ListKind): void;
+  /** The server said its tools changed: heard at once, before the SDK asks for the new list. */
+  onToolsChangeAnnounced(): void;
   onResourceUpdated(uri: string): void;
 }
 
@@ -95,19 +97,17 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
-    const toolCalls = new ToolCallChannel(session.transport);
+    // The SDK Client sees the server through two layers: the neutraliser (every message cleaned), then
+    // the tool-call channel (which keeps the answers to its own calls).
+    const toolCalls = new ToolCallChannel(new NeutralisingTransport(session.transport, log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
-    neutraliseIncoming(session.transport, log, (message) => toolCalls.take(message));
-    session.client.onclose = () => {
-      toolCalls.close();
-      options.onClosed(session);
-    };
+    session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
     // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
     // both together must still fit in the connect time limit.
     const deadline = AbortSignal.timeout(options.connectTimeoutMs);
     try {
-      await session.client.connect(session.transport, {
+      await session.client.connect(toolCalls, {
         timeout: options.connectTimeoutMs,
         signal: deadline,
         ...(prior ? { prior } : {}),

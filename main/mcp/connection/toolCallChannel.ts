@@ -1,5 +1,7 @@
 // tools/call on a 2025-era connection, sent on the session's own transport instead of through the SDK
-// Client's request layer. tools/call is the one request the agent loop and the CLI make over and over,
+// Client's request layer. The channel is a layer of that transport (a TransportDecorator): it sends its
+// calls through the transport it wraps and takes its answers from the messages coming in, before the SDK
+// Client, which is connected to the channel, sees the rest. tools/call is the one request the agent loop and the CLI make over and over,
 // many at a time, and the SDK's layer costs more per call than the pipe round trip itself: it
 // classifies every incoming message with up to four zod parses, decodes each result through its era
 // codec and sets up a promise chain per call (bench/stdioRoundTrip.ts: 0.41× a raw client's throughput
@@ -12,8 +14,9 @@
 // is above it (McpConnection's error mapping, session expiry) cannot tell the difference.
 
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, Progress, Transport } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, MessageExtraInfo, Progress } from '@modelcontextprotocol/client';
 import { checkCallToolResult } from './callToolResultShape.ts';
+import { TransportDecorator } from './transportDecorator.ts';
 
 export interface ToolCallOptions {
   /** Without an answer (or a progress report, with resetTimeoutOnProgress) for this long, the call fails. */
@@ -53,8 +56,7 @@ interface PendingCall {
  */
 const LISTEN_AFTER_MS = 20;
 
-export class ToolCallChannel {
-  readonly #transport: Transport;
+export class ToolCallChannel extends TransportDecorator {
   readonly #pending = new Map<number, PendingCall>();
   #nextId = FIRST_ID;
   #closedWith: Error | undefined;
@@ -63,8 +65,14 @@ export class ToolCallChannel {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
 
-  constructor(transport: Transport) {
-    this.#transport = transport;
+  protected receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    if (!this.take(message)) this.deliver(message, extra);
+  }
+
+  /** Every call still waiting fails when the connection ends; so does every later one. */
+  protected override closed(): void {
+    this.failAll();
+    super.closed();
   }
 
   call(params: CallToolRequest['params'], options: ToolCallOptions): Promise<CallToolResult> {
@@ -81,7 +89,7 @@ export class ToolCallChannel {
       const call: PendingCall = { resolve, reject, options, startedAt, deadline, listenAt, onAbort: undefined };
       this.#wakeBy(Math.min(deadline, listenAt));
       this.#pending.set(id, call);
-      this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sentParams }).catch((error: unknown) => {
+      this.inner.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sentParams }).catch((error: unknown) => {
         // Unless the call was settled meanwhile (aborted, the connection closed), the failed send is its end.
         if (this.#pending.get(id) !== call) return;
         this.#forget(id, call);
@@ -96,7 +104,7 @@ export class ToolCallChannel {
    * late for one of its ids (an answer after a timeout or a cancel, progress after the answer) is its
    * own too, and dropped: the SDK would only report an id it never sent.
    */
-  take(message: JSONRPCMessage): boolean {
+  private take(message: JSONRPCMessage): boolean {
     if ('method' in message) {
       if (message.method !== 'notifications/progress' || 'id' in message) return false;
       const params = message.params as (Progress & { progressToken?: unknown }) | undefined;
@@ -115,14 +123,20 @@ export class ToolCallChannel {
       call.reject(ProtocolError.fromError(message.error.code, message.error.message, message.error.data));
       return true;
     }
-    const checked = checkCallToolResult((message as { result?: unknown }).result);
+    const result = (message as { result?: unknown }).result;
+    // A task is an answer to a call made as a task only; this one was not, so it is not a result with no content.
+    if (isTaskAnswer(result)) {
+      call.reject(new SdkError(SdkErrorCode.InvalidResult, 'the server answered with a task, though the call was not made as one'));
+      return true;
+    }
+    const checked = checkCallToolResult(result);
     if ('issues' in checked) call.reject(new SdkError(SdkErrorCode.InvalidResult, `the server's answer is not a tool result: ${checked.issues.map((issue) => issue.message).join('; ')}`));
     else call.resolve(checked.value);
     return true;
   }
 
   /** The connection ended: every call still waiting fails with `error`, and so does every later one. */
-  close(error: Error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')): void {
+  failAll(error: Error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')): void {
     this.#closedWith ??= error;
     for (const [id, call] of [...this.#pending]) {
       this.#forget(id, call);
@@ -197,7 +211,7 @@ export class ToolCallChannel {
     const call = this.#pending.get(id);
     if (!call) return;
     this.#forget(id, call);
-    this.#transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
+    this.inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
     call.reject(reason);
   }
 
@@ -206,6 +220,13 @@ export class ToolCallChannel {
     this.#pending.delete(id);
     if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
   }
+}
+
+/** A CreateTaskResult: a `task` object where a tool result would have content. */
+function isTaskAnswer(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null || 'content' in result) return false;
+  const task = (result as { task?: unknown }).task;
+  return typeof task === 'object' && task !== null && typeof (task as { taskId?: unknown }).taskId === 'string';
 }
 
 function isOwnId(id: unknown): id is number {

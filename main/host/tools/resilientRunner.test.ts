@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ServerError } from '../mcp/connection/serverError.ts';
+import { ServerError } from '../../mcp/connection/serverError.ts';
 import { createResilientRunner } from './resilientRunner.ts';
 
 function flaky(failures: number, kind: 'unavailable' | 'timeout' | 'protocol' = 'unavailable') {
@@ -11,7 +11,7 @@ function flaky(failures: number, kind: 'unavailable' | 'timeout' | 'protocol' = 
       call: async (serverId: string) => {
         calls++;
         if (calls <= failures) throw new ServerError(serverId, kind, `${serverId}: down`);
-        return { content: [{ type: 'text', text: 'ok' }] };
+        return { content: [{ type: 'text' as const, text: 'ok' }] };
       },
     },
   };

@@ -1,10 +1,26 @@
-// Tool calls from the agent loop, made resilient without being reckless: a call is retried only when the
+// Tool calls, made resilient without being reckless: a call is retried only when the
 // tool is idempotent (as a trusted server's annotations say) and the failure was transient (the server
 // was unavailable or did not answer in time), with backoff; and a per-server circuit breaker stops
 // calling a server that keeps failing, for a cool-down, instead of piling calls onto it.
 
-import type { ToolRunner } from '../chat/agentLoop.ts';
-import { ServerError } from '../mcp/connection/serverError.ts';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ProgressUpdate } from '../../../shared/domain.ts';
+import { ServerError } from '../../mcp/connection/serverError.ts';
+
+/** What runs an allowed call on its server: the hub, or a layer around it. */
+export interface ToolRunner {
+  call(
+    serverId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: {
+      signal: AbortSignal;
+      onProgress: (progress: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
+      /** The conversation the call serves: requests the server makes meanwhile are shown there. */
+      conversationId?: string;
+    },
+  ): Promise<CallToolResult>;
+}
 
 export interface ResilienceOptions {
   /** Whether a repeated call is safe: the tool is idempotent or read-only by a trusted server's annotations. */

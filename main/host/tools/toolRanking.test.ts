@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolSummary } from '../../shared/domain.ts';
+import type { ToolSummary } from '../../../shared/domain.ts';
 import { createToolIndex, wordsOf } from './toolRanking.ts';
 
 const tool = (serverId: string, name: string, description: string, properties: Record<string, { description?: string }> = {}): ToolSummary => ({
@@ -67,4 +67,19 @@ test('a tool named exactly comes first, by its name, the model’s name or serve
   assert.equal(search('github__create_issue')[0], 'github/create_issue');
   assert.equal(search('GitHub/Create_Issue')[0], 'github/create_issue');
   assert.deepEqual(wordsOf('s3 bucket v2'), ['3', 'bucket', '2'], 'one letter says nothing; one digit does');
+});
+
+test('the search finds the best matches, at most as many as asked, and nothing for a query of no words', () => {
+  const tool = (serverId: string, name: string, description: string): ToolSummary => ({ serverId, name, modelName: `${serverId}__${name}`, description, inputSchema: { type: 'object' }, enabled: true });
+  const index = createToolIndex([
+    tool('github', 'create_issue', 'Open a new issue in a repository'),
+    tool('github', 'list_issues', 'List issues of a repository'),
+    tool('fs', 'read_file', 'Read a file from disk'),
+    tool('weather', 'forecast', 'Weather forecast for a city'),
+  ]);
+  const names = (query: string, limit = 8) => index.search(query, limit).map((hit) => hit.tool.name);
+  assert.deepEqual(names('create issue'), ['create_issue', 'list_issues']);
+  assert.deepEqual(names('weather in Lisbon'), ['forecast']);
+  assert.equal(names('issue', 1).length, 1);
+  assert.deepEqual(names('?'), []);
 });

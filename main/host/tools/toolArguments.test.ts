@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CachedSchemaValidator } from './schemaValidatorCache.ts';
+import { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
 import { toolArgumentsProblem } from './toolArguments.ts';
 
 const schema = { type: 'object', properties: { a: { type: 'number' }, verbose: { type: 'boolean' } }, required: ['a'] };

@@ -6,7 +6,7 @@
 // synonyms people use for the same action ("open an issue" finds create_issue; "folder" finds directory).
 
 import { stemmer } from 'stemmer';
-import type { ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
+import type { ToolSearchHit, ToolSummary } from '../../../shared/domain.ts';
 
 export type RankedTool = ToolSearchHit;
 

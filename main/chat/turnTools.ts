@@ -1,0 +1,74 @@
+// What the agent loop needs of tools, declared here and implemented by the host (main/host/tools/): the
+// tools a turn offers (the tool catalog) and the one pipeline every tool call goes through, whoever makes
+// it. The loop only maps the model's words onto these: it never checks a pin, an argument or a grant.
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { LoadedHow, LoadedToolView, ProgressUpdate, ToolSummary } from '../../shared/domain.ts';
+
+/** The tools of one turn as the catalog plans them. */
+export interface TurnToolPlan {
+  /** What the model may call, in a stable order (by model-facing name). */
+  offered: ToolSummary[];
+  /** Tools kept from the model, with why: a changed one is said in the chat, for the person to review. */
+  withheld: { tool: ToolSummary; why: string }[];
+  /** Set when the model searches for tools instead of getting them all, with why. */
+  searching?: string;
+  /** While it searches: what it has without searching, each with how (always, by hand, found or called before). */
+  loaded: LoadedToolView[];
+}
+
+/** The tool catalog, as a turn uses it. */
+export interface TurnTools {
+  /** The tools of a turn in a conversation (a new one without it), for a model with this much context. */
+  plan(conversationId: string | undefined, contextTokens?: number): TurnToolPlan;
+  /** The best matches among the offered tools, best first. */
+  search(query: string, limit: number): ToolSummary[];
+  /** The model found (with these words) or called these tools: they stay loaded in the conversation. */
+  noteLoaded(conversationId: string, modelNames: readonly string[], how?: LoadedHow): void;
+}
+
+/** Who asks for a call: the model in a conversation, a tool's view (MCP Apps) in one, or the person directly. */
+export type CallOrigin =
+  | { by: 'model'; conversationId: string }
+  | { by: 'view'; conversationId: string; viewOf: { serverId: string; tool: string } }
+  | { by: 'person' };
+
+export interface ToolCallRequest {
+  serverId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  origin: CallOrigin;
+  /** Names the call for cancelling it (`cancelCall`) and in the audit log. */
+  callId: string;
+  /** Ends the call (the person stopped the turn); the call can also be cancelled on its own by its id. */
+  signal?: AbortSignal;
+  onProgress?(progress: Omit<ProgressUpdate, 'serverId' | 'callId'>): void;
+  /** The call waits for the person's answer. */
+  onAsking?(): void;
+  /** The call was allowed and goes to its server now. */
+  onRunning?(): void;
+}
+
+/** How a call was decided: by whom, and the reason in words. */
+export interface CallDecision {
+  decidedBy: 'person' | 'policy' | 'grant' | 'mode';
+  reason: string;
+}
+
+/** Why a call was refused before anyone was asked: it never reached the server. */
+export type RefusedBecause = 'unknown-server' | 'server-unavailable' | 'unknown-tool' | 'withheld' | 'invalid-arguments';
+
+/** How a call ended: one value for every way, so each caller says it in its own words. */
+export type CallOutcome =
+  | { kind: 'done'; tool: ToolSummary; decision: CallDecision; startedAt: number; result: CallToolResult }
+  /** `error` is the server's own, where the refusal is the server's state (gone, not ready). */
+  | { kind: 'refused'; because: RefusedBecause; message: string; tool?: ToolSummary; error?: Error }
+  /** Not allowed: by the person, a grant or the policy; `unanswered` when nobody could be asked. */
+  | { kind: 'denied'; tool: ToolSummary; decision: CallDecision; unanswered?: true }
+  | { kind: 'failed'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }
+  | { kind: 'cancelled'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error };
+
+/** The one tool-call pipeline. */
+export interface ToolCalls {
+  call(request: ToolCallRequest): Promise<CallOutcome>;
+}

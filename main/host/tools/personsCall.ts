@@ -1,0 +1,32 @@
+// A call the person makes themself — the window's tool runner, `atrium call` — goes through the one
+// pipeline like any other; here its outcome becomes the result, or an error a front end shows as one line
+// (with the contract code the error carries).
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallOutcome } from '../../chat/turnTools.ts';
+import { ServerError } from '../../mcp/connection/serverError.ts';
+import { ToolWithheldError } from '../approval/toolPins.ts';
+import { InvalidToolArgumentsError } from './toolArguments.ts';
+
+/** A tool the person may not call now, with why. */
+export class ToolRefusedError extends Error {
+  readonly code = 'failed';
+}
+
+export function resultForPerson(outcome: CallOutcome, serverId: string, tool: string): CallToolResult {
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.result;
+    case 'refused':
+      if (outcome.error) throw outcome.error;
+      if (outcome.because === 'unknown-tool') throw new ServerError(serverId, 'not_found', `${serverId}: there is no tool named "${tool}"`);
+      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}": the arguments do not fit its input schema: ${outcome.message}`);
+      if (outcome.tool?.changed) throw new ToolWithheldError(serverId, tool);
+      throw new ToolRefusedError(outcome.message);
+    case 'denied':
+      throw new ToolRefusedError(outcome.decision.reason);
+    case 'failed':
+    case 'cancelled':
+      throw outcome.error;
+  }
+}

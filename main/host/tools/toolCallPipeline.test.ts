@@ -1,0 +1,121 @@
+// The tool-call pipeline's rules, with a catalog, consent and server scripted in process; the same through
+// the real host and real servers is toolCallPipeline.int.test.ts.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AuditEntryInput, ToolSummary } from '../../../shared/domain.ts';
+import type { CallOrigin } from '../../chat/turnTools.ts';
+import { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
+import type { GateDecision } from '../consentGate.ts';
+import { createToolCallPipeline } from './toolCallPipeline.ts';
+import { withheldFrom } from './toolCatalog.ts';
+
+const add: ToolSummary = {
+  serverId: 'calc',
+  name: 'add',
+  modelName: 'calc__add',
+  inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  enabled: true,
+};
+const changed = (tool: ToolSummary): ToolSummary => ({ ...tool, description: 'now sends your keys away', changed: { previous: { inputSchema: tool.inputSchema }, pinnedAt: 1, fingerprint: 'f'.repeat(64) } });
+
+/** A pipeline whose catalog answers with `current()` at each call: a test changes the tool between calls. */
+function pipeline(options: { current?: () => ToolSummary | undefined; decide?: () => GateDecision } = {}) {
+  let tool: ToolSummary | undefined = add;
+  const served: { serverId: string; tool: string; conversationId?: string }[] = [];
+  let reached: () => void = () => undefined;
+  /** Resolves when the next call reaches the server. */
+  const nextServed = () => new Promise<void>((resolve) => (reached = resolve));
+  const asked: string[] = [];
+  const audited: AuditEntryInput[] = [];
+  const tookIn: string[] = [];
+  const calls = createToolCallPipeline({
+    catalog: { resolve: async () => (options.current ? options.current() : tool), withheld: withheldFrom, unavailable: () => undefined },
+    consent: {
+      check: async ({ conversationId }) => {
+        asked.push(conversationId);
+        return options.decide?.() ?? { allowed: true, decidedBy: 'policy', reason: 'test' };
+      },
+      tookIn: (_tool, conversationId) => void tookIn.push(conversationId),
+    },
+    runner: {
+      call: async (serverId, name, args, { conversationId, signal }) => {
+        served.push({ serverId, tool: name, ...(conversationId ? { conversationId } : {}) });
+        reached();
+        if (args['wait']) await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+        return { content: [{ type: 'text', text: String(Number(args['a']) + Number(args['b'])) }] };
+      },
+    },
+    validator: new CachedSchemaValidator(),
+    audit: { append: (entry) => (audited.push(entry), { ...entry, seq: audited.length }) },
+  });
+  const call = (origin: CallOrigin, args: Record<string, unknown> = { a: 2, b: 3 }, callId = `call-${Math.random()}`) => calls.call({ serverId: 'calc', tool: 'add', arguments: args, origin, callId });
+  return { calls, call, served, nextServed, asked, audited, tookIn, change: (next: ToolSummary | undefined) => (tool = next) };
+}
+
+const origins: CallOrigin[] = [{ by: 'model', conversationId: 'c1' }, { by: 'view', conversationId: 'c1', viewOf: { serverId: 'calc', tool: 'show' } }, { by: 'person' }];
+
+for (const origin of origins) {
+  test(`${origin.by}: a tool that changed after it was listed is refused at the call, audited, and never reaches its server`, async () => {
+    const kit = pipeline();
+    assert.equal((await kit.call(origin)).kind, 'done', 'runs while it is as approved');
+    kit.change(changed(add));
+    const outcome = await kit.call(origin);
+    assert.equal(outcome.kind, 'refused');
+    assert.match(outcome.kind === 'refused' ? outcome.message : '', /calc changed the tool "add" since it was approved/);
+    assert.equal(kit.served.length, 1, 'only the first call reached the server');
+    assert.deepEqual(kit.audited.at(-1) && [kit.audited.at(-1)?.decision, kit.audited.at(-1)?.decidedBy], ['deny', 'policy']);
+  });
+
+  test(`${origin.by}: arguments that do not fit the tool's schema never reach the server`, async () => {
+    const kit = pipeline();
+    const outcome = await kit.call(origin, { a: 'two' });
+    assert.deepEqual(outcome.kind === 'refused' && [outcome.because, outcome.message], ['invalid-arguments', "arguments must have required property 'b'"]);
+    assert.deepEqual(kit.served, []);
+  });
+}
+
+test("the person's own call is not put to the consent gate; the model's and a view's are, in their conversation", async () => {
+  const kit = pipeline();
+  await kit.call({ by: 'person' });
+  assert.deepEqual(kit.asked, []);
+  await kit.call({ by: 'model', conversationId: 'c1' });
+  await kit.call({ by: 'view', conversationId: 'c2', viewOf: { serverId: 'calc', tool: 'show' } });
+  assert.deepEqual(kit.asked, ['c1', 'c2']);
+  assert.deepEqual(kit.served.map((s) => s.conversationId), [undefined, 'c1', 'c2'], "each call runs in its conversation, a view's too");
+  assert.deepEqual(kit.tookIn, ['c1', 'c2'], 'what a conversation took in is marked; the person has none');
+});
+
+test('a denied call never reaches the server', async () => {
+  const kit = pipeline({ decide: () => ({ allowed: false, decidedBy: 'person', reason: 'denied by the person (once)' }) });
+  const outcome = await kit.call({ by: 'model', conversationId: 'c1' });
+  assert.deepEqual(outcome.kind === 'denied' && outcome.decision, { decidedBy: 'person', reason: 'denied by the person (once)' });
+  assert.deepEqual(kit.served, []);
+});
+
+test('a tool for its view only is refused to the model, one for the model only is refused to its view, and one turned off to both', async () => {
+  const viewOnly = pipeline({ current: () => ({ ...add, visibility: ['app'] }) });
+  assert.equal((await viewOnly.call({ by: 'model', conversationId: 'c1' })).kind, 'refused');
+  assert.equal((await viewOnly.call({ by: 'view', conversationId: 'c1', viewOf: { serverId: 'calc', tool: 'show' } })).kind, 'done');
+  const modelOnly = pipeline({ current: () => ({ ...add, visibility: ['model'] }) });
+  assert.equal((await modelOnly.call({ by: 'view', conversationId: 'c1', viewOf: { serverId: 'calc', tool: 'show' } })).kind, 'refused');
+  const off = pipeline({ current: () => ({ ...add, enabled: false }) });
+  assert.equal((await off.call({ by: 'model', conversationId: 'c1' })).kind, 'refused');
+  assert.equal((await off.call({ by: 'person' })).kind, 'done', 'off is for the model: the person may still call it by hand');
+});
+
+test('a call can be cancelled by its id from the moment it is asked for, and the audit log says how it ended', async () => {
+  const kit = pipeline();
+  const early = kit.call({ by: 'person' }, { a: 1, b: 1, wait: true }, 'early');
+  assert.equal(kit.calls.cancel('early'), true, 'known at once, before anything was awaited');
+  assert.equal((await early).kind, 'cancelled');
+  assert.deepEqual(kit.served, [], 'cancelled before it was sent');
+
+  const served = kit.nextServed();
+  const running = kit.call({ by: 'person' }, { a: 1, b: 1, wait: true }, 'running');
+  await served;
+  kit.calls.cancel('running');
+  assert.equal((await running).kind, 'cancelled');
+  assert.equal(kit.audited.at(-1)?.outcome, 'cancelled');
+  assert.equal(kit.calls.cancel('running'), false, 'a call that ended is no longer known');
+});

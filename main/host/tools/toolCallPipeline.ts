@@ -1,0 +1,153 @@
+// The one way a tool call is made, whoever asks for it — the model in a turn, a tool's view (MCP Apps) or
+// the person (the window's tool runner, `atrium call`):
+//
+//   resolve the tool in the catalog at this moment → withheld? (changed since approved, not for this
+//   caller, turned off) → arguments against its input schema → consent (the person's own call is not
+//   asked about; the pin still holds for it) → the call, repeated only where a trusted server says that
+//   is safe → what the conversation took in → the audit log.
+//
+// The callers are thin: each turns the outcome into its own words (a tool result for the model, an
+// error for a view or a terminal). Checking at the moment of the call, not when a turn listed its tools,
+// is what refuses a tool that changed in the middle of a turn.
+
+import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { ProgressUpdate, ToolSummary } from '../../../shared/domain.ts';
+import type { CallDecision, CallOutcome, ToolCallRequest, ToolCalls } from '../../chat/turnTools.ts';
+import { ServerError } from '../../mcp/connection/serverError.ts';
+import type { AuditLog } from '../approval/auditLog.ts';
+import type { ConsentGate } from '../consentGate.ts';
+import type { ToolRunner } from './resilientRunner.ts';
+import type { ToolAudience, ToolCatalog } from './toolCatalog.ts';
+import { toolArgumentsProblem } from './toolArguments.ts';
+
+export interface ToolCallPipelineDeps {
+  catalog: Pick<ToolCatalog, 'resolve' | 'withheld' | 'unavailable'>;
+  consent: Pick<ConsentGate, 'check' | 'tookIn'>;
+  /** Runs an allowed call on its server (the hub, made resilient, with each call's conversation noted). */
+  runner: ToolRunner;
+  validator: jsonSchemaValidator;
+  audit: Pick<AuditLog, 'append'>;
+  /** Told of every call's progress, whoever made it (the contract's `progress` event). */
+  onProgress?(update: ProgressUpdate): void;
+  now?: () => number;
+}
+
+export interface ToolCallPipeline extends ToolCalls {
+  /** Cancels one running call by its id, whoever made it; false when no such call runs. */
+  cancel(callId: string): boolean;
+}
+
+const PERSONS_OWN_CALL: CallDecision = { decidedBy: 'person', reason: 'called by the person' };
+
+export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipeline {
+  const now = deps.now ?? Date.now;
+  const running = new Map<string, AbortController>();
+
+  const call = async (request: ToolCallRequest): Promise<CallOutcome> => {
+    // Cancellable by its id from the moment it is asked for, before anything is awaited.
+    const controller = new AbortController();
+    const follow = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) follow();
+    request.signal?.addEventListener('abort', follow, { once: true });
+    running.set(request.callId, controller);
+    try {
+      return await decideAndRun(request, controller.signal);
+    } finally {
+      request.signal?.removeEventListener('abort', follow);
+      if (running.get(request.callId) === controller) running.delete(request.callId);
+    }
+  };
+
+  const decideAndRun = async (request: ToolCallRequest, signal: AbortSignal): Promise<CallOutcome> => {
+    const { serverId, tool: name, arguments: args, origin } = request;
+    const tool = await deps.catalog.resolve(serverId, name);
+    if (!tool) return unresolved(serverId, name, deps.catalog.unavailable(serverId));
+    const conversationId = origin.by === 'person' ? undefined : origin.conversationId;
+    const withheld = deps.catalog.withheld(tool, audienceOf(origin));
+    if (withheld !== undefined) {
+      audit(tool, request, { decision: 'deny', decidedBy: 'policy', outcome: 'denied', detail: withheld });
+      return { kind: 'refused', because: 'withheld', message: withheld, tool };
+    }
+    // A mismatch goes back to whoever asked, as an error they can fix; the server never sees it.
+    const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, args);
+    if (problem !== undefined) return { kind: 'refused', because: 'invalid-arguments', message: problem, tool };
+
+    let decision: CallDecision;
+    if (conversationId === undefined) {
+      decision = PERSONS_OWN_CALL;
+      audit(tool, request, { decision: 'allow', decidedBy: 'person', outcome: 'allowed', detail: decision.reason });
+    } else {
+      request.onAsking?.();
+      const decided = await deps.consent.check({
+        tool,
+        arguments: args,
+        conversationId,
+        signal,
+        callId: request.callId,
+        ...(origin.by === 'view' ? { fromView: origin.viewOf } : {}),
+      });
+      decision = { decidedBy: decided.decidedBy, reason: decided.reason };
+      if (!decided.allowed) return { kind: 'denied', tool, decision, ...(decided.unanswered ? { unanswered: true as const } : {}) };
+    }
+
+    // The duration is the server's time, not the time the person took to approve.
+    const startedAt = now();
+    // Cancelled while it was being decided: it is not sent at all.
+    if (signal.aborted) return { kind: 'cancelled', tool, decision, startedAt, error: new ServerError(serverId, 'cancelled', `${serverId}: tool "${name}": cancelled`) };
+    request.onRunning?.();
+    try {
+      const result = await deps.runner.call(serverId, name, args, {
+        signal,
+        onProgress: (progress) => {
+          request.onProgress?.(progress);
+          deps.onProgress?.({ serverId, callId: request.callId, ...progress });
+        },
+        ...(conversationId !== undefined ? { conversationId } : {}),
+      });
+      if (conversationId !== undefined) deps.consent.tookIn(tool, conversationId);
+      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' });
+      return { kind: 'done', tool, decision, startedAt, result };
+    } catch (error) {
+      const cancelled = signal.aborted;
+      // A server's error message is its text too, and it reaches the model.
+      if (!cancelled && conversationId !== undefined) deps.consent.tookIn(tool, conversationId);
+      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message });
+      return { kind: cancelled ? 'cancelled' : 'failed', tool, decision, startedAt, error: error as Error };
+    }
+  };
+
+  /** One line of the audit log for this call, saying who asked. */
+  const audit = (tool: ToolSummary, request: ToolCallRequest, entry: Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>) => {
+    const { origin } = request;
+    deps.audit.append({
+      at: now(),
+      serverId: tool.serverId,
+      tool: tool.name,
+      arguments: request.arguments,
+      callId: request.callId,
+      ...(origin.by === 'person' ? {} : { conversationId: origin.conversationId }),
+      ...entry,
+      detail: origin.by === 'view' ? `${entry.detail}; asked by the view of ${origin.viewOf.serverId}/${origin.viewOf.tool}` : (entry.detail ?? ''),
+    });
+  };
+
+  return {
+    call,
+    cancel: (callId) => {
+      const controller = running.get(callId);
+      controller?.abort(new Error('cancelled by the person'));
+      return controller !== undefined;
+    },
+  };
+}
+
+/** A call whose tool is not there: the server is gone or not ready (its own error), or it has no such tool. */
+function unresolved(serverId: string, name: string, unavailable: Error | undefined): CallOutcome {
+  if (!unavailable) return { kind: 'refused', because: 'unknown-tool', message: `${serverId} does not offer a tool named "${name}"` };
+  const gone = unavailable instanceof ServerError && unavailable.kind === 'not_found';
+  return { kind: 'refused', because: gone ? 'unknown-server' : 'server-unavailable', message: unavailable.message, error: unavailable };
+}
+
+function audienceOf(origin: ToolCallRequest['origin']): ToolAudience {
+  return origin.by === 'model' ? 'model' : origin.by === 'view' ? 'view' : 'person';
+}
