@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/**/*.{ts,tsx}'],
+    files: ['renderer/**/*.{ts,tsx}', 'main/mcp/extensions/*/window/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -9,7 +9,7 @@
 // two letters of a script that needs them (Arabic, Persian, the Indic scripts), since removing those
 // changes how a word is written; one variation selector after a character (❤️), and the three RGI
 // subdivision flags (🏴󠁧󠁢󠁥󠁮󠁧󠁿), whose tag characters spell only gbeng / gbsct / gbwls.
-import { VIEW_MIME_TYPE } from './viewSandbox.ts';
+import { VIEW_MIME_TYPE } from '../main/mcp/extensions/apps/contract/viewSandbox.ts';
 
 export type RemovedKind = 'tag' | 'bidi' | 'invisible' | 'control';
 

@@ -1,7 +1,6 @@
 // The typed contract implemented once. The Electron IPC adapter and the browser bridge both validate a
 // request against shared/contract.ts and then call this object; the CLI calls it directly.
 
-import { randomUUID } from 'node:crypto';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary } from '../../shared/domain.ts';
 import type { RootsStore } from '../host/rootsStore.ts';
@@ -15,16 +14,16 @@ import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
+import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
-import { createSettingsApi, settingsView } from './settingsApi.ts';
+import { createSettingsApi } from './settingsApi.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import { createHostInfoApi } from './hostInfoApi.ts';
 import type { FrontEnd } from './hostInfoApi.ts';
 import type { SampleServerLaunch } from './setupApi.ts';
-import type { EventBus } from './eventBus.ts';
 import { dataFileProblems } from '../store/dataFile.ts';
 
 export interface ApiDeps {
@@ -42,12 +41,11 @@ export interface ApiDeps {
   launchApprovals: LaunchApprovals;
   roots: RootsStore;
   workspaces: Workspaces;
-  events: EventBus;
   conversations: ConversationServices;
 }
 
 export function createAtriumApi(deps: ApiDeps): AtriumApi {
-  const { home, hub, registry, roots, workspaces, events, conversations, secrets, secretStore, keyStorageWarning } = deps;
+  const { home, hub, registry, roots, workspaces, conversations, secrets, secretStore, keyStorageWarning } = deps;
   // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
@@ -59,12 +57,6 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...(secretStore ? { store: secretStore } : {}),
     ...(keyStorageWarning ? { keyStorageWarning } : {}),
   };
-  // Every window mirrors the settings: a change saved anywhere (another window, a provider added from
-  // the first-run view) reaches each one as it is now.
-  conversations.settings.onChange(() => {
-    void settingsView(settingsDeps, conversations.settings).then((view) => events.emit('settingsChanged', view));
-  });
-
   const api = {
     listServers: async () => hub.snapshots(),
     listConfigProblems: async () => registry.problems,
@@ -135,23 +127,6 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
           }),
         ),
       ),
-    openToolView: async ({ serverId, tool }) => conversations.views.open(serverId, tool),
-    callToolFromView: async ({ conversationId, viewOf, tool, arguments: args, callId = randomUUID() }) =>
-      conversations.views.call({ conversationId, viewOf, tool, arguments: args ?? {}, callId, signal: new AbortController().signal }),
-    setViewContext: async (update) => ({ kept: conversations.views.setContext(update) }),
-    listViewContext: async ({ conversationId }) => conversations.views.context(conversationId),
-    listViewTrust: async ({ serverId }) => conversations.viewTrust.list(serverId),
-    setViewTrust: async ({ serverId, trusted }) => {
-      if (trusted) conversations.viewTrust.allow(serverId);
-      else conversations.viewTrust.revoke(serverId);
-      events.emit('viewTrustChanged', conversations.viewTrust.list());
-      return null;
-    },
-    setViewPermission: async ({ serverId, permission, allowed }) => {
-      conversations.viewTrust.setPermission(serverId, permission, allowed);
-      events.emit('viewTrustChanged', conversations.viewTrust.list());
-      return null;
-    },
     readResource: async ({ serverId, uri }) => hub.get(serverId).readResource(uri),
     subscribeResource: async ({ serverId, uri }) => {
       await hub.get(serverId).subscribeResource(uri);
@@ -183,13 +158,15 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, events, deps.launchApprovals),
-    ...createSetupApi({ home, hub, registry, events, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
+    ...createServerConfigApi(hub, registry, deps.launchApprovals),
+    ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps),
     ...createHostInfoApi(deps.frontEnd),
-    ...createWorkspaceApi(workspaces, roots, events),
+    ...createWorkspaceApi(workspaces, roots),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
+    // The extensions' requests, one line each.
+    ...createAppsApi(conversations.apps),
   } satisfies AtriumApi;
   return api;
 }

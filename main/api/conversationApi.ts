@@ -41,9 +41,9 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
     return found;
   };
   return {
-    listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map((c) => summary(c, chat)),
+    listConversations: async ({ search, limit }) => history.listConversations({ ...(search ? { search } : {}), ...(limit ? { limit } : {}) }).map((c) => conversationSummary(c, chat)),
     getConversation: async ({ conversationId }) => ({
-      conversation: summary(conversation(conversationId), chat),
+      conversation: conversationSummary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId),
       toolCalls: history.toolCalls.list(conversationId),
     }),
@@ -120,7 +120,8 @@ export async function sendTurn(chat: ChatService, request: SendRequest): Promise
   }
 }
 
-function summary(c: Conversation, chat: ChatService): ConversationSummary {
+/** A conversation as the window lists it: with whether a turn runs in it now. */
+export function conversationSummary(c: Conversation, chat: Pick<ChatService, 'isRunning'>): ConversationSummary {
   return {
     ...(chat.isRunning(c.id) ? { running: true as const } : {}),
     id: c.id,

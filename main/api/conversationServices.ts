@@ -9,8 +9,7 @@ import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { ToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
 import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
-import type { ToolViews } from '../host/toolViews.ts';
-import type { ViewTrustStore } from '../host/approval/viewTrust.ts';
+import type { AppsApiDeps } from '../mcp/extensions/apps/api/appsApi.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
@@ -30,8 +29,6 @@ export interface ConversationServices {
   chat: ChatService;
   /** The providers' models, for the picker. */
   models: ModelResolver;
-  /** MCP Apps: tools' views, and the calls they ask for. */
-  views: ToolViews;
-  /** The servers whose views are shown without asking, listed and revoked with the permissions. */
-  viewTrust: ViewTrustStore;
+  /** MCP Apps: tools' views and the calls they ask for; the servers whose views show without asking, and their permissions. */
+  apps: AppsApiDeps;
 }

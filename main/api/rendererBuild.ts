@@ -15,11 +15,11 @@ export { repoRoot };
 export const rendererOutDir = join(repoRoot, 'dist', 'renderer');
 export const rendererManifestName = '.sources.json';
 
-// What the window is made of: the renderer, the shared code it imports, the build config and the locked
-// dependency versions. Whole folders, not only the modules the build imported, so an asset the build
+// What the window is made of: the renderer, the shared code it imports, the extensions (their window
+// parts and contract sections live in their folders), the build config and the locked dependency versions. Whole folders, not only the modules the build imported, so an asset the build
 // takes from the folder counts too, and so does a file added since. Tests are left out: changing one
 // does not change the window.
-const inputFolders = ['renderer', 'shared'];
+const inputFolders = ['renderer', 'shared', 'main/mcp/extensions'];
 const inputFiles = ['vite.config.ts', 'package-lock.json'];
 const isTestFile = (name: string) => /\.test\.tsx?$/.test(name);
 

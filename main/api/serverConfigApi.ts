@@ -12,7 +12,6 @@ import { ServerError } from '../mcp/connection/serverError.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
-import type { EventBus } from './eventBus.ts';
 import { checkServerForm } from './serverFormProblems.ts';
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
@@ -27,7 +26,7 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, events: EventBus, approvals: LaunchApprovals): ServerConfigRequests {
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -47,7 +46,6 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
         await hub.remove(replaces);
       }
       await hub.replace(definition);
-      events.emit('configProblems', registry.problems);
       return hub.get(serverId).snapshot;
     },
     reviewServerLaunch: async ({ serverId }) => approvals.review(known(serverId)),
@@ -64,7 +62,6 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, eve
       known(serverId);
       await registry.remove(serverId);
       await hub.remove(serverId);
-      events.emit('configProblems', registry.problems);
       return null;
     },
   };

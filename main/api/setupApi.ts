@@ -14,7 +14,6 @@ import { parsePastedServers } from '../mcp/config/pastedServers.ts';
 import { loadServersFile } from '../mcp/config/serversFile.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
-import type { EventBus } from './eventBus.ts';
 import { InvalidServerConfigError } from './serverConfigApi.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
@@ -24,7 +23,6 @@ export interface SetupDeps {
   home: string;
   hub: McpHub;
   registry: ServerRegistry;
-  events: EventBus;
   /** The saved settings: a provider added here applies to the next conversation at once. */
   settings: SettingsStore;
   configPaths?: () => { app: string; path: string }[];
@@ -59,7 +57,6 @@ export function createSetupApi(deps: SetupDeps): SetupRequests {
   const add = async (definition: ServerDefinition): Promise<ServerSnapshot> => {
     await deps.registry.save(definition);
     await deps.hub.replace(definition);
-    deps.events.emit('configProblems', deps.registry.problems);
     return deps.hub.get(definition.id).snapshot;
   };
 

@@ -8,6 +8,8 @@ import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 import type { ConfigProblem, ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import { createAtriumApi } from '../api/atriumApi.ts';
+import { settingsView } from '../api/settingsApi.ts';
+import { announceOwnersChanges } from './announceChanges.ts';
 import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
@@ -22,8 +24,8 @@ import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
-import { createToolViews } from '../host/toolViews.ts';
-import { viewContextNote } from '../chat/viewContextNote.ts';
+import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
+import { viewContextNote } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -302,9 +304,16 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, views, viewTrust };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
 
-  // 6. What follows from the servers' events.
+  // 6. What the owners of state announce reaches every window, as it is now.
+  announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat });
+  settingsStore.onChange(() => {
+    const deps = { approvals, secrets, ...(options.secretStore ? { store: options.secretStore } : {}), ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}) };
+    void settingsView(deps, settingsStore).then((view) => events.emit('settingsChanged', view));
+  });
+
+  // 7. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
   events.on('serverChanged', (snapshot) => {
     if (snapshot.status.kind !== 'ready') pending.withdrawForServer(snapshot.id, goneReason(snapshot));
@@ -312,7 +321,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
-    if (viewTrust.forget(serverId)) events.emit('viewTrustChanged', viewTrust.list());
+    viewTrust.forget(serverId);
   });
   // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
   // catalog announces what changed in the tools it shows.
@@ -342,7 +351,6 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       launchApprovals,
       roots,
       workspaces,
-      events,
       conversations,
       secrets,
       frontEnd: options.frontEnd ?? headlessFrontEnd,

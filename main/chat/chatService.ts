@@ -3,6 +3,7 @@
 // server, the consent gate, and the history store; its events go out on the host's event bus.
 
 import type { ToolsInUse } from '../../shared/domain.ts';
+import { ChangeListeners } from '../changeListeners.ts';
 import { CONTEXT_TOKENS_BY_KIND } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
@@ -46,6 +47,7 @@ export interface SendRequest extends ProviderChoice {
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
+  private readonly runningChanges = new ChangeListeners<string>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -69,6 +71,7 @@ export class ChatService {
     if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
+    this.runningChanges.tell(conversation.id);
     const system = [request.system, this.deps.viewContext?.(conversation.id)].filter((part) => part !== undefined && part !== '').join('\n\n');
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
@@ -97,6 +100,7 @@ export class ChatService {
       throw error;
     } finally {
       this.running.delete(conversation.id);
+      this.runningChanges.tell(conversation.id);
     }
   }
 
@@ -114,6 +118,11 @@ export class ChatService {
     const kind = settings.providers.find((provider) => provider.id === providerId)?.kind;
     const plan = this.deps.tools.plan(conversationId, kind ? CONTEXT_TOKENS_BY_KIND[kind] : undefined);
     return { offered: plan.offered.length, ...(plan.searching ? { searching: plan.searching } : {}), loaded: plan.loaded };
+  }
+
+  /** Told with a conversation's id when a turn begins or ends in it (`isRunning` says which). */
+  onRunningChange(listener: (conversationId: string) => void): () => void {
+    return this.runningChanges.add(listener);
   }
 
   /** Whether a turn runs in the conversation now. */

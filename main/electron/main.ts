@@ -20,7 +20,7 @@ import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { notifyPendingRequests } from './pendingNotifier.ts';
 import { openKeychainSecrets } from './safeStorageSecrets.ts';
-import type { ViewPermission, ViewTrust } from '../../shared/viewSandbox.ts';
+import type { ViewPermission, ViewTrust } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 import { guardPermissions, guardWebContents, openExternalLink, openSignInPage } from './webContentsPolicy.ts';
 import type { LinkOpener } from './webContentsPolicy.ts';
 import { buildWindowOptions, windowSizes } from './windowOptions.ts';

@@ -2,7 +2,7 @@
 // the CSP, and the relay page with the view's own policy, framed only by atrium://app.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanViewCsp, viewSandboxQuery } from '../../shared/viewSandbox.ts';
+import { cleanViewCsp, viewSandboxQuery } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 import { serveViewSandboxRequest, viewSandboxUrl, viewSchemePrivileges } from './viewSandboxProtocol.ts';
 
 test('views are shown from atrium-view://sandbox, a standard, secure scheme of their own that never bypasses the CSP', () => {

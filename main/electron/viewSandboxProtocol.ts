@@ -3,7 +3,7 @@
 // mode's sandbox listener answers (main/api/viewSandboxPages.ts): the relay page, with the view's own
 // Content-Security-Policy, framed only by Atrium's page, and its script; nothing else.
 import type { CustomScheme } from 'electron';
-import { answerViewSandbox, viewSandboxPagePath } from '../api/viewSandboxPages.ts';
+import { answerViewSandbox, viewSandboxPagePath } from '../mcp/extensions/apps/api/viewSandboxPages.ts';
 
 export const viewScheme = 'atrium-view';
 export const viewHost = 'sandbox';

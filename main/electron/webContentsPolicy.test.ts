@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Session, WebContents } from 'electron';
 import { guardPermissions, guardWebContents, openSignInPage, windowOpenHandler } from './webContentsPolicy.ts';
-import type { ViewPermission } from '../../shared/viewSandbox.ts';
+import type { ViewPermission } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 
 function opener(fail = false) {
   const opened: string[] = [];

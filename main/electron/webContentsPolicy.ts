@@ -3,7 +3,7 @@
 // may use once the person allowed them for its server. Links leave only through `window.open(url)` (after
 // the person confirmed the address), the URL gate and the OS's URL handler.
 import type { HandlerDetails, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
-import type { ViewPermission } from '../../shared/viewSandbox.ts';
+import type { ViewPermission } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 import { isAppUrl } from './appProtocol.ts';
 import { checkExternalUrl } from './externalUrl.ts';
 import { viewScheme } from './viewSandboxProtocol.ts';

@@ -3,6 +3,7 @@
 // switching workspace or changing its roots sends them `notifications/roots/list_changed` (through the
 // RootsStore). A stored folder that has since disappeared is left out and reported, not fatal.
 
+import { ChangeListeners } from '../changeListeners.ts';
 import type { RootEntry, WorkspaceView } from '../../shared/domain.ts';
 import type { StoredWorkspace, WorkspaceStore } from '../store/workspaceStore.ts';
 import type { RootsStore } from './rootsStore.ts';
@@ -24,6 +25,7 @@ export class Workspaces {
   /** Folders given for this run only (the CLI's --root): added to the active workspace's, never stored. */
   private extraRoots: RootEntry[];
   private missing: string[] = [];
+  private readonly changes = new ChangeListeners<WorkspaceView[]>();
 
   constructor(store: WorkspaceStore, roots: RootsStore, extraRoots: readonly RootEntry[] = []) {
     this.store = store;
@@ -53,7 +55,7 @@ export class Workspaces {
 
   async create(name: string, roots: readonly RootEntry[] = []): Promise<WorkspaceView> {
     if (this.store.byName(checkedName(name))) throw new WorkspaceError(`there is already a workspace called "${name}"`);
-    return this.view(this.store.create(name, await canonicalRoots(roots)));
+    return this.announced(this.view(this.store.create(name, await canonicalRoots(roots))));
   }
 
   async setRoots(id: string, roots: readonly RootEntry[]): Promise<WorkspaceView> {
@@ -61,7 +63,7 @@ export class Workspaces {
     this.store.setRoots(id, await canonicalRoots(roots));
     const updated = this.require(id);
     if (workspace.active) await this.apply(updated);
-    return this.view(updated);
+    return this.announced(this.view(updated));
   }
 
   async activate(id: string): Promise<WorkspaceView> {
@@ -69,7 +71,7 @@ export class Workspaces {
     this.store.activate(id);
     const workspace = this.require(id);
     await this.apply(workspace);
-    return this.view(workspace);
+    return this.announced(this.view(workspace));
   }
 
   rename(id: string, name: string): WorkspaceView {
@@ -77,13 +79,24 @@ export class Workspaces {
     const clash = this.store.byName(checkedName(name));
     if (clash && clash.id !== id) throw new WorkspaceError(`there is already a workspace called "${name}"`);
     this.store.rename(id, name);
-    return this.view(this.require(id));
+    return this.announced(this.view(this.require(id)));
   }
 
   delete(id: string): void {
     const workspace = this.require(id);
     if (workspace.active) throw new WorkspaceError(`"${workspace.name}" is the active workspace; switch to another before deleting it`);
     this.store.delete(id);
+    this.announced(undefined);
+  }
+
+  /** Told with every workspace as it is now, after each change. */
+  onChange(listener: (workspaces: WorkspaceView[]) => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  private announced<T>(value: T): T {
+    this.changes.tell(this.list());
+    return value;
   }
 
   private require(id: string): StoredWorkspace {

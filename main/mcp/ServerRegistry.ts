@@ -3,6 +3,7 @@
 // written.
 
 import type { ConfigProblem } from '../../shared/domain.ts';
+import { ChangeListeners } from '../changeListeners.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
 import { loadServersFile, saveServers } from './config/serversFile.ts';
 
@@ -12,6 +13,7 @@ export class ServerRegistry {
   readonly problems: ConfigProblem[];
   private readonly path: string;
   private readonly writable: boolean;
+  private readonly changes = new ChangeListeners<readonly ConfigProblem[]>();
 
   private constructor(path: string, writable: boolean, loaded: Awaited<ReturnType<typeof loadServersFile>>) {
     this.path = path;
@@ -53,14 +55,21 @@ export class ServerRegistry {
     await this.write([id]);
   }
 
+  /** Told with the configuration problems as they are now, after every change the person made. */
+  onChange(listener: (problems: readonly ConfigProblem[]) => void): () => void {
+    return this.changes.add(listener);
+  }
+
   private dropProblems(ids: readonly string[]): void {
     for (let i = this.problems.length - 1; i >= 0; i--) if (ids.includes(this.problems[i]?.serverId ?? '')) this.problems.splice(i, 1);
   }
 
   private async write(removed: readonly string[] = []): Promise<void> {
-    if (!this.writable) return;
-    await saveServers(this.path, this.definitions, this.raw, removed);
-    const reloaded = await loadServersFile(this.path, { dataFile: true });
-    this.raw = reloaded.raw;
+    if (this.writable) {
+      await saveServers(this.path, this.definitions, this.raw, removed);
+      const reloaded = await loadServersFile(this.path, { dataFile: true });
+      this.raw = reloaded.raw;
+    }
+    this.changes.tell([...this.problems]);
   }
 }

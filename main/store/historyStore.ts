@@ -5,6 +5,7 @@
 // `flushIntervalMs` or as soon as `flushChars` characters are waiting (see appendAssistantText). A kill can
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
 
+import { ChangeListeners } from '../changeListeners.ts';
 import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../../shared/domain.ts';
 import type {
@@ -201,6 +202,9 @@ function prepareStatements(db: Database) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** A conversation as saved now, or gone. */
+export type ConversationChange = { kind: 'saved'; conversation: Conversation } | { kind: 'deleted'; conversationId: string };
+
 export class HistoryStore {
   private readonly db: Database;
   private readonly flushIntervalMs: number;
@@ -213,6 +217,7 @@ export class HistoryStore {
   private lastFlushAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly sql: Statements;
+  private readonly conversationChanges = new ChangeListeners<ConversationChange>();
   /** The tool calls the model made in each conversation. */
   readonly toolCalls: ToolCallLog;
   /** The requests from servers a person was asked to settle, and how each ended. */
@@ -244,7 +249,13 @@ export class HistoryStore {
     if (options.providerId !== undefined) conversation.providerId = options.providerId;
     if (options.model !== undefined) conversation.model = options.model;
     this.sql.insertConversation.run(conversation.id, conversation.title, now, now, options.providerId ?? null, options.model ?? null);
+    this.conversationChanges.tell({ kind: 'saved', conversation: { ...conversation } });
     return conversation;
+  }
+
+  /** Told when a conversation is made, renamed, written in by the person, given another model, or deleted. */
+  onConversationChange(listener: (change: ConversationChange) => void): () => void {
+    return this.conversationChanges.add(listener);
   }
 
   /**
@@ -263,12 +274,12 @@ export class HistoryStore {
   }
 
   renameConversation(id: string, title: string): boolean {
-    return Number(this.sql.renameConversation.run(title, this.now(), id).changes) > 0;
+    return this.saved(id, this.sql.renameConversation.run(title, this.now(), id).changes);
   }
 
   /** The provider and model the conversation's next messages (and its servers' sampling) use. */
   setConversationModel(id: string, providerId: string, model: string): boolean {
-    return Number(this.sql.setConversationModel.run(providerId, model, id).changes) > 0;
+    return this.saved(id, this.sql.setConversationModel.run(providerId, model, id).changes);
   }
 
   /** Removes the conversation with its messages, tool calls and requests. */
@@ -278,14 +289,26 @@ export class HistoryStore {
       this.pendingChars -= stream.pending;
       this.streams.delete(messageId);
     }
-    return Number(this.sql.deleteConversation.run(id).changes) > 0;
+    const deleted = Number(this.sql.deleteConversation.run(id).changes) > 0;
+    if (deleted) this.conversationChanges.tell({ kind: 'deleted', conversationId: id });
+    return deleted;
+  }
+
+  /** Announces the conversation as it is now, when `changes` rows were written; whether any were. */
+  private saved(id: string, changes: number | bigint): boolean {
+    const conversation = Number(changes) > 0 ? this.getConversation(id) : undefined;
+    if (conversation) this.conversationChanges.tell({ kind: 'saved', conversation });
+    return conversation !== undefined;
   }
 
   // ── messages ───────────────────────────────────────────────────────────────────────────────────────
 
   /** Committed when it returns: the person's words survive whatever happens to the LLM call that follows. */
   appendUserMessage(conversationId: string, content: ChatContent[], origin?: MessageOrigin): StoredMessage {
-    return this.insertMessage(conversationId, 'user', content, 'complete', origin);
+    const message = this.insertMessage(conversationId, 'user', content, 'complete', origin);
+    // The person's message makes the conversation the most recent.
+    this.saved(conversationId, 1);
+    return message;
   }
 
   /** A reply about to stream: committed as 'streaming' so a crash leaves a visible, incomplete turn. */

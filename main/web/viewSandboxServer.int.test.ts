@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
-import { cleanViewCsp, viewSandboxQuery } from '../../shared/viewSandbox.ts';
+import { cleanViewCsp, viewSandboxQuery } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 import { startViewSandboxServer } from './viewSandboxServer.ts';
 import type { ViewSandboxServer } from './viewSandboxServer.ts';
 

@@ -2,7 +2,7 @@
 // that is not Atrium's page (another port is another origin). What it answers is main/api/viewSandboxPages.ts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerViewSandbox, viewSandboxPagePath } from '../api/viewSandboxPages.ts';
+import { answerViewSandbox, viewSandboxPagePath } from '../mcp/extensions/apps/api/viewSandboxPages.ts';
 
 export interface ViewSandboxServer {
   /** The relay page's address, without its query: `http://127.0.0.1:PORT/view`. */

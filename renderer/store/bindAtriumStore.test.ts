@@ -52,6 +52,7 @@ function scriptedHost() {
     listWorkspaces: () => answer('listWorkspaces', []),
     getHostInfo: () => answer('getHostInfo', { frontEnd: 'browser', canPickFolders: false }),
     listViewTrust: () => answer('listViewTrust', []),
+    listGrants: () => answer('listGrants', []),
     toolsInUse: () => answer('toolsInUse', { offered: 0, loaded: [] }),
     listProviders: () => answer('listProviders', holds.providers),
     listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
@@ -164,5 +165,43 @@ test('lists marked stale while the link is down wait for it, and are listed once
   store.getState().setLink('open');
   await settle();
   assert.deepEqual(host.asked, ['listTools files']);
+  unbind();
+});
+
+test('the conversation list mirrors what the history announces, without asking for the list again', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.asked.length = 0;
+  const conversation = (id: string, updatedAt: number) => ({ id, title: id, createdAt: 1, updatedAt });
+  host.emit('conversationsChanged', { conversation: conversation('older', 10) });
+  host.emit('conversationsChanged', { conversation: conversation('newer', 20) });
+  assert.deepEqual(store.getState().conversations.map((c) => c.id), ['newer', 'older'], 'most recently active first');
+  host.emit('conversationsChanged', { conversation: { ...conversation('older', 30), title: 'Renamed' } });
+  assert.deepEqual(store.getState().conversations.map((c) => [c.id, c.title]), [['older', 'Renamed'], ['newer', 'newer']]);
+  store.getState().selectConversation('older');
+  host.emit('conversationsChanged', { removed: 'older' });
+  assert.deepEqual(store.getState().conversations.map((c) => c.id), ['newer']);
+  assert.equal(store.getState().selectedConversationId, null, 'a conversation deleted elsewhere is no longer shown');
+  assert.ok(!host.asked.includes('listConversations'));
+  unbind();
+});
+
+test("a conversation that appears while this window waits for its first message's conversation is that one, and is shown", async () => {
+  const { store, host, unbind } = await boundStore();
+  store.getState().setAwaitingNewConversation(true);
+  host.emit('conversationsChanged', { conversation: { id: 'fresh', title: 'hello', createdAt: 1, updatedAt: 1, running: true } });
+  assert.equal(store.getState().selectedConversationId, 'fresh');
+  assert.equal(store.getState().awaitingNewConversation, false);
+  unbind();
+});
+
+test('the permissions shown are the grants the host announces, not read again at every answered request', async () => {
+  const { store, host, unbind } = await boundStore();
+  host.asked.length = 0;
+  const grant = { id: 'g1', scope: 'always' as const, target: { serverId: 'files', tool: 'read' }, effect: 'allow' as const, fingerprints: {}, createdAt: 5 };
+  host.emit('grantsChanged', [grant]);
+  assert.deepEqual(store.getState().grants.map((g) => g.id), ['g1']);
+  host.emit('pendingClosed', { id: 'p1', how: 'settled' });
+  await settle();
+  assert.deepEqual(host.asked, [], 'nothing is read again');
   unbind();
 });

@@ -8,10 +8,14 @@ import type { AtriumConnection } from '../api/AtriumConnection.ts';
 import { maxLogLines } from './logsSlice.ts';
 import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
+import type { ExtensionBinding } from './extensionBinding.ts';
+import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
   const state = () => store.getState();
+  // The extensions' parts of the mirror, one line each.
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;
@@ -97,11 +101,11 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
 
   const loadHostSettings = async () => {
     try {
-      const [settings, workspaces, hostInfo, viewTrust] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({}), api.listViewTrust({})]);
+      const [settings, workspaces, hostInfo, grants] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({}), api.listGrants({}), ...extensions.map((extension) => extension.reload())]);
       state().setSettings(settings);
       state().setWorkspaces(workspaces);
       state().setHostInfo(hostInfo);
-      state().setViewTrust(viewTrust);
+      state().setGrants(grants);
     } catch {
       // Shown again on the next reconnect or change.
     }
@@ -160,7 +164,6 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       void loadProviders();
     }),
     api.on('workspacesChanged', (workspaces) => state().setWorkspaces(workspaces)),
-    api.on('viewTrustChanged', (viewTrust) => state().setViewTrust(viewTrust)),
     api.on('toolsLoadedChanged', ({ conversationId }) => {
       if (state().selectedConversationId === conversationId) void loadToolsInUse();
     }),
@@ -171,16 +174,20 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       queued.push(line);
       frame ??= requestAnimationFrame(flushLogs);
     }),
+    // The conversation list mirrors the history: a conversation made while this window waits for the one
+    // its first message starts is that one.
+    api.on('conversationsChanged', (change) => {
+      const appeared = 'conversation' in change && !state().conversations.some((c) => c.id === change.conversation.id);
+      state().applyConversationChange(change);
+      if (appeared && state().awaitingNewConversation) state().adoptNewConversation(change.conversation.id);
+    }),
+    api.on('grantsChanged', (grants) => state().setGrants(grants)),
     api.on('chatEvent', ({ conversationId, event }) => {
-      if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) {
-        state().adoptNewConversation(conversationId);
-        void loadConversations();
-      }
+      if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) state().adoptNewConversation(conversationId);
       const shown = state().selectedConversationId === conversationId;
       // A turn that ends or loads tools changes what the model has of them.
       if (shown && (event.type === 'done' || event.type === 'notice')) void loadToolsInUse();
       if (event.type === 'done') {
-        void loadConversations();
         // The live reply stays until the saved one is loaded, so a stopped reply never blinks away.
         const finishing = state().live[conversationId];
         const finish = () => {
@@ -195,10 +202,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (saved && shown) void loadDetail();
     }),
     api.on('pendingOpened', (record) => state().addPending(record)),
-    api.on('pendingClosed', ({ id, how, reason }) => {
-      state().closePending(id, how, reason);
-      state().noteRequestSettled();
-    }),
+    api.on('pendingClosed', ({ id, how, reason }) => state().closePending(id, how, reason)),
     connection.onStatus((link) => {
       state().setLink(link);
       if (link === 'open') void reload();
@@ -218,6 +222,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
 
   return () => {
     offs.forEach((off) => off());
+    extensions.forEach((extension) => extension.unbind());
     if (frame !== undefined) cancelAnimationFrame(frame);
   };
 }

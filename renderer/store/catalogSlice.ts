@@ -1,5 +1,5 @@
 import type { ListKind } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerId, ToolSummary } from '../../shared/domain.ts';
+import type { Grant, PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerId, ToolSummary } from '../../shared/domain.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
 export const listKinds: readonly ListKind[] = ['tools', 'resources', 'resourceTemplates', 'prompts'];
@@ -34,9 +34,9 @@ export interface CatalogSlice {
   /** How many times the server said a resource changed (`resourceUpdated`), by `serverId` and URI: a view showing it reads it again. */
   resourceVersions: Record<string, number>;
   noteResourceUpdated(serverId: ServerId, uri: string): void;
-  /** Bumped whenever a pending request is settled (an answer may have become a grant): the permissions shown are read again. */
-  grantsVersion: number;
-  noteRequestSettled(): void;
+  /** The answers that decide later tool calls, as the host's grant ledger announces them (`grantsChanged`). */
+  grants: Grant[];
+  setGrants(grants: Grant[]): void;
   setList<K extends ListKind>(serverId: ServerId, list: K, items: CatalogList<K>): void;
   setListError(serverId: ServerId, list: ListKind, message: string): void;
   /** Marks lists to fetch again: one, or (without `list`) all four of the server. */
@@ -53,8 +53,8 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => ({
   catalogErrors: {},
   staleLists: [],
   resourceVersions: {},
-  grantsVersion: 0,
-  noteRequestSettled: () => set((state) => ({ grantsVersion: state.grantsVersion + 1 })),
+  grants: [],
+  setGrants: (grants) => set({ grants }),
   noteResourceUpdated: (serverId, uri) =>
     set((state) => {
       const key = resourceKey(serverId, uri);

@@ -1,4 +1,4 @@
-import type { ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
+import type { AtriumEvents, ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
@@ -45,11 +45,6 @@ export type ModelChoice = ModelInUse;
 /** How a conversation is named in what this window keeps per conversation: 'new' for the one not yet started. */
 export const conversationKey = (conversationId: string | null): string => conversationId ?? 'new';
 
-export interface FloatingView {
-  callId: string;
-  messageId: string;
-}
-
 export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
@@ -64,13 +59,6 @@ export interface ChatSlice {
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
   composerFocusTaken(): void;
-  /**
-   * MCP Apps: the one view shown picture-in-picture (floating over the chat while the conversation scrolls),
-   * by its call and the message that made it, so the list keeps that message's row mounted.
-   */
-  floatingView: FloatingView | null;
-  /** Floats a view (another floating view goes back into its card), or none. */
-  setFloatingView(view: FloatingView | null): void;
   /**
    * What the model gets of the tools in the selected conversation (null: a new one), as the host said
    * (`toolsInUse`): read again when the conversation changes, a turn ends or loads tools, the tools change.
@@ -100,6 +88,8 @@ export interface ChatSlice {
   /** A message was sent without a conversation; the first turn event names the one it made. */
   awaitingNewConversation: boolean;
   setConversations(conversations: ConversationSummary[]): void;
+  /** A conversation the host saved (made, renamed, written in, a turn begun or ended) or deleted, applied to the list. */
+  applyConversationChange(change: AtriumEvents['conversationsChanged']): void;
   selectConversation(id: string | null): void;
   setDetail(detail: ConversationDetail | null): void;
   setAwaitingNewConversation(value: boolean): void;
@@ -128,8 +118,6 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),
-  floatingView: null,
-  setFloatingView: (floatingView) => set({ floatingView }),
   toolsInUse: null,
   setToolsInUse: (toolsInUse) => set({ toolsInUse }),
   startConversation: () => set({ view: 'chat', viewChosen: true, selectedConversationId: null, detail: null, composerFocusRequested: true }),
@@ -158,6 +146,17 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   live: {},
   awaitingNewConversation: false,
   setConversations: (conversations) => set({ conversations }),
+  applyConversationChange: (change) =>
+    set((state) => {
+      if ('removed' in change) {
+        const conversations = state.conversations.filter((c) => c.id !== change.removed);
+        // A conversation deleted elsewhere is no longer shown here either.
+        return state.selectedConversationId === change.removed ? { conversations, selectedConversationId: null, detail: null } : { conversations };
+      }
+      const others = state.conversations.filter((c) => c.id !== change.conversation.id);
+      // Most recently active first, as the host lists them.
+      return { conversations: [change.conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
+    }),
   selectConversation: (selectedConversationId) => set((state) => (state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null })),
   setDetail: (detail) => set({ detail }),
   setAwaitingNewConversation: (awaitingNewConversation) => set({ awaitingNewConversation }),

@@ -1,5 +1,4 @@
 import type { HostInfo, ProviderSettingsView, ProviderView } from '../../shared/contract.ts';
-import type { ViewTrust } from '../../shared/viewSandbox.ts';
 import type { WorkspaceView } from '../../shared/domain.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
@@ -15,13 +14,10 @@ export interface HostSettingsSlice {
   providersError: string | null;
   workspaces: WorkspaceView[] | null;
   hostInfo: HostInfo | null;
-  /** MCP Apps: the servers whose views show without asking (`viewTrustChanged`). */
-  viewTrust: ViewTrust[];
   setSettings(settings: ProviderSettingsView): void;
   setProviders(providers: ProviderView[] | null, error?: string): void;
   setWorkspaces(workspaces: WorkspaceView[]): void;
   setHostInfo(hostInfo: HostInfo): void;
-  setViewTrust(viewTrust: ViewTrust[]): void;
 }
 
 export const createHostSettingsSlice: SliceCreator<HostSettingsSlice> = (set) => ({
@@ -30,10 +26,8 @@ export const createHostSettingsSlice: SliceCreator<HostSettingsSlice> = (set) =>
   providersError: null,
   workspaces: null,
   hostInfo: null,
-  viewTrust: [],
   setSettings: (settings) => set({ settings }),
   setProviders: (providers, error) => set(providers ? { providers, providersError: null } : { providersError: error ?? null }),
   setWorkspaces: (workspaces) => set({ workspaces }),
   setHostInfo: (hostInfo) => set({ hostInfo }),
-  setViewTrust: (viewTrust) => set({ viewTrust }),
 });

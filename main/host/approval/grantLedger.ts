@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Grant, GrantEffect, GrantScope, GrantTarget, ServerId, ToolSummary } from '../../../shared/domain.ts';
 import { transaction } from '../../store/database.ts';
 import type { Database, Migration } from '../../store/database.ts';
+import { ChangeListeners } from '../../changeListeners.ts';
 import { readRows } from '../../store/rowReader.ts';
 import type { RowReader } from '../../store/rowReader.ts';
 import { believedHints, defaultDecision } from './annotationPolicy.ts';
@@ -87,6 +88,7 @@ export class GrantLedger {
   private readonly newId: () => string;
   // 'once' grants answer one pending call; after a restart that call is gone, so they are not stored.
   private readonly onceGrants = new Map<string, Grant>();
+  private readonly changes = new ChangeListeners<void>();
 
   /** `db` must have been opened with `grantMigrations`. */
   constructor(db: Database, options: GrantLedgerOptions = {}) {
@@ -116,6 +118,7 @@ export class GrantLedger {
     if (grant.scope === 'once') {
       for (const existing of [...this.onceGrants.values()]) if (sameSlot(existing)) this.onceGrants.delete(existing.id);
       this.onceGrants.set(grant.id, grant);
+      this.changes.tell();
       return grant;
     }
     transaction(this.db, () => {
@@ -129,6 +132,7 @@ export class GrantLedger {
         )
         .run(grant.id, grant.scope, target.serverId, target.tool ?? null, grant.effect, JSON.stringify(fingerprints), conversationId ?? null, grant.createdAt);
     });
+    this.changes.tell();
     return grant;
   }
 
@@ -144,8 +148,9 @@ export class GrantLedger {
 
   /** Removes a grant; false when there was none with this id. */
   revoke(id: string): boolean {
-    if (this.onceGrants.delete(id)) return true;
-    return Number(this.db.prepare('DELETE FROM approval_grants WHERE id = ?').run(id).changes) > 0;
+    const revoked = this.onceGrants.delete(id) || Number(this.db.prepare('DELETE FROM approval_grants WHERE id = ?').run(id).changes) > 0;
+    if (revoked) this.changes.tell();
+    return revoked;
   }
 
   /**
@@ -153,13 +158,21 @@ export class GrantLedger {
    * in parallel) or revoked, and the call must be decided again.
    */
   consumeOnce(id: string): boolean {
-    return this.onceGrants.delete(id);
+    const spent = this.onceGrants.delete(id);
+    if (spent) this.changes.tell();
+    return spent;
   }
 
   /** Forgets the grants of a conversation that was deleted. */
   forgetConversation(conversationId: string): void {
     for (const grant of [...this.onceGrants.values()]) if (grant.conversationId === conversationId) this.onceGrants.delete(grant.id);
     this.db.prepare('DELETE FROM approval_grants WHERE conversation_id = ?').run(conversationId);
+    this.changes.tell();
+  }
+
+  /** Told after every change: a grant given, spent, revoked or forgotten with its conversation. */
+  onChange(listener: () => void): () => void {
+    return this.changes.add(listener);
   }
 
   decide(input: DecideInput): Decision {

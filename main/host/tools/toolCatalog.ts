@@ -9,7 +9,7 @@ import type { LoadedHow, ServerId, ToolSearchHit, ToolSummary } from '../../../s
 import type { TurnToolPlan, TurnTools } from '../../chat/turnTools.ts';
 import type { ServerDefinition } from '../../mcp/config/serverConfig.ts';
 import { isToolAlwaysLoaded, isToolEnabled, withToolAlwaysLoaded, withToolEnabled } from '../../mcp/config/serverConfig.ts';
-import { appMetaOf, isForTheModel } from '../../mcp/appsMeta.ts';
+import { appMetaOf, isForTheModel } from '../../mcp/extensions/apps/appsMeta.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
 import type { LoadedToolStore } from '../../store/loadedToolStore.ts';
 import type { ToolPins } from '../approval/toolPins.ts';

@@ -4,7 +4,7 @@
 // brokers with its consent machinery and injects them, so connection code never imports policy.
 
 import type { EraMemory } from '../launch/learnedEras.ts';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, JSONObject, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { RootEntry, ServerId } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { AuthorizationFactory } from './remoteAuthorization.ts';
@@ -78,4 +78,15 @@ export interface ConnectionServices {
    * new or changed since. Without it every definition runs (the hub's own tests).
    */
   launchGate?: (definition: ServerDefinition) => 'new' | 'changed' | undefined;
+}
+
+/**
+ * An extension's part in every connection (main/mcp/extensions/): what the client declares for it when it
+ * connects. Listed once, in main/mcp/extensions/connectionExtensions.ts.
+ */
+export interface ConnectionExtension {
+  /** The extension's identifier, as the client's `extensions` capability names it. */
+  readonly id: string;
+  /** What the client declares for it, or undefined when this host does not take part (a front end without views). */
+  declare(services: ConnectionServices): JSONObject | undefined;
 }

@@ -16,7 +16,7 @@ import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import type { ConnectionServices } from './connectionServices.ts';
-import { MCP_APPS_EXTENSION, VIEW_MIME_TYPE } from '../../../shared/viewSandbox.ts';
+import { declaredExtensions } from '../extensions/connectionExtensions.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -261,12 +261,13 @@ export class Session {
 function createClient(options: SessionOptions): Client {
   const { services, definition, log } = options;
   const serverId = definition.id;
+  const extensions = declaredExtensions(services);
   const client = new Client(services.clientInfo, {
     capabilities: {
       roots: { listChanged: true },
       sampling: {},
       elicitation: { form: {}, url: {} },
-      ...(services.showsViews ? { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } } : {}),
+      ...(extensions ? { extensions } : {}),
     },
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
     jsonSchemaValidator: services.validator,

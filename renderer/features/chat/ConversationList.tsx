@@ -18,7 +18,6 @@ export function ConversationList() {
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const select = useAtriumStore((state) => state.selectConversation);
   const startConversation = useAtriumStore((state) => state.startConversation);
-  const setConversations = useAtriumStore((state) => state.setConversations);
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
   const search = useConversationSearch(query, conversations);
@@ -37,8 +36,8 @@ export function ConversationList() {
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
     try {
+      // The list mirrors the host's history, which announces what changed.
       await action();
-      setConversations(await api.listConversations({}));
       return true;
     } catch (failure) {
       setError(errorMessage(failure));

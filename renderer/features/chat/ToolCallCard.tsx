@@ -3,7 +3,7 @@ import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
-import type { ViewedCall } from './views/viewedCall.ts';
+import type { ViewedCall } from '../../../main/mcp/extensions/apps/window/viewedCall.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
@@ -11,7 +11,7 @@ import { loadedBecause } from './toolsInUseText.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 
 // MCP Apps views load their bridge only when a server has views: most windows never need it.
-const loadToolView = () => import('./views/ToolView.tsx');
+const loadToolView = () => import('../../../main/mcp/extensions/apps/window/ToolView.tsx');
 const ToolView = lazy(() => loadToolView().then((module) => ({ default: module.ToolView })));
 
 /** Starts loading the view code once any server lists a tool with a view, so a view shows without that wait. */

@@ -1,25 +1,23 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
-import { useHostQuery } from '../../store/useHostQuery.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { viewPermissionNames } from '../../../shared/viewSandbox.ts';
+import { viewPermissionNames } from '../../../main/mcp/extensions/apps/contract/viewSandbox.ts';
 
 /** The answers the person gave that still decide this server's tool calls; each can be revoked. */
 export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
-  // A new answer in a dialog may become a grant: read again whenever a request is settled.
-  const settled = useAtriumStore((state) => state.grantsVersion);
-  const { data: grants, error, reload: load, fail } = useHostQuery(async () => api.listGrants({ serverId: server.id }), `${server.id} ${settled}`);
+  // The grants as the host's ledger announces them; this server's only.
+  const allGrants = useAtriumStore((state) => state.grants);
+  const grants = useMemo(() => allGrants.filter((grant) => grant.target.serverId === server.id), [allGrants, server.id]);
+  const [error, setError] = useState<string | null>(null);
 
   const viewTrust = useAtriumStore((state) => state.viewTrust.find((trust) => trust.serverId === server.id));
   const [viewTrustError, setViewTrustError] = useState<string | null>(null);
 
-  if (error) return <p role="alert">{error}</p>;
-  if (!grants) return <p className="muted panel-pad">Loading permissions…</p>;
   if (grants.length === 0 && !viewTrust) return <EmptyState title="No saved permissions">Answers you give “for this conversation” or “always” appear here.</EmptyState>;
   return (
     <ul className="grants-list panel-pad" aria-label={`Permissions for ${server.id}`}>
@@ -59,6 +57,11 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
           </button>
         </li>
       ))}
+      {error ? (
+        <li role="alert" className="grant-row">
+          {error}
+        </li>
+      ) : null}
       {viewTrustError ? (
         <li role="alert" className="grant-row">
           {viewTrustError}
@@ -76,7 +79,10 @@ export function ServerGrantsPanel({ server }: { server: ServerSnapshot }) {
               type="button"
               className="button button-small"
               aria-label={`Revoke: ${text} ${grant.target.tool ?? 'every tool'}`}
-              onClick={() => void api.revokeGrant({ id: grant.id }).then(load, fail)}
+              onClick={() => {
+                setError(null);
+                api.revokeGrant({ id: grant.id }).catch((failure: unknown) => setError(errorMessage(failure)));
+              }}
             >
               Revoke
             </button>

@@ -1,11 +1,11 @@
 // MCP Apps: what a view may ask for, decided before the consent gate is asked (issue 16).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
-import type { ToolSummary } from '../../shared/domain.ts';
-import type { GateDecision } from './consentGate.ts';
-import { withheldFrom } from './tools/toolCatalog.ts';
-import { createToolCallPipeline } from './tools/toolCallPipeline.ts';
+import { CachedSchemaValidator } from '../../../schemaValidatorCache.ts';
+import type { ToolSummary } from '../../../../../shared/domain.ts';
+import type { GateDecision } from '../../../../host/consentGate.ts';
+import { withheldFrom } from '../../../../host/tools/toolCatalog.ts';
+import { createToolCallPipeline } from '../../../../host/tools/toolCallPipeline.ts';
 import { createToolViews, viewDocumentOf } from './toolViews.ts';
 
 const tool = (name: string, extra: Partial<ToolSummary> = {}): ToolSummary => ({ serverId: 'charts', name, modelName: `charts__${name}`, inputSchema: { type: 'object' }, enabled: true, ...extra });

@@ -3,11 +3,12 @@
 // browser permissions its views may use (camera, microphone, location, writing to the clipboard), each
 // denied until allowed. Kept in atrium.db beside the tool grants, listed and revoked with them.
 
-import type { ServerId } from '../../../shared/domain.ts';
-import { viewPermissions } from '../../../shared/viewSandbox.ts';
-import type { ViewPermission, ViewTrust } from '../../../shared/viewSandbox.ts';
-import type { Database, Migration } from '../../store/database.ts';
-import { RowReader } from '../../store/rowReader.ts';
+import type { ServerId } from '../../../../../shared/domain.ts';
+import { viewPermissions } from '../contract/viewSandbox.ts';
+import type { ViewPermission, ViewTrust } from '../contract/viewSandbox.ts';
+import { ChangeListeners } from '../../../../changeListeners.ts';
+import type { Database, Migration } from '../../../../store/database.ts';
+import { RowReader } from '../../../../store/rowReader.ts';
 
 export const viewTrustMigrations: readonly Migration[] = [
   {
@@ -35,6 +36,7 @@ export const viewTrustMigrations: readonly Migration[] = [
 export class ViewTrustStore {
   private readonly db: Database;
   private readonly now: () => number;
+  private readonly changes = new ChangeListeners<ViewTrust[]>();
 
   constructor(db: Database, options: { now?: () => number } = {}) {
     this.db = db;
@@ -43,11 +45,11 @@ export class ViewTrustStore {
 
   /** "Always show views from this server". */
   allow(serverId: ServerId): void {
-    this.db.prepare('INSERT OR IGNORE INTO view_trust (server_id, since) VALUES (?, ?)').run(serverId, this.now());
+    this.changed(this.db.prepare('INSERT OR IGNORE INTO view_trust (server_id, since) VALUES (?, ?)').run(serverId, this.now()).changes);
   }
 
   revoke(serverId: ServerId): void {
-    this.db.prepare('DELETE FROM view_trust WHERE server_id = ?').run(serverId);
+    this.changed(this.db.prepare('DELETE FROM view_trust WHERE server_id = ?').run(serverId).changes);
   }
 
   allows(serverId: ServerId): boolean {
@@ -56,8 +58,10 @@ export class ViewTrustStore {
 
   /** Lets (or stops letting) the server's views use one browser permission. */
   setPermission(serverId: ServerId, permission: ViewPermission, allowed: boolean): void {
-    if (allowed) this.db.prepare('INSERT OR IGNORE INTO view_permissions (server_id, permission, since) VALUES (?, ?, ?)').run(serverId, permission, this.now());
-    else this.db.prepare('DELETE FROM view_permissions WHERE server_id = ? AND permission = ?').run(serverId, permission);
+    const written = allowed
+      ? this.db.prepare('INSERT OR IGNORE INTO view_permissions (server_id, permission, since) VALUES (?, ?, ?)').run(serverId, permission, this.now())
+      : this.db.prepare('DELETE FROM view_permissions WHERE server_id = ? AND permission = ?').run(serverId, permission);
+    this.changed(written.changes);
   }
 
   /** Whether any server's views may use `permission` (the desktop app's permission handler asks this). */
@@ -69,7 +73,18 @@ export class ViewTrustStore {
   forget(serverId: ServerId): boolean {
     const shows = this.db.prepare('DELETE FROM view_trust WHERE server_id = ?').run(serverId).changes;
     const permissions = this.db.prepare('DELETE FROM view_permissions WHERE server_id = ?').run(serverId).changes;
-    return Number(shows) + Number(permissions) > 0;
+    const forgot = Number(shows) + Number(permissions) > 0;
+    if (forgot) this.changed(1);
+    return forgot;
+  }
+
+  /** Told with everything chosen for every server's views, after each change. */
+  onChange(listener: (trust: ViewTrust[]) => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  private changed(rows: number | bigint): void {
+    if (Number(rows) > 0) this.changes.tell(this.list());
   }
 
   list(serverId?: ServerId): ViewTrust[] {

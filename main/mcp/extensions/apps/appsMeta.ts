@@ -4,7 +4,7 @@
 // Visibility is audience filtering the spec puts on the host: a tool for its view only ('app') is never
 // offered to the model, and a model that names it anyway is refused.
 
-import type { ToolSummary } from '../../shared/domain.ts';
+import type { ToolSummary } from '../../../../shared/domain.ts';
 
 /** The longest view address taken; a longer one is not a view. */
 const MAX_VIEW_URI = 2048;

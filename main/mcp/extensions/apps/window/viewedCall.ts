@@ -1,4 +1,4 @@
-import type { SavedToolResult } from '../../../../shared/conversation.ts';
+import type { SavedToolResult } from '../../../../../shared/conversation.ts';
 
 /**
  * A tool call as its MCP Apps view follows it: first the arguments as the model writes them, then the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../store/database.ts';
+import { openDatabase } from '../../../../store/database.ts';
 import { ViewTrustStore, viewTrustMigrations } from './viewTrust.ts';
 
 function store() {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { viewPermissionNames } from '../../../../shared/viewSandbox.ts';
-import type { ViewPermission } from '../../../../shared/viewSandbox.ts';
-import { errorMessage } from '../../../api/AtriumRequestError.ts';
-import { useAtriumApi } from '../../../api/useAtriumApi.ts';
-import { UntrustedText } from '../../../ui/UntrustedText.tsx';
+import { viewPermissionNames } from '../contract/viewSandbox.ts';
+import type { ViewPermission } from '../contract/viewSandbox.ts';
+import { errorMessage } from '../../../../../renderer/api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../../../../renderer/api/useAtriumApi.ts';
+import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
 
 /**
  * The browser permissions a view asks for, each denied until the person ticks it for the server's views.

@@ -2,9 +2,9 @@
 // Each update replaces that view's previous one; every turn of the conversation gives the model the
 // latest of each (chatService), and a reopened conversation shows it under the view again.
 
-import type { Database, Migration } from './database.ts';
-import { RowReader } from './rowReader.ts';
-import type { ViewContextEntry } from '../../shared/viewSandbox.ts';
+import type { Database, Migration } from '../../../../store/database.ts';
+import { RowReader } from '../../../../store/rowReader.ts';
+import type { ViewContextEntry } from '../contract/viewSandbox.ts';
 
 export const viewContextMigrations: readonly Migration[] = [
   {

@@ -3,8 +3,8 @@
 // (main/electron/viewSandboxProtocol.ts). It serves the relay page and its script and nothing else: no
 // token, no API, no file of the app. Each relay page carries the Content-Security-Policy of the one view
 // it will hold, built from what the view declared, and may be framed only by the Atrium page that asked.
-import { readViewSandboxQuery, viewContentPolicy } from '../../shared/viewSandbox.ts';
-import { relayPage, relayScript, relayScriptPath } from '../../shared/viewSandboxRelay.ts';
+import { readViewSandboxQuery, viewContentPolicy } from '../contract/viewSandbox.ts';
+import { relayPage, relayScript, relayScriptPath } from '../contract/viewSandboxRelay.ts';
 
 export const viewSandboxPagePath = '/view';
 

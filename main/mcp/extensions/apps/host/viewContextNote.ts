@@ -2,7 +2,7 @@
 // the model with every turn, beside the system prompt. It is a server's page's word: said to be so, and
 // never an instruction.
 
-import type { ViewContextEntry } from '../../shared/viewSandbox.ts';
+import type { ViewContextEntry } from '../contract/viewSandbox.ts';
 
 /** The note for the model, or undefined when no view has told it anything. */
 export function viewContextNote(entries: readonly ViewContextEntry[]): string | undefined {

@@ -3,8 +3,8 @@
 // is what the view sent (an embedded resource) or a resource of the view's own server (a resource link,
 // read through the host); its name is the last part of its address, cleaned so it cannot name a folder.
 import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
-import type { AtriumClientApi } from '../../../../shared/contract.ts';
-import { visibleText } from '../../../../shared/visibleText.ts';
+import type { AtriumClientApi } from '../../../../../shared/contract.ts';
+import { visibleText } from '../../../../../shared/visibleText.ts';
 
 /** The most a view may hand over to save at once. */
 const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;

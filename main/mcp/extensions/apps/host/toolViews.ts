@@ -5,13 +5,13 @@
 // document is never trusted: its HTML only ever runs in the view sandbox.
 
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import type { ToolSummary } from '../../shared/domain.ts';
-import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../../shared/viewSandbox.ts';
-import type { ToolViewDocument, ViewContextEntry } from '../../shared/viewSandbox.ts';
-import { MAX_VIEW_CONTEXT_CHARS } from '../../shared/viewSandbox.ts';
-import { neutraliseProse } from '../../shared/serverText.ts';
-import type { CallOutcome, ToolCalls } from '../chat/turnTools.ts';
-import { InvalidToolArgumentsError } from './tools/toolArguments.ts';
+import type { ToolSummary } from '../../../../../shared/domain.ts';
+import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../contract/viewSandbox.ts';
+import type { ToolViewDocument, ViewContextEntry } from '../contract/viewSandbox.ts';
+import { MAX_VIEW_CONTEXT_CHARS } from '../contract/viewSandbox.ts';
+import { neutraliseProse } from '../../../../../shared/serverText.ts';
+import type { CallOutcome, ToolCalls } from '../../../../chat/turnTools.ts';
+import { InvalidToolArgumentsError } from '../../../../host/tools/toolArguments.ts';
 
 /** The largest view document taken (server-pdf's view, all inlined, is about 4.3 MB). */
 export const MAX_VIEW_BYTES = 16 * 1024 * 1024;
@@ -45,9 +45,9 @@ export interface ViewToolCall {
   viewOf: { serverId: string; tool: string };
   tool: string;
   arguments: Record<string, unknown>;
-  /** Names the call, so the person can cancel it. */
+  /** Names the call, so the person can cancel it (cancelCall). */
   callId: string;
-  signal: AbortSignal;
+  signal?: AbortSignal;
 }
 
 export interface ViewContextUpdate {
@@ -90,7 +90,7 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       let outcome: CallOutcome;
       try {
         // A view speaks to its own server only: a name is looked up there, never elsewhere.
-        outcome = await deps.calls.call({ serverId: viewOf.serverId, tool: name, arguments: args, origin: { by: 'view', conversationId, viewOf }, callId, signal, onRunning: answered });
+        outcome = await deps.calls.call({ serverId: viewOf.serverId, tool: name, arguments: args, origin: { by: 'view', conversationId, viewOf }, callId, ...(signal ? { signal } : {}), onRunning: answered });
       } finally {
         answered();
       }

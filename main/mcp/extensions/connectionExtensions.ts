@@ -1,0 +1,17 @@
+// The extensions every connection takes part in: one line each. What a client declares when it connects
+// is made from this list, so an extension is added here and nowhere else in the connection code.
+
+import type { JSONObject } from '@modelcontextprotocol/client';
+import type { ConnectionExtension, ConnectionServices } from '../connection/connectionServices.ts';
+import { appsConnection } from './apps/appsConnection.ts';
+
+export const connectionExtensions: readonly ConnectionExtension[] = [appsConnection];
+
+/** The client's `extensions` capability: what each extension declares, or undefined when none takes part. */
+export function declaredExtensions(services: ConnectionServices): Record<string, JSONObject> | undefined {
+  const declared = Object.fromEntries(connectionExtensions.flatMap((extension) => {
+    const declaration = extension.declare(services);
+    return declaration === undefined ? [] : [[extension.id, declaration]];
+  }));
+  return Object.keys(declared).length > 0 ? declared : undefined;
+}
