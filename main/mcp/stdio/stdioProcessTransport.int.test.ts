@@ -232,11 +232,12 @@ test('the whole process group dies: a grandchild that ignores SIGTERM does not o
   await waitUntilGone(grandchild);
 });
 
-test('a daemon a server set loose with a double fork (orphaned at once, out of its tree) ends when the server is stopped', {
+test('a daemon a server set loose with a double fork (orphaned at once, out of its tree) ends when the server is stopped, whatever mark its configuration sets', {
   skip: process.platform === 'linux' ? false : 'the environment mark is read from /proc',
 }, async () => {
   const marker = `atrium-stdio-daemon-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const server = observe({ ...fixtureCommand('daemonServer', ['--marker', marker]), env: { PATH: process.env.PATH ?? '' }, closeGraceMs: 200 });
+  const env = { PATH: process.env.PATH ?? '', ATRIUM_SERVER_RUN: `${'f'.repeat(32)}:1` };
+  const server = observe({ ...fixtureCommand('daemonServer', ['--marker', marker]), env, closeGraceMs: 200 });
   await server.transport.start();
   const serverPid = server.transport.pid ?? assert.fail('no pid');
   let daemon: number | undefined;
