@@ -9,9 +9,10 @@
 //
 // A record file is "host PID START", "run RUN" (older hosts wrote no run line), then one "PID START
 // SERVERPID" line per tracked process. It is only ever replaced whole, so another reaper reading it never
-// sees it half written and takes a living host for a dead one. A process is identified by its pid AND its start time, so a reused pid is never signalled. Tracked: each
-// server, every process in its group, and every descendant of a tracked process, kept once seen even
-// after it leaves the group and the session (setsid) and its parent dies.
+// sees it half written and takes a living host for a dead one. A process is identified by its pid AND its
+// start time, so a reused pid is never signalled. Tracked: each server, every process in its group, and
+// every descendant of a tracked process, kept once seen even after it leaves the group and the session
+// (setsid) and its parent dies.
 //
 // A daemon that forks twice is orphaned before any scan sees it, so reaping also looks for the mark
 // every server's environment carries, ATRIUM_SERVER_RUN=RUN:SERVERPID (RUN: the host's random run id),
@@ -40,7 +41,7 @@ table() {
 # "M PID SERVERPID" for each process whose initial environment carries run $1's mark.
 marked() {
   [ -r /proc/self/environ ] || return 0
-  grep -a -z -o -H -s "^ATRIUM_SERVER_RUN=$1:[0-9]*\$" /proc/[0-9]*/environ | tr '\0' '\n' | awk -F '[/:=]' '{ print "M", $3, $NF }'
+  grep -a -z -o -H -s "^ATRIUM_SERVER_RUN=$1:[0-9][0-9]*\$" /proc/[0-9]*/environ | tr '\0' '\n' | awk -F '[/:=]' '{ print "M", $3, $NF }'
 }
 
 # Rewrites record file $1 from the process table: drops what ended, adds group members and descendants,
