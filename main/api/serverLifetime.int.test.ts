@@ -172,9 +172,7 @@ test('an orderly quit also ends the daemon a server started with setsid, which i
     const gone = await until(() => processesWith(marker).length === 0, CLEANUP_TIMEOUT_MS);
     assert.ok(gone, `these server processes outlived the host's orderly quit: ${processesWith(marker).map(describeProcess).join(', ')}`);
   } finally {
-    host.child.kill('SIGKILL');
-    killAll(processesWith(marker));
-    await rm(home, { recursive: true, force: true, maxRetries: 3 });
+    await cleanUp([host], [marker], [home]);
   }
 });
 
@@ -199,11 +197,7 @@ for (const [fixture, what] of [
       const gone = await until(() => processesWith(marker).length === 0, CLEANUP_TIMEOUT_MS);
       assert.ok(gone, `these processes left by the crashed run still run after the next start: ${processesWith(marker).map(describeProcess).join(', ')}`);
     } finally {
-      crashed.child.kill('SIGKILL');
-      next?.child.kill('SIGKILL');
-      await next?.exited;
-      killAll(processesWith(marker));
-      await rm(home, { recursive: true, force: true, maxRetries: 3 });
+      await cleanUp([crashed, next], [marker], [home]);
     }
   });
 }
@@ -224,9 +218,7 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGKILL'] as const) {
       const gone = await until(() => processesWith(marker).length === 0, CLEANUP_TIMEOUT_MS);
       assert.ok(gone, `these server processes outlived the host sent ${signal}: ${processesWith(marker).map(describeProcess).join(', ')}`);
     } finally {
-      host.child.kill('SIGKILL');
-      killAll(processesWith(marker));
-      await rm(home, { recursive: true, force: true, maxRetries: 3 });
+      await cleanUp([host], [marker], [home]);
     }
   });
 }
@@ -261,13 +253,22 @@ test('a host\'s reaping ends only its own run\'s processes: not a living host\'s
     assert.equal(processesWith(markers.living).length, DAEMON_PROCESSES_PER_SERVER, 'the living host\'s server and daemon still run');
     assert.deepEqual(processesWith(markers.forged), [forged.pid], 'the process claiming an unrecorded run still runs');
   } finally {
-    for (const host of [crashed, living, next]) host?.child.kill('SIGKILL');
     forged.kill('SIGKILL');
-    await Promise.all([crashed, living, next].map((host) => host?.exited));
-    for (const marker of Object.values(markers)) killAll(processesWith(marker));
-    for (const home of [...homes, records]) await rm(home, { recursive: true, force: true, maxRetries: 3 });
+    await cleanUp([crashed, living, next], Object.values(markers), [...homes, records]);
   }
 });
+
+/**
+ * Ends a test's hosts and whatever of its processes is left (a failed test's too), then removes its
+ * folders: only once the hosts' reapers are done, as they read their records while they reap.
+ */
+async function cleanUp(hosts: ReadonlyArray<Host | undefined>, markers: readonly string[], folders: readonly string[]): Promise<void> {
+  for (const host of hosts) host?.child.kill('SIGKILL');
+  await Promise.all(hosts.map((host) => host?.exited));
+  await until(() => markers.every((marker) => processesWith(marker).length === 0), CLEANUP_TIMEOUT_MS);
+  for (const marker of markers) killAll(processesWith(marker));
+  for (const folder of folders) await rm(folder, { recursive: true, force: true, maxRetries: 3 });
+}
 
 /** Kills the host and its reaper together (frozen first, so the host cannot see its reaper die and start another). */
 async function killWithReaper(host: Host): Promise<void> {
