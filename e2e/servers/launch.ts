@@ -15,6 +15,7 @@ export type StdioFixture =
   | 'logLevelsServer'
   | 'structuredWeatherServer'
   | 'familyServer'
+  | 'daemonServer'
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'

@@ -2,8 +2,10 @@
 // host (reaperScript.ts), holding a pipe to the host. Each server announces itself on that pipe before
 // it runs, and the host says when it exits; the reaper records the servers and every process they start
 // (setsid ones too) and kills them all when the pipe closes. At start it kills what a host that died
-// together with its reaper left. Windows has no reaper: taskkill /T ends a server's tree there, and only
-// when the host stops it.
+// together with its reaper left. Each server's environment carries this run's mark (SERVER_RUN_VARIABLE),
+// which lets the reaper find, on Linux, a daemon the server orphaned before a scan saw it. Windows has no
+// reaper: taskkill /T ends a server's tree there, and only when the host stops it.
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { lstatSync, mkdirSync } from 'node:fs';
@@ -19,9 +21,31 @@ const SCAN_INTERVAL_SECONDS = 1;
 const SCAN_WAIT_MS = 5_000;
 /** A reaper that keeps dying is not started again forever. */
 const MAX_STARTS = 5;
+/**
+ * Set on every server's environment to "RUN:SERVERPID" (the launcher adds its pid): what the server
+ * starts inherits it, so the reaper can tell this run's processes from anyone else's whatever their parent.
+ */
+const SERVER_RUN_VARIABLE = 'ATRIUM_SERVER_RUN';
+// Run by /bin/sh with the server's command as $0: announce on fd 3 (the reaper's pipe), close it so the
+// server never holds it, complete the run's mark with its pid, then become the server (same pid; PATH
+// looked up in the server's environment).
+const ANNOUNCE_AND_EXEC = `echo "+ $$" >&3; exec 3>&-; export ${SERVER_RUN_VARIABLE}="$${SERVER_RUN_VARIABLE}:$$"; exec "$0" "$@"`;
+
+/**
+ * How a server is launched so that the reaper knows it before it runs (a host killed between spawning a
+ * server and telling the reaper could otherwise leave it unknown) and can find what it sets loose.
+ */
+export type ReaperLauncher = {
+  /** The reaper's command pipe: the launcher's file descriptor 3. */
+  channel: Writable;
+  /** The launcher running `command`; the mark is set last, so a server's configuration cannot change it. */
+  wrap(command: string, args: readonly string[], env: Readonly<Record<string, string>>): { file: string; args: string[]; env: Record<string, string> };
+};
 
 class ProcessReaper {
   readonly #folder: string;
+  /** Random, so no process outside this run can carry its mark by chance; kept by every reaper it starts. */
+  readonly #run = randomBytes(16).toString('hex');
   readonly #servers = new Set<number>();
   readonly #scans = new Map<number, () => void>();
   #child: ChildProcess | undefined;
@@ -46,11 +70,20 @@ class ProcessReaper {
     this.#send(`- ${pid}`);
   }
 
-  /**
-   * The reaper's command pipe, for a server's launcher to announce itself on before the server runs: a
-   * host killed between spawning a server and telling the reaper could otherwise leave it unknown.
-   */
-  channel(): Writable | undefined {
+  launcher(): ReaperLauncher | undefined {
+    const channel = this.#channel();
+    if (!channel) return undefined;
+    return {
+      channel,
+      wrap: (command, args, env) => ({ file: '/bin/sh', args: ['-c', ANNOUNCE_AND_EXEC, command, ...args], env: { ...env, [SERVER_RUN_VARIABLE]: this.#run } }),
+    };
+  }
+
+  running(): boolean {
+    return this.#channel() !== undefined;
+  }
+
+  #channel(): Writable | undefined {
     const stdin = this.#child?.stdin;
     return stdin?.writable ? stdin : undefined;
   }
@@ -90,7 +123,7 @@ class ProcessReaper {
     if (this.#starts >= MAX_STARTS) return;
     this.#starts += 1;
     // The script travels in the environment, so the process table shows a short command line.
-    const child = spawn('/bin/sh', ['-c', 'eval "$ATRIUM_REAPER_SCRIPT"', 'atrium-reaper', this.#folder, String(process.pid), String(SCAN_INTERVAL_SECONDS)], {
+    const child = spawn('/bin/sh', ['-c', 'eval "$ATRIUM_REAPER_SCRIPT"', 'atrium-reaper', this.#folder, String(process.pid), String(SCAN_INTERVAL_SECONDS), this.#run], {
       env: { ATRIUM_REAPER_SCRIPT: REAPER_SCRIPT, PATH: '/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C' },
       stdio: ['pipe', 'pipe', 'ignore'],
       // Its own session, so a signal sent to the host's process group (Ctrl+C in a terminal) does not end it before the host.
@@ -177,7 +210,7 @@ export const serverProcesses = {
   started: (pid: number, announced: boolean): void => currentReaper()?.serverStarted(pid, announced),
   exited: (pid: number): void => currentReaper()?.serverExited(pid),
   recordDescendants: (): Promise<void> => currentReaper()?.recordDescendants() ?? Promise.resolve(),
-  channel: (): Writable | undefined => currentReaper()?.channel(),
+  launcher: (): ReaperLauncher | undefined => currentReaper()?.launcher(),
   /** Whether a reaper is running now (none is started to answer), to end the servers when this process exits. */
-  reaperRunning: (): boolean => reaper?.channel() !== undefined,
+  reaperRunning: (): boolean => reaper?.running() ?? false,
 };

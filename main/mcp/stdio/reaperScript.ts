@@ -1,22 +1,32 @@
 // The reaper's program: a POSIX sh + awk script, so it runs beside the packaged desktop app too (which
 // cannot run itself as Node). It reads one command per line from the host on stdin and keeps what it
 // tracks in its record file; when its stdin closes (the host is gone, however it ended) it freezes,
-// then kills, every process it tracked. Started as: sh -c 'eval "$ATRIUM_REAPER_SCRIPT"' atrium-reaper FOLDER HOSTPID INTERVAL
+// then kills, every process it tracked. Started as: sh -c 'eval "$ATRIUM_REAPER_SCRIPT"' atrium-reaper FOLDER HOSTPID INTERVAL RUN
 //
 // Commands: "+ PID" a server started (it leads its own process group); "- PID" that server exited: kill
 // what it left; "scan N" record the tree now, answer "scanned N"; at start it answers "reaped N" after
 // killing what the records of dead hosts in FOLDER list.
 //
-// A record file is "host PID START", then one "PID START SERVERPID" line per tracked process. A process
-// is identified by its pid AND its start time, so a reused pid is never signalled. Tracked: each server,
-// every process in its group, and every descendant of a tracked process, kept once seen even after it
-// leaves the group and the session (setsid) and its parent dies.
+// A record file is "host PID START", "run RUN" (older hosts wrote no run line), then one "PID START
+// SERVERPID" line per tracked process. It is only ever replaced whole, so another reaper reading it never
+// sees it half written and takes a living host for a dead one. A process is identified by its pid AND its
+// start time, so a reused pid is never signalled. Tracked: each server, every process in its group, and
+// every descendant of a tracked process, kept once seen even after it leaves the group and the session
+// (setsid) and its parent dies.
+//
+// A daemon that forks twice is orphaned before any scan sees it, so reaping also looks for the mark
+// every server's environment carries, ATRIUM_SERVER_RUN=RUN:SERVERPID (RUN: the host's random run id),
+// which its descendants inherit and keep through setsid and re-parenting. It is read from each process's
+// initial environment in /proc (Linux; elsewhere only the tree is walked), and only a process of a
+// recorded run that started after its host is taken.
 export const REAPER_SCRIPT = String.raw`
 set -u
 umask 077
 trap '' INT TERM HUP QUIT PIPE
-folder=$1 host=$2 interval=$3
+folder=$1 host=$2 interval=$3 run=$4
 record="$folder/host-$host"
+# The run id goes into a pattern: it must be the host's hex, or it is not used.
+case $run in '' | *[!0-9a-f]*) run=- ;; esac
 
 # One line per process: pid ppid pgid start.
 table() {
@@ -28,15 +38,26 @@ table() {
   fi
 }
 
-# Rewrites record file $1 from the process table: drops what ended, adds group members and descendants.
-# It is written (atomically) only when that changes anything.
+# "M PID SERVERPID" for each process whose initial environment carries run $1's mark.
+marked() {
+  [ -r /proc/self/environ ] || return 0
+  grep -a -z -o -H -s "^ATRIUM_SERVER_RUN=$1:[0-9][0-9]*\$" /proc/[0-9]*/environ | tr '\0' '\n' | awk -F '[/:=]' '{ print "M", $3, $NF }'
+}
+
+# Rewrites record file $1 from the process table: drops what ended, adds group members and descendants,
+# and with $2 = "marked" the processes that carry its run's mark. It is written (atomically) only when
+# that changes anything.
 scan() {
-  content=$(head -n 1 "$1"; table | awk '
-    FNR == NR { if (FNR > 1) { want[$1] = $2; root[$1] = $3 } next }
+  marks=
+  [ $# -gt 1 ] && [ "$2" = marked ] && marks=$(sed -n 's/^run \([0-9a-f][0-9a-f]*\)$/\1/p' "$1")
+  content=$(sed -n -e 1p -e '/^run /p' "$1"; { table; [ -n "$marks" ] && marked "$marks"; } | awk '
+    FNR == NR { if (FNR == 1) since = $3; else if ($1 != "run") { want[$1] = $2; root[$1] = $3 } next }
+    $1 == "M" { mark[$2] = $3; next }
     { parent[$1] = $2; group[$1] = $3; start[$1] = $4 }
     END {
       for (p in want) if ((p in start) && (want[p] == "?" || want[p] == start[p])) { kept[p] = root[p]; if (p == root[p]) server[p] = 1 }
       for (p in start) if (!(p in kept) && (group[p] in server)) kept[p] = group[p]
+      for (p in mark) if ((p in start) && !(p in kept) && start[p] >= since) kept[p] = mark[p]
       do { grew = 0; for (p in start) if (!(p in kept) && (parent[p] in kept)) { kept[p] = kept[parent[p]]; grew = 1 } } while (grew)
       for (p in kept) print p, start[p], kept[p]
     }' "$1" - | sort -n)
@@ -49,9 +70,9 @@ reap() {
   frozen=
   rounds=0
   while [ "$rounds" -lt 5 ]; do
-    scan "$1"
+    scan "$1" marked
     fresh=
-    for pid in $(awk -v which="$2" 'FNR > 1 && (which == "all" || $3 == which) { print $1 }' "$1"); do
+    for pid in $(awk -v which="$2" 'FNR > 1 && $1 != "run" && (which == "all" || $3 == which) { print $1 }' "$1"); do
       case " $frozen " in *" $pid "*) ;; *) fresh="$fresh $pid" ;; esac
     done
     [ -z "$fresh" ] && break
@@ -87,8 +108,9 @@ echo "reaped $total"
 
 # A reaper started again for a living host takes over its record.
 hoststart=$(started_at "$host")
-if [ ! -f "$record" ] || [ "$(awk 'NR == 1 { print $3 }' "$record")" != "$hoststart" ]; then
-  echo "host $host $hoststart" > "$record"
+header=$(printf 'host %s %s\nrun %s' "$host" "$hoststart" "$run")
+if [ ! -f "$record" ] || [ "$(head -n 2 "$record")" != "$header" ]; then
+  printf '%s\n' "$header" > "$record.new" && mv -f "$record.new" "$record"
 fi
 
 # At most one tick waits at a time, so a slow machine never builds a queue of scans in front of "gone".
@@ -105,7 +127,7 @@ rm -f "$tick_pending"
     +) echo "$arg ? $arg" >> "$record" ;;
     -) reap "$record" "$arg" ;;
     scan) scan "$record"; echo "scanned $arg" ;;
-    tick) rm -f "$tick_pending"; [ $(wc -l < "$record") -gt 1 ] && scan "$record" ;;
+    tick) rm -f "$tick_pending"; [ $(wc -l < "$record") -gt 2 ] && scan "$record" ;;
     gone) reap "$record" all; rm -f "$record" "$tick_pending"; exit 0 ;;
   esac
 done

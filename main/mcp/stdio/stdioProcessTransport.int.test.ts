@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioProcessTransport, ServerLaunchError } from './stdioProcessTransport.ts';
 import type { ProcessExitInfo, StdioServerLaunch } from './stdioProcessTransport.ts';
 import { buildServerEnvironment } from './serverEnvironment.ts';
+import { fixtureCommand } from '../../../e2e/servers/launch.ts';
 
 // Fixture servers, written to a temp dir: each is a few lines of plain JavaScript run by this same node.
 const fixtures = {
@@ -230,6 +231,59 @@ test('the whole process group dies: a grandchild that ignores SIGTERM does not o
   await server.transport.close();
   await waitUntilGone(grandchild);
 });
+
+test('a daemon a server set loose with a double fork (orphaned at once, out of its tree) ends when the server is stopped, whatever mark its configuration sets', {
+  skip: process.platform === 'linux' ? false : 'the environment mark is read from /proc',
+}, async () => {
+  const marker = `atrium-stdio-daemon-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const env = { PATH: process.env.PATH ?? '', ATRIUM_SERVER_RUN: `${'f'.repeat(32)}:1` };
+  const server = observe({ ...fixtureCommand('daemonServer', ['--marker', marker]), env, closeGraceMs: 200 });
+  await server.transport.start();
+  const serverPid = server.transport.pid ?? assert.fail('no pid');
+  let daemon: number | undefined;
+  const until = Date.now() + 10_000;
+  // Found by the marker in its command line, once its first parent has exited and init adopted it.
+  while (daemon === undefined || ancestorsOf(daemon).includes(serverPid)) {
+    if (Date.now() > until) assert.fail('the daemon did not start, or was not orphaned');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    daemon = daemonWith(marker);
+  }
+  try {
+    await server.transport.close();
+    await waitUntilGone(daemon);
+  } finally {
+    if (!isGone(daemon)) process.kill(daemon, 'SIGKILL');
+  }
+});
+
+/** The pid of the live process whose command line is a daemon's carrying `marker`. */
+function daemonWith(marker: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args.includes(marker) && args.includes('daemon')) return Number(entry);
+    } catch {
+      // It ended while the table was read.
+    }
+  }
+  return undefined;
+}
+
+function ancestorsOf(pid: number): number[] {
+  const found: number[] = [];
+  for (let parent = parentOf(pid); parent !== undefined && parent > 0 && !found.includes(parent); parent = parentOf(parent)) found.push(parent);
+  return found;
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
 
 test('a crashed server fires onExit with its code and onclose once, and later sends reject clearly', async () => {
   const server = observe(launchOf('crash'));

@@ -47,9 +47,6 @@ export class ServerLaunchError extends Error {
   }
 }
 
-// Run by /bin/sh with the server's command as $0: announce on fd 3 (the reaper's pipe), close it so the
-// server never holds it, then become the server (same pid; PATH looked up in the server's environment).
-const ANNOUNCE_AND_EXEC = 'echo "+ $$" >&3; exec 3>&-; exec "$0" "$@"';
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 /** JSON-RPC error code (in the implementation-defined server-error range) for a response Atrium discarded as too large. */
 export const MESSAGE_TOO_LARGE = -32099;
@@ -119,7 +116,7 @@ export class StdioProcessTransport implements Transport {
     if (this.#child || this.#closing) return Promise.reject(new Error('StdioProcessTransport can only be started once'));
     installExitHandler();
     const { command, args, env, cwd } = this.#launch;
-    const reaperChannel = serverProcesses.channel();
+    const reaper = serverProcesses.launcher();
     let child: ChildProcess;
     try {
       const options = {
@@ -131,12 +128,13 @@ export class StdioProcessTransport implements Transport {
         // Windows has no process groups; taskkill /T walks the tree there instead.
         detached: process.platform !== 'win32',
       };
-      if (reaperChannel) {
+      if (reaper) {
         // The launcher tells the reaper its pid (the server's, once it execs) before the server runs, so
         // no moment exists at which the host could die leaving a server the reaper does not know.
         const problem = commandProblem(command, env, cwd);
         if (problem) return Promise.reject(launchError(Object.assign(new Error(problem), { code: problem }), this.#launch));
-        child = spawn('/bin/sh', ['-c', ANNOUNCE_AND_EXEC, command, ...args], { ...options, stdio: ['pipe', 'pipe', 'pipe', reaperChannel] });
+        const launcher = reaper.wrap(command, args, env);
+        child = spawn(launcher.file, launcher.args, { ...options, env: launcher.env, stdio: ['pipe', 'pipe', 'pipe', reaper.channel] });
       } else if (process.platform === 'win32') {
         // npx, npm and other .cmd shims need cmd.exe, with everything escaped for it (windowsLaunch.ts).
         child = spawnOnWindows(command, args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -150,7 +148,7 @@ export class StdioProcessTransport implements Transport {
     this.stderr = child.stderr;
     // Also kept on the host's side (and the only announcement when there is no launcher), so a reaper
     // that had to be started again is told of every running server.
-    if (child.pid !== undefined) serverProcesses.started(child.pid, reaperChannel !== undefined);
+    if (child.pid !== undefined) serverProcesses.started(child.pid, reaper !== undefined);
     return new Promise((resolve, reject) => {
       child.once('spawn', () => {
         this.pid = child.pid;
