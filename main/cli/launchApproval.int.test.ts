@@ -84,9 +84,13 @@ describe('launch approval on the command line', () => {
       const { openDatabase } = await import('../store/database.ts');
       openDatabase(join(upgraded, 'atrium.db'), databaseMigrations.filter((m) => !launchUpgradeMigrations.includes(m))).close();
       await writeFile(join(upgraded, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer'), kept: { ...fixtureCommand('echoServer'), disabled: true } } }));
+      // The first command of the new Atrium is an import: what it adds is not part of what ran before.
+      const imported = await atrium(upgraded, 'import', shared);
+      assert.equal(imported.code, 0, imported.stderr);
       const run = await atrium(upgraded, 'servers');
-      assert.equal(run.code, 0, run.stderr);
+      assert.notEqual(run.code, 0, 'the imported server waits');
       assert.match(run.stdout, /echo {2}\[stdio\] {2}Ready/);
+      assert.match(run.stderr, /helper: not started until you approve it/);
       const approvals = JSON.parse(await readFile(join(upgraded, 'launch-approvals.json'), 'utf8')) as { byKey: Record<string, Record<string, { by: string }>> };
       const [servers = {}] = Object.values(approvals.byKey);
       assert.deepEqual(Object.keys(servers), ['echo'], 'only the enabled server ran before; the disabled one was never approved');
