@@ -5,11 +5,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { approveServers } from '../e2e/fixtures/approvedServers.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 export async function startWebHost(home: string, mcpServers: Record<string, unknown> = {}): Promise<{ url: string; stop(): void }> {
   writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers }));
+  await approveServers(home);
   const child = spawn(process.execPath, ['main/web/serveWeb.ts', '--port', '0'], { cwd: root, env: { ATRIUM_HOME: home, HOME: home, PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {

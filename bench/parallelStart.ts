@@ -53,7 +53,9 @@ const measure = (side: '--atrium' | '--by-hand') => Number(execFileSync(process.
 try {
   const mcpServers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`trivial-${i + 1}`, { command: process.execPath, args: [serverPath] }]));
   writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers }, null, 2));
-  // One of each first: the first start approves the servers (a new data folder) and fills the disk cache.
+  // Approved as the person would (loaded here only: the measured child must not load it).
+  await (await import('../e2e/fixtures/approvedServers.ts')).approveServers(home);
+  // One of each first: it fills the disk cache.
   measure('--atrium');
   measure('--by-hand');
   const times = { atrium: [] as number[], byHand: [] as number[] };

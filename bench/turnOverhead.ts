@@ -18,6 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { FakeLlmServer, FakeTurn, RecordedRequest } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startHostCore } from '../main/app/hostCore.ts';
+import { approveServers } from '../e2e/fixtures/approvedServers.ts';
 
 const TURNS_PER_ROUND = 60;
 const WARMUP_TURNS = 15;
@@ -76,6 +77,7 @@ async function bareSdkLoop(llm: FakeLlmServer): Promise<Loop> {
 async function atriumLoop(llm: FakeLlmServer, history: 'disk' | 'memory'): Promise<Loop> {
   const home = mkdtempSync(join(tmpdir(), 'atrium-turn-bench-'));
   writeFileSync(join(home, 'servers.json'), JSON.stringify({ mcpServers: { clock: { command: process.execPath, args: [serverPath], trusted: true } } }));
+  await approveServers(home);
   const core = await startHostCore({
     home,
     keepAliveMs: 0,

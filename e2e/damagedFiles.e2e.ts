@@ -86,7 +86,7 @@ test('a damaged secrets.key: Settings says the stored keys cannot be decrypted a
     const banner = page.getByRole('alert').filter({ hasText: 'secrets.key could not be read' });
     await expect(banner).toContainText('the API keys and sign-ins stored in Atrium (secrets.enc) cannot be decrypted without it');
     await expect(banner.getByRole('listitem').first()).toContainText(/^Put the key back: restore secrets\.key from a backup .*move secrets\.enc\.damaged-[\w-]+ back to secrets\.enc, then restart Atrium\.$/);
-    await expect(banner.getByRole('listitem').nth(1)).toHaveText('Carry on without them: enter your API keys again in Settings and sign in to your servers again.');
+    await expect(banner.getByRole('listitem').nth(1)).toHaveText('Carry on without them: enter your API keys again in Settings, sign in to your servers again, and approve each server again when Atrium asks.');
     await expect(page.getByText('Unsupported state or unable to authenticate data')).toHaveCount(0);
     const claude = page.getByRole('region', { name: 'Providers' }).getByRole('listitem').filter({ hasText: 'claude' });
     await expect(claude).toBeVisible();

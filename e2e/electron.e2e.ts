@@ -100,6 +100,11 @@ async function launchDesktop(extraArgs: string[] = [], extra: { servers?: Record
   if (!location.found) throw new Error('unreachable: the file is skipped without Electron');
   const app = await electron.launch({ executablePath: location.executable, args: [...extraArgs, repoRoot], env, cwd: repoRoot });
   const page = await app.firstWindow();
+  // A new data folder: the person approves each server in its start dialog, as the app asks (its
+  // approvals are signed with the keychain's key, which no test can write for it).
+  for (const name of ['echo', ...Object.keys(extra.servers ?? {})]) {
+    await page.getByRole('dialog', { name: `Start ${name}?` }).getByRole('button', { name: 'Start server' }).click();
+  }
   return { app, page, home, serverMarker };
 }
 

@@ -50,12 +50,30 @@ export function canRestart(status: ServerStatus): boolean {
 }
 
 /**
- * What decides what a server runs or contacts, as the person approves it: the command line, the names of
- * its environment variables and its working folder, or its address and the names of its headers.
+ * What decides what a server runs or contacts, as the person approves it: the command line, its
+ * environment variables and working folder, the program the command finds and the script files it runs;
+ * or its address and the names of its headers.
  */
 export type LaunchView =
-  | { transport: 'stdio'; command: string; args: string[]; envNames: string[]; cwd?: string }
+  | {
+      transport: 'stdio';
+      command: string;
+      args: string[];
+      env: LaunchVariable[];
+      cwd?: string;
+      /** Where the command is found on the PATH the server gets; null when it is found nowhere. Known once looked up (a review). */
+      program?: string | null;
+      /** The local script files it runs, pinned by their content. Known once looked up (a review). */
+      scripts?: string[];
+    }
   | { transport: 'http' | 'sse'; url: string; headerNames: string[] };
+
+/** An environment variable as the person sees it: its value, unless it looks like a secret (then only that it is set). */
+export interface LaunchVariable {
+  name: string;
+  /** Absent for a secret: it is pinned by a keyed digest and never shown. */
+  value?: string;
+}
 
 /** One word as a POSIX shell reads it back: left bare when it is safe, else single-quoted. */
 export function shellWord(word: string): string {
@@ -68,17 +86,26 @@ export function launchTarget(view: LaunchView): string {
   return [view.command, ...view.args].map(shellWord).join(' ');
 }
 
-/** The definition as one line a person can read (a terminal, a log). */
+/** The definition as one line a person can read (a terminal, a log); secret values are never in it. */
 export function describeLaunch(view: LaunchView): string {
   if (view.transport !== 'stdio') return `${view.url}${view.headerNames.length ? ` (headers: ${view.headerNames.join(', ')})` : ''}`;
   const line = launchTarget(view);
-  const extras = [view.envNames.length ? `environment: ${view.envNames.join(', ')}` : '', view.cwd ? `in ${view.cwd}` : ''].filter(Boolean);
+  const extras = [
+    view.env.length ? `environment: ${view.env.map(describeVariable).join(', ')}` : '',
+    view.cwd ? `in ${view.cwd}` : '',
+    view.program && view.program !== view.command ? `${view.command} is ${view.program}` : '',
+  ].filter(Boolean);
   return extras.length ? `${line} (${extras.join('; ')})` : line;
+}
+
+/** `NAME=value`, or `NAME (secret)` when its value is not shown. */
+export function describeVariable(variable: LaunchVariable): string {
+  return variable.value === undefined ? `${variable.name} (secret)` : `${variable.name}=${shellWord(variable.value)}`;
 }
 
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
 export interface LaunchRisk {
-  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env';
+  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env' | 'unverified-approval';
   message: string;
 }
 
@@ -92,6 +119,8 @@ export interface LaunchReview {
   approved?: LaunchView;
   /** Whether this exact definition is approved already. */
   current: boolean;
+  /** What differs from the approval on record, each in a sentence: a script's content, where the command is found, a variable. */
+  changes: string[];
   risks: LaunchRisk[];
 }
 

@@ -17,6 +17,7 @@ import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { fixturePath } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const SERVERS = 2;
@@ -86,6 +87,7 @@ async function makeHome(marker: string, servers = SERVERS, fixture: 'familyServe
     mcpServers[`${fixture}${index}`] = { command: process.execPath, args: [fixturePath(fixture), '--marker', marker] };
   }
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers }));
+  await approveServers(home);
   return home;
 }
 

@@ -7,6 +7,7 @@ import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.
 import type { ModelResolver } from '../chat/modelResolver.ts';
 import type { Database } from '../store/database.ts';
 import { openDatabase } from '../store/database.ts';
+import { launchUpgradeMigrations } from '../mcp/launch/launchUpgrade.ts';
 import { HistoryStore, historyMigrations } from '../store/historyStore.ts';
 import { workspaceMigrations } from '../store/workspaceStore.ts';
 import { AuditLog, auditMigrations } from '../host/approval/auditLog.ts';
@@ -39,19 +40,26 @@ export interface ConversationStores {
   close(): void;
 }
 
+/**
+ * The migrations of atrium.db. The launch upgrade's comes first: whether any migration ran before it is
+ * what tells a database an older Atrium made from a new one (launchUpgrade.ts).
+ */
+export const databaseMigrations = [
+  ...launchUpgradeMigrations,
+  ...historyMigrations,
+  ...grantMigrations,
+  ...auditMigrations,
+  ...workspaceMigrations,
+  ...toolPinMigrations,
+  ...taintMigrations,
+  ...viewTrustMigrations,
+  ...viewContextMigrations,
+  ...loadedToolMigrations,
+];
+
 /** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
 export function openConversationStores(home: string, databasePath?: string): ConversationStores {
-  const db = openDatabase(databasePath ?? join(home, DATABASE_FILE_NAME), [
-    ...historyMigrations,
-    ...grantMigrations,
-    ...auditMigrations,
-    ...workspaceMigrations,
-    ...toolPinMigrations,
-    ...taintMigrations,
-    ...viewTrustMigrations,
-    ...viewContextMigrations,
-    ...loadedToolMigrations,
-  ]);
+  const db = openDatabase(databasePath ?? join(home, DATABASE_FILE_NAME), databaseMigrations);
   const history = new HistoryStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
   // requests that were waiting then are over.

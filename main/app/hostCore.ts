@@ -49,10 +49,13 @@ import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connec
 import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { LearnedEras } from '../mcp/launch/learnedEras.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
+import { launchUpgradeIn } from '../mcp/launch/launchUpgrade.ts';
+import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
+import { fileKeyProtector } from '../store/encryptedSecrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { environmentSecrets } from '../store/secrets.ts';
 import type { SecretSource } from '../store/secrets.ts';
@@ -61,7 +64,7 @@ import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
-export type { ApprovalMode, SamplingPolicy };
+export type { ApprovalMode, LaunchPinKeys, SamplingPolicy };
 /** For a command that runs once: a server that fails is reported, not restarted. */
 export { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
 /**
@@ -121,6 +124,8 @@ export interface HostCoreOptions {
   secretStore?: WritableSecrets;
   /** Why keys kept here are not well protected (no usable OS keychain); Settings shows it and asks before storing. */
   keyStorageWarning?: string;
+  /** What signs the person's launch approvals (the desktop app's key is the keychain's); the data folder's `secrets.key` otherwise. */
+  launchPinKeys?: LaunchPinKeys;
   /** The window's front end: which one, and the native abilities it injects (the folder picker). */
   frontEnd?: FrontEnd;
   /** How the sample server is started (the desktop app runs a bundled copy with a real Node). */
@@ -198,7 +203,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // 2. Which servers there are, and which launches the person approved.
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
-  const launchApprovals = await LaunchApprovals.open(options.home);
+  const launchApprovals = await LaunchApprovals.open(options.home, options.launchPinKeys ?? { own: fileKeyProtector(options.home).dataKey }, launchUpgradeIn(stores.db));
   const eras = await LearnedEras.open(options.home);
   const trusted = (serverId: string) => registry.get(serverId)?.trusted === true;
 
@@ -251,7 +256,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
-      launchGate: (definition) => launchApprovals.check(definition),
+      launchGate: launchApprovals,
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
           mode: 'when-asked',

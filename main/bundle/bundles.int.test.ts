@@ -13,6 +13,7 @@ import { everythingServerPath, makeTempDir } from '../../e2e/fixtures/hostHarnes
 import { atriumCliPath } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { buildBundles } from './buildBundles.ts';
 import { bundleEntries, bundleManifestName, repoRoot } from './builtOrSource.mjs';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const run = promisify(execFile);
 const TIME_LIMIT_MS = 60_000;
@@ -24,6 +25,7 @@ describe('the built bundle', () => {
     await buildBundles(outDir);
     home = await makeTempDir('atrium-bundle-');
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] } } }));
+    await approveServers(home);
   });
   after(async () => {
     await rm(outDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 let home: string;
 const atrium = (...args: string[]) => runAtriumCli(home, args);
@@ -14,6 +15,7 @@ const atrium = (...args: string[]) => runAtriumCli(home, args);
 before(async () => {
   home = await makeTempDir('atrium-views-');
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { views: fixtureCommand('appViewServer') } }));
+  await approveServers(home);
 });
 after(() => rm(home, { recursive: true, force: true }));
 

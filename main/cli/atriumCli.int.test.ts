@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { everythingServerPath, makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
 const atrium = (home: string, ...args: string[]) => runAtriumCli(home, args);
@@ -26,6 +27,7 @@ describe('atrium CLI', () => {
         },
       }),
     );
+    await approveServers(home);
   });
   after(() => rm(home, { recursive: true, force: true }));
 

@@ -12,6 +12,7 @@ import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { openDatabase } from '../store/database.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const key = 'sk-ant-test-key-never-logged';
 
@@ -24,6 +25,7 @@ describe('atrium chat', () => {
   before(async () => {
     home = await makeTempDir('atrium-chat-');
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { ...fixtureCommand('echoServer'), trusted: true } } }));
+    await approveServers(home);
     llm = await startFakeAnthropic(script);
   });
   after(async () => {

@@ -15,6 +15,7 @@ import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthrop
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { holdStream } from '../../e2e/fixtures/llm/streamHold.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const recordImports = fileURLToPath(new URL('../../e2e/fixtures/recordImports.mjs', import.meta.url));
 const packageVersion = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -27,6 +28,7 @@ describe('atrium as a newcomer uses it', () => {
   before(async () => {
     home = await makeTempDir('atrium-newcomer-');
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+    await approveServers(home);
     llm = await startFakeAnthropic(script);
   });
   after(async () => {

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 // The one-pixel PNG the fixture returns (its module starts the server when imported, so it is not imported).
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -22,6 +23,7 @@ describe('hostile server text in the CLI', () => {
   before(async () => {
     home = await makeTempDir('atrium-hostile-');
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { hostile: fixtureCommand('hostileTextServer') } }));
+    await approveServers(home);
   });
   after(() => rm(home, { recursive: true, force: true }));
 

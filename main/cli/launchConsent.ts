@@ -17,13 +17,16 @@ export function approveCommand(serverId: string, configPath?: string): string {
   return `atrium servers approve ${shellWord(serverId)}${configPath !== undefined ? ` --config ${shellWord(configPath)}` : ''}`;
 }
 
-/** What the person is shown before approving: the definition, the one it replaces, and each risk. */
+/** What the person is shown before approving: the definition, the one it replaces, what changed, and each risk. */
 export function describeReview(review: LaunchReview): string[] {
   const name = visible(review.serverId);
   const lines = [review.approved ? `${name} changed since you approved it:` : `${name} is new: Atrium has not run it before.`];
   if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
   lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
-  for (const risk of review.risks) lines.push(`  ⚠ ${risk.message}`);
+  const scripts = review.definition.transport === 'stdio' ? (review.definition.scripts ?? []) : [];
+  if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
+  for (const change of review.changes) lines.push(`  • ${visible(change)}`);
+  for (const risk of review.risks) lines.push(`  ⚠ ${visible(risk.message)}`);
   return lines;
 }
 
@@ -32,7 +35,10 @@ export function describeReview(review: LaunchReview): string[] {
  * `configPath` is the servers file given with --config, so the printed command approves the same entry.
  */
 export async function settleLaunchApprovals(core: RunningHost, io: LaunchConsentIo, configPath: string | undefined, signal?: AbortSignal): Promise<string[]> {
-  const waiting = (await core.api.listServers({})).filter((server) => server.status.kind === 'needs-approval');
+  // Settled first: a server whose definition is approved can still turn out to wait, once the script or
+  // program it runs is found changed just before it starts.
+  const settled = await core.whenSettled();
+  const waiting = [...settled].filter(([, status]) => status.kind === 'needs-approval').map(([id]) => ({ id }));
   const refused: string[] = [];
   for (const server of waiting) {
     const review = await core.api.reviewServerLaunch({ serverId: server.id });

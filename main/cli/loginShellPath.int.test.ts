@@ -54,6 +54,10 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
     const profile = join(userHome, '.bash_profile');
     await writeFile(profile, `echo asked >> "$HOME/asked"\nexport PATH="$PATH:$HOME/login-bin"\n`);
     const env = { HOME: userHome, SHELL: bash ?? '' };
+    // Approved as the person would, where the command is found: on the login shell's PATH.
+    const approved = await runAtriumCli(home, ['servers', 'approve', 'echo'], env);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(approved.stdout, new RegExp(`atrium-test-echo is ${join(userHome, 'login-bin', 'atrium-test-echo')}`), 'the approval names the program the login shell’s PATH finds');
 
     const first = await runAtriumCli(home, ['tools'], env);
     assert.equal(first.code, 0, first.stderr);

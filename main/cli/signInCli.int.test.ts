@@ -18,6 +18,7 @@ import { startHostCore } from '../app/hostCore.ts';
 import { approvingBrowser } from '../../e2e/fixtures/approvingBrowser.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import { windowSecrets } from '../store/secrets.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 /** One CLI run to its end. */
 const atrium = (home: string, ...args: string[]) => runAtriumCli(home, args);
@@ -76,6 +77,7 @@ describe('atrium sign-in and sign-out', () => {
     const home = await makeTempDir('atrium-cli-signin-');
     cleanups.push(() => rm(home, { recursive: true, force: true }));
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: servers }));
+    await approveServers(home);
     return home;
   }
 

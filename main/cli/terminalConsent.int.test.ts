@@ -13,12 +13,14 @@ import { atriumCliPath } from '../../e2e/fixtures/atriumCliProcess.ts';
 import type { TerminalSession } from '../../e2e/fixtures/terminalSession.ts';
 import { openTerminal, shellQuote, tmuxAvailable } from '../../e2e/fixtures/terminalSession.ts';
 import { runCli } from './runCli.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 describe('answering on the terminal', () => {
   let home: string;
   before(async () => {
     home = await makeTempDir('atrium-terminal-');
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+    await approveServers(home);
   });
   after(() => rm(home, { recursive: true, force: true }));
 
@@ -126,6 +128,7 @@ describe('a question on a real terminal', { skip: tmuxAvailable ? false : 'no tm
     let terminal: TerminalSession | undefined;
     try {
       await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer') } }));
+      await approveServers(home);
       terminal = await openTerminal(
         ['env', `ATRIUM_HOME=${shellQuote(home)}`, shellQuote(process.execPath), shellQuote(atriumCliPath), 'call', 'echo', 'ask', shellQuote('{"message": "Who?"}'), '--elicit', 'ask', '--timeout', '3000'].join(' '),
       );

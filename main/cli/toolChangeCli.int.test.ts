@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 let home = '';
 after(() => rm(home, { recursive: true, force: true }));
@@ -17,6 +18,7 @@ test('a changed tool is shown with what changed and the command that approves it
   const marker = join(home, 'changed');
   const notes = { ...fixtureCommand('toolChangeServer', ['--changed-if', marker]), trusted: true };
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { notes } }));
+  await approveServers(home);
 
   const first = await runAtriumCli(home, ['tools']);
   assert.equal(first.code, 0, first.stderr);

@@ -19,6 +19,7 @@ import { serveViewSandboxRequest, viewSandboxUrl, viewScheme, viewSchemePrivileg
 import { bundledSampleServer } from './bundledSampleServer.ts';
 import { registerIpc } from './ipcAdapter.ts';
 import { notifyPendingRequests } from './pendingNotifier.ts';
+import { desktopLaunchPinKeys } from './keychainPinKey.ts';
 import { openKeychainSecrets } from './safeStorageSecrets.ts';
 import type { ViewPermission, ViewTrust } from '../mcp/extensions/apps/contract/viewSandbox.ts';
 import { guardPermissions, guardWebContents, openExternalLink, openSignInPage } from './webContentsPolicy.ts';
@@ -138,6 +139,7 @@ async function openHost(): Promise<HostCore> {
   // Every way out gives the folder up; shutDown releases it once the servers are stopped.
   process.on('exit', () => attempt.lock.release());
   const keychain = await openKeychainSecrets(home, safeStorage);
+  const launchPinKeys = desktopLaunchPinKeys(home, safeStorage, keychain.protection);
   return startHostCore({
     home,
     // A person is at the window to answer servers' sampling requests, unless they turned sampling off in Settings.
@@ -145,6 +147,7 @@ async function openHost(): Promise<HostCore> {
     secrets: windowSecrets(keychain.store),
     ...(keychain.store ? { secretStore: keychain.store } : {}),
     ...(keychain.protection.kind !== 'keychain' ? { keyStorageWarning: keychain.protection.warning } : {}),
+    ...(launchPinKeys ? { launchPinKeys } : {}),
     frontEnd: { kind: 'electron', pickFolders, viewSandbox: viewSandboxUrl },
     sampleServer: bundledSampleServer(here),
     // A remote server's sign-in page goes to the person's own browser, through the same gate as links.

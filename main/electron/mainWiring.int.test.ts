@@ -21,6 +21,9 @@ import { contentSecurityPolicy } from '../api/securityHeaders.ts';
 import { buildElectron, electronOutDir } from './buildElectron.ts';
 import type { FakeRecord, FakeWindow } from '../../e2e/fixtures/fakeElectron.ts';
 import { WINDOW_STATE_FILE } from './windowState.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
+import { desktopLaunchPinKeys } from './keychainPinKey.ts';
+import type { SafeStorageBackend } from './safeStorageSecrets.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fakeUrl = new URL('../../e2e/fixtures/fakeElectron.ts', import.meta.url).href;
@@ -49,6 +52,9 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
   await buildElectron();
   await writeFile(serverMarker, `await import(${JSON.stringify(pathToFileURL(fixturePath('echoServer')).href)});\n`);
   await writeFile(path.join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverMarker] } } }));
+  // Approved in the app before: its keychain (the fake's) signs the approval.
+  const fake = (await import(fakeUrl)) as { safeStorage: SafeStorageBackend };
+  await approveServers(home, desktopLaunchPinKeys(home, fake.safeStorage, { kind: 'keychain' }));
   process.env.ATRIUM_HOME = home;
   registerHooks({
     resolve: (specifier, context, next) => (specifier === 'electron' ? { url: fakeUrl, shortCircuit: true } : next(specifier, context)),

@@ -17,6 +17,7 @@ import { nextEvent, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import type { HostCore } from '../app/hostCore.ts';
 import { startHostCore } from '../app/hostCore.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -27,6 +28,7 @@ async function tempHome(marker: string): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'atrium-tools-'));
   const server = { ...fixtureCommand('toolChangeServer', ['--changed-if', join(home, marker)]), trusted: true };
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { notes: server } }, null, 2));
+  await approveServers(home);
   cleanups.push(() => rm(home, { recursive: true, force: true }));
   return home;
 }

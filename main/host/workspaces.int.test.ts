@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { HostCore } from '../app/hostCore.ts';
 import { startHostCore } from '../app/hostCore.ts';
 import { filesystemServerPath, makeTempDir, nextEvent } from '../../e2e/fixtures/hostHarness.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result['content'] as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
@@ -36,6 +37,7 @@ describe('workspaces', () => {
     projectB = await realpath(await makeTempDir('atrium-project-b-'));
     await mkdir(join(projectB, 'src'));
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [filesystemServerPath()] } } }));
+    await approveServers(home);
     await start();
   });
   after(async () => {

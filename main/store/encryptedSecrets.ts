@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { createFileOnce } from './createOnce.ts';
 import { DamagedData, readDataFile, writeFileAtomically } from './dataFile.ts';
 import type { SecretSource } from './secrets.ts';
 
@@ -27,39 +28,46 @@ export const SECRETS_FILE = 'secrets.enc';
 const KEY_FILE = 'secrets.key';
 
 /**
- * The browser mode's key: random, in a file only this user can read. An existing key is never replaced:
- * a damaged one is moved aside (with the secrets it encrypts, which no other key can open) before a new
- * one is made, so restoring both brings every stored key back.
+ * The browser mode's key: random, in a file only this user can read. It also signs the command line's
+ * and the browser mode's launch approvals. An existing key is never replaced: a damaged one is moved
+ * aside (with the secrets it encrypts, which no other key can open) before a new one is made, so
+ * restoring both brings every stored key back.
  */
 export function fileKeyProtector(home: string): KeyProtector {
+  const path = join(home, KEY_FILE);
   let key: Promise<Buffer> | undefined;
   return {
     dataKey: () =>
       (key ??= (async () => {
-        const path = join(home, KEY_FILE);
-        const stored = await readDataFile({
-          path,
-          withoutIt: `the API keys and sign-ins stored in Atrium (${SECRETS_FILE}) cannot be decrypted without it, so Atrium started without them`,
-          // What it protects goes aside with it: a new key could never open it, and restoring the pair restores both.
-          companions: [join(home, SECRETS_FILE)],
-          recovery: (keptAt, _lastGood, [secretsKeptAt]) =>
-            [
-              `Put the key back: restore ${KEY_FILE} from a backup (or move ${keptAt ? basename(keptAt) : KEY_FILE} back if it is intact)` +
-                `${secretsKeptAt ? `, move ${basename(secretsKeptAt)} back to ${SECRETS_FILE}` : ''}, then restart Atrium.`,
-              'Carry on without them: enter your API keys again in Settings and sign in to your servers again.',
-            ],
-          parse: (bytes) => {
-            const text = bytes.toString('latin1').trim();
-            if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) throw new DamagedData(bytes.length === 0 ? 'the file is empty' : `it does not hold a key (${bytes.length} bytes, not the 44 characters of one)`);
-            return Buffer.from(text, 'base64');
-          },
-        });
+        const stored = await readKey(home, path);
         if (stored) return stored;
-        const fresh = randomBytes(32);
-        await writeFileAtomically(path, fresh.toString('base64'));
-        return fresh;
+        // Made only where none is: another Atrium on this folder may be making one at this moment, and
+        // then its key is the one to use.
+        await createFileOnce(path, randomBytes(32).toString('base64'));
+        const made = await readKey(home, path);
+        if (!made) throw new Error(`Atrium could not keep a key in ${path}: the file it made could not be read back`);
+        return made;
       })()),
   };
+}
+
+function readKey(home: string, path: string): Promise<Buffer | undefined> {
+  return readDataFile({
+    path,
+    withoutIt: `the API keys and sign-ins stored in Atrium (${SECRETS_FILE}) cannot be decrypted without it, so Atrium started without them; and no server counts as approved (each asks you again before it starts)`,
+    // What it protects goes aside with it: a new key could never open it, and restoring the pair restores both.
+    companions: [join(home, SECRETS_FILE)],
+    recovery: (keptAt, _lastGood, [secretsKeptAt]) => [
+      `Put the key back: restore ${KEY_FILE} from a backup (or move ${keptAt ? basename(keptAt) : KEY_FILE} back if it is intact)` +
+        `${secretsKeptAt ? `, move ${basename(secretsKeptAt)} back to ${SECRETS_FILE}` : ''}, then restart Atrium.`,
+      'Carry on without them: enter your API keys again in Settings, sign in to your servers again, and approve each server again when Atrium asks.',
+    ],
+    parse: (bytes) => {
+      const text = bytes.toString('latin1').trim();
+      if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) throw new DamagedData(bytes.length === 0 ? 'the file is empty' : `it does not hold a key (${bytes.length} bytes, not the 44 characters of one)`);
+      return Buffer.from(text, 'base64');
+    },
+  });
 }
 
 export function encryptedFileSecrets(home: string, protector: KeyProtector = fileKeyProtector(home), fileName: string = SECRETS_FILE): WritableSecrets {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { launchTarget } from '../../shared/domain.ts';
+import { describeVariable, launchTarget } from '../../shared/domain.ts';
 import type { LaunchReview, LaunchView, ServerSnapshot } from '../../shared/domain.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
@@ -38,6 +38,18 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
       {review ? (
         <>
           <LaunchDetails view={review.definition} label={review.approved ? 'Now' : undefined} />
+          {review.changes.length ? (
+            <div className="launch-changes">
+              <p className="launch-risks-title">Why Atrium asks:</p>
+              <ul aria-label="Changes">
+                {review.changes.map((change, index) => (
+                  <li key={index}>
+                    <UntrustedText text={change} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {review.approved ? <LaunchDetails view={review.approved} label="Approved before" /> : null}
           {risky ? (
             <div className="consent-warning" role="alert">
@@ -69,25 +81,38 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
   );
 }
 
-/** One definition: the command line or address exactly, and the names (never the values) of its variables or headers. */
+/**
+ * One definition: the command line or address exactly; for a local server its variables (a secret's
+ * value never), its working folder, the program its command finds and the scripts pinned by content.
+ */
 function LaunchDetails({ view, label }: { view: LaunchView; label: string | undefined }) {
   const local = view.transport === 'stdio';
   const what = local ? 'Command line' : 'Address';
-  const names = local ? view.envNames : view.headerNames;
+  const variables = local ? view.env.map(describeVariable) : view.headerNames;
   return (
     <section className="launch-details">
       {label ? <h3 className="launch-details-label">{label}</h3> : null}
       <pre className="code-block" aria-label={label ? `${label}: ${what.toLowerCase()}` : what}>
         <UntrustedText text={launchTarget(view)} />
       </pre>
-      {names.length ? (
+      {variables.length ? (
         <p className="muted">
-          {local ? 'Environment variables' : 'Headers'}: <UntrustedText text={names.join(', ')} />
+          {local ? 'Environment variables' : 'Headers'}: <UntrustedText text={variables.join(', ')} />
         </p>
       ) : null}
       {local && view.cwd ? (
         <p className="muted">
           Working folder: <UntrustedText text={view.cwd} />
+        </p>
+      ) : null}
+      {local && view.program !== undefined && view.program !== view.command ? (
+        <p className="muted">
+          Program: <UntrustedText text={view.program ?? `${view.command} is not found on the PATH the server gets`} />
+        </p>
+      ) : null}
+      {local && view.scripts?.length ? (
+        <p className="muted">
+          Scripts, pinned by their content: <UntrustedText text={view.scripts.join(', ')} />
         </p>
       ) : null}
     </section>

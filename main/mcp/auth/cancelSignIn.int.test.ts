@@ -15,6 +15,7 @@ import type { HostCore } from '../../app/hostCore.ts';
 import { startHostCore } from '../../app/hostCore.ts';
 import { encryptedFileSecrets } from '../../store/encryptedSecrets.ts';
 import { approvingBrowser } from '../../../e2e/fixtures/approvingBrowser.ts';
+import { approveServers } from '../../../e2e/fixtures/approvedServers.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
@@ -46,6 +47,7 @@ describe('cancelling a sign-in', () => {
     const home = await makeTempDir('atrium-cancel-');
     cleanups.push(() => fixture.stop(), () => rm(home, { recursive: true, force: true }));
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { remote: { url: fixture.url } } }));
+    await approveServers(home);
     core = await startHostCore({ home, keepAliveMs: 0, secretStore: encryptedFileSecrets(home), signIn: { openAuthorizationUrl: (url) => browser(url) } });
     cleanups.push(() => core.shutdown());
     assert.equal((await core.hub.whenSettled()).get('remote')?.kind, 'needs-sign-in');

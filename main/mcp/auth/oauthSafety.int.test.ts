@@ -15,6 +15,7 @@ import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts
 import type { HostCore } from '../../app/hostCore.ts';
 import { startHostCore } from '../../app/hostCore.ts';
 import { approvingBrowser } from '../../../e2e/fixtures/approvingBrowser.ts';
+import { approveServers } from '../../../e2e/fixtures/approvedServers.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
@@ -30,6 +31,7 @@ interface Watched {
 async function watchedHost(servers: Record<string, unknown>): Promise<Watched> {
   const home = await makeTempDir('atrium-oauth-safety-');
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: servers }));
+  await approveServers(home);
   const opened: string[] = [];
   const fetched: string[] = [];
   const browser = approvingBrowser();

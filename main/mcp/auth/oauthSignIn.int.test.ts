@@ -17,6 +17,7 @@ import { startHostCore } from '../../app/hostCore.ts';
 import { encryptedFileSecrets } from '../../store/encryptedSecrets.ts';
 import { approvingBrowser } from '../../../e2e/fixtures/approvingBrowser.ts';
 import type { SignInMode } from './serverAuthorization.ts';
+import { approveServers } from '../../../e2e/fixtures/approvedServers.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 
@@ -52,6 +53,7 @@ async function startHost(home: string, mode: SignInMode = 'when-asked'): Promise
 async function homeWith(fixture: HttpFixtureHandle): Promise<string> {
   const home = await makeTempDir('atrium-oauth-');
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { remote: { url: fixture.url }, echo: fixtureCommand('echoServer') } }));
+  await approveServers(home);
   return home;
 }
 

@@ -16,6 +16,7 @@ import type { HostCore } from '../../app/hostCore.ts';
 import { startHostCore } from '../../app/hostCore.ts';
 import { encryptedFileSecrets } from '../../store/encryptedSecrets.ts';
 import { approvingBrowser } from '../../../e2e/fixtures/approvingBrowser.ts';
+import { approveServers } from '../../../e2e/fixtures/approvedServers.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 const count = (fixture: HttpFixtureHandle, pattern: RegExp) => fixture.stderr().split('\n').filter((line) => pattern.test(line)).length;
@@ -52,6 +53,7 @@ describe('a sign-in the server stops taking', () => {
     const home = await makeTempDir('atrium-signin-lost-');
     cleanups.push(() => fixture.stop(), () => rm(home, { recursive: true, force: true }));
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { remote: { url: fixture.url }, echo: fixtureCommand('echoServer') } }));
+    await approveServers(home);
     const host = await startHost(home);
     cleanups.push(() => host.core.shutdown());
     await host.core.hub.whenSettled();

@@ -14,6 +14,7 @@ import type {
 import type { CompletionReference, ListKind } from '../../../shared/contract.ts';
 import type { LogLevel, LogLine, ProgressUpdate, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
+import { LaunchChangedError } from './connectionServices.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
@@ -99,6 +100,7 @@ export class McpConnection {
         ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
         ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
         ...(services.eras ? { eras: services.eras } : {}),
+        ...(services.launchGate ? { launchGate: services.launchGate } : {}),
       },
       (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
@@ -151,7 +153,7 @@ export class McpConnection {
       return;
     }
     // Nothing runs, and nothing is contacted, that the person did not approve.
-    const unapproved = this.services.launchGate?.(this.definition);
+    const unapproved = this.services.launchGate?.check(this.definition);
     if (unapproved) {
       this.setStatus({ kind: 'needs-approval', reason: unapproved });
       return;
@@ -394,6 +396,13 @@ export class McpConnection {
       this.startKeepAlive(session, generation);
     } catch (error) {
       if (generation !== this.generation) return;
+      if (error instanceof LaunchChangedError) {
+        // Not a failure to retry: it waits for the person, as a new definition does.
+        this.log.add('notice', 'host', error.message);
+        this.clearTimers();
+        this.setStatus({ kind: 'needs-approval', reason: 'changed' });
+        return;
+      }
       const failed = this.session;
       this.session = undefined;
       if (failed) void failed.close();

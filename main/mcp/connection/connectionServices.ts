@@ -73,11 +73,8 @@ export interface ConnectionServices {
    * which a host with no server never needs.
    */
   loadAuthorization?: () => Promise<AuthorizationFactory>;
-  /**
-   * Whether the person approved this exact launch definition: undefined when they did, else whether it is
-   * new or changed since. Without it every definition runs (the hub's own tests).
-   */
-  launchGate?: (definition: ServerDefinition) => 'new' | 'changed' | undefined;
+  /** Whether the person approved what a server runs. Without it every definition runs (the hub's own tests). */
+  launchGate?: LaunchGate;
 }
 
 /**
@@ -90,3 +87,17 @@ export interface ConnectionExtension {
   /** What the client declares for it, or undefined when this host does not take part (a front end without views). */
   declare(services: ConnectionServices): JSONObject | undefined;
 }
+
+/** The person's approval of what a server runs, asked before it starts and again just before a local one is spawned. */
+export interface LaunchGate {
+  /** Undefined when this exact definition is approved; else whether it is new or changed since. */
+  check(definition: ServerDefinition): 'new' | 'changed' | undefined;
+  /**
+   * With the environment the local server is about to get: undefined when the program its command finds
+   * and the scripts it runs are the approved ones, 'changed' when not (then it is not spawned).
+   */
+  confirm(definition: ServerDefinition, environment: Readonly<Record<string, string>>): Promise<'changed' | undefined>;
+}
+
+/** Thrown instead of spawning a server whose program or scripts changed since the person approved them. */
+export class LaunchChangedError extends Error {}

@@ -4,6 +4,8 @@
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Tool } from '@modelcontextprotocol/client';
+import { LaunchChangedError } from './connectionServices.ts';
+import type { LaunchGate } from './connectionServices.ts';
 import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
@@ -15,8 +17,18 @@ export interface StdioHooks {
   onExit(info: { code: number | null; signal: string | null }): void;
 }
 
-export async function openStdioTransport(def: StdioServerDefinition, hooks: StdioHooks, limits: { maxMessageBytes?: number; closeGraceMs?: number } = {}): Promise<StdioProcessTransport> {
+export async function openStdioTransport(
+  def: StdioServerDefinition,
+  hooks: StdioHooks,
+  limits: { maxMessageBytes?: number; closeGraceMs?: number } = {},
+  gate?: LaunchGate,
+): Promise<StdioProcessTransport> {
   const env = await buildServerEnvironment(def.env);
+  // Checked with the very environment it gets, as late as can be: a script edited or a program put
+  // earlier on the PATH since the person approved it is not run.
+  if ((await gate?.confirm(def, env)) === 'changed') {
+    throw new LaunchChangedError(`${def.id}: what it runs changed since you approved it (a script it runs, or the program its command finds); review it before it starts`);
+  }
   return new StdioProcessTransport(
     {
       command: def.command,

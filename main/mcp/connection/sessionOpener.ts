@@ -13,12 +13,15 @@ import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
+import type { LaunchGate } from './connectionServices.ts';
 
 export interface StdioDefaults {
   maxMessageBytes?: number;
   closeGraceMs?: number;
   /** What the host learnt of servers' eras in earlier runs, and learns now. */
   eras?: EraMemory;
+  /** Confirms, just before each spawn, that what the server runs is what the person approved. */
+  launchGate?: LaunchGate;
 }
 
 export class SessionOpener {
@@ -54,7 +57,7 @@ export class SessionOpener {
       const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}) };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.stdio.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits), this.prior);
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.stdio.launchGate), this.prior);
       let session: Session;
       try {
         session = await spawn();

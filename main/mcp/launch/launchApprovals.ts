@@ -1,30 +1,24 @@
-// The launch definitions the person approved, pinned by hash, one per server name, in
-// `launch-approvals.json` in the data folder. A server whose definition is not the one approved under
-// its name — new, imported, pasted, edited by hand or by another program — does not start until the
-// person approves that exact definition in Atrium's window or on its command line.
+// The launches the person approved, one per server name, in `launch-approvals.json` in the data folder,
+// each a pin signed with a key that is not in the folder in plain text (pinKey.ts). A server whose pin is
+// not one this front end signed — new, imported, pasted, edited by hand or by another program, an entry
+// written by hand, a script or a program on the PATH that changed — does not start until the person
+// approves what it runs now, in Atrium's window or on its command line.
 
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LaunchReview, LaunchView } from '../../../shared/domain.ts';
+import type { LaunchReview, LaunchRisk } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { loadServersFile, serversFilePath } from '../config/serversFile.ts';
-import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
-import { launchHash, launchView } from './launchDefinition.ts';
+import type { LaunchGate } from '../connection/connectionServices.ts';
+import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
+import type { ApprovalRecord, ApprovalsDocument } from './approvalsFile.ts';
+import { readApprovals, writeApprovals } from './approvalsFile.ts';
+import { definitionFingerprint } from './launchDefinition.ts';
+import type { LaunchPin, Resolution } from './launchPin.ts';
+import { describeChanges, launchPin, pinView, resolveLaunch, sameDefinition, sameResolution, signedText } from './launchPin.ts';
 import { launchRisks } from './launchRisks.ts';
-
-interface ApprovalEntry {
-  hash: string;
-  definition: LaunchView;
-  approvedAt: string;
-  /** 'person': approved in Atrium; 'existing-setup': already running when approvals were introduced. */
-  by: 'person' | 'existing-setup';
-}
-
-interface ApprovalsDocument {
-  version: 1;
-  servers: Record<string, ApprovalEntry>;
-}
+import type { LaunchUpgrade } from './launchUpgrade.ts';
+import type { LaunchPinKeys, PinKey } from './pinKey.ts';
+import { pinKeyFrom } from './pinKey.ts';
 
 /** Thrown when the definition the person looked at is no longer the server's (it changed meanwhile). */
 export class StaleApprovalError extends Error {
@@ -35,110 +29,158 @@ export function launchApprovalsPath(home: string): string {
   return join(home, 'launch-approvals.json');
 }
 
-export class LaunchApprovals {
+export class LaunchApprovals implements LaunchGate {
   private document: ApprovalsDocument;
   private readonly path: string;
+  /** The key whose approvals count here. */
+  private readonly own: PinKey;
+  /** Every key an approval is signed with: the own one first, then those of the front ends that share the folder. */
+  private readonly signers: readonly PinKey[];
 
-  private constructor(path: string, document: ApprovalsDocument) {
+  /** Names an older Atrium's unkeyed pins approve, found after its upgrade: written by hand or by a copy; they count for nothing. */
+  private unsigned: ReadonlySet<string> = new Set();
+
+  private constructor(path: string, document: ApprovalsDocument, own: PinKey, signers: readonly PinKey[]) {
     this.path = path;
     this.document = document;
+    this.own = own;
+    this.signers = signers;
   }
 
   /**
-   * Opens the approvals of a data folder. The first time (no file yet), the servers its servers.json
-   * has enabled are approved once as they stand: Atrium started them at every run until now, and a
-   * working setup must not stop. Disabled ones were never started, so they are asked about.
+   * Opens the approvals of a data folder. On the first run of this Atrium on a folder an older one used
+   * (launchUpgrade.ts), what that Atrium ran is approved once as it stands: its approved servers, or
+   * before it had approvals, its enabled ones. Nothing else is ever approved without the person.
    */
-  static async open(home: string): Promise<LaunchApprovals> {
+  static async open(home: string, keys: LaunchPinKeys, upgrade: LaunchUpgrade): Promise<LaunchApprovals> {
+    const own = pinKeyFrom(await keys.own());
+    const others = await Promise.all((keys.alsoSignWith ?? []).map(async (key) => pinKeyFrom(await key())));
+    const signers = [own, ...others.filter((key) => key.id !== own.id)];
     const path = launchApprovalsPath(home);
-    const existing = await readDocument(path);
-    if (existing) return new LaunchApprovals(path, existing);
-    const approvals = new LaunchApprovals(path, { version: 1, servers: {} });
-    const { servers } = await loadServersFile(serversFilePath(home));
-    for (const server of servers.filter((s) => !s.disabled)) approvals.record(server, 'existing-setup');
-    await approvals.write();
+    const stored = await readApprovals(path);
+    const approvals = new LaunchApprovals(path, stored.kind === 'current' ? stored.document : { version: 2, byKey: {} }, own, signers);
+    if (upgrade.isDue()) {
+      upgrade.consume();
+      if (stored.kind === 'absent' || stored.kind === 'earlier') await approvals.carryOver(home, stored.kind === 'earlier' ? stored.fingerprints : undefined);
+    } else if (stored.kind === 'earlier') {
+      approvals.unsigned = new Set(Object.keys(stored.fingerprints));
+    }
     return approvals;
   }
 
-  /** undefined when this exact definition is approved; else whether the server is new or changed since. */
+  /** Before anything starts: undefined when this definition is the approved one; else whether it is new or changed since. */
   check(server: ServerDefinition): 'new' | 'changed' | undefined {
-    const entry = this.document.servers[server.id];
-    if (!entry) return 'new';
-    return entry.hash === launchHash(server) ? undefined : 'changed';
+    const record = this.verified(this.own, server.id);
+    if (!record) return 'new';
+    return sameDefinition(record.pin, launchPin(server, this.own)) ? undefined : 'changed';
   }
 
-  review(server: ServerDefinition): LaunchReview {
-    const entry = this.document.servers[server.id];
-    const hash = launchHash(server);
+  /** Just before a local server is spawned, with the environment it gets: whether its program and scripts are the approved ones. */
+  async confirm(server: ServerDefinition, environment: Readonly<Record<string, string>>): Promise<'changed' | undefined> {
+    const record = this.verified(this.own, server.id);
+    const current = launchPin(server, this.own, await resolveLaunch(server, async () => environment));
+    return record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : 'changed';
+  }
+
+  /** What the person is shown before approving: what it runs now, what was approved before, what changed, the risks. */
+  async review(server: ServerDefinition): Promise<LaunchReview> {
+    const current = launchPin(server, this.own, await resolutionOf(server));
+    const record = this.verified(this.own, server.id);
+    const approved = record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : record?.pin;
     return {
       serverId: server.id,
-      hash,
-      definition: launchView(server),
-      ...(entry && entry.hash !== hash ? { approved: entry.definition } : {}),
-      current: entry?.hash === hash,
-      risks: launchRisks(server),
+      hash: this.own.sign(signedText(server.id, current)),
+      definition: pinView(current),
+      ...(approved ? { approved: pinView(approved) } : {}),
+      current: record !== undefined && approved === undefined,
+      changes: approved ? describeChanges(approved, current) : this.approvedElsewhere(server.id),
+      risks: [...launchRisks(server), ...this.unverified(server.id)],
     };
   }
 
-  /** Approves this exact definition; `seen` is the hash the person was shown, refused when it no longer matches. */
+  /** Approves what the server runs now; `seen` is the hash the person was shown, refused when it no longer matches. */
   async approve(server: ServerDefinition, seen?: string): Promise<void> {
-    if (seen !== undefined && seen !== launchHash(server)) {
-      throw new StaleApprovalError(`${server.id} changed while you were looking at it; review the new definition before starting it`);
+    const resolution = await resolutionOf(server);
+    if (seen !== undefined && seen !== this.own.sign(signedText(server.id, launchPin(server, this.own, resolution)))) {
+      throw new StaleApprovalError(`${server.id} changed while you were looking at it; review what it runs now before starting it`);
     }
     await this.refresh();
-    this.record(server, 'person');
+    this.record(server, resolution, 'person');
     await this.write();
   }
 
   /** A server renamed in Atrium keeps its approval when what it runs did not change. */
   async rename(from: string, server: ServerDefinition): Promise<void> {
     await this.refresh();
-    const entry = this.document.servers[from];
-    if (!entry || entry.hash !== launchHash(server)) return;
-    delete this.document.servers[from];
-    this.document.servers[server.id] = entry;
+    let moved = false;
+    for (const key of this.signers) {
+      const record = this.verified(key, from);
+      if (!record || !sameDefinition(record.pin, launchPin(server, key))) continue;
+      const servers = this.document.byKey[key.id] ?? {};
+      delete servers[from];
+      servers[server.id] = { ...record, mac: key.sign(signedText(server.id, record.pin)) };
+      moved = true;
+    }
+    if (moved) await this.write();
+  }
+
+  /** The upgrade: what an older Atrium ran is approved once, as it stands. */
+  private async carryOver(home: string, fingerprints: Record<string, string> | undefined): Promise<void> {
+    const { servers } = await loadServersFile(serversFilePath(home));
+    for (const server of servers) {
+      if (fingerprints ? fingerprints[server.id] !== definitionFingerprint(server) : server.disabled) continue;
+      this.record(server, await resolutionOf(server), fingerprints ? 'earlier-approval' : 'existing-setup');
+    }
     await this.write();
   }
 
-  private record(server: ServerDefinition, by: ApprovalEntry['by']): void {
-    this.document.servers[server.id] = { hash: launchHash(server), definition: launchView(server), approvedAt: new Date().toISOString(), by };
+  private record(server: ServerDefinition, resolution: Resolution, by: ApprovalRecord['by']): void {
+    const approvedAt = new Date().toISOString();
+    for (const key of this.signers) {
+      const pin = launchPin(server, key, resolution);
+      this.document.byKey[key.id] = { ...this.document.byKey[key.id], [server.id]: { pin, mac: key.sign(signedText(server.id, pin)), approvedAt, by } };
+    }
+  }
+
+  /** The approval filed under `key` for this name, if that key signed it. */
+  private verified(key: PinKey, serverId: string): ApprovalRecord | undefined {
+    const record = Object.hasOwn(this.document.byKey, key.id) ? this.document.byKey[key.id]?.[serverId] : undefined;
+    return record && key.verify(signedText(serverId, record.pin), record.mac) ? record : undefined;
+  }
+
+  /** Approved by another front end on this folder, whose approvals are not this one's (the desktop app asks itself). */
+  private approvedElsewhere(serverId: string): string[] {
+    if (this.verified(this.own, serverId)) return [];
+    return this.signers.some((key) => key !== this.own && this.verified(key, serverId))
+      ? ['You approved it on the command line or in the browser mode. The desktop app keeps approvals of its own, signed with a key from your system’s keychain, so it asks you here once.']
+      : [];
+  }
+
+  /** An entry for this name that no key this Atrium holds signed: written by hand, by another program, or with a key since lost. */
+  private unverified(serverId: string): LaunchRisk[] {
+    if (this.verified(this.own, serverId)) return [];
+    const forged =
+      this.unsigned.has(serverId) ||
+      Object.entries(this.document.byKey).some(([keyId, servers]) => Object.hasOwn(servers, serverId) && !this.signers.some((key) => key.id === keyId && this.verified(key, serverId)));
+    return forged
+      ? [{ kind: 'unverified-approval', message: 'launch-approvals.json holds an approval for it that Atrium did not sign: it was written by hand or by another program (or with a key this Atrium no longer has). It does not count.' }]
+      : [];
   }
 
   /** Another Atrium (the command line beside the window) may have approved something since. */
   private async refresh(): Promise<void> {
-    const latest = await readDocument(this.path);
-    if (latest) this.document = latest;
+    const latest = await readApprovals(this.path);
+    if (latest.kind === 'current') this.document = latest.document;
   }
 
   private async write(): Promise<void> {
-    await writeFileAtomically(this.path, `${JSON.stringify(this.document, null, 2)}\n`);
+    await writeApprovals(this.path, this.document);
   }
 }
 
-/**
- * The stored approvals; null when there is no file. A file that cannot be read approves nothing (every
- * server asks again): it is kept aside as it was, never overwritten, and every front end says so.
- */
-async function readDocument(path: string): Promise<ApprovalsDocument | null> {
-  const existed = existsSync(path);
-  const document = await readDataFile<ApprovalsDocument>({
-    path,
-    parse: (bytes) => {
-      const problem = jsonProblem(bytes);
-      if (problem) throw new DamagedData(problem);
-      const text = bytes.toString('utf8');
-      const parsed = JSON.parse(text) as Partial<ApprovalsDocument> | null;
-      if (!parsed || typeof parsed !== 'object' || typeof parsed.servers !== 'object' || parsed.servers === null || Array.isArray(parsed.servers)) {
-        throw new DamagedData('it does not hold the servers you approved ("servers" is missing or not an object)');
-      }
-      const valid = Object.entries(parsed.servers).filter(([, entry]) => typeof entry?.hash === 'string' && typeof entry.definition === 'object');
-      return { version: 1, servers: Object.fromEntries(valid) };
-    },
-    withoutIt: 'every server asks for your approval again before it starts',
-    recovery: jsonRecovery('launch-approvals.json', 'Or carry on: approve each server again when Atrium asks.'),
-    keepLastGood: true,
-  });
-  if (document) return document;
-  // Damaged (set aside above): nothing counts as approved, not even the servers that are running today.
-  return existed ? { version: 1, servers: {} } : null;
+/** The program and scripts a server runs, looked up with the environment it will get. */
+function resolutionOf(server: ServerDefinition): Promise<Resolution> {
+  return resolveLaunch(server, () => (server.transport === 'stdio' ? buildServerEnvironment(server.env) : Promise.resolve({})));
 }
+
+export type { LaunchPin };

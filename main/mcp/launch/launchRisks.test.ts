@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { launchRisks } from './launchRisks.ts';
-import { launchHash } from './launchDefinition.ts';
+import { definitionFingerprint } from './launchDefinition.ts';
 
 const stdio = (command: string, args: string[] = [], env: Record<string, string> = {}): ServerDefinition => ({ id: 's', disabled: false, transport: 'stdio', command, args, env });
 const kinds = (server: ServerDefinition) => launchRisks(server).map((r) => r.kind);
@@ -59,16 +59,22 @@ test('secrets in plain text are flagged by name or by shape, never quoting the v
 
 test('a variable that loads code is flagged', () => {
   assert.deepEqual(kinds(stdio('node', ['s.js'], { NODE_OPTIONS: '--require /tmp/x.js' })), ['code-loading-env']);
+  assert.deepEqual(kinds(stdio('python', ['s.py'], { PYTHONUSERBASE: '/tmp/x' })), ['code-loading-env']);
 });
 
-test('the pin covers command, args, env names and cwd, not env values (except code-loading ones)', () => {
+test('an address with a password in it is a secret', () => {
+  assert.deepEqual(kinds(stdio('node', ['s.js'], { DATABASE: 'postgres://me:hunter2@db.example/app' })), ['secret-in-env']);
+  assert.deepEqual(kinds(stdio('node', ['s.js'], { DATABASE: 'postgres://db.example/app' })), []);
+});
+
+test('the fingerprint an older Atrium recorded covers command, args, env names and cwd, not env values (except its code-loading ones)', () => {
   const base = stdio('node', ['s.js'], { API: 'one' });
-  assert.equal(launchHash(base), launchHash(stdio('node', ['s.js'], { API: 'two' })));
-  assert.notEqual(launchHash(base), launchHash(stdio('node', ['s.js', '--x'], { API: 'one' })));
-  assert.notEqual(launchHash(base), launchHash(stdio('node', ['s.js'], { API: 'one', MORE: '1' })));
-  assert.notEqual(launchHash(base), launchHash({ ...base, cwd: '/tmp' } as ServerDefinition));
-  assert.notEqual(launchHash(stdio('node', [], { NODE_OPTIONS: 'a' })), launchHash(stdio('node', [], { NODE_OPTIONS: 'b' })));
+  assert.equal(definitionFingerprint(base), definitionFingerprint(stdio('node', ['s.js'], { API: 'two' })));
+  assert.notEqual(definitionFingerprint(base), definitionFingerprint(stdio('node', ['s.js', '--x'], { API: 'one' })));
+  assert.notEqual(definitionFingerprint(base), definitionFingerprint(stdio('node', ['s.js'], { API: 'one', MORE: '1' })));
+  assert.notEqual(definitionFingerprint(base), definitionFingerprint({ ...base, cwd: '/tmp' } as ServerDefinition));
+  assert.notEqual(definitionFingerprint(stdio('node', [], { NODE_OPTIONS: 'a' })), definitionFingerprint(stdio('node', [], { NODE_OPTIONS: 'b' })));
   const remote = (url: string, headers: Record<string, string>): ServerDefinition => ({ id: 'r', disabled: false, transport: 'http', url, headers });
-  assert.equal(launchHash(remote('https://a.example', { X: '1' })), launchHash(remote('https://a.example', { X: '2' })));
-  assert.notEqual(launchHash(remote('https://a.example', {})), launchHash(remote('https://b.example', {})));
+  assert.equal(definitionFingerprint(remote('https://a.example', { X: '1' })), definitionFingerprint(remote('https://a.example', { X: '2' })));
+  assert.notEqual(definitionFingerprint(remote('https://a.example', {})), definitionFingerprint(remote('https://b.example', {})));
 });

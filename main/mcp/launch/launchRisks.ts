@@ -5,25 +5,10 @@
 import type { LaunchRisk } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { CODE_LOADING_ENV } from './launchDefinition.ts';
+import { isReferenceOrEmpty, isSecretName, isTokenShaped, TOKEN_SHAPES } from './secretShapes.ts';
 
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
 const POWERSHELLS = new Set(['powershell', 'pwsh']);
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH/i;
-/** Values shaped like well-known credentials, whatever their variable is called. */
-const TOKEN_SHAPES: readonly RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/,
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/,
-  /\bgithub_pat_[A-Za-z0-9_]{30,}/,
-  /\bglpat-[A-Za-z0-9_-]{20,}/,
-  /\bxox[abpors]-[A-Za-z0-9-]{10,}/,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
-  /\bAIza[0-9A-Za-z_-]{35}\b/,
-  /\bnpm_[A-Za-z0-9]{36}\b/,
-  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-];
-/** A value that only names where the secret comes from (VS Code's inputs, a variable), not the secret. */
-const REFERENCE = /^\$\{[^}]+\}$|^\$[A-Z_][A-Z0-9_]*$/i;
 const DOWNLOADER = String.raw`(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)`;
 const INTERPRETER = String.raw`(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|iex|invoke-expression|pwsh|powershell)`;
 const DOWNLOAD_TO_SHELL = [
@@ -129,9 +114,9 @@ function isPinned(spec: string): boolean {
 function secretRisks(values: Record<string, string>, what: string): LaunchRisk[] {
   const risks: LaunchRisk[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (value.trim() === '' || REFERENCE.test(value.trim())) continue;
-    const shaped = TOKEN_SHAPES.some((shape) => shape.test(value));
-    const named = SECRET_NAME.test(name) && !/^(AUTH_?URL|AUTH_?ISSUER|KEY_?ID)$/i.test(name);
+    if (isReferenceOrEmpty(value)) continue;
+    const shaped = isTokenShaped(value);
+    const named = isSecretName(name);
     if (shaped || named) {
       risks.push({
         kind: 'secret-in-env',

@@ -10,6 +10,7 @@ import { startHostCore } from '../../app/hostCore.ts';
 import { makeTempDir } from '../../../e2e/fixtures/hostHarness.ts';
 import { LearnedEras, LEGACY_VERDICT_DAYS } from './learnedEras.ts';
 import { parseServersFile } from '../config/serverConfig.ts';
+import { approveServers } from '../../../e2e/fixtures/approvedServers.ts';
 
 const serverPath = fileURLToPath(new URL('../../../e2e/servers/probeExitServer.ts', import.meta.url));
 const homes: string[] = [];
@@ -20,6 +21,7 @@ async function setUp() {
   homes.push(home);
   const startsFile = join(home, 'starts.txt');
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { strict: { command: process.execPath, args: [serverPath, startsFile] } } }));
+  await approveServers(home);
   const starts = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
   const runHost = async () => {
     const core = await startHostCore({ home, keepAliveMs: 0 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { DamagedData, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
 import { jsonProblem } from '../../store/jsonProblem.ts';
-import { launchHash } from './launchDefinition.ts';
+import { definitionFingerprint } from './launchDefinition.ts';
 
 /** How long a learnt 2025-era verdict is trusted before the probe runs again. */
 export const LEGACY_VERDICT_DAYS = 7;
@@ -66,13 +66,13 @@ export class LearnedEras implements EraMemory {
 
   knownLegacy(server: ServerDefinition): boolean {
     const entry = this.document.servers[server.id];
-    if (!entry || entry.hash !== launchHash(server)) return false;
+    if (!entry || entry.hash !== definitionFingerprint(server)) return false;
     const age = this.now() - Date.parse(entry.learnedAt);
     return Number.isFinite(age) && age >= 0 && age < LEGACY_VERDICT_DAYS * 24 * 3_600_000;
   }
 
   learnLegacy(server: ServerDefinition): void {
-    this.document.servers[server.id] = { hash: launchHash(server), era: 'legacy', learnedAt: new Date(this.now()).toISOString() };
+    this.document.servers[server.id] = { hash: definitionFingerprint(server), era: 'legacy', learnedAt: new Date(this.now()).toISOString() };
     const text = `${JSON.stringify(this.document, null, 2)}\n`;
     // Written one after another; a write that fails only means learning it again next time.
     this.writing = this.writing.then(() => writeFileAtomically(this.path, text)).catch(() => undefined);

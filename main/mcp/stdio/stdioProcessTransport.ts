@@ -2,12 +2,13 @@
 // linear JsonLineReader, turns stderr into log lines, and shuts it down in the spec's order so nothing it
 // started outlives it. The process reaper (processReaper.ts) knows every server before it runs, so the
 // servers also die with the host when the host itself is killed.
-import { delimiter, resolve } from 'node:path';
+import { delimiter } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { lookUpCommand, pathOf } from './commandLookup.ts';
 import { JsonLineReader } from './jsonLineReader.ts';
 import { serverProcesses } from './processReaper.ts';
 import { spawnOnWindows } from './windowsLaunch.ts';
@@ -374,24 +375,8 @@ function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): S
  * launches through the announcing shell (whose own failure would only be an exit code).
  */
 function commandProblem(command: string, env: Readonly<Record<string, string>>, cwd: string | undefined): 'ENOENT' | 'EACCES' | undefined {
-  const base = cwd ?? process.cwd();
-  const candidates = /\//.test(command) ? [resolve(base, command)] : pathOf(env).split(delimiter).map((folder) => resolve(base, folder, command));
-  let denied = false;
-  for (const candidate of candidates) {
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return undefined;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EACCES') denied = true;
-    }
-  }
-  return denied ? 'EACCES' : 'ENOENT';
-}
-
-function pathOf(env: Readonly<Record<string, string>>): string {
-  const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH');
-  return key === undefined ? '' : (env[key] ?? '');
+  const lookup = lookUpCommand(command, env, cwd);
+  return 'found' in lookup ? undefined : lookup.problem;
 }
 
 function describe(error: unknown): string {
