@@ -19,18 +19,22 @@ export interface BoundedRead {
  */
 export async function readBounded(response: Response, bound: BoundedRead): Promise<Response> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body) {
-    if (total + chunk.byteLength > bound.maxBytes) {
-      // Leaving the loop cancels the body at its source.
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.byteLength > bound.maxBytes) {
+      // Cancelling the body at its source closes the connection: nothing more is received for it.
+      void reader.cancel().catch(() => undefined);
       if (bound.tooLarge) throw bound.tooLarge();
-      chunks.push(chunk.subarray(0, bound.maxBytes - total));
+      chunks.push(value.subarray(0, bound.maxBytes - total));
       total = bound.maxBytes;
       break;
     }
-    chunks.push(chunk);
-    total += chunk.byteLength;
+    chunks.push(value);
+    total += value.byteLength;
   }
   const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
   return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -95,21 +99,18 @@ export function throughBody(response: Response, filter: BodyFilter, done: () => 
       passed = false;
       // A filter may hold what it was given (half an event): read on until it passes something.
       while (open && !passed) {
-        let next: Awaited<ReturnType<typeof source.read>>;
         try {
-          next = await source.read();
+          const next = await source.read();
+          if (next.done) {
+            filter.flush?.(out);
+            out.end();
+            finish();
+            return;
+          }
+          filter.transform(next.value, out);
         } catch (error) {
           out.error(error);
-          finish();
-          return;
         }
-        if (next.done) {
-          filter.flush?.(out);
-          out.end();
-          finish();
-          return;
-        }
-        filter.transform(next.value, out);
       }
       if (!open) {
         finish();
