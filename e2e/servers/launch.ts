@@ -40,6 +40,8 @@ export interface HttpFixtureHandle {
   waitForStderr(pattern: RegExp): Promise<string>;
   /** Sends SIGTERM and resolves once the process has exited; safe to call twice. */
   stop(): Promise<void>;
+  /** Kills the process at once, for a test process about to exit without its after hooks. */
+  killNow(): void;
 }
 
 /**
@@ -101,6 +103,9 @@ export async function startHttpFixture(name: HttpFixture, args: string[] = []): 
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+    },
+    killNow() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
 }

@@ -50,7 +50,7 @@ const answerCut = (fixture: HttpFixtureHandle, before: number) => moreLines(fixt
 describe('remote answers that never end, in the window’s host', () => {
   const fixtures: Record<string, HttpFixtureHandle> = {};
   let host: TestHost;
-  const uncap = capThisProcess(MEMORY_CAP);
+  const uncap = capThisProcess(MEMORY_CAP, () => Object.values(fixtures).forEach((fixture) => fixture.killNow()));
   before(async () => {
     for (const answer of ['json', 'json-trickle', 'event', 'legacy-event'] as const) fixtures[answer] = await startHttpFixture('endlessAnswerServer', ['--answer', answer]);
     host = await startTestHost(
