@@ -10,8 +10,9 @@
 //    stopped then (the 2026-07-28 requests abort their own signal).
 // The transports' one long-lived signal is not handed to fetch: fetch adds a listener to the signal it
 // is given per request, removed only when the request is garbage-collected, so a busy connection piled up
-// thousands (Node warned past 1,500, "Possible EventTarget memory leak detected"). Here the listener
-// goes when the answer is done.
+// thousands (Node warned past 1,500, "Possible EventTarget memory leak detected"), and each request paid
+// for the pile (AbortSignal.any keeps a set of followers it sweeps whole after every collection: the same
+// pile, paid for later). Here the listener goes when the answer is done.
 
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { EDGE_BYTES, idFromEdges, MessageTooLargeError, tooLargeAnswer } from '../oversizedMessage.ts';
