@@ -505,6 +505,8 @@ type StoredEntryCommon = {
   /** Tools always sent to the model, even when it searches for the rest: some, or 'all'. */
   alwaysLoadedTools?: string[] | 'all';
   requestTimeoutMs?: number;
+  /** The largest single message read from the server (a stdio line, an HTTP answer, an event). */
+  maxMessageBytes?: number;
 };
 
 /**
@@ -512,5 +514,5 @@ type StoredEntryCommon = {
  * server's `oauth` block is shown to no one and kept as written; its secrets are references, never values.
  */
 export type StoredServerEntry =
-  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string; maxMessageBytes?: number })
+  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string })
   | (StoredEntryCommon & { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; oauth?: OAuthServerConfig });

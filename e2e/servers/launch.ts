@@ -21,7 +21,7 @@ export type StdioFixture =
   | 'appViewServer'
   | 'lyingResultServer';
 
-export type HttpFixture = 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
+export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
 export function fixturePath(name: StdioFixture | HttpFixture): string {
   return fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
@@ -41,6 +41,8 @@ export interface HttpFixtureHandle {
   waitForStderr(pattern: RegExp): Promise<string>;
   /** Sends SIGTERM and resolves once the process has exited; safe to call twice. */
   stop(): Promise<void>;
+  /** Kills the process at once, for a test process about to exit without its after hooks. */
+  killNow(): void;
 }
 
 /**
@@ -102,6 +104,9 @@ export async function startHttpFixture(name: HttpFixture, args: string[] = []): 
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+    },
+    killNow() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
 }

@@ -44,39 +44,45 @@ export async function runSignIn(invocation: CliInvocation, home: string, io: Sig
       tell(`Waiting for the browser to come back (up to ${spell(waitMs)}; Ctrl+C cancels)…`);
     },
   });
+  // Ctrl+C calls the sign-in off as the window's Cancel does (the loopback redirect closes, the request
+  // under way stops), and whatever the sign-in was waiting for, the command ends at once.
+  const cancel = () => void core.api.cancelSignIn({ serverId });
+  signal?.addEventListener('abort', cancel, { once: true });
+  const cancelled = new Promise<'cancelled'>((resolve) => {
+    if (signal?.aborted) resolve('cancelled');
+    signal?.addEventListener('abort', () => resolve('cancelled'), { once: true });
+  });
+  const signingIn = signIn(core, serverId);
   try {
-    const server = await remoteServer(core, serverId);
-    if (server.status.kind === 'disabled') throw new CliFailure(`${serverId} is disabled; enable it first`);
-    // Connect first, so the server's own challenge decides what the sign-in asks for.
-    await core.api.restartServer({ serverId });
-    const settled = await remoteServer(core, serverId, await core.whenSettled());
-    // Only a server that asked for authorization (or holds a sign-in) has one to sign in to.
-    if (!settled.auth) {
-      throw new CliFailure(
-        settled.status.kind === 'ready' ? `${serverId} needs no sign-in: it connected without asking for authorization` : `cannot sign in: ${describe(settled.status)}`,
-      );
+    const outcome = await Promise.race([signingIn, cancelled]);
+    if (outcome === 'cancelled') {
+      signingIn.catch(() => undefined);
+      io.err(`atrium: the sign-in to ${serverId} was cancelled`);
+      return 130;
     }
-    // Ctrl+C calls the sign-in off as the window's Cancel does: the loopback redirect closes at once.
-    const cancel = () => void core.api.cancelSignIn({ serverId });
-    signal?.addEventListener('abort', cancel, { once: true });
-    let snapshot: ServerSnapshot;
-    try {
-      snapshot = await core.api.signIn({ serverId });
-    } catch (error) {
-      if (signal?.aborted) {
-        io.err(`atrium: the sign-in to ${serverId} was cancelled`);
-        return 130;
-      }
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-    }
-    if (invocation.json) io.out(JSON.stringify(snapshot, null, 2));
-    else io.out(formatSignedIn(serverId, snapshot.auth, Date.now()));
+    if (invocation.json) io.out(JSON.stringify(outcome, null, 2));
+    else io.out(formatSignedIn(serverId, outcome.auth, Date.now()));
     return 0;
   } finally {
+    signal?.removeEventListener('abort', cancel);
     await core.shutdown();
   }
+}
+
+/** Connects, then signs in to the server that asked for it. */
+async function signIn(core: RunningHost, serverId: string): Promise<ServerSnapshot> {
+  const server = await remoteServer(core, serverId);
+  if (server.status.kind === 'disabled') throw new CliFailure(`${serverId} is disabled; enable it first`);
+  // Connect first, so the server's own challenge decides what the sign-in asks for.
+  await core.api.restartServer({ serverId });
+  const settled = await remoteServer(core, serverId, await core.whenSettled());
+  // Only a server that asked for authorization (or holds a sign-in) has one to sign in to.
+  if (!settled.auth) {
+    throw new CliFailure(
+      settled.status.kind === 'ready' ? `${serverId} needs no sign-in: it connected without asking for authorization` : `cannot sign in: ${describe(settled.status)}`,
+    );
+  }
+  return core.api.signIn({ serverId });
 }
 
 export async function runSignOut(invocation: CliInvocation, home: string, io: SignInIo): Promise<number> {

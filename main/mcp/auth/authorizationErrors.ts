@@ -6,13 +6,14 @@ import { AuthorizationServerMismatchError, InsecureTokenEndpointError, IssuerMis
 import { AuthorizationFailure } from '../connection/remoteAuthorization.ts';
 import { PersonNeededError } from './atriumOAuthProvider.ts';
 import { SignInError } from './loopbackRedirect.ts';
+import { SignInAnswerError } from './policyFetch.ts';
 import { UrlPolicyError } from './urlPolicy.ts';
 
 export function toAuthorizationFailure(serverId: string, error: unknown): AuthorizationFailure {
   if (error instanceof AuthorizationFailure) return error;
   const fail = (text: string, needsPerson: boolean) => new AuthorizationFailure(`${serverId}: ${text}`, needsPerson, { cause: error });
   if (error instanceof PersonNeededError) return fail('sign in to connect to this server', true);
-  if (error instanceof UrlPolicyError) return fail(`sign-in stopped: ${error.message}`, false);
+  if (error instanceof UrlPolicyError || error instanceof SignInAnswerError) return fail(`sign-in stopped: ${error.message}`, false);
   if (error instanceof IssuerMismatchError) {
     return error.kind === 'metadata'
       ? fail('sign-in stopped: the authorization server’s metadata names another issuer than the one it was fetched for (RFC 8414 §3.3)', false)

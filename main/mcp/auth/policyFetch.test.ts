@@ -101,3 +101,48 @@ test('the host the person configured may resolve to a private address (a company
   const metadata = policyFetch('public', { base: net.fetch, resolveHost: async () => ['169.254.169.254'], chosenHost: 'mcp.corp.example' });
   await assert.rejects(metadata('https://mcp.corp.example/x'), /cloud metadata service/);
 });
+
+/** A network whose one answer never ends (as fast as it is read) or never comes; aborting its signal fails either. */
+function endlessNetwork(kind: 'endless' | 'silent'): { fetch: FetchLike; cancelled: () => boolean } {
+  let cancelled = false;
+  const filler = new Uint8Array(64 * 1024).fill(0x61);
+  return {
+    cancelled: () => cancelled,
+    fetch: (_input, init) =>
+      new Promise((resolve, reject) => {
+        const signal = init?.signal as AbortSignal;
+        if (signal.aborted) return reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason));
+        if (kind === 'silent') return;
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode('{"resource":"')),
+          pull: (controller) => controller.enqueue(filler),
+          cancel: () => void (cancelled = true),
+        });
+        resolve(new Response(body, { headers: { 'content-type': 'application/json' } }));
+      }),
+  };
+}
+
+test('an answer without end is read to 256 KB, then refused, naming its address; the refusal is heard even if the caller swallows it', async () => {
+  const net = endlessNetwork('endless');
+  const refused: Error[] = [];
+  await assert.rejects(
+    policyFetch('loopback', { base: net.fetch, onRefused: (error) => refused.push(error) })('http://127.0.0.1:1/.well-known/oauth-protected-resource'),
+    /^SignInAnswerError: the answer from http:\/\/127\.0\.0\.1:1\/\.well-known\/oauth-protected-resource is larger than 256 KB; Atrium stopped reading it$/,
+  );
+  assert.ok(net.cancelled(), 'the answer was cancelled at its source');
+  assert.equal(refused.length, 1);
+});
+
+test('an answer that does not come within the time limit is given up, naming its address; one called off is not a refusal', async () => {
+  const refused: Error[] = [];
+  const guarded = policyFetch('loopback', { base: endlessNetwork('silent').fetch, onRefused: (error) => refused.push(error), timeoutMs: 50 });
+  await assert.rejects(guarded('http://127.0.0.1:1/token', { method: 'POST' }), /^SignInAnswerError: http:\/\/127\.0\.0\.1:1\/token did not finish answering within 50 ms$/);
+  assert.equal(refused.length, 1);
+  const person = new AbortController();
+  const calledOff = policyFetch('loopback', { base: endlessNetwork('silent').fetch, onRefused: (error) => refused.push(error) })('http://127.0.0.1:1/token', { signal: person.signal });
+  person.abort(new Error('the person called the sign-in off'));
+  await assert.rejects(calledOff, /the person called the sign-in off/);
+  assert.equal(refused.length, 1, 'calling off is not the server’s doing');
+});

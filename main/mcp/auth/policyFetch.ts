@@ -5,18 +5,35 @@
 // reads it. On the real network a host name is resolved first and each of its addresses judged like a
 // literal one, so a public name pointing at 169.254.169.254 or a private address is refused too (the
 // name is resolved again by fetch itself: this stops a server's metadata, not a DNS server that lies
-// twice).
+// twice). Every answer is read whole within a size cap (a metadata document is a few kilobytes) and a time
+// limit, and ends when the sign-in is called off: an answer without end stops the sign-in with the reason.
 
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { readBounded } from '../http/boundedBody.ts';
 import { assertServerUrl, checkResolvedAddresses, checkServerUrl, UrlPolicyError } from './urlPolicy.ts';
 import type { OriginReach } from './urlPolicy.ts';
 
 const MAX_REDIRECTS = 5;
+/** The largest answer read in a sign-in: metadata, a registration, tokens (all a few kilobytes at most). */
+export const MAX_SIGN_IN_ANSWER_BYTES = 256 * 1024;
+/** How long one request of a sign-in may take, from sending it to the end of its answer, unless told. */
+export const SIGN_IN_REQUEST_TIMEOUT_MS = 30_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** The fields of protected-resource and authorization-server metadata that Atrium fetches or opens. */
 const METADATA_URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
+
+/** An answer in a sign-in that was too large or too slow; like a refusal, it ends the sign-in. */
+export class SignInAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignInAnswerError';
+  }
+}
+
+/** What stops a sign-in from the fetch, even when the SDK swallows it: a URL refused, an answer without end. */
+export type SignInRefusal = UrlPolicyError | SignInAnswerError;
 
 /** The addresses a host name resolves to; none when it does not resolve (fetch then reports that itself). */
 export type HostResolver = (hostname: string) => Promise<string[]>;
@@ -34,7 +51,7 @@ export interface PolicyFetchOptions {
    * Hears every refusal, even one the SDK later swallows (it falls back to the server's own origin when
    * protected-resource discovery fails): a refusal must stop the sign-in, not be routed around.
    */
-  onRefused?: (error: UrlPolicyError) => void;
+  onRefused?: (error: SignInRefusal) => void;
   /** Resolves host names; by default the real network's resolver when there is no `base`, else none. */
   resolveHost?: HostResolver;
   /**
@@ -42,10 +59,12 @@ export interface PolicyFetchOptions {
    * may well resolve to a private address), so for it only metadata and link-local addresses are refused.
    */
   chosenHost?: string;
+  /** How long one request may take, its answer read whole; SIGN_IN_REQUEST_TIMEOUT_MS by default. */
+  timeoutMs?: number;
 }
 
 export function policyFetch(origin: OriginReach, options: PolicyFetchOptions = {}): FetchLike {
-  const network = options.base ?? fetch;
+  const network = bounded(options.base ?? fetch, options.timeoutMs ?? SIGN_IN_REQUEST_TIMEOUT_MS);
   const resolveHost = options.resolveHost ?? (options.base ? undefined : resolveOnTheNetwork);
   const checkResolved = async (url: URL, what: string) => {
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
@@ -80,10 +99,45 @@ export function policyFetch(origin: OriginReach, options: PolicyFetchOptions = {
     try {
       return await guarded(input, init);
     } catch (error) {
-      if (error instanceof UrlPolicyError) options.onRefused?.(error);
+      if (error instanceof UrlPolicyError || error instanceof SignInAnswerError) options.onRefused?.(error);
       throw error;
     }
   };
+}
+
+/**
+ * `network` with each answer read whole within MAX_SIGN_IN_ANSWER_BYTES and `timeoutMs` (from the request
+ * to the end of its answer), and given up when the request's own signal is (the person called it off).
+ */
+function bounded(network: FetchLike, timeoutMs: number): FetchLike {
+  return async (input, init) => {
+    const url = String(input);
+    const own = new AbortController();
+    const given = init?.signal ?? undefined;
+    const giveUp = () => own.abort(given?.reason);
+    if (given?.aborted) giveUp();
+    else given?.addEventListener('abort', giveUp);
+    const timer = setTimeout(() => own.abort(new SignInAnswerError(`${url} did not finish answering within ${seconds(timeoutMs)}`)), timeoutMs);
+    try {
+      const response = await network(input, { ...init, signal: own.signal });
+      return await readBounded(response, {
+        maxBytes: MAX_SIGN_IN_ANSWER_BYTES,
+        tooLarge: () => new SignInAnswerError(`the answer from ${url} is larger than ${MAX_SIGN_IN_ANSWER_BYTES / 1024} KB; Atrium stopped reading it`),
+      });
+    } finally {
+      clearTimeout(timer);
+      given?.removeEventListener('abort', giveUp);
+    }
+  };
+}
+
+/** `fetchLike` whose requests also end when `signal` aborts. */
+export function withSignal(fetchLike: FetchLike, signal: AbortSignal): FetchLike {
+  return (input, init) => fetchLike(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function checkRedirect(location: string, from: URL, origin: OriginReach, response: Response): URL {

@@ -22,14 +22,15 @@ import { toAuthorizationFailure } from './authorizationErrors.ts';
 import { redirectUrisOf, ServerCredentials } from './credentialVault.ts';
 import type { CredentialStore } from './credentialVault.ts';
 import { machineGrantProvider } from './machineGrants.ts';
-import { policyFetch } from './policyFetch.ts';
+import { policyFetch, SIGN_IN_REQUEST_TIMEOUT_MS, withSignal } from './policyFetch.ts';
+import type { SignInRefusal } from './policyFetch.ts';
 import { expiryOf, signedInView } from './signInView.ts';
 import { openSignInFlow } from './signInFlow.ts';
 import type { SignInFlow } from './signInFlow.ts';
 import { revokeTokens } from './tokenRevocation.ts';
 import type { RevocationOutcome } from './tokenRevocation.ts';
 import { reachOf } from './urlPolicy.ts';
-import type { OriginReach, UrlPolicyError } from './urlPolicy.ts';
+import type { OriginReach } from './urlPolicy.ts';
 
 export type SignInMode = 'automatic' | 'when-asked';
 
@@ -71,6 +72,8 @@ type Need = Challenge & {
 const MAX_STEP_UPS = 2;
 const REFRESH_MARGIN_MS = 60_000;
 const DEFAULT_SIGN_IN_TIMEOUT_MS = 10 * 60_000;
+/** One request of a sign-in never takes longer than the whole sign-in may. */
+const requestTimeoutMs = (services: SignInServices) => Math.min(SIGN_IN_REQUEST_TIMEOUT_MS, services.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
 
 class ServerAuthorization implements RemoteAuthorization {
   private readonly definition: RemoteServerDefinition;
@@ -88,8 +91,8 @@ class ServerAuthorization implements RemoteAuthorization {
   /** What the next sign-in must answer: the last challenge that needed the person. */
   private pending: Challenge = {};
   private stepUpsSinceSuccess = 0;
-  /** What the URL policy refused during the authorization under way: any refusal ends it. */
-  private refusals: UrlPolicyError[] = [];
+  /** What the URL policy refused, or an answer without end, during the authorization under way: any of it ends it. */
+  private refusals: SignInRefusal[] = [];
 
   constructor(definition: RemoteServerDefinition, hooks: AuthorizationHooks, services: SignInServices) {
     this.definition = definition;
@@ -101,6 +104,7 @@ class ServerAuthorization implements RemoteAuthorization {
       ...(services.fetch ? { base: services.fetch } : {}),
       onRefused: (refusal) => this.refusals.push(refusal),
       chosenHost: new URL(definition.url).hostname,
+      timeoutMs: requestTimeoutMs(this.services),
     });
     // After one refusal nothing else is fetched in that sign-in: the SDK must not route around it.
     this.authFetch = (input, init) => (this.refusals[0] ? Promise.reject(this.refusals[0]) : guarded(input, init));
@@ -258,7 +262,8 @@ class ServerAuthorization implements RemoteAuthorization {
       }
       const options: AuthOptions = {
         serverUrl: this.definition.url,
-        fetchFn: this.authFetch,
+        // Calling the sign-in off stops the request under way too, not only the wait for the browser.
+        fetchFn: signal ? withSignal(this.authFetch, signal) : this.authFetch,
         ...(need.resourceMetadataUrl ? { resourceMetadataUrl: need.resourceMetadataUrl } : {}),
         ...(scope ? { scope } : {}),
         ...(force ? { forceReauthorization: true } : {}),
@@ -370,6 +375,7 @@ class ServerAuthorization implements RemoteAuthorization {
             ...(this.services.fetch ? { base: this.services.fetch } : {}),
             onRefused: (refusal) => this.refusals.push(refusal),
             chosenHost: new URL(idpEndpoint).hostname,
+            timeoutMs: requestTimeoutMs(this.services),
           })
         : this.authFetch,
     });

@@ -53,6 +53,13 @@ test('per-server timeout: requestTimeoutMs in ms, or Cline-style timeout in seco
   assert.equal(servers[1]?.requestTimeoutMs, 2000);
 });
 
+test('maxMessageBytes caps what is read from a stdio or a remote server, and is stored as written', () => {
+  const { servers, problems } = parseServersFile(JSON.stringify({ mcpServers: { local: { command: 'x', maxMessageBytes: 4096 }, remote: { url: 'https://example.com/mcp', maxMessageBytes: 8192 } } }), 't');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(servers.map((server) => server.maxMessageBytes), [4096, 8192]);
+  assert.deepEqual(servers.map((server) => toStoredEntry(server).maxMessageBytes), [4096, 8192]);
+});
+
 test('the stored form round-trips and the target is shown exactly, quoting what a shell would split', () => {
   const { servers } = parseServersFile(JSON.stringify({ mcpServers: { a: { command: 'node', args: ['my server.js', '--flag'], cwd: '/w' } } }), 't');
   const server = servers[0];

@@ -22,6 +22,8 @@ interface ServerDefinitionBase {
   alwaysLoadedTools?: string[] | 'all';
   /** Per-request timeout; undefined means Atrium's default. */
   requestTimeoutMs?: number;
+  /** The largest single message Atrium reads from this server (a line, an answer, an event); undefined means Atrium's default. */
+  maxMessageBytes?: number;
 }
 
 export interface StdioServerDefinition extends ServerDefinitionBase {
@@ -30,8 +32,6 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
-  /** The largest single message Atrium reads from this server; undefined means Atrium's default. */
-  maxMessageBytes?: number;
 }
 
 export interface RemoteServerDefinition extends ServerDefinitionBase {
@@ -140,6 +140,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     ...(e.alwaysLoadedTools !== undefined && e.alwaysLoadedTools.length !== 0 ? { alwaysLoadedTools: e.alwaysLoadedTools } : {}),
     // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
+    ...(e.maxMessageBytes !== undefined ? { maxMessageBytes: e.maxMessageBytes } : {}),
   };
   const kind = transportOf(e);
   // Neither way to reach a server: say both, not "needs url" to someone who misspelt "command".
@@ -159,7 +160,6 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
         args: e.args ?? [],
         env: e.env ?? {},
         ...(e.cwd ? { cwd: e.cwd } : {}),
-        ...(e.maxMessageBytes !== undefined ? { maxMessageBytes: e.maxMessageBytes } : {}),
       },
     };
   }
@@ -236,6 +236,7 @@ export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
     ...(server.disabledTools !== undefined ? { disabledTools: server.disabledTools } : {}),
     ...(server.alwaysLoadedTools !== undefined ? { alwaysLoadedTools: server.alwaysLoadedTools } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
+    ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
   };
   if (server.transport === 'stdio') {
     return {
@@ -243,7 +244,6 @@ export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
       args: server.args,
       ...(Object.keys(server.env).length ? { env: server.env } : {}),
       ...(server.cwd ? { cwd: server.cwd } : {}),
-      ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
       ...common,
     };
   }

@@ -3,7 +3,7 @@
 
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { ServerError } from './serverError.ts';
-import { MESSAGE_TOO_LARGE } from '../stdio/stdioProcessTransport.ts';
+import { MESSAGE_TOO_LARGE, MessageTooLargeError } from '../oversizedMessage.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 
 /** Turns whatever a request threw into a ServerError naming the server. */
@@ -38,7 +38,8 @@ export function toServerError(serverId: string, error: unknown, context: { close
         return new ServerError(serverId, 'protocol', `${serverId}: ${what}${error.message}`, { cause: error });
     }
   }
-  if (error instanceof ProtocolError && error.code === MESSAGE_TOO_LARGE) {
+  // Over stdio and in an event stream the request gets an error answer; a JSON answer's read fails itself.
+  if ((error instanceof ProtocolError && error.code === MESSAGE_TOO_LARGE) || error instanceof MessageTooLargeError) {
     return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server's answer was too large: ${error.message}`, { cause: error });
   }
   if (error instanceof ProtocolError) {

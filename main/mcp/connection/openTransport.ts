@@ -1,12 +1,15 @@
 // Builds the transport for one server definition. stdio servers get Atrium's own process transport
 // (linear reader, process-group shutdown, stderr into the server's log); remote servers get the SDK's
-// Streamable HTTP transport, and the legacy HTTP+SSE transport when the server turns out to be one.
+// Streamable HTTP transport, and the legacy HTTP+SSE transport when the server turns out to be one, both
+// over a fetch that bounds every answer in size and time (http/answerBounds.ts).
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Tool } from '@modelcontextprotocol/client';
 import { LaunchChangedError } from './connectionServices.ts';
 import type { LaunchGate } from './connectionServices.ts';
 import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
+import { boundedFetch } from '../http/answerBounds.ts';
+import type { AnswerBounds } from '../http/answerBounds.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
@@ -47,55 +50,32 @@ export type FetchWrapper = (next: FetchLike) => FetchLike;
 
 const unwrapped: FetchWrapper = (next) => next;
 
-/**
- * Gives each request a signal of its own, aborted when the signal it was given is, for as long as the
- * request is under way. The SDK's transports give every request their one long-lived signal, and fetch
- * adds an abort listener to it per request that it removes only once the request is garbage-collected:
- * a busy connection piled up thousands of listeners (Node warned past 1,500, "Possible EventTarget memory
- * leak detected") and each request paid for the pile. (AbortSignal.any keeps a set of followers that it
- * sweeps whole after every collection: the same pile, paid for later.) Here the listener goes when the
- * request is done: at its answer, or, for an event stream, when the stream ends.
- */
-export const withSignalPerRequest: FetchWrapper = (next) => async (url, init) => {
-  const given = init?.signal;
-  if (!given || given.aborted) return next(url, init);
-  const own = new AbortController();
-  const abort = () => own.abort(given.reason);
-  given.addEventListener('abort', abort);
-  const done = () => given.removeEventListener('abort', abort);
-  let response: Response;
-  try {
-    response = await next(url, { ...init, signal: own.signal });
-  } catch (error) {
-    done();
-    throw error;
-  }
-  // A JSON answer is read at once; an event stream is read for as long as it lasts, and may be cut then.
-  if (!response.body || !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
-    done();
-    return response;
-  }
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  response.body.pipeTo(writable).then(done, done);
-  return new Response(readable, { status: response.status, statusText: response.statusText, headers: response.headers });
-};
-
-const fetchPerRequest = withSignalPerRequest((url, init) => fetch(url, init));
-
-export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined, wrap: FetchWrapper = unwrapped): StreamableHTTPClientTransport {
+// Beneath the credentials, so that what the sign-in layer reads of an answer is bounded too.
+export function openHttpTransport(def: RemoteServerDefinition, toolByName: (name: string) => Tool | undefined, bounds: AnswerBounds, wrap: FetchWrapper = unwrapped): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
-    fetch: withMcpRequestHeaders(wrap(fetchPerRequest), toolByName),
+    fetch: withMcpRequestHeaders(wrap(boundedFetch(bounds)), toolByName),
   });
 }
 
-export function openSseTransport(def: RemoteServerDefinition, wrap: FetchWrapper = unwrapped): SSEClientTransport {
-  const wrapped = wrap(fetchPerRequest);
-  return new SSEClientTransport(new URL(def.url), {
+export function openSseTransport(def: RemoteServerDefinition, bounds: AnswerBounds, wrap: FetchWrapper = unwrapped): SSEClientTransport {
+  // The event stream is this transport's connection: one that is lost to an event without end closes it,
+  // where its EventSource would only connect again and again.
+  const wrapped = wrap(
+    boundedFetch({
+      ...bounds,
+      onEndlessEvent: () => {
+        bounds.onEndlessEvent?.();
+        void transport.close();
+      },
+    }),
+  );
+  const transport = new SSEClientTransport(new URL(def.url), {
     requestInit: { headers: def.headers },
     eventSourceInit: { fetch: (url, init) => wrapped(url, { ...init, headers: { ...def.headers, ...(init?.headers as Record<string, string> | undefined) } }) },
     fetch: wrapped,
   });
+  return transport;
 }
 
 /**

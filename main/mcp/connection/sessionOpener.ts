@@ -10,13 +10,16 @@ import { ServerError } from './serverError.ts';
 import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
 import type { FetchWrapper } from './openTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
+import { DEFAULT_MAX_MESSAGE_BYTES, formatMegabytes } from '../oversizedMessage.ts';
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
 import type { LaunchGate } from './connectionServices.ts';
 
-export interface StdioDefaults {
+export interface TransportDefaults {
+  /** The largest message read from a server (a stdio line, a JSON answer, an event) unless its definition says. */
   maxMessageBytes?: number;
+  /** How long a stdio server has to exit when stopped. */
   closeGraceMs?: number;
   /** What the host learnt of servers' eras in earlier runs, and learns now. */
   eras?: EraMemory;
@@ -26,8 +29,7 @@ export interface StdioDefaults {
 
 export class SessionOpener {
   private readonly definition: ServerDefinition;
-  /** For stdio servers: the default largest message, and how long a server has to exit when stopped. */
-  private readonly stdio: StdioDefaults;
+  private readonly defaults: TransportDefaults;
   private readonly toolByName: (name: string) => Tool | undefined;
   /** The era learnt at the first connect, reused so a restart skips the discovery probe. */
   private prior: PriorDiscovery | undefined;
@@ -37,9 +39,9 @@ export class SessionOpener {
   /** Puts the server's credentials on each HTTP request (the host's OAuth); absent for stdio. */
   private readonly wrapFetch: FetchWrapper | undefined;
 
-  constructor(definition: ServerDefinition, stdio: StdioDefaults, toolByName: (name: string) => Tool | undefined, wrapFetch?: FetchWrapper) {
+  constructor(definition: ServerDefinition, defaults: TransportDefaults, toolByName: (name: string) => Tool | undefined, wrapFetch?: FetchWrapper) {
     this.definition = definition;
-    this.stdio = stdio;
+    this.defaults = defaults;
     this.toolByName = toolByName;
     this.wrapFetch = wrapFetch;
   }
@@ -52,12 +54,12 @@ export class SessionOpener {
   /** `stillWanted` turns false when the connection was stopped or restarted meanwhile: no retry then. */
   async open(options: SessionOptions, stillWanted: () => boolean): Promise<Session> {
     const def = this.definition;
+    const maxMessageBytes = def.maxMessageBytes ?? this.defaults.maxMessageBytes;
     if (def.transport === 'stdio') {
-      const maxMessageBytes = def.maxMessageBytes ?? this.stdio.maxMessageBytes;
-      const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}) };
+      const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.defaults.closeGraceMs !== undefined ? { closeGraceMs: this.defaults.closeGraceMs } : {}) };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
-      if (this.prior === undefined && this.stdio.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.stdio.launchGate), this.prior);
+      if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate), this.prior);
       let session: Session;
       try {
         session = await spawn();
@@ -68,20 +70,26 @@ export class SessionOpener {
         options.log.add('info', 'host', 'the discovery probe failed; retrying with the 2025-era initialize handshake');
         this.prior = { kind: 'legacy' };
         session = await spawn();
-        this.stdio.eras?.learnLegacy(def);
+        this.defaults.eras?.learnLegacy(def);
       }
       return this.remember(session);
     }
+    const cap = maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const bounds = {
+      maxMessageBytes: cap,
+      onDiscarded: (error: Error) => options.log.add('warning', 'host', `protocol: ${error.message}`),
+      onEndlessEvent: () => options.log.add('warning', 'host', `protocol: an event from the server went on past twice the ${formatMegabytes(cap)} MB cap without ending; Atrium stopped reading its stream`),
+    };
     if (!this.usesLegacySse) {
       try {
-        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName, this.wrapFetch), this.prior));
+        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName, bounds, this.wrapFetch), this.prior));
       } catch (error) {
         // A server that wants a sign-in speaks Streamable HTTP: only signing in helps.
         if ((def.transport === 'http' && !suggestsLegacySse(error)) || findAuthorizationFailure(error)) throw error;
         options.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
       }
     }
-    const session = await Session.open(options, async () => openSseTransport(def, this.wrapFetch), { kind: 'legacy' });
+    const session = await Session.open(options, async () => openSseTransport(def, bounds, this.wrapFetch), { kind: 'legacy' });
     this.usesLegacySse = true;
     return session;
   }

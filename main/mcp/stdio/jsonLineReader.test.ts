@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { JsonLineReader } from './jsonLineReader.ts';
-import type { MessageTooLargeError } from './jsonLineReader.ts';
+import type { MessageTooLargeError } from '../oversizedMessage.ts';
 
 type Collected = { messages: JSONRPCMessage[]; noise: string[]; oversize: MessageTooLargeError[] };
 

@@ -1,8 +1,7 @@
 // Reads newline-delimited JSON-RPC from a byte stream in linear time. Chunks wait in a list and are joined
 // once per line, so a 50 MB result costs one copy instead of the quadratic re-copy of the SDK's ReadBuffer.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES, EDGE_BYTES, idFromEdges, lastBytes, MessageTooLargeError } from '../oversizedMessage.ts';
 
 // Noise is logged, so a megabyte of garbage on stdout must not become a megabyte log line.
 const MAX_NOISE_PREVIEW_CHARS = 2000;
@@ -16,36 +15,6 @@ export type JsonLineReaderHooks = {
   /** A line longer than the cap was discarded; reading resumes after its newline. */
   onOversize(error: MessageTooLargeError): void;
 };
-
-export class MessageTooLargeError extends Error {
-  readonly limitBytes: number;
-  /** The JSON-RPC id of the discarded message, when its first or last bytes name one. */
-  readonly messageId: string | number | undefined;
-
-  constructor(limitBytes: number, messageId?: string | number) {
-    super(`message from server exceeded ${formatMegabytes(limitBytes)} MB and was discarded`);
-    this.name = 'MessageTooLargeError';
-    this.limitBytes = limitBytes;
-    this.messageId = messageId;
-  }
-}
-
-// Only the edges of a discarded line are kept: enough to find a top-level "id", which servers write
-// either first (`{"jsonrpc":"2.0","id":7,...`) or last (`...,"jsonrpc":"2.0","id":7}`).
-const EDGE_BYTES = 256;
-const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
-const ID_AT_END = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
-
-/** The id of a message from its first and last bytes, so the request it answers can fail at once. */
-export function idFromEdges(head: Buffer, tail: Buffer): string | number | undefined {
-  const match = ID_AT_START.exec(head.toString('utf8')) ?? ID_AT_END.exec(tail.toString('utf8').replace(/\r$/, ''));
-  if (!match?.[1]) return undefined;
-  try {
-    return JSON.parse(match[1]) as string | number;
-  } catch {
-    return undefined;
-  }
-}
 
 export class JsonLineReader {
   readonly #hooks: JsonLineReaderHooks;
@@ -148,13 +117,6 @@ export class JsonLineReader {
   }
 }
 
-/** The last EDGE_BYTES of `previous` followed by `next`, copied so the big chunks can be freed. */
-function lastBytes(previous: Buffer, next: Buffer): Buffer {
-  if (next.length >= EDGE_BYTES) return Buffer.from(next.subarray(next.length - EDGE_BYTES));
-  const joined = Buffer.concat([previous, next]);
-  return Buffer.from(joined.subarray(Math.max(0, joined.length - EDGE_BYTES)));
-}
-
 /**
  * A cheap structural check, not a schema validation: it runs once per message on the hot path, and the SDK's
  * protocol layer validates each method's params and results anyway.
@@ -175,9 +137,4 @@ export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
 function previewNoise(text: string): string {
   if (text.length <= MAX_NOISE_PREVIEW_CHARS) return text;
   return `${text.slice(0, MAX_NOISE_PREVIEW_CHARS)}… [${text.length - MAX_NOISE_PREVIEW_CHARS} more characters]`;
-}
-
-function formatMegabytes(bytes: number): string {
-  const megabytes = bytes / (1024 * 1024);
-  return Number.isInteger(megabytes) ? String(megabytes) : megabytes.toFixed(1);
 }

@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { lookUpCommand, pathOf } from './commandLookup.ts';
 import { JsonLineReader } from './jsonLineReader.ts';
+import { tooLargeAnswer } from '../oversizedMessage.ts';
 import { serverProcesses } from './processReaper.ts';
 import { spawnOnWindows } from './windowsLaunch.ts';
 
@@ -49,8 +50,6 @@ export class ServerLaunchError extends Error {
 }
 
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
-/** JSON-RPC error code (in the implementation-defined server-error range) for a response Atrium discarded as too large. */
-export const MESSAGE_TOO_LARGE = -32099;
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
 // After the server exits, how long to wait for its pipes to drain before reporting the close anyway: a
 // process outside its group (a daemon it set loose) may hold stdout open forever.
@@ -96,7 +95,7 @@ export class StdioProcessTransport implements Transport {
           this.onerror?.(error);
           // The request the discarded message answered fails now, with the reason, instead of timing out.
           if (error.messageId !== undefined) {
-            this.onmessage?.({ jsonrpc: '2.0', id: error.messageId, error: { code: MESSAGE_TOO_LARGE, message: error.message } });
+            this.onmessage?.(tooLargeAnswer(error.messageId, error.limitBytes));
           }
         },
       },
