@@ -114,7 +114,8 @@ export async function updateDataFile<T>(
   return withFileLock(spec.path, async () => {
     const current = await loadDataFile(spec, { ifDamaged: 'leave' });
     if (current.kind === 'damaged') {
-      throw new DamagedFileError(`${basename(spec.path)} cannot be read as it is now (${current.problem}), so Atrium did not change it: fix it, then try again`);
+      const problem = `${current.problem.charAt(0).toUpperCase()}${current.problem.slice(1)}`;
+      throw new DamagedFileError(`${basename(spec.path)} cannot be read as it is now, so nothing was changed. ${problem}. Fix it, then try again.`);
     }
     const next = await change(current);
     if (next === undefined) return current;

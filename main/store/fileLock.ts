@@ -63,7 +63,7 @@ async function acquire(path: string, waitMs: number): Promise<() => Promise<void
     }
     if (Date.now() >= deadline) {
       throw new FileBusyError(
-        `${basename(path)} is being changed by another Atrium (process ${holder}) and was not free within ${Math.round(waitMs / 1000)} s, so nothing was changed; try again (if no other Atrium runs, delete ${basename(lock)})`,
+        `${basename(path)} is being changed by another Atrium (process ${holder}) and was not free within ${waitMs >= 1000 ? `${Math.round(waitMs / 1000)} s` : `${waitMs} ms`}, so nothing was changed; try again (if no other Atrium runs, delete ${basename(lock)})`,
       );
     }
     await pause(wait);

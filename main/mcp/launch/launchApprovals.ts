@@ -9,6 +9,7 @@ import type { LaunchReview, LaunchView } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { loadServersFile, serversFilePath } from '../config/serversFile.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
+import { withFileLock } from '../../store/fileLock.ts';
 import { jsonProblem } from '../../store/jsonProblem.ts';
 import { launchHash, launchView } from './launchDefinition.ts';
 import { launchRisks } from './launchRisks.ts';
@@ -85,26 +86,30 @@ export class LaunchApprovals {
     if (seen !== undefined && seen !== launchHash(server)) {
       throw new StaleApprovalError(`${server.id} changed while you were looking at it; review the new definition before starting it`);
     }
-    await this.refresh();
-    this.record(server, 'person');
-    await this.write();
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      this.record(server, 'person');
+      await this.write();
+    });
   }
 
   /** A server renamed in Atrium keeps its approval when what it runs did not change. */
   async rename(from: string, server: ServerDefinition): Promise<void> {
-    await this.refresh();
-    const entry = this.document.servers[from];
-    if (!entry || entry.hash !== launchHash(server)) return;
-    delete this.document.servers[from];
-    this.document.servers[server.id] = entry;
-    await this.write();
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      const entry = this.document.servers[from];
+      if (!entry || entry.hash !== launchHash(server)) return;
+      delete this.document.servers[from];
+      this.document.servers[server.id] = entry;
+      await this.write();
+    });
   }
 
   private record(server: ServerDefinition, by: ApprovalEntry['by']): void {
     this.document.servers[server.id] = { hash: launchHash(server), definition: launchView(server), approvedAt: new Date().toISOString(), by };
   }
 
-  /** Another Atrium (the command line beside the window) may have approved something since. */
+  /** Another Atrium (the command line beside the window) may have approved something since; read under the file's lock. */
   private async refresh(): Promise<void> {
     const latest = await readDocument(this.path);
     if (latest) this.document = latest;
