@@ -277,7 +277,16 @@ async function runApprove(serverId: string, core: RunningHost, io: CliIo): Promi
 
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
-  const { target, report } = await importServersFile(home, source, invocation.configPath);
+  let imported: Awaited<ReturnType<typeof importServersFile>>;
+  try {
+    imported = await importServersFile(home, source, invocation.configPath);
+  } catch (error) {
+    // A full disk, a file someone else holds locked, one damaged meanwhile: said in a sentence, nothing written.
+    if (!isExpectedFailure(error)) throw error;
+    io.err(`atrium: ${expectedFailureText(error)}`);
+    return 1;
+  }
+  const { target, report } = imported;
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
   if (invocation.json) io.out(safeJson({ target, ...report }, 2));
   else {
