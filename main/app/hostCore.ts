@@ -329,8 +329,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   });
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
-  // servers.json changed elsewhere (the person's editor, `atrium import`) reaches the running servers; a host limited to some servers takes in no others.
-  const stopFollowing = wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined;
+  // The files the person edits, changed elsewhere (their editor, `atrium import`), are taken up: servers.json reaches the running servers (a host limited to some servers takes in no others).
+  const stopFollowing = [settingsStore.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
 
   let stopping: Promise<void> | undefined;
   return {
@@ -360,7 +360,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     whenSettled: () => hub.whenSettled(),
     shutdown: () =>
       (stopping ??= (async () => {
-        stopFollowing();
+        for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
         await eras.settled();

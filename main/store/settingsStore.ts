@@ -8,8 +8,9 @@
 // Keys are never in this file: `apiKeySecret` names the secret that holds one.
 //
 // Everyone reads the current snapshot, which is never changed in place: a change is written to the file
-// first (atomically) and only then becomes the snapshot, and every listener hears of it — so what runs
-// is always what is saved, and a window shows what changed elsewhere (another window, the CLI's run).
+// first (atomically, under its lock, on top of what the file holds now) and only then becomes the
+// snapshot, and every listener hears of it — so what runs is always what is saved, and a window shows
+// what changed elsewhere (another window, the CLI's run, the person's editor: the file is followed).
 
 import { join } from 'node:path';
 import { ownSchemaValidator } from '../ownSchemas.ts';
@@ -18,6 +19,7 @@ import { providerKinds, samplingChoices, toolApprovalChoices } from '../../share
 import { DamagedData, jsonRecovery, loadDataFile, readDataFile, updateDataFile } from './dataFile.ts';
 import type { DataFileRead, DataFileSpec } from './dataFile.ts';
 import { jsonProblem } from './jsonProblem.ts';
+import { watchFile } from './fileWatch.ts';
 
 export interface ProviderConfig {
   id: string;
@@ -116,7 +118,7 @@ function providersSpec(home: string): DataFileSpec<ProviderSettings> {
     editedByPerson: true,
     withoutIt: 'Atrium started with no model providers and its default settings',
     whileDamaged: 'Atrium keeps the settings it had',
-    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
+    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).', { takenUpWhileRunning: true }),
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
@@ -161,18 +163,21 @@ export class SettingsStore {
   private readonly listeners = new Set<(settings: Readonly<ProviderSettings>) => void>();
   /** Changes are written one at a time, each over the snapshot the one before left. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** Opened from the file (not settings given for the run): the file's later changes are taken up. */
+  private readonly followsFile: boolean;
 
-  private constructor(home: string, settings: ProviderSettings, digest: string | null) {
+  private constructor(home: string, settings: ProviderSettings, digest: string | null, followsFile: boolean) {
     this.home = home;
     this.snapshot = frozen(settings);
     this.digest = digest;
+    this.followsFile = followsFile;
   }
 
   /** The home's providers.json (a damaged one is moved aside, reported, and read as none), or the settings given for this run. */
   static async open(home: string, given?: ProviderSettings): Promise<SettingsStore> {
-    if (given) return new SettingsStore(home, given, null);
+    if (given) return new SettingsStore(home, given, null, false);
     const read = await loadDataFile(providersSpec(home));
-    return read.kind === 'read' ? new SettingsStore(home, read.value, read.digest) : new SettingsStore(home, { providers: [] }, null);
+    return read.kind === 'read' ? new SettingsStore(home, read.value, read.digest, true) : new SettingsStore(home, { providers: [] }, null, true);
   }
 
   current(): Readonly<ProviderSettings> {
@@ -198,6 +203,30 @@ export class SettingsStore {
       });
       this.take(wanted, written.kind === 'read' ? written.digest : null);
       return this.snapshot;
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Follows providers.json while the host runs: an edit saved there (the person's editor, another
+   * Atrium) becomes the snapshot and every listener hears of it; a file broken there leaves the settings
+   * as they were (and is listed until it is fixed). Settings given for the run are not the file's, and
+   * are not replaced by it. Returns the way to stop.
+   */
+  follow(): () => void {
+    if (!this.followsFile) return () => undefined;
+    const refresh = () => void this.refresh().catch(() => undefined);
+    const watch = watchFile(join(this.home, PROVIDERS_FILE_NAME), refresh);
+    // What changed between the first read and the watch starting is not missed.
+    refresh();
+    return () => watch.close();
+  }
+
+  private refresh(): Promise<void> {
+    const next = this.writing.then(async () => {
+      const read = await loadDataFile(providersSpec(this.home), { ifDamaged: 'leave' });
+      if (read.kind === 'read' && read.digest !== this.digest) this.take(read.value, read.digest);
     });
     this.writing = next.catch(() => undefined);
     return next;
