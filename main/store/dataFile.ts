@@ -280,13 +280,14 @@ function syncFolderNow(folder: string): void {
 const leftover = /\.(\d+)(?:\.\d+)?\.(?:tmp|stale)$/;
 
 /**
- * Removes the temporary files a write killed midway left (its process is gone), in the folder and the
- * folders `depth` levels inside it (the cache); a process that still runs may be writing its own.
+ * Removes the temporary files writes killed midway left (their process is gone) in the data folder and
+ * its cache: a process that still runs may be writing its own. Other folders are not Atrium's alone (the
+ * desktop app's browser keeps its own files beside Atrium's).
  */
-async function removeLeftoverTemporaryFiles(folder: string, depth: number): Promise<void> {
+async function removeLeftoverTemporaryFiles(folder: string, inside: readonly string[]): Promise<void> {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
-    if (entry.isDirectory() && depth > 0) await removeLeftoverTemporaryFiles(join(folder, entry.name), depth - 1);
+    if (entry.isDirectory() && inside.includes(entry.name)) await removeLeftoverTemporaryFiles(join(folder, entry.name), []);
     const pid = entry.isFile() ? leftover.exec(entry.name)?.[1] : undefined;
     if (pid !== undefined && Number(pid) !== process.pid && !isRunning(Number(pid))) await rm(join(folder, entry.name), { force: true });
   }
@@ -298,7 +299,7 @@ async function removeLeftoverTemporaryFiles(folder: string, depth: number): Prom
  */
 export async function prepareDataFolder(home: string): Promise<void> {
   await mkdir(home, { recursive: true, mode: 0o700 });
-  await removeLeftoverTemporaryFiles(home, 1);
+  await removeLeftoverTemporaryFiles(home, ['cache']);
   if (process.platform === 'win32') return;
   await tighten(home, 0o700);
   await tightenInside(home, 0);
