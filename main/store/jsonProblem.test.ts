@@ -31,4 +31,6 @@ test('the line and column are those of the mistake itself, not of the line after
   assert.equal(problem('{\n  // mine\n  "a": 1\n}'), 'line 2, column 3: JSON allows no comments (remove it)');
   assert.equal(problem('{\n  "a": tru\n}'), 'line 2, column 11: unexpected end of the line');
   assert.equal(problem("{\n  'a': 1\n}"), `line 2, column 3: unexpected "'"`);
+  // Half an old file left under a new one, as an editor's partial overwrite leaves it.
+  assert.equal(problem('{\n  "a": 1\n}\n    "b"\n  }\n}\n'), 'line 4, column 5: more text after the end of the JSON');
 });

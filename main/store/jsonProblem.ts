@@ -40,6 +40,8 @@ function describeMistake(text: string, { offset, kind, closer }: JsonStop): stri
       return 'JSON allows no comments (remove it)';
     case 'cut short':
       return 'the file ends too early (it looks cut short)';
+    case 'more after the end':
+      return 'more text after the end of the JSON';
     case 'unexpected':
       return `unexpected ${visibleCharacter(text, offset)}`;
   }
@@ -68,7 +70,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: Math.min(offset, text.length) - start + 1 };
 }
 
-type Mistake = 'missing comma' | 'trailing comma' | 'missing colon' | 'missing value' | 'unclosed text' | 'comment' | 'cut short' | 'unexpected';
+type Mistake = 'missing comma' | 'trailing comma' | 'missing colon' | 'missing value' | 'unclosed text' | 'comment' | 'cut short' | 'more after the end' | 'unexpected';
 
 /**
  * Where `text` stops being JSON, placed on the mistake itself rather than on the character where a
@@ -189,7 +191,7 @@ function firstMistake(text: string): JsonStop {
   try {
     value();
     space();
-    if (i < text.length) fail(i);
+    if (i < text.length) fail(i, text[i] === '\0' ? 'unexpected' : 'more after the end');
     // Not reached for text JSON.parse refused; kept total for the type.
     return new JsonStop(text.length, 'cut short');
   } catch (stop) {
