@@ -83,7 +83,12 @@ export class ServerRegistry {
     let saved = definition;
     await this.change([definition.id], (current) => {
       const theirs = current.servers.find((server) => server.id === definition.id);
-      if (!theirs) throw new ServerError(definition.id, 'not_found', `there is no server named "${definition.id}" in ${basename(this.path)} any more`);
+      if (!theirs) {
+        // Removed elsewhere, or its entry now has a mistake: either way, not Atrium's to write back.
+        const problem = current.problems.find((p) => p.serverId === definition.id);
+        if (problem) throw new ServerError(definition.id, 'failed', `${problem.message}; fix it in ${basename(this.path)}, then try again`);
+        throw new ServerError(definition.id, 'not_found', `there is no server named "${definition.id}" in ${basename(this.path)} any more`);
+      }
       saved = base ? withChanges(theirs, base, definition) : definition;
       return { servers: current.servers.map((server) => (server.id === saved.id ? saved : server)) };
     });
