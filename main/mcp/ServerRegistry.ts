@@ -62,13 +62,21 @@ export class ServerRegistry {
     return () => this.listeners.delete(listener);
   }
 
-  /** Takes up the file as it is now, if it changed elsewhere; a damaged file leaves the servers as they were. */
-  refresh(): Promise<void> {
-    if (!this.writable) return Promise.resolve();
+  /**
+   * Takes up the file as it is now, if it changed elsewhere; a damaged file leaves the servers as they
+   * were. A file that is gone is only taken as "no servers" with `ifMissing: 'empty'`: an editor saving
+   * may delete it a moment before it writes it again, so by default this resolves 'missing' and changes
+   * nothing, for the caller to ask again once that moment has passed.
+   */
+  refresh(options: { ifMissing?: 'wait' | 'empty' } = {}): Promise<'missing' | undefined> {
+    if (!this.writable) return Promise.resolve(undefined);
     return this.serially(async () => {
       const read = await readServersFile(this.path, 'leave');
       if (read.kind === 'read') this.adopt(read.value, read.digest);
-      else if (read.kind === 'missing') this.adopt(NO_SERVERS, null);
+      if (read.kind !== 'missing' || this.digest === null) return undefined;
+      if (options.ifMissing !== 'empty') return 'missing';
+      this.adopt(NO_SERVERS, null);
+      return undefined;
     });
   }
 

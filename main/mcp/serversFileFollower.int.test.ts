@@ -4,7 +4,7 @@
 // before it noticed the edit.
 
 import assert from 'node:assert/strict';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { nextEvent, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
@@ -141,5 +141,27 @@ describe('servers.json edited by hand while the host runs', () => {
       host.core.registry.all().map((s) => s.id),
       ['echo'],
     );
+  });
+
+  test('an editor that deletes the file and then writes it again does not stop the servers; a file deleted for good does', async () => {
+    const path = join(host.home, 'servers.json');
+    const running = host.core.hub.get('echo');
+    const doc = await readServers(host);
+    const rewritten = nextEvent(host.core, 'configProblems');
+    await rm(path);
+    // Read while it is gone (as the watch may, between an editor's delete and its write): nothing stops.
+    assert.equal(await host.core.registry.refresh(), 'missing');
+    assert.deepEqual(
+      host.core.registry.all().map((s) => s.id),
+      ['echo'],
+    );
+    await writeFile(path, `${JSON.stringify({ ...doc, note: 'saved again' }, null, 2)}\n`);
+    await rewritten;
+    assert.equal(host.core.hub.get('echo'), running, 'the same connection keeps running');
+
+    const stopped = nextEvent(host.core, 'serverRemoved', (e) => e.serverId === 'echo');
+    await rm(path);
+    await stopped;
+    assert.deepEqual(host.core.registry.all(), []);
   });
 });

@@ -30,16 +30,30 @@ export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: H
     void Promise.allSettled(done);
   };
   const stopListening = registry.onChange(apply);
-  // A read that fails is tried again at the file's next change.
-  const refresh = () => void registry.refresh().catch(() => undefined);
+  let gone: NodeJS.Timeout | undefined;
+  const refresh = () => {
+    clearTimeout(gone);
+    registry.refresh().then(
+      (found) => {
+        // Still gone a moment later (not an editor's save between its delete and its write): no servers.
+        if (found === 'missing') gone = setTimeout(() => void registry.refresh({ ifMissing: 'empty' }).catch(() => undefined), MISSING_SETTLE_MS).unref();
+      },
+      // A read that fails is tried again at the file's next change.
+      () => undefined,
+    );
+  };
   const watch = watchFile(registry.path, refresh);
   // What changed between the first read and the watch starting is not missed.
   refresh();
   return () => {
+    clearTimeout(gone);
     watch.close();
     stopListening();
   };
 }
+
+/** How long a servers file that went away must stay away before its servers stop. */
+const MISSING_SETTLE_MS = 1_000;
 
 /** The change is only which tools are off or always loaded: the server keeps running, its tools are listed again. */
 function onlyToolChoices(before: ServerDefinition, after: ServerDefinition): boolean {
