@@ -1,7 +1,7 @@
 // A data file damaged before Atrium starts: the window says which file, what is wrong, where the
 // untouched copy is and how to recover, in every view; and adding servers afterwards never writes over
 // the damaged copy or the last good one.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { encryptedFileSecrets } from '../main/store/encryptedSecrets.ts';
@@ -36,7 +36,7 @@ test('a damaged servers.json: every view says so, and adding servers keeps the d
     await expect(banner).toContainText(/line \d+, column \d+: the file ends too early/);
     await expect(banner).toContainText(join(host.home, copy as string));
     await expect(banner).toContainText('Atrium started with no servers');
-    await expect(banner.getByRole('listitem').first()).toHaveText(/^Restore the last good copy: copy servers\.json\.bak-[\w-]+ to servers\.json, then restart Atrium\.$/);
+    await expect(banner.getByRole('listitem').first()).toHaveText(/^Restore the last good copy: copy servers\.json\.bak-[\w-]+ to servers\.json; Atrium takes it up as soon as it is there\.$/);
     await page.screenshot({ path: 'e2e/artifacts/damaged-servers-file.png' });
 
     const echo = fixtureCommand('echoServer');
@@ -59,6 +59,19 @@ test('a damaged servers.json: every view says so, and adding servers keeps the d
     expect(await readFile(join(host.home, 'servers.json.bak'), 'utf8'), 'two saves later, .bak is still what was last read').toBe(good);
     const [lastGood] = await copies('servers.json.bak-');
     expect(await readFile(join(host.home, lastGood as string), 'utf8')).toBe(good);
+
+    await test.step('the banner’s own first step, taken while the window runs, brings the servers back, and the next change keeps them', async () => {
+      await copyFile(join(host.home, lastGood as string), join(host.home, 'servers.json'));
+      // The restored servers were never approved here: each asks before it runs.
+      for (const name of ['mine', 'other']) await page.getByRole('dialog', { name: `Start ${name}?` }).getByRole('button', { name: 'Keep it off' }).click();
+      await expect(page.getByRole('article', { name: 'first', exact: true })).toBeHidden();
+      await expect(page.getByRole('article', { name: 'mine', exact: true })).toBeVisible();
+      await page.getByRole('article', { name: 'other', exact: true }).getByRole('switch', { name: 'other enabled' }).click();
+      await expect(page.getByRole('article', { name: 'other', exact: true }).getByRole('status')).toHaveText('Disabled');
+      const restored = JSON.parse(await readFile(join(host.home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, { disabled?: boolean }> };
+      expect(Object.keys(restored.mcpServers)).toEqual(['mine', 'other']);
+      expect(restored.mcpServers.other?.disabled).toBe(true);
+    });
 
     await banner.getByRole('button', { name: 'Hide' }).click();
     await expect(banner).toBeHidden();

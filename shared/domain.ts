@@ -373,15 +373,19 @@ export interface ConfigProblem {
 
 /**
  * A file in the data folder that could not be read: it was moved aside, byte for byte, and Atrium
- * started without it. Every front end says so in these words (the window's banner, the CLI, the log).
+ * started without it; or (`inPlace`) it was left where it is, because the person edits it and broke it
+ * while Atrium ran, or a one-shot command read it. Every front end says so in these words (the window's
+ * banner, the CLI, the log).
  */
 export interface DataFileProblem {
   /** The file's name in the data folder, e.g. "servers.json". */
   file: string;
   /** What is wrong, for a person (line and column for JSON); never the file's raw bytes. */
   problem: string;
-  /** Where the damaged copy now is; null when it could not be moved (then it is left alone, never written). */
+  /** Where the damaged copy now is; null when it could not be moved or was left in place (then it is never written). */
   keptAt: string | null;
+  /** Left where it is, never written: Atrium keeps what it read before, and the problem goes once the file is readable again. */
+  inPlace?: boolean;
   /** What Atrium does without it, e.g. "Atrium started with no servers". */
   withoutIt: string;
   /** The ways to get back what it held (or to carry on without it), each a sentence. */

@@ -96,9 +96,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     setServerEnabled: async ({ serverId, enabled }) => {
       const definition = registry.get(serverId);
       if (!definition) throw new ServerError(serverId, 'not_found', `there is no server named "${serverId}"`);
-      const updated = { ...definition, disabled: !enabled };
-      await registry.update(updated);
-      await hub.replace(updated);
+      // What the file holds now, with this choice made: that is what runs.
+      await hub.replace(await registry.update({ ...definition, disabled: !enabled }));
       return null;
     },
     getServerLog: async ({ serverId, limit }) => hub.get(serverId).log.recent(limit),

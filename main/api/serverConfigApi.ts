@@ -53,8 +53,8 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, app
       const definition = known(serverId);
       await approvals.approve(definition, hash);
       if (start === false) return hub.get(serverId).snapshot;
-      const enabled = { ...definition, disabled: false };
-      if (definition.disabled) await registry.update(enabled);
+      // Saved on top of what the file holds now; if its launch changed meanwhile, the gate asks again.
+      const enabled = definition.disabled ? await registry.update({ ...definition, disabled: false }) : definition;
       await hub.replace(enabled);
       return hub.get(serverId).snapshot;
     },

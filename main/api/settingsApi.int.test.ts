@@ -3,14 +3,14 @@
 // are kept in providers.json and apply to the next tool call or sampling request, without a restart.
 
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { FakeLlmServer } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
-import { makeTempDir, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { makeTempDir, nextEvent, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { validateRequest } from './validateRequest.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
@@ -135,4 +135,28 @@ test('where keys are well kept there is no warning, and no agreement is asked', 
   const settings = await host.core.api.getSettings({});
   assert.equal(settings.keyStorageWarning, undefined);
   assert.equal(settings.canStoreKeys, true);
+});
+
+test('providers.json edited by hand while the host runs: every window hears of it; broken, the settings stay and the mistake is listed until it is fixed', async () => {
+  // A server runs, as in any window's host: the file's watch itself never keeps a process alive.
+  const running = await startTestHost({ echo: fixtureCommand('echoServer') });
+  try {
+    const path = join(running.home, 'providers.json');
+    const heard = nextEvent(running.core, 'settingsChanged', (view) => view.providers.some((p) => p.id === 'local'));
+    await writeFile(path, JSON.stringify({ providers: [{ id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }] }, null, 2));
+    assert.deepEqual((await heard).providers.map((p) => p.id), ['local']);
+
+    const listed = nextEvent(running.core, 'dataFileProblems', (problems) => problems.some((p) => p.file === 'providers.json' && p.inPlace === true));
+    await writeFile(path, '{ "providers": [ { "id": "local", "kind": "openai-compatible" } ], }');
+    const [problem] = await listed;
+    assert.equal(problem?.problem, 'line 1, column 66: a comma with nothing after it (remove it)');
+    assert.equal(problem?.withoutIt, 'Atrium keeps the settings it had, and writes nothing to it until it is fixed');
+    assert.deepEqual((await running.core.api.getSettings({})).providers.map((p) => p.id), ['local'], 'the settings it had are kept');
+
+    const fixed = nextEvent(running.core, 'dataFileProblems', (problems) => problems.length === 0);
+    await writeFile(path, '{ "providers": [ { "id": "local", "kind": "openai-compatible" } ] }');
+    await fixed;
+  } finally {
+    await running.close();
+  }
 });

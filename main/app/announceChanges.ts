@@ -22,7 +22,7 @@ export interface Owners {
 }
 
 export function announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat }: Owners): void {
-  registry.onChange((problems) => events.emit('configProblems', [...problems]));
+  registry.onProblemsChange((problems) => events.emit('configProblems', [...problems]));
   history.onConversationChange((change) => {
     if (change.kind === 'deleted') events.emit('conversationsChanged', { removed: change.conversationId });
     else events.emit('conversationsChanged', { conversation: conversationSummary(change.conversation, chat) });

@@ -41,6 +41,7 @@ import { ServerActivity } from '../host/serverActivity.ts';
 import { Workspaces } from '../host/workspaces.ts';
 import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
+import { followServersFile } from '../mcp/serversFileFollower.ts';
 import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
@@ -346,6 +347,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   });
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
+  // The files the person edits, changed elsewhere (their editor, `atrium import`), are taken up: servers.json reaches the running servers (a host limited to some servers takes in no others).
+  const stopFollowing = [settingsStore.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
 
   let stopping: Promise<void> | undefined;
   return {
@@ -373,6 +376,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     whenSettled: () => hub.whenSettled(),
     shutdown: () =>
       (stopping ??= (async () => {
+        for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
         await eras.settled();

@@ -11,7 +11,19 @@ const answer = informationAnswer(argv);
 if (answer !== undefined) {
   process.stdout.write(`${answer}\n`);
 } else {
-  process.exitCode = await runFromTerminal();
+  process.exitCode = await runFromTerminal().catch(unexpected);
+}
+
+/**
+ * A failure nothing below turned into a sentence: one line for the person, never Node's report of an
+ * uncaught error (which quotes the line of code that threw — from the bundle, kilobytes of minified code).
+ */
+function unexpected(error: unknown): number {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const full = /\bENOSPC\b|disk is full/i.test(`${message} ${String((error as { code?: unknown } | null)?.code ?? '')}`);
+  const text = full ? 'the disk is full: free some space, then try again' : `something went wrong that Atrium did not expect: ${message}`;
+  process.stderr.write(`${visibleText(`atrium: ${text}`)}\n`);
+  return 1;
 }
 
 async function runFromTerminal(): Promise<number> {

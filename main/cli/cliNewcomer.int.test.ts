@@ -53,25 +53,24 @@ describe('atrium as a newcomer uses it', () => {
     assert.equal(version.stdout, `atrium ${packageVersion}\n`);
   });
 
-  test('a servers file that is not valid JSON is reported with its line and column and set aside; every command still runs', async () => {
+  test('a servers file that is not valid JSON stops every command with exit 1, the line and column of the mistake, and the file left where it is', async () => {
     const broken = await makeTempDir('atrium-broken-');
     try {
+      // A comma left after the last entry: the mistake is on line 2, not on the "}" of line 3.
       const text = '{"mcpServers": {\n  "echo": {"command": "node"},\n}}\n';
       await writeFile(join(broken, 'servers.json'), text);
-      const first = await runAtriumCli(broken, ['servers']);
-      assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stderr, /^atrium: servers\.json could not be read: line 3, column 1: unexpected "}"\.$/m);
-      const copy = (await readdir(broken)).find((name) => name.startsWith('servers.json.damaged-'));
-      assert.ok(copy && first.stderr.includes(join(broken, copy)), 'it says where the damaged copy is');
-      assert.equal(await readFile(join(broken, copy), 'utf8'), text, 'the copy is the file as it was');
-      assert.doesNotMatch(first.stderr, /\n\s+at /);
-      const tools = await runAtriumCli(broken, ['tools']);
-      assert.equal(tools.code, 0, tools.stderr);
-      assert.doesNotMatch(tools.stderr, /\n\s+at /);
-      script.push({ text: 'Still here without servers.' });
-      const chat = await runAtriumCli(broken, ['chat', 'hi', ...chatFlags()], { ANTHROPIC_API_KEY: 'sk-ant-test' });
-      assert.equal(chat.code, 0, chat.stderr);
-      assert.match(chat.stdout, /Still here without servers\./, 'chat runs without the servers file');
+      script.push({ text: 'This reply must not be asked for.' });
+      for (const args of [['servers'], ['tools'], ['history'], ['chat', 'hi', ...chatFlags()]]) {
+        const run = await runAtriumCli(broken, args, { ANTHROPIC_API_KEY: 'sk-ant-test' });
+        assert.equal(run.code, 1, `atrium ${args[0]} stops:\n${run.stdout}\n${run.stderr}`);
+        assert.match(run.stderr, /^atrium: servers\.json could not be read: line 2, column 30: a comma with nothing after it \(remove it\)\.$/m);
+        assert.ok(run.stderr.includes(`Fix it in ${join(broken, 'servers.json')}, then run the command again.`), run.stderr);
+        assert.doesNotMatch(run.stdout, /No servers configured|This reply/, `atrium ${args[0]} did not carry on without the file`);
+        assert.doesNotMatch(run.stderr, /\n\s+at /);
+      }
+      assert.deepEqual(await readdir(broken), ['servers.json'], 'nothing is set aside, and no copy or temporary file is made');
+      assert.equal(await readFile(join(broken, 'servers.json'), 'utf8'), text, 'the file is as the person left it');
+      script.length = 0;
     } finally {
       await rm(broken, { recursive: true, force: true });
     }

@@ -20,7 +20,8 @@ import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
 import { describeLaunch } from '../../shared/domain.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
-import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
+import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
+import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
 
 export interface CliIo {
@@ -59,7 +60,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   const home = resolveAtriumHome(io.env);
   // A data file found damaged is said on stderr as it is found; the folder is made private first.
   logDataFileProblemsTo(io.err);
+  // A command runs once and ends: a file the person edits that it finds damaged stays where it is, theirs to fix.
+  leaveDamagedFilesInPlace();
   await prepareDataFolder(home);
+  if (await personFilesDamaged(home, { importing: invocation.command === 'import', ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}) })) return 1;
   if (invocation.command === 'import') return runImport(invocation, home, io);
   if (STARTS_SERVERS.has(invocation.command)) {
     // One host per data folder: a second set of servers beside the window's would fight over their
@@ -273,7 +277,16 @@ async function runApprove(serverId: string, core: RunningHost, io: CliIo): Promi
 
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
-  const { target, report } = await importServersFile(home, source, invocation.configPath);
+  let imported: Awaited<ReturnType<typeof importServersFile>>;
+  try {
+    imported = await importServersFile(home, source, invocation.configPath);
+  } catch (error) {
+    // A full disk, a file someone else holds locked, one damaged meanwhile: said in a sentence, nothing written.
+    if (!isExpectedFailure(error)) throw error;
+    io.err(`atrium: ${expectedFailureText(error)}`);
+    return 1;
+  }
+  const { target, report } = imported;
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
   if (invocation.json) io.out(safeJson({ target, ...report }, 2));
   else {

@@ -11,6 +11,7 @@ import type { CallOptions, McpConnection } from './connection/McpConnection.ts';
 import type * as ConnectionCode from './connection/McpConnection.ts';
 import type { ConnectionServices } from './connection/connectionServices.ts';
 import { ServerError } from './connection/serverError.ts';
+import { KeyedQueue } from '../keyedQueue.ts';
 
 export type HubEmit = <K extends keyof AtriumEvents>(event: K, payload: AtriumEvents[K]) => void;
 
@@ -21,6 +22,7 @@ export class McpHub {
   /** The connection code once loaded; until then, the load under way. */
   private connectionCode: typeof ConnectionCode | undefined;
   private loading: Promise<typeof ConnectionCode> | undefined;
+  private readonly changes = new KeyedQueue();
 
   constructor(services: ConnectionServices, emit: HubEmit) {
     this.services = services;
@@ -66,22 +68,30 @@ export class McpHub {
     for (const definition of definitions) this.connections.get(definition.id)?.start();
   }
 
-  async remove(serverId: string): Promise<void> {
-    const connection = this.connections.get(serverId);
-    if (!connection) return;
-    this.connections.delete(serverId);
-    await connection.stop();
-    this.emit('serverRemoved', { serverId });
+  remove(serverId: string): Promise<void> {
+    return this.changes.run(serverId, async () => {
+      const connection = this.connections.get(serverId);
+      if (!connection) return;
+      this.connections.delete(serverId);
+      await connection.stop();
+      this.emit('serverRemoved', { serverId });
+    });
   }
 
-  /** Replaces a server's definition (enable/disable, edits): the old connection stops, a new one starts. */
-  async replace(definition: ServerDefinition): Promise<void> {
-    const old = this.connections.get(definition.id);
-    if (old) {
-      this.connections.delete(definition.id);
-      await old.stop();
-    }
-    await this.add([definition]);
+  /**
+   * Replaces a server's definition (enable/disable, edits), or adds it: the old connection stops, a new
+   * one starts. Changes to one server (from the window, from the servers file changing) run in the order
+   * they were asked for, so the last one asked is the one that runs.
+   */
+  replace(definition: ServerDefinition): Promise<void> {
+    return this.changes.run(definition.id, async () => {
+      const old = this.connections.get(definition.id);
+      if (old) {
+        this.connections.delete(definition.id);
+        await old.stop();
+      }
+      await this.add([definition]);
+    });
   }
 
   list(): McpConnection[] {

@@ -1,30 +1,53 @@
-// The configured servers and where they came from. Changes the person makes (add, edit, remove, enable,
-// disable) are written back to the servers file atomically; a servers file given with --config is never
-// written.
+// The configured servers and where they came from. The servers file is shared with the person and with
+// other Atrium processes (`atrium import` beside the window): every change made here (add, edit,
+// remove, enable, disable) is made under the file's lock to what the file holds now, never to the copy
+// read earlier, so an edit made elsewhere is never written over; what changed elsewhere is taken up
+// first and announced to `onChange` listeners (the hub's follower), as `refresh` does when the file
+// changes. A file damaged elsewhere leaves the servers as they were and is never written. A servers file
+// given with --config is read once and never written: changes to it last for the run.
 
+import { basename } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { ConfigProblem } from '../../shared/domain.ts';
 import { ChangeListeners } from '../changeListeners.ts';
+import { toStoredEntry } from './config/serverConfig.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
-import { loadServersFile, saveServers } from './config/serversFile.ts';
+import { NO_SERVERS, changeServersFile, loadServersFile, readServersFile } from './config/serversFile.ts';
+import type { LoadedServers, ServersEdit } from './config/serversFile.ts';
+import { ServerError } from './connection/serverError.ts';
+
+/** What changed in the servers file since it was last read, made by someone else. */
+export interface ServersChange {
+  added: ServerDefinition[];
+  removed: string[];
+  changed: { before: ServerDefinition; after: ServerDefinition }[];
+}
 
 export class ServerRegistry {
+  /** The servers file; the registry writes it only when it is Atrium's own (`writable`). */
+  readonly path: string;
+  readonly writable: boolean;
   private definitions: ServerDefinition[];
-  private raw: Record<string, unknown> | null;
+  /** The problems of single entries (shown beside the server); the same array for the registry's life. */
   readonly problems: ConfigProblem[];
-  private readonly path: string;
-  private readonly writable: boolean;
-  private readonly changes = new ChangeListeners<readonly ConfigProblem[]>();
+  /** The digest of the content last read or written (null: no file), to tell a change made elsewhere. */
+  private digest: string | null;
+  private readonly listeners = new Set<(change: ServersChange) => void>();
+  private readonly problemChanges = new ChangeListeners<readonly ConfigProblem[]>();
+  private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(path: string, writable: boolean, loaded: Awaited<ReturnType<typeof loadServersFile>>) {
+  private constructor(path: string, writable: boolean, loaded: LoadedServers, digest: string | null) {
     this.path = path;
     this.writable = writable;
     this.definitions = loaded.servers;
-    this.raw = loaded.raw;
-    this.problems = loaded.problems;
+    this.problems = [...loaded.problems];
+    this.digest = digest;
   }
 
   static async load(path: string, writable: boolean): Promise<ServerRegistry> {
-    return new ServerRegistry(path, writable, await loadServersFile(path, { dataFile: writable }));
+    if (!writable) return new ServerRegistry(path, false, await loadServersFile(path), null);
+    const read = await readServersFile(path);
+    return read.kind === 'read' ? new ServerRegistry(path, true, read.value, read.digest) : new ServerRegistry(path, true, NO_SERVERS, null);
   }
 
   all(): ServerDefinition[] {
@@ -35,41 +58,134 @@ export class ServerRegistry {
     return this.definitions.find((d) => d.id === id);
   }
 
-  async update(definition: ServerDefinition): Promise<void> {
-    this.definitions = this.definitions.map((d) => (d.id === definition.id ? definition : d));
-    await this.write();
+  /** Calls `listener` with each change made elsewhere that the registry takes up; returns the way to stop. */
+  onChange(listener: (change: ServersChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Told with the configuration problems as they are now, whenever the servers were changed or taken up. */
+  onProblemsChange(listener: (problems: readonly ConfigProblem[]) => void): () => void {
+    return this.problemChanges.add(listener);
+  }
+
+  /**
+   * Takes up the file as it is now, if it changed elsewhere; a damaged file leaves the servers as they
+   * were. A file that is gone is only taken as "no servers" with `ifMissing: 'empty'`: an editor saving
+   * may delete it a moment before it writes it again, so by default this resolves 'missing' and changes
+   * nothing, for the caller to ask again once that moment has passed.
+   */
+  refresh(options: { ifMissing?: 'wait' | 'empty' } = {}): Promise<'missing' | undefined> {
+    if (!this.writable) return Promise.resolve(undefined);
+    return this.serially(async () => {
+      const read = await readServersFile(this.path, 'leave');
+      if (read.kind === 'read') this.adopt(read.value, read.digest);
+      if (read.kind !== 'missing' || this.digest === null) return undefined;
+      if (options.ifMissing !== 'empty') return 'missing';
+      this.adopt(NO_SERVERS, null);
+      return undefined;
+    });
+  }
+
+  /**
+   * Saves what the caller changed in a server it read from the registry (on or off, its tools), on top
+   * of the server as the file has it now: fields changed elsewhere meanwhile are kept. Resolves with the
+   * server as saved, which is what should run.
+   */
+  async update(definition: ServerDefinition): Promise<ServerDefinition> {
+    // What the caller started from: read now, before any change made elsewhere is taken up.
+    const base = this.get(definition.id);
+    let saved = definition;
+    await this.change([definition.id], (current) => {
+      const theirs = current.servers.find((server) => server.id === definition.id);
+      if (!theirs) {
+        // Removed elsewhere, or its entry now has a mistake: either way, not Atrium's to write back.
+        const problem = current.problems.find((p) => p.serverId === definition.id);
+        if (problem) throw new ServerError(definition.id, 'failed', `${problem.message}; fix it in ${basename(this.path)}, then try again`);
+        throw new ServerError(definition.id, 'not_found', `there is no server named "${definition.id}" in ${basename(this.path)} any more`);
+      }
+      saved = base ? withChanges(theirs, base, definition) : definition;
+      return { servers: current.servers.map((server) => (server.id === saved.id ? saved : server)) };
+    });
+    return saved;
   }
 
   /** Adds a server, or replaces the one with its name; `replaces` renames the server it was. */
   async save(definition: ServerDefinition, replaces?: string): Promise<void> {
     const gone = replaces !== undefined && replaces !== definition.id ? [replaces] : [];
-    this.definitions = [...this.definitions.filter((d) => d.id !== definition.id && !gone.includes(d.id)), definition];
-    // A problem reported for an entry the person has now rewritten is no longer current.
-    this.dropProblems([definition.id, ...gone]);
-    await this.write(gone);
+    await this.change([definition.id, ...gone], (current) => ({
+      servers: [...current.servers.filter((d) => d.id !== definition.id && !gone.includes(d.id)), definition],
+      removed: gone,
+    }));
   }
 
   async remove(id: string): Promise<void> {
-    this.definitions = this.definitions.filter((d) => d.id !== id);
-    this.dropProblems([id]);
-    await this.write([id]);
+    await this.change([id], (current) => ({ servers: current.servers.filter((d) => d.id !== id), removed: [id] }));
   }
 
-  /** Told with the configuration problems as they are now, after every change the person made. */
-  onChange(listener: (problems: readonly ConfigProblem[]) => void): () => void {
-    return this.changes.add(listener);
+  /** Makes `edit` on the file as it is now; `ids` are the entries it rewrites, whose old problems go. */
+  private change(ids: readonly string[], edit: (current: LoadedServers) => ServersEdit | undefined): Promise<void> {
+    return this.serially(async () => {
+      if (!this.writable) {
+        const next = edit({ servers: this.definitions, problems: this.problems, raw: null });
+        if (next) this.definitions = [...next.servers];
+        for (let i = this.problems.length - 1; i >= 0; i--) if (ids.includes(this.problems[i]?.serverId ?? '')) this.problems.splice(i, 1);
+        this.problemChanges.tell([...this.problems]);
+        return;
+      }
+      const written = await changeServersFile(this.path, (current, digest) => {
+        // What changed elsewhere is taken up (and announced) first; this change is made on top of it.
+        this.adopt(current, digest);
+        return edit(current);
+      });
+      // The caller applies its own change to the running servers; only the state is taken here.
+      this.adopt(written.loaded, written.digest, false);
+      this.problemChanges.tell([...this.problems]);
+    });
   }
 
-  private dropProblems(ids: readonly string[]): void {
-    for (let i = this.problems.length - 1; i >= 0; i--) if (ids.includes(this.problems[i]?.serverId ?? '')) this.problems.splice(i, 1);
+  private adopt(loaded: LoadedServers, digest: string | null, announce = true): void {
+    if (digest === this.digest) return;
+    const before = this.definitions;
+    this.definitions = loaded.servers;
+    this.problems.splice(0, this.problems.length, ...loaded.problems);
+    this.digest = digest;
+    if (!announce) return;
+    this.problemChanges.tell([...this.problems]);
+    const change = difference(before, loaded.servers);
+    for (const listener of this.listeners) listener(change);
   }
 
-  private async write(removed: readonly string[] = []): Promise<void> {
-    if (this.writable) {
-      await saveServers(this.path, this.definitions, this.raw, removed);
-      const reloaded = await loadServersFile(this.path, { dataFile: true });
-      this.raw = reloaded.raw;
-    }
-    this.changes.tell([...this.problems]);
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
+}
+
+/** `theirs` with the fields the caller changed from `base` to `mine` (a three-way merge per field). */
+function withChanges(theirs: ServerDefinition, base: ServerDefinition, mine: ServerDefinition): ServerDefinition {
+  const merged: Record<string, unknown> = { ...theirs };
+  const from = base as unknown as Record<string, unknown>;
+  const to = mine as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(from), ...Object.keys(to)])) {
+    if (JSON.stringify(from[key]) === JSON.stringify(to[key])) continue;
+    if (to[key] === undefined) delete merged[key];
+    else merged[key] = to[key];
+  }
+  return merged as unknown as ServerDefinition;
+}
+
+function difference(before: readonly ServerDefinition[], after: readonly ServerDefinition[]): ServersChange {
+  const old = new Map(before.map((server) => [server.id, server]));
+  const now = new Map(after.map((server) => [server.id, server]));
+  return {
+    added: after.filter((server) => !old.has(server.id)),
+    removed: before.filter((server) => !now.has(server.id)).map((server) => server.id),
+    changed: after.flatMap((server) => {
+      const was = old.get(server.id);
+      // Compared as written (key order aside), so a file another Atrium only rewrote in its own words changes nothing.
+      return was && !isDeepStrictEqual(toStoredEntry(was), toStoredEntry(server)) ? [{ before: was, after: server }] : [];
+    }),
+  };
 }

@@ -1,17 +1,30 @@
 // The one way Atrium reads and writes the files in its data folder, so that a damaged file is never
-// made worse: a file that cannot be read is moved aside byte for byte (`NAME.damaged-<time>`) before
-// anything else happens, Atrium carries on without it, and every front end says so (the notices below).
-// A write goes to a synced temporary file renamed over the old one, then the folder itself is synced, so
-// a crash leaves the old file or the new, never half. `NAME.bak` is the last content read successfully.
+// made worse and no change is lost: a file that cannot be read is moved aside byte for byte
+// (`NAME.damaged-<time>`) before anything else happens, and Atrium carries on without it — or, when the
+// person edits it by hand and a one-shot command (or a running window) meets it broken, it is left
+// where it is and nothing writes over it; every front end says so (dataFileProblems.ts). A change is
+// made to what the file holds now, under its lock (fileLock.ts), never to a copy read earlier. A write
+// goes to a synced temporary file renamed over the old one, then the folder itself is synced, so a
+// crash leaves the old file or the new, never half; a temporary file a killed write left is removed at
+// the next start. `NAME.bak` is the last content read successfully.
 
 import { createHash } from 'node:crypto';
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { DataFileProblem } from '../../shared/domain.ts';
+import { fileReadableAgain, noticeDataFileProblem } from './dataFileProblems.ts';
+import { isRunning, withFileLock } from './fileLock.ts';
+import { writeFailure } from './writeFailure.ts';
+
+export { dataFileProblems, describeDataFileProblem, jsonRecovery, logDataFileProblemsTo, onDataFileProblem } from './dataFileProblems.ts';
 
 /** Thrown by a data file's parser: the file is damaged, and `message` says how, for a person. */
 export class DamagedData extends Error {}
+
+/** A change refused because the file cannot be read as it is now: Atrium writes nothing over it. */
+export class DamagedFileError extends Error {
+  readonly code = 'failed';
+}
 
 export interface DataFileSpec<T> {
   path: string;
@@ -25,29 +38,114 @@ export interface DataFileSpec<T> {
   companions?: readonly string[];
   /** Keep `NAME.bak`, the last content read successfully (not for secrets: a deleted one must be gone). */
   keepLastGood?: boolean;
+  /**
+   * The person edits this file by hand (servers.json, providers.json): a one-shot command that finds it
+   * damaged leaves it where it is and stops, instead of setting it aside and carrying on without it.
+   */
+  editedByPerson?: boolean;
+  /** What a running Atrium does while the file is damaged where it is, e.g. "Atrium keeps the servers it had". */
+  whileDamaged?: string;
 }
 
-/** The file's content, or undefined when it is missing or was damaged (then it was moved aside and reported). */
+/** What reading a data file came to; `digest` tells one content from another (a change made elsewhere). */
+export type DataFileRead<T> = { kind: 'missing' } | { kind: 'damaged'; problem: string } | { kind: 'read'; value: T; digest: string };
+
+/** A damaged file is 'set-aside' (moved aside, and Atrium carries on without it) or left where it is ('leave'). */
+export type IfDamaged = 'set-aside' | 'leave';
+
+let oneShot = false;
+
+/**
+ * For a front end that runs one command and ends (the CLI): a damaged file the person edits is left where
+ * it is, for the command to stop on, and the problem's words say so.
+ */
+export function leaveDamagedFilesInPlace(): void {
+  oneShot = true;
+}
+
+/** The file's content, or undefined when it is missing or was damaged (then it was reported, and moved aside unless left in place). */
 export async function readDataFile<T>(spec: DataFileSpec<T>): Promise<T | undefined> {
+  const read = await loadDataFile(spec);
+  return read.kind === 'read' ? read.value : undefined;
+}
+
+/**
+ * Reads the file. A damaged one is set aside, or with `ifDamaged: 'leave'` (and, in a one-shot process,
+ * for a file the person edits) left where it is and listed until it is readable again; either way it is
+ * reported.
+ */
+export async function loadDataFile<T>(spec: DataFileSpec<T>, options: { ifDamaged?: IfDamaged } = {}): Promise<DataFileRead<T>> {
+  const ifDamaged = options.ifDamaged ?? (oneShot && spec.editedByPerson ? 'leave' : 'set-aside');
   let bytes: Buffer;
   try {
     bytes = await readFile(spec.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    reportDamage(spec, code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'Atrium is not allowed to read it' : `it cannot be read (${code ?? 'unknown error'})`);
-    return undefined;
+    if (code === 'ENOENT') {
+      fileReadableAgain(dirname(spec.path), basename(spec.path));
+      return { kind: 'missing' };
+    }
+    return damaged(spec, code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'Atrium is not allowed to read it' : `it cannot be read (${code ?? 'unknown error'})`, ifDamaged);
   }
   let value: T;
   try {
     value = await spec.parse(bytes);
   } catch (error) {
     if (!(error instanceof DamagedData)) throw error;
-    reportDamage(spec, error.message);
-    return undefined;
+    return damaged(spec, error.message, ifDamaged);
   }
-  if (spec.keepLastGood) await keepLastGood(spec.path, bytes);
-  return value;
+  const fingerprint = digest(bytes);
+  // A last good copy that cannot be written (a full disk) does not make the file unreadable.
+  if (spec.keepLastGood) await keepLastGood(spec.path, bytes, fingerprint).catch(() => undefined);
+  fileReadableAgain(dirname(spec.path), basename(spec.path));
+  return { kind: 'read', value, digest: fingerprint };
+}
+
+/**
+ * Changes the file under its lock: `change` gets what the file holds now — never a copy read earlier,
+ * which another writer (another Atrium, the person's editor) may have replaced since — and returns the
+ * text to write, or undefined to leave the file as it is. A file that cannot be read now is never
+ * written over: it is left where it is, reported, and the change is refused.
+ */
+export async function updateDataFile<T>(
+  spec: DataFileSpec<T>,
+  change: (current: Exclude<DataFileRead<T>, { kind: 'damaged' }>) => string | undefined | Promise<string | undefined>,
+): Promise<Exclude<DataFileRead<T>, { kind: 'damaged' }>> {
+  return withFileLock(spec.path, async () => {
+    const current = await loadDataFile(spec, { ifDamaged: 'leave' });
+    if (current.kind === 'damaged') {
+      const problem = `${current.problem.charAt(0).toUpperCase()}${current.problem.slice(1)}`;
+      throw new DamagedFileError(`${basename(spec.path)} cannot be read as it is now, so nothing was changed. ${problem}. Fix it, then try again.`);
+    }
+    const next = await change(current);
+    if (next === undefined) return current;
+    await writeFileAtomically(spec.path, next);
+    const bytes = Buffer.from(next, 'utf8');
+    return { kind: 'read', value: await spec.parse(bytes), digest: digest(bytes) };
+  });
+}
+
+function damaged(spec: DataFileSpec<unknown>, problem: string, ifDamaged: IfDamaged): { kind: 'damaged'; problem: string } {
+  if (ifDamaged === 'set-aside') reportDamage(spec, problem);
+  else reportInPlace(spec, problem);
+  return { kind: 'damaged', problem };
+}
+
+/** Lists a damaged file left where it is; it is written by nobody until it reads again. */
+function reportInPlace(spec: DataFileSpec<unknown>, problem: string): void {
+  const file = basename(spec.path);
+  const lastGood = spec.keepLastGood && existsSync(`${spec.path}.bak`) ? [`Put back the last version Atrium read: copy ${file}.bak over ${file}.`] : [];
+  noticeDataFileProblem(
+    {
+      file,
+      problem,
+      keptAt: null,
+      inPlace: true,
+      withoutIt: oneShot ? 'the command stopped and changed nothing' : `${spec.whileDamaged ?? 'Atrium carries on with what it read before'}, and writes nothing to it until it is fixed`,
+      recovery: [oneShot ? `Fix it in ${spec.path}, then run the command again.` : `Fix it in ${spec.path}: Atrium reads it again as soon as it is saved.`, ...lastGood],
+    },
+    dirname(spec.path),
+  );
 }
 
 /**
@@ -67,7 +165,7 @@ export function reportDamage(spec: Pick<DataFileSpec<unknown>, 'path' | 'without
     lastGood = null;
   }
   if (!keptAt) untouchable.add(spec.path);
-  notice({ file: basename(spec.path), problem, keptAt, withoutIt: spec.withoutIt, recovery: spec.recovery(keptAt, lastGood, companionsKeptAt) }, dirname(spec.path));
+  noticeDataFileProblem({ file: basename(spec.path), problem, keptAt, withoutIt: spec.withoutIt, recovery: spec.recovery(keptAt, lastGood, companionsKeptAt) }, dirname(spec.path));
 }
 
 /**
@@ -101,9 +199,9 @@ function moveAside(path: string, companions: readonly string[]): { keptAt: strin
   return { keptAt: target, stamp, companionsKeptAt };
 }
 
-async function keepLastGood(path: string, bytes: Buffer): Promise<void> {
+async function keepLastGood(path: string, bytes: Buffer, fingerprint: string): Promise<void> {
   // Reading back what this process wrote is not a read of the person's file: `.bak` keeps what was there before.
-  if (written.get(path) === digest(bytes)) return;
+  if (written.get(path) === fingerprint) return;
   const backup = `${path}.bak`;
   const previous = await readFile(backup).catch(() => null);
   if (previous && previous.equals(bytes)) return;
@@ -112,32 +210,39 @@ async function keepLastGood(path: string, bytes: Buffer): Promise<void> {
 
 /**
  * Writes through a synced temporary file (0600) and a rename, then syncs the folder: a crash leaves the
- * old file or the new, never half, and the rename itself survives a power cut.
+ * old file or the new, never half, and the rename itself survives a power cut. A write that fails (a
+ * full disk) removes its temporary file and says why in a sentence; one killed midway leaves it for the
+ * next start to remove (`prepareDataFolder`).
  */
 export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  if (untouchable.has(path)) throw new Error(`${basename(path)} is damaged and could not be moved aside, so Atrium does not write over it: move it away yourself, then restart Atrium`);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
+  if (untouchable.has(path)) throw new DamagedFileError(`${basename(path)} is damaged and could not be moved aside, so Atrium does not write over it: move it away yourself, then restart Atrium`);
+  const temp = `${path}.${process.pid}.${++sequence}.tmp`;
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    try {
+      const handle = await open(temp, 'w', 0o600);
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await syncFolder(dirname(path));
   } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    throw writeFailure(path, error);
   }
-  await syncFolder(dirname(path));
   written.set(path, digest(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
 }
 
 // What this process last wrote to each file, by digest; and the damaged files it could not move aside.
 const written = new Map<string, string>();
 const untouchable = new Set<string>();
+let sequence = 0;
 
 function digest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -171,12 +276,30 @@ function syncFolderNow(folder: string): void {
   }
 }
 
+// A temporary file of Atrium's own (`NAME.<pid>.<n>.tmp`, a lock's `NAME.lock.<pid>.<n>.stale`).
+const leftover = /\.(\d+)(?:\.\d+)?\.(?:tmp|stale)$/;
+
+/**
+ * Removes the temporary files writes killed midway left (their process is gone) in the data folder and
+ * its cache: a process that still runs may be writing its own. Other folders are not Atrium's alone (the
+ * desktop app's browser keeps its own files beside Atrium's).
+ */
+async function removeLeftoverTemporaryFiles(folder: string, inside: readonly string[]): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isDirectory() && inside.includes(entry.name)) await removeLeftoverTemporaryFiles(join(folder, entry.name), []);
+    const pid = entry.isFile() ? leftover.exec(entry.name)?.[1] : undefined;
+    if (pid !== undefined && Number(pid) !== process.pid && !isRunning(Number(pid))) await rm(join(folder, entry.name), { force: true });
+  }
+}
+
 /**
  * Makes the data folder private: the folder 0700 and every file in it 0600 (folders inside 0700),
  * tightening what an older Atrium or a copy left looser. POSIX only: Windows has no such modes.
  */
 export async function prepareDataFolder(home: string): Promise<void> {
   await mkdir(home, { recursive: true, mode: 0o700 });
+  await removeLeftoverTemporaryFiles(home, ['cache']);
   if (process.platform === 'win32') return;
   await tighten(home, 0o700);
   await tightenInside(home, 0);
@@ -199,49 +322,4 @@ async function tightenInside(folder: string, depth: number): Promise<void> {
 async function tighten(path: string, mode: number): Promise<void> {
   const stats = await lstat(path).catch(() => null);
   if (stats && (stats.mode & 0o077) !== 0) await chmod(path, stats.mode & mode & 0o777).catch(() => undefined);
-}
-
-// The problems found in this process, per data folder: the window lists them (a banner in every view),
-// and each is also written to the log as it is found.
-const problems = new Map<string, DataFileProblem[]>();
-const listeners = new Set<(home: string, problem: DataFileProblem) => void>();
-let log: (text: string) => void = (text) => process.stderr.write(`${text}\n`);
-
-function notice(problem: DataFileProblem, home: string): void {
-  const list = problems.get(home) ?? [];
-  list.push(problem);
-  problems.set(home, list);
-  log(describeDataFileProblem(problem));
-  for (const listener of listeners) listener(home, problem);
-}
-
-/** The damaged files found in `home` during this run, oldest first. */
-export function dataFileProblems(home: string): DataFileProblem[] {
-  return [...(problems.get(home) ?? [])];
-}
-
-/** Calls `listener` for each damaged file found from now on; returns the way to stop. */
-export function onDataFileProblem(listener: (home: string, problem: DataFileProblem) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Where the problems are written as they are found (stderr unless a front end says otherwise, e.g. the CLI's). */
-export function logDataFileProblemsTo(write: (text: string) => void): void {
-  log = write;
-}
-
-/** The problem as lines of text, for the CLI and the log. */
-export function describeDataFileProblem(problem: DataFileProblem): string {
-  const where = problem.keptAt ? `It was moved aside, byte for byte, to ${problem.keptAt}` : 'It could not be moved aside, so Atrium leaves it as it is and does not write it';
-  return [`atrium: ${problem.file} could not be read: ${problem.problem}.`, `  ${where}; ${problem.withoutIt}.`, '  To recover, either:', ...problem.recovery.map((way) => `  - ${way}`)].join('\n');
-}
-
-/** The ways back every JSON data file offers: its last good copy, the damaged copy fixed, or carrying on without it. */
-export function jsonRecovery(file: string, carryOn: string) {
-  return (keptAt: string | null, lastGood: string | null): string[] => [
-    ...(lastGood ? [`Restore the last good copy: copy ${basename(lastGood)} to ${file}, then restart Atrium.`] : []),
-    keptAt ? `Fix the damaged copy (${basename(keptAt)}), move it back to ${file}, then restart Atrium.` : `Fix ${file}, then restart Atrium.`,
-    carryOn,
-  ];
 }

@@ -142,23 +142,40 @@ async function assertPrivate(home: string): Promise<void> {
 
 /** Whether the file damaged this way is nothing to report (SQLite takes an empty file for a new database). */
 const harmless = (file: string, how: Damage) => how === 'missing' || (file === 'atrium.db' && how === 'empty');
+/** The files a person edits by hand: a one-shot command leaves them where they are and stops. */
+const editedByPerson = (file: string) => file === 'servers.json' || file === 'providers.json';
+
+async function assertInPlace(home: string, file: string, damaged: Damaged): Promise<void> {
+  if ('bytes' in damaged) assert.deepEqual(await readFile(join(home, file)), damaged.bytes, `${file} is where it was, byte for byte`);
+  if ('folderWith' in damaged) assert.deepEqual(await readFile(join(home, file, 'inside')), damaged.folderWith, `${file} is where it was`);
+}
 
 for (const file of [...KEPT_FILES, 'atrium.db']) {
   describe(`${file}, damaged`, () => {
     for (const how of DAMAGES) {
-      test(`${how}: atrium starts, says what happened, keeps the damaged copy byte for byte and overwrites nothing`, async () => {
+      const outcome = editedByPerson(file) && !harmless(file, how) ? 'stops and leaves it where it is' : 'starts, keeps the damaged copy byte for byte';
+      test(`${how}: atrium says what happened, ${outcome} and overwrites nothing`, async () => {
         const home = await homeFromTemplate();
         const others = new Map<string, Buffer>();
         for (const other of KEPT_FILES) if (other !== file) others.set(other, await readFile(join(home, other)));
         const damaged = await damage(home, file, how);
 
         const run = await runAtriumCli(home, COMMAND[file] as string[]);
-        assert.equal(run.code, 0, `atrium ${COMMAND[file]?.join(' ')} ran:\n${run.stdout}\n${run.stderr}`);
+        const stops = editedByPerson(file) && !harmless(file, how);
+        assert.equal(run.code, stops ? 1 : 0, `atrium ${COMMAND[file]?.join(' ')} ran:\n${run.stdout}\n${run.stderr}`);
         assert.ok(!run.stderr.includes('\0') && !run.stdout.includes('\0'), 'no raw NUL byte reaches the terminal');
         assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
 
         const copies = await copiesOf(home, file);
-        if (harmless(file, how)) {
+        if (stops) {
+          // A file the person edits is theirs to fix: where it is, as it was, with what is wrong and where.
+          assert.deepEqual(copies, [], 'nothing is set aside');
+          await assertInPlace(home, file, damaged);
+          assert.match(run.stderr, new RegExp(`${file.replace('.', '\\.')} could not be read: .*\\.\n {2}It was left as it is; the command stopped and changed nothing\\.\n`));
+          assert.ok(run.stderr.includes(`Fix it in ${join(home, file)}, then run the command again.`), run.stderr);
+          assert.doesNotMatch(run.stdout, /No servers configured/, 'no command ran as if the file were empty');
+          if (how === 'invalid') assert.match(run.stderr, /line \d+, column \d+/);
+        } else if (harmless(file, how)) {
           assert.deepEqual(copies, []);
           assert.doesNotMatch(run.stderr, new RegExp(`${file.replace('.', '\\.')} could not be read`));
         } else {
@@ -195,7 +212,7 @@ for (const file of [...KEPT_FILES, 'atrium.db']) {
 }
 
 describe('a damaged servers.json is never made worse by adding servers', () => {
-  test('importing while servers.json is damaged keeps the damaged copy, and .bak keeps the last content read successfully', async () => {
+  test('an import into a damaged servers.json leaves it where it is and adds nothing; once it is fixed, the import adds to what it holds', async () => {
     const home = await homeFromTemplate();
     // A run that reads the good file: `.bak` is what it read.
     assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
@@ -204,23 +221,19 @@ describe('a damaged servers.json is never made worse by adding servers', () => {
     await writeFile(join(home, 'servers.json'), truncated);
     const shared = join(await tempDir('atrium-faults-shared-'), 'shared.json');
     await writeFile(shared, JSON.stringify({ mcpServers: { first: { command: 'node', args: ['a.js'] } } }));
-    const first = await runAtriumCli(home, ['import', shared]);
-    assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, /servers\.json could not be read: line \d+, column \d+: the file ends too early/);
-    // The run that found the damage wrote the new server, and `.bak` still holds what was last read.
-    assert.equal(await readFile(join(home, 'servers.json.bak'), 'utf8'), SERVERS, '.bak is the last content read, not the last write');
-    const lastGood = /copy (servers\.json\.bak-[\w-]+) to servers\.json/.exec(first.stderr)?.[1];
-    assert.ok(lastGood, `the message names the last good copy:\n${first.stderr}`);
-    await writeFile(shared, JSON.stringify({ mcpServers: { second: { command: 'node', args: ['b.js'] } } }));
-    assert.equal((await runAtriumCli(home, ['import', shared])).code, 0);
+    const refused = await runAtriumCli(home, ['import', shared]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /servers\.json could not be read: line \d+, column \d+: the file ends too early/);
+    assert.match(refused.stderr, /Put back the last version Atrium read: copy servers\.json\.bak over servers\.json\./);
+    assert.deepEqual(await readFile(join(home, 'servers.json')), truncated, 'the damaged file is where it was, as it was');
+    assert.deepEqual(await copiesOf(home, 'servers.json'), []);
+    assert.equal(await readFile(join(home, 'servers.json.bak'), 'utf8'), SERVERS, 'damaged content never becomes the .bak');
 
-    const [copy] = await copiesOf(home, 'servers.json');
-    assert.ok(copy, 'the damaged file is kept aside');
-    assert.deepEqual(await readFile(join(home, copy)), truncated);
-    assert.deepEqual(Object.keys((JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: object }).mcpServers), ['first', 'second']);
-    // Two writes and a new run later, the person's servers are still in the last good copy the message named.
-    assert.equal(await readFile(join(home, lastGood), 'utf8'), SERVERS);
-    assert.notDeepEqual(await readFile(join(home, 'servers.json.bak')), truncated, 'damaged content never becomes the .bak');
+    // The person follows the advice; the import then adds to what the file holds.
+    await cp(join(home, 'servers.json.bak'), join(home, 'servers.json'));
+    const added = await runAtriumCli(home, ['import', shared]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.deepEqual(Object.keys((JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: object }).mcpServers), ['remote', 'first']);
   });
 });
 

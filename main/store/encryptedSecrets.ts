@@ -10,6 +10,7 @@ import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createFileOnce } from './createOnce.ts';
 import { DamagedData, readDataFile, writeFileAtomically } from './dataFile.ts';
+import { withFileLock } from './fileLock.ts';
 import type { SecretSource } from './secrets.ts';
 
 export interface WritableSecrets extends SecretSource {
@@ -72,7 +73,7 @@ function readKey(home: string, path: string): Promise<Buffer | undefined> {
 
 export function encryptedFileSecrets(home: string, protector: KeyProtector = fileKeyProtector(home), fileName: string = SECRETS_FILE): WritableSecrets {
   const path = join(home, fileName);
-  // Writes run one after another, so two quick changes cannot lose one another.
+  // Writes run one after another, so two quick changes cannot lose one another (nor two processes', under the lock).
   let queue: Promise<unknown> = Promise.resolve();
 
   const load = async (): Promise<Record<string, string>> =>
@@ -118,11 +119,14 @@ export function encryptedFileSecrets(home: string, protector: KeyProtector = fil
   };
 
   const change = (apply: (table: Record<string, string>) => void) => {
-    const next = queue.then(async () => {
-      const table = await load();
-      apply(table);
-      await store(table);
-    });
+    // Under the file's lock: a key or sign-in another Atrium stored meanwhile is read, and kept.
+    const next = queue.then(() =>
+      withFileLock(path, async () => {
+        const table = await load();
+        apply(table);
+        await store(table);
+      }),
+    );
     queue = next.catch(() => undefined);
     return next;
   };

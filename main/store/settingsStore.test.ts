@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -66,4 +66,37 @@ test('changes made at once are saved one after the other, none lost', () =>
     const store = await SettingsStore.open(home);
     await Promise.all(['a', 'b', 'c'].map((id) => store.update((current) => ({ ...current, providers: [...current.providers, { id, kind: 'anthropic' as const }] }))));
     assert.deepEqual(store.current().providers.map((p) => p.id).sort(), ['a', 'b', 'c']);
+  }));
+
+test('a hand edit of providers.json made while Atrium runs is kept by the next change in Settings, and every listener hears of it', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home);
+    await store.update((current) => ({ ...current, providers: [{ id: 'claude', kind: 'anthropic' }] }));
+    const heard: string[][] = [];
+    store.onChange((settings) => heard.push(settings.providers.map((p) => p.id)));
+    // The person adds a provider in their editor; the window has not read the file since.
+    const path = join(home, PROVIDERS_FILE_NAME);
+    const edited = JSON.parse(await readFile(path, 'utf8')) as ProviderSettings;
+    await writeFile(path, JSON.stringify({ ...edited, providers: [...edited.providers, { id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' }] }, null, 2));
+
+    await store.update((current) => ({ ...current, toolThreshold: 20 }));
+    const saved = JSON.parse(await readFile(path, 'utf8')) as ProviderSettings;
+    assert.deepEqual(saved.providers.map((p) => p.id), ['claude', 'local'], 'the provider added by hand is kept');
+    assert.equal(saved.toolThreshold, 20);
+    assert.deepEqual(heard, [['claude', 'local'], ['claude', 'local']], 'the hand edit is announced, then the change');
+  }));
+
+test('a providers.json broken by hand is never written over: a change in Settings is refused and the file left as it was', () =>
+  withHome(async (home) => {
+    const store = await SettingsStore.open(home);
+    await store.update((current) => ({ ...current, providers: [{ id: 'claude', kind: 'anthropic' }] }));
+    const path = join(home, PROVIDERS_FILE_NAME);
+    const broken = '{\n  "providers": [\n    { "id": "claude", "kind": "anthropic" },\n  ]\n}\n';
+    await writeFile(path, broken);
+    await assert.rejects(store.update((current) => ({ ...current, toolThreshold: 20 })), {
+      code: 'failed',
+      message: 'providers.json cannot be read as it is now, so nothing was changed. Line 3, column 44: a comma with nothing after it (remove it). Fix it, then try again.',
+    });
+    assert.equal(await readFile(path, 'utf8'), broken);
+    assert.deepEqual(store.current().providers.map((p) => p.id), ['claude'], 'the settings it had are kept');
   }));

@@ -8,15 +8,18 @@
 // Keys are never in this file: `apiKeySecret` names the secret that holds one.
 //
 // Everyone reads the current snapshot, which is never changed in place: a change is written to the file
-// first (atomically) and only then becomes the snapshot, and every listener hears of it — so what runs
-// is always what is saved, and a window shows what changed elsewhere (another window, the CLI's run).
+// first (atomically, under its lock, on top of what the file holds now) and only then becomes the
+// snapshot, and every listener hears of it — so what runs is always what is saved, and a window shows
+// what changed elsewhere (another window, the CLI's run, the person's editor: the file is followed).
 
 import { join } from 'node:path';
 import { ownSchemaValidator } from '../ownSchemas.ts';
 import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
 import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
-import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from './dataFile.ts';
+import { DamagedData, jsonRecovery, loadDataFile, readDataFile, updateDataFile } from './dataFile.ts';
+import type { DataFileRead, DataFileSpec } from './dataFile.ts';
 import { jsonProblem } from './jsonProblem.ts';
+import { watchFile } from './fileWatch.ts';
 
 export interface ProviderConfig {
   id: string;
@@ -107,13 +110,15 @@ export class ProviderSettingsError extends Error {
 
 export const PROVIDERS_FILE_NAME = 'providers.json';
 
-/** The settings in providers.json; a missing file is no providers, and a damaged one is moved aside (reported) and read as none. */
-export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
-  const settings = await readDataFile({
+/** providers.json as Atrium's data file: a damaged one is moved aside (or, met by a one-shot command, left where it is). */
+function providersSpec(home: string): DataFileSpec<ProviderSettings> {
+  return {
     path: join(home, PROVIDERS_FILE_NAME),
     keepLastGood: true,
+    editedByPerson: true,
     withoutIt: 'Atrium started with no model providers and its default settings',
-    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).'),
+    whileDamaged: 'Atrium keeps the settings it had',
+    recovery: jsonRecovery(PROVIDERS_FILE_NAME, 'Carry on without it: add your providers again in Settings (the keys you stored are kept).', { takenUpWhileRunning: true }),
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
@@ -124,14 +129,17 @@ export async function loadProviderSettings(home: string): Promise<ProviderSettin
       }
       return json as ProviderSettings;
     },
-  });
-  return settings ?? { providers: [] };
+  };
 }
 
-/** Writes the settings to providers.json (atomically: a crash leaves the old file or the new, never half). */
-async function saveProviderSettings(home: string, settings: ProviderSettings): Promise<void> {
-  if (!validate(settings)) throw new ProviderSettingsError(`the provider settings are invalid: ${validate.errors?.[0]?.message ?? 'unknown problem'}`);
-  await writeFileAtomically(join(home, PROVIDERS_FILE_NAME), `${JSON.stringify(settings, null, 2)}\n`);
+/** The settings in providers.json; a missing file is no providers, and a damaged one is moved aside (reported) and read as none. */
+export async function loadProviderSettings(home: string): Promise<ProviderSettings> {
+  return (await readDataFile(providersSpec(home))) ?? { providers: [] };
+}
+
+/** providers.json as it is now, left where it is if it cannot be read (a one-shot command's check before it starts). */
+export function readProvidersFile(home: string): Promise<DataFileRead<ProviderSettings>> {
+  return loadDataFile(providersSpec(home), { ifDamaged: 'leave' });
 }
 
 /** A frozen copy: the snapshot everyone reads can never be changed behind the store's back. */
@@ -150,18 +158,26 @@ function deepFreeze<T>(value: T): T {
 export class SettingsStore {
   private readonly home: string;
   private snapshot: Readonly<ProviderSettings>;
+  /** The digest of providers.json as last read or written (null: not read), to tell a change made elsewhere. */
+  private digest: string | null;
   private readonly listeners = new Set<(settings: Readonly<ProviderSettings>) => void>();
   /** Changes are written one at a time, each over the snapshot the one before left. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** Opened from the file (not settings given for the run): the file's later changes are taken up. */
+  private readonly followsFile: boolean;
 
-  private constructor(home: string, settings: ProviderSettings) {
+  private constructor(home: string, settings: ProviderSettings, digest: string | null, followsFile: boolean) {
     this.home = home;
     this.snapshot = frozen(settings);
+    this.digest = digest;
+    this.followsFile = followsFile;
   }
 
   /** The home's providers.json (a damaged one is moved aside, reported, and read as none), or the settings given for this run. */
   static async open(home: string, given?: ProviderSettings): Promise<SettingsStore> {
-    return new SettingsStore(home, given ?? (await loadProviderSettings(home)));
+    if (given) return new SettingsStore(home, given, null, false);
+    const read = await loadDataFile(providersSpec(home));
+    return read.kind === 'read' ? new SettingsStore(home, read.value, read.digest, true) : new SettingsStore(home, { providers: [] }, null, true);
   }
 
   current(): Readonly<ProviderSettings> {
@@ -170,19 +186,57 @@ export class SettingsStore {
 
   /**
    * Saves the settings `change` makes of the current ones: written to the file first; only once that
-   * worked do they become the snapshot and do listeners hear of them. A change that breaks the file's
-   * rules, or a write that fails, leaves the snapshot as it was and throws.
+   * worked do they become the snapshot and do listeners hear of them. The file is changed under its
+   * lock, and settings saved there meanwhile by someone else (the person's editor, another Atrium) are
+   * taken up first, so `change` is made on top of them rather than over them. A change that breaks the
+   * file's rules, a file that cannot be read now, or a write that fails leaves the snapshot as it was
+   * and throws.
    */
   update(change: (current: Readonly<ProviderSettings>) => ProviderSettings): Promise<Readonly<ProviderSettings>> {
     const next = this.writing.then(async () => {
-      const wanted = change(this.snapshot);
-      await saveProviderSettings(this.home, wanted);
-      this.snapshot = frozen(wanted);
-      for (const listener of this.listeners) listener(this.snapshot);
+      let wanted: ProviderSettings = { providers: [] };
+      const written = await updateDataFile(providersSpec(this.home), (current) => {
+        if (current.kind === 'read' && current.digest !== this.digest) this.take(current.value, current.digest);
+        wanted = change(this.snapshot);
+        if (!validate(wanted)) throw new ProviderSettingsError(`the provider settings are invalid: ${validate.errors?.[0]?.message ?? 'unknown problem'}`);
+        return `${JSON.stringify(wanted, null, 2)}\n`;
+      });
+      this.take(wanted, written.kind === 'read' ? written.digest : null);
       return this.snapshot;
     });
     this.writing = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Follows providers.json while the host runs: an edit saved there (the person's editor, another
+   * Atrium) becomes the snapshot and every listener hears of it; a file broken there leaves the settings
+   * as they were (and is listed until it is fixed). Settings given for the run are not the file's, and
+   * are not replaced by it. Returns the way to stop.
+   */
+  follow(): () => void {
+    if (!this.followsFile) return () => undefined;
+    const refresh = () => void this.refresh().catch(() => undefined);
+    const watch = watchFile(join(this.home, PROVIDERS_FILE_NAME), refresh);
+    // What changed between the first read and the watch starting is not missed.
+    refresh();
+    return () => watch.close();
+  }
+
+  private refresh(): Promise<void> {
+    const next = this.writing.then(async () => {
+      const read = await loadDataFile(providersSpec(this.home), { ifDamaged: 'leave' });
+      if (read.kind === 'read' && read.digest !== this.digest) this.take(read.value, read.digest);
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The settings as they now are, and every listener hears of them. */
+  private take(settings: ProviderSettings, digest: string | null): void {
+    this.snapshot = frozen(settings);
+    this.digest = digest;
+    for (const listener of this.listeners) listener(this.snapshot);
   }
 
   /** Calls `listener` after every saved change; returns the function that stops it. */

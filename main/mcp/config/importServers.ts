@@ -6,7 +6,7 @@
 import type { ConfigProblem } from '../../../shared/domain.ts';
 import { isSameServer } from './serverConfig.ts';
 import type { ServerDefinition } from './serverConfig.ts';
-import { loadServersFile, saveServers, serversTableOf } from './serversFile.ts';
+import { changeServersFile, loadServersFile, serversTableOf } from './serversFile.ts';
 
 export interface ImportReport {
   added: { id: string; from: string }[];
@@ -19,26 +19,30 @@ export async function importServers(sourcePath: string, targetPath: string): Pro
   if (source.raw === null && source.problems.length === 0) {
     return { added: [], unchanged: [], problems: [{ serverId: null, field: '(file)', message: `${sourcePath} does not exist` }] };
   }
-  const target = await loadServersFile(targetPath, { dataFile: true });
-  const merged: ServerDefinition[] = [...target.servers];
-  const taken = new Set([...target.servers.map((s) => s.id), ...Object.keys(serversTableOf(target.raw))]);
   const report: ImportReport = { added: [], unchanged: [], problems: source.problems };
-  for (const server of source.servers) {
-    // The same server under any name is already there (an import run twice adds nothing).
-    const existing = merged.find((s) => isSameServer(s, server));
-    if (existing) {
-      report.unchanged.push(server.id);
-      continue;
+  // Merged into what the file holds now, under its lock: another import or the window writing at the
+  // same moment is never written over.
+  await changeServersFile(targetPath, (target) => {
+    report.added = [];
+    report.unchanged = [];
+    const merged: ServerDefinition[] = [...target.servers];
+    const taken = new Set([...target.servers.map((s) => s.id), ...Object.keys(serversTableOf(target.raw))]);
+    for (const server of source.servers) {
+      // The same server under any name is already there (an import run twice adds nothing).
+      const existing = merged.find((s) => isSameServer(s, server));
+      if (existing) {
+        report.unchanged.push(server.id);
+        continue;
+      }
+      let id = server.id;
+      for (let n = 2; taken.has(id); n++) id = `${server.id}-${n}`;
+      taken.add(id);
+      // Trust is granted in Atrium, never brought in with a file: whatever the file says, the server is not trusted.
+      const { trusted: _trusted, ...untrusted } = server;
+      merged.push({ ...untrusted, id });
+      report.added.push({ id, from: server.id });
     }
-    let id = server.id;
-    for (let n = 2; taken.has(id); n++) id = `${server.id}-${n}`;
-    taken.add(id);
-    // Trust is granted in Atrium, never brought in with a file: whatever the file says, the server is not trusted.
-    const { trusted: _trusted, ...untrusted } = server;
-    merged.push({ ...untrusted, id });
-    report.added.push({ id, from: server.id });
-  }
-  if (report.added.length > 0) await saveServers(targetPath, merged, target.raw);
+    return report.added.length > 0 ? { servers: merged } : undefined;
+  });
   return report;
 }
-

@@ -44,6 +44,9 @@ test('malformed JSON is one file-level problem, never an exception', () => {
   const { servers, problems } = parseServersFile('{"mcpServers": {', 'servers.json');
   assert.deepEqual(servers, []);
   assert.match(problems[0]?.message ?? '', /servers\.json is not valid JSON/);
+  // A --config file is said like Atrium's own: at the mistake itself (a missing comma, on its line).
+  const missingComma = parseServersFile('{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}\n', '/tmp/theirs.json');
+  assert.equal(missingComma.problems[0]?.message, '/tmp/theirs.json is not valid JSON: line 3, column 28: a comma is missing here (or a closing "}")');
 });
 
 test('per-server timeout: requestTimeoutMs in ms, or Cline-style timeout in seconds; disabled is kept', () => {

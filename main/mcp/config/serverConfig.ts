@@ -5,6 +5,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { ownSchemaValidator } from '../../ownSchemas.ts';
+import { jsonProblem } from '../../store/jsonProblem.ts';
 import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
@@ -84,8 +85,10 @@ export function parseServersFile(text: string, source: string): ParsedServers {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} is not valid JSON: ${(error as Error).message}` }] };
+  } catch {
+    // Said at the mistake itself, in words, never quoting the file (V8's message does both wrong).
+    const problem = jsonProblem(Buffer.from(text, 'utf8')) ?? 'it is not JSON';
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} is not valid JSON: ${problem}` }] };
   }
   return parseServersDocument(json, source);
 }

@@ -1,10 +1,11 @@
 // Reading and writing the person's servers file without ever losing it: Atrium's own file goes through
-// the data-file module (a damaged one is moved aside before anything is written; writes are atomic).
+// the data-file module (a damaged one is moved aside, or left where it is, before anything is written;
+// a change is made under its lock to what it holds now; writes are atomic).
 
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import type { DataFileSpec } from '../../store/dataFile.ts';
+import { DamagedData, jsonRecovery, loadDataFile, updateDataFile } from '../../store/dataFile.ts';
+import type { DataFileRead, DataFileSpec, IfDamaged } from '../../store/dataFile.ts';
 import { jsonProblem } from '../../store/jsonProblem.ts';
 import type { ParsedServers, ServerDefinition } from './serverConfig.ts';
 import { parseServersDocument, parseServersFile } from './serverConfig.ts';
@@ -16,7 +17,10 @@ export function serversFilePath(home: string): string {
   return join(home, SERVERS_FILE_NAME);
 }
 
-type LoadedServers = ParsedServers & { raw: Record<string, unknown> | null };
+export type LoadedServers = ParsedServers & { raw: Record<string, unknown> | null };
+
+/** What a missing servers file holds. */
+export const NO_SERVERS: LoadedServers = Object.freeze({ servers: [], problems: [], raw: null });
 
 /**
  * Reads a servers file. `dataFile`: it is Atrium's own (in the data folder), so a file that cannot be
@@ -24,12 +28,15 @@ type LoadedServers = ParsedServers & { raw: Record<string, unknown> | null };
  * app's) is only read, and its problems reported.
  */
 export async function loadServersFile(path: string, options: { dataFile?: boolean } = {}): Promise<LoadedServers> {
-  if (options.dataFile) return (await readDataFile(storedServersSpec(path))) ?? { servers: [], problems: [], raw: null };
+  if (options.dataFile) {
+    const read = await readServersFile(path);
+    return read.kind === 'read' ? read.value : { ...NO_SERVERS };
+  }
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { servers: [], problems: [], raw: null };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...NO_SERVERS };
     return { servers: [], problems: [{ serverId: null, field: '(file)', message: `cannot read ${path}: ${(error as Error).message}` }], raw: null };
   }
   const parsed = parseServersFile(text, path);
@@ -43,13 +50,43 @@ export async function loadServersFile(path: string, options: { dataFile?: boolea
   return { ...parsed, raw };
 }
 
+/** Atrium's own servers file as it is now (a damaged one set aside, or with 'leave' left where it is). */
+export function readServersFile(path: string, ifDamaged?: IfDamaged): Promise<DataFileRead<LoadedServers>> {
+  return loadDataFile(storedServersSpec(path), ifDamaged ? { ifDamaged } : {});
+}
+
+/** What a change makes of the servers: the servers to keep, and the entries it removes. */
+export interface ServersEdit {
+  servers: readonly ServerDefinition[];
+  /** Entries to drop even where Atrium could not read them (a removed or renamed server). */
+  removed?: readonly string[];
+}
+
+/**
+ * Changes Atrium's own servers file under its lock: `edit` gets what the file holds now (and its digest,
+ * null when there is no file) and returns the change, or undefined to leave the file as it is. A file
+ * that cannot be read now is left where it is and the change refused (DamagedFileError). Resolves with
+ * what the file holds afterwards.
+ */
+export async function changeServersFile(path: string, edit: (current: LoadedServers, digest: string | null) => ServersEdit | undefined): Promise<{ loaded: LoadedServers; digest: string | null }> {
+  const after = await updateDataFile(storedServersSpec(path), (current) => {
+    const loaded = current.kind === 'read' ? current.value : { ...NO_SERVERS };
+    const change = edit(loaded, current.kind === 'read' ? current.digest : null);
+    return change && serversDocument(change.servers, loaded.raw, change.removed);
+  });
+  return after.kind === 'read' ? { loaded: after.value, digest: after.digest } : { loaded: { ...NO_SERVERS }, digest: null };
+}
+
 function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
   const file = basename(path);
   return {
     path,
     keepLastGood: true,
+    editedByPerson: true,
     withoutIt: 'Atrium started with no servers',
-    recovery: jsonRecovery(file, `Carry on without it: servers you add now are saved in a new ${file}.`),
+    whileDamaged: 'Atrium keeps the servers it had',
+    // A running Atrium follows the file, so a copy put back is taken up without a restart.
+    recovery: jsonRecovery(file, `Carry on without it: servers you add now are saved in a new ${file}.`, { takenUpWhileRunning: true }),
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
@@ -65,23 +102,22 @@ function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
 }
 
 /**
- * Writes the servers table, keeping every other top-level key of the existing document (a person may
- * keep notes or other hosts' settings there) and keeping invalid entries exactly as they were, so a
- * typo is never silently deleted by an unrelated change.
+ * The servers file's text with `servers` as its table: every other top-level key of the document is kept
+ * (a person may keep notes or other hosts' settings there), entries Atrium could not read are kept
+ * exactly as written unless `removed` names them (a typo is never silently deleted by an unrelated
+ * change), and entries keep their place.
  */
-/** Writes the servers; entries the file had that Atrium could not read are kept, unless `removed` names them. */
-export async function saveServers(path: string, servers: ServerDefinition[], previous: Record<string, unknown> | null, removed: readonly string[] = []): Promise<void> {
-  // A file damaged since it was read (an edit by hand, another program) is moved aside, never written over.
-  await readDataFile(storedServersSpec(path));
-  const previousTable = serversTableOf(previous);
+export function serversDocument(servers: readonly ServerDefinition[], previous: Record<string, unknown> | null, removed: readonly string[] = []): string {
+  const byId = new Map(servers.map((server) => [server.id, server]));
   const table: Record<string, unknown> = {};
-  for (const [id, entry] of Object.entries(previousTable)) {
-    if (!servers.some((s) => s.id === id) && !removed.includes(id)) table[id] = entry;
+  for (const [id, entry] of Object.entries(serversTableOf(previous))) {
+    const server = byId.get(id);
+    if (server) table[id] = toStoredEntry(server);
+    else if (!removed.includes(id)) table[id] = entry;
   }
-  for (const server of servers) table[server.id] = toStoredEntry(server);
+  for (const server of servers) if (!(server.id in table)) table[server.id] = toStoredEntry(server);
   const { servers: _vsCodeTable, ...rest } = previous ?? {};
-  const doc = { ...rest, mcpServers: table };
-  await writeFileAtomically(path, `${JSON.stringify(doc, null, 2)}\n`);
+  return `${JSON.stringify({ ...rest, mcpServers: table }, null, 2)}\n`;
 }
 
 export function serversTableOf(doc: Record<string, unknown> | null): Record<string, unknown> {

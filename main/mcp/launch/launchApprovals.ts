@@ -15,6 +15,7 @@ import { readApprovals, writeApprovals } from './approvalsFile.ts';
 import { definitionFingerprint } from './launchDefinition.ts';
 import type { LaunchPin, Resolution } from './launchPin.ts';
 import { describeChanges, launchPin, pinView, resolveLaunch, sameDefinition, sameResolution, signedText } from './launchPin.ts';
+import { withFileLock } from '../../store/fileLock.ts';
 import { launchRisks } from './launchRisks.ts';
 import type { LaunchUpgrade } from './launchUpgrade.ts';
 import type { LaunchPinKeys, PinKey } from './pinKey.ts';
@@ -104,24 +105,29 @@ export class LaunchApprovals implements LaunchGate {
     if (seen !== undefined && seen !== this.own.sign(signedText(server.id, launchPin(server, this.own, resolution)))) {
       throw new StaleApprovalError(`${server.id} changed while you were looking at it; review what it runs now before starting it`);
     }
-    await this.refresh();
-    this.record(server, resolution, 'person');
-    await this.write();
+    // Read, changed and written under the file's lock: another Atrium's approval is never written over.
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      this.record(server, resolution, 'person');
+      await this.write();
+    });
   }
 
   /** A server renamed in Atrium keeps its approval when what it runs did not change. */
   async rename(from: string, server: ServerDefinition): Promise<void> {
-    await this.refresh();
-    let moved = false;
-    for (const key of this.signers) {
-      const record = this.verified(key, from);
-      if (!record || !sameDefinition(record.pin, launchPin(server, key))) continue;
-      const servers = this.document.byKey[key.id] ?? {};
-      delete servers[from];
-      servers[server.id] = { ...record, mac: key.sign(signedText(server.id, record.pin)) };
-      moved = true;
-    }
-    if (moved) await this.write();
+    await withFileLock(this.path, async () => {
+      await this.refresh();
+      let moved = false;
+      for (const key of this.signers) {
+        const record = this.verified(key, from);
+        if (!record || !sameDefinition(record.pin, launchPin(server, key))) continue;
+        const servers = this.document.byKey[key.id] ?? {};
+        delete servers[from];
+        servers[server.id] = { ...record, mac: key.sign(signedText(server.id, record.pin)) };
+        moved = true;
+      }
+      if (moved) await this.write();
+    });
   }
 
   /** The upgrade: what an older Atrium ran is approved once, as it stands. */

@@ -1,15 +1,17 @@
+import { unreadDataFileProblems } from '../../store/dataFilesSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
 
 /**
  * The data files Atrium found damaged in this run, above every view: which file, what is wrong, where
- * the untouched copy is and how to get back what it held. A newly found one shows again after Hide.
+ * the untouched copy is (or that it was left where it is, while the person fixes it) and how to get back
+ * what it held. A newly found one shows again after Hide; one left in place goes once it is fixed.
  */
 export function DataFileProblems() {
   const problems = useAtriumStore((state) => state.dataFileProblems);
-  const seen = useAtriumStore((state) => state.dataFileProblemsSeen);
+  const unread = useAtriumStore(unreadDataFileProblems);
   const hide = useAtriumStore((state) => state.hideDataFileProblems);
-  if (problems.length === 0 || seen >= problems.length) return null;
+  if (!unread) return null;
   return (
     <Banner tone="alert">
       <div className="data-file-problems" aria-label="Damaged data files">
@@ -19,7 +21,9 @@ export function DataFileProblems() {
               {problem.file} could not be read: {problem.problem}.
             </p>
             <p>
-              {problem.keptAt ? (
+              {problem.inPlace ? (
+                <>It was left as it is; {problem.withoutIt}.</>
+              ) : problem.keptAt ? (
                 <>
                   It was set aside unchanged as <code className="data-file-path">{problem.keptAt}</code>; {problem.withoutIt}.
                 </>
@@ -27,7 +31,7 @@ export function DataFileProblems() {
                 <>It could not be set aside, so Atrium leaves it as it is and does not write it; {problem.withoutIt}.</>
               )}
             </p>
-            <p>To recover, either:</p>
+            <p>{problem.recovery.length > 1 ? 'To recover, either:' : 'To recover:'}</p>
             <ul>
               {problem.recovery.map((way) => (
                 <li key={way}>{way}</li>

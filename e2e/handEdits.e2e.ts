@@ -1,0 +1,77 @@
+// servers.json is the person's file too: edited in a text editor while the window runs, it is taken up
+// at once (what it adds asks before it runs), a change made in the window afterwards keeps the edit, and
+// a broken edit is said where it is — line and column — and never written over.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startHostProcess } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+type ServersDoc = { note?: string; mcpServers: Record<string, Record<string, unknown>> };
+
+test('servers.json edited by hand while the window runs: taken up, asked about, kept; broken, the window says where and writes nothing', async ({ page }) => {
+  const echo = fixtureCommand('echoServer');
+  const family = fixtureCommand('familyServer');
+  const running = await startHostProcess({ mcpServers: { echo } });
+  try {
+    const path = join(running.host.home, 'servers.json');
+    const read = async () => JSON.parse(await readFile(path, 'utf8')) as ServersDoc;
+    /** Saved as many editors save: a new file renamed over the old one. */
+    const save = async (text: string) => {
+      await writeFile(`${path}.swp`, text);
+      await rename(`${path}.swp`, path);
+    };
+    await page.goto(running.host.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Servers', exact: true }).click();
+    const card = (name: string) => page.getByRole('article', { name, exact: true });
+    await expect(card('echo').getByRole('status')).toHaveText('Ready');
+
+    await test.step('a server added in the editor appears at once and asks before it runs', async () => {
+      await save(`${JSON.stringify({ note: 'my notes', mcpServers: { echo, family } }, null, 2)}\n`);
+      const dialog = page.getByRole('dialog', { name: 'Start family?' });
+      await expect(dialog.getByLabel('Command line')).toContainText(family.args[0] as string);
+      await dialog.getByRole('button', { name: 'Keep it off' }).click();
+      await expect(card('family').getByRole('status')).toHaveText('Needs your approval');
+    });
+
+    await test.step('a change made in the window afterwards keeps the edit', async () => {
+      await card('echo').getByRole('switch', { name: 'echo enabled' }).click();
+      await expect(card('echo').getByRole('status')).toHaveText('Disabled');
+      const saved = await read();
+      expect(saved.note).toBe('my notes');
+      expect(Object.keys(saved.mcpServers)).toEqual(['echo', 'family']);
+      expect(saved.mcpServers.echo?.disabled).toBe(true);
+    });
+
+    const banner = page.getByRole('alert').filter({ hasText: 'servers.json could not be read' });
+    const good = await readFile(path, 'utf8');
+    // A comma left after the last entry, as people leave when they delete one.
+    const broken = good.replace(/\n {4}}\n {2}}\n}\n$/, '\n    },\n  }\n}\n');
+    expect(broken).not.toBe(good);
+    const line = broken.split('\n').lastIndexOf('    },') + 1;
+
+    await test.step('a broken edit: the window says where the mistake is, keeps the servers, and writes nothing over it', async () => {
+      await save(broken);
+      await expect(banner).toContainText(`servers.json could not be read: line ${line}, column 6: a comma with nothing after it (remove it).`);
+      await expect(banner).toContainText('It was left as it is; Atrium keeps the servers it had, and writes nothing to it until it is fixed.');
+      await expect(banner.getByRole('listitem').first()).toHaveText(`Fix it in ${path}: Atrium reads it again as soon as it is saved.`);
+      await expect(card('family')).toBeVisible();
+      await card('echo').getByRole('switch', { name: 'echo enabled' }).click();
+      await expect(card('echo').getByRole('alert')).toHaveText(
+        `servers.json cannot be read as it is now, so nothing was changed. Line ${line}, column 6: a comma with nothing after it (remove it). Fix it, then try again.`,
+      );
+      await page.screenshot({ path: 'e2e/artifacts/servers-file-broken-while-running.png' });
+      expect(await readFile(path, 'utf8'), 'the person’s text is as they left it').toBe(broken);
+    });
+
+    await test.step('fixed in the editor, the banner goes and the window works on the file again', async () => {
+      await save(good);
+      await expect(banner).toBeHidden();
+      await card('echo').getByRole('switch', { name: 'echo enabled' }).click();
+      await expect(card('echo').getByRole('status')).toHaveText('Ready');
+      expect(Object.keys((await read()).mcpServers)).toEqual(['echo', 'family']);
+    });
+  } finally {
+    await running.stop();
+  }
+});
