@@ -20,6 +20,7 @@ test('none of the switches that weaken web security are on', () => {
   assert.equal(prefs.experimentalFeatures, false);
   assert.equal(prefs.webviewTag, false);
   assert.equal(prefs.navigateOnDragDrop, false);
+  assert.equal(prefs.disableBlinkFeatures, 'Auxclick', 'a middle click opens no window');
 });
 
 test('the preload is the path given, and the window uses these preferences', () => {

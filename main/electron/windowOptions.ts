@@ -17,6 +17,8 @@ export function buildWebPreferences(preloadPath: string): WebPreferences {
     experimentalFeatures: false,
     webviewTag: false,
     navigateOnDragDrop: false,
+    // A middle click on a link does not open a window either (every window is refused anyway).
+    disableBlinkFeatures: 'Auxclick',
     spellcheck: true,
   };
 }
