@@ -4,20 +4,21 @@
 
 import type { ProviderView } from '../../shared/contract.ts';
 import type { ProviderConfig, LlmProvider } from './llmTypes.ts';
+import type { ProviderOptions } from './providers/createProvider.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
 
 export class ModelResolver {
   private readonly settings: () => ProviderSettings;
   /** Makes the client of a configured provider (tests and the CLI may supply their own). */
-  readonly makeProvider: (config: ProviderConfig) => LlmProvider;
+  readonly makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider;
   /** What each provider's API listed when last asked: a provider without a default model uses the first. */
   private readonly listed = new Map<string, string[]>();
 
   /** The base URL this run gives (the CLI's --base-url), for the provider it names (any, when it names none). */
   private readonly runBaseUrl: { provider?: string; baseUrl: string } | undefined;
 
-  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig) => LlmProvider, runChoice?: ProviderChoice) {
+  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider, runChoice?: ProviderChoice) {
     this.settings = settings;
     this.makeProvider = makeProvider;
     this.runBaseUrl = runChoice?.baseUrl ? { baseUrl: runChoice.baseUrl, ...(runChoice.provider ? { provider: runChoice.provider } : {}) } : undefined;
