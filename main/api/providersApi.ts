@@ -9,7 +9,7 @@ import { FieldProblemsError } from '../../shared/fieldProblems.ts';
 import type { FieldProblem } from '../../shared/fieldProblems.ts';
 import { providerAddress } from '../../shared/providerAddress.ts';
 import type { LlmProvider } from '../chat/llmTypes.ts';
-import { ProviderKeys } from '../chat/providerKeys.ts';
+import type { ProviderKeys } from '../chat/providerKeys.ts';
 import { checkConnection } from '../chat/providers/connectionCheck.ts';
 import type { ProviderOptions } from '../chat/providers/createProvider.ts';
 import { needsKey } from '../chat/providers/providerKinds.ts';
