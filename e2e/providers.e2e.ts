@@ -99,8 +99,8 @@ test('providers: add, a taken name refused, edit the address without taking the 
       expect(await violationsInBothThemes(page, 'Settings, editing a provider')).toEqual([]);
       await page.screenshot({ path: 'e2e/artifacts/providers-edit-address.png' });
       await form.getByRole('button', { name: 'Save' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Saved local; its key was removed' })).toHaveText(
-        `✓ Saved local; its key was removed, as it was set for ${hostOf(home)}. Give it a key for ${hostOf(elsewhere)} if it needs one`,
+      await expect(page.getByRole('status').filter({ hasText: 'Saved local;' })).toHaveText(
+        `✓ Saved local; its key, set for ${hostOf(home)}, was removed: give it one for ${hostOf(elsewhere)} if it needs one`,
       );
       await expect(row(page, 'local')).toContainText('no key');
       await expect(page.getByRole('button', { name: 'Edit local' }), 'the keyboard is back on Edit').toBeFocused();
@@ -134,6 +134,19 @@ test('providers: add, a taken name refused, edit the address without taking the 
       await testConnection(page, 'local');
       await expect(check).toContainText(`✓ Reached ${hostOf(next)}`);
       expect(keysReceived(next)).toEqual([LOCAL_KEY]);
+    });
+
+    await test.step('another API at the same address asks too before the key goes with it; Cancel changes nothing', async () => {
+      await row(page, 'local').getByRole('button', { name: 'Edit local' }).click();
+      const form = page.getByRole('form', { name: 'Edit local' });
+      await form.getByRole('combobox', { name: 'API' }).selectOption('openai');
+      await expect(
+        form.getByRole('checkbox', { name: `Keep the key: send it to ${hostOf(next)} over the OpenAI Chat Completions API from now on, not an OpenAI-compatible server’s API` }),
+      ).not.toBeChecked();
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      await expect(form).toBeHidden();
+      await expect(row(page, 'local')).toContainText('openai-compatible');
+      await expect(row(page, 'local')).toContainText('key set');
     });
 
     await test.step('a wrong key: the test says it was refused, and the key is not shown', async () => {

@@ -45,3 +45,12 @@ test('an address that takes the connection and never answers: timed out, said, w
   assert.deepEqual(check, { ok: false, message: `OpenAI-compatible provider "silent": timed out waiting for ${url}.` });
   assert.ok(performance.now() - started < 5_000, 'one attempt, not the SDK retries');
 });
+
+test('a port fetch never connects to (kept for another service): said as such, not as a server that is down', async () => {
+  const url = 'http://127.0.0.1:6000/v1';
+  const check = await checkConnection({ id: 'x11', kind: 'openai-compatible', baseUrl: url }, make, { address: url, keySent: false });
+  assert.deepEqual(check, {
+    ok: false,
+    message: `OpenAI-compatible provider "x11": cannot reach ${url}: no web client connects to that port, which belongs to another service. Use the port the server answers at.`,
+  });
+});

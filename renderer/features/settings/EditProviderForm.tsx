@@ -3,7 +3,7 @@ import type { ConfiguredProviderView, ProviderEdit, ProviderKind } from '../../.
 import { addressesInWords, addressInWords, providerAddress } from '../../../shared/providerAddress.ts';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
-import { ProviderFields, kindLabel, providerOfDraft } from './ProviderFields.tsx';
+import { API_NAMES, ProviderFields, providerOfDraft } from './ProviderFields.tsx';
 import type { ProviderDraft } from './ProviderFields.tsx';
 
 /** The request keys of the fields Edit shows, so the host's problems land beside them. */
@@ -148,7 +148,7 @@ function KeyState({ provider }: { provider: ConfiguredProviderView }) {
 }
 
 function keepKeyLabel(from: string, to: string, kind: ProviderKind, before: ProviderKind): string {
-  if (from === to) return `Keep the key for ${addressInWords(to)}, now spoken to as ${kindLabel(kind)} rather than ${kindLabel(before)}`;
+  if (from === to) return `Keep the key: send it to ${addressInWords(to)} over ${API_NAMES[kind]} from now on, not ${API_NAMES[before]}`;
   const [was, now] = addressesInWords(from, to);
   return `Send the key set for ${was} to ${now} from now on`;
 }
@@ -163,7 +163,7 @@ function savedSummary(id: string, edit: ProviderEdit, from: string | undefined, 
     case 'moved':
       return `Saved ${id}; its key goes to ${now} from now on`;
     case 'dropped':
-      return `Saved ${id}; its key was removed, as it was set for ${was}. Give it a key for ${now} if it needs one`;
+      return `Saved ${id}; its key, set for ${was}, was removed: give it one for ${now} if it needs one`;
     case 'unchanged':
       return `Saved ${id}`;
   }

@@ -8,9 +8,13 @@ export const PROVIDER_KINDS: { value: ProviderKind; label: string }[] = [
   { value: 'openai-compatible', label: 'OpenAI-compatible server (Ollama, LM Studio, vLLM…)' },
 ];
 
-export function kindLabel(kind: ProviderKind): string {
-  return PROVIDER_KINDS.find((k) => k.value === kind)?.label ?? kind;
-}
+/** Each API as a sentence names it. */
+export const API_NAMES: Record<ProviderKind, string> = {
+  anthropic: 'the Anthropic Messages API',
+  openai: 'the OpenAI Chat Completions API',
+  'openai-responses': 'the OpenAI Responses API',
+  'openai-compatible': 'an OpenAI-compatible server’s API',
+};
 
 /** What the API, Base URL and Models fields hold, as typed. */
 export interface ProviderDraft {
