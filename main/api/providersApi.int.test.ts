@@ -201,6 +201,10 @@ test('an address changed outside Settings (providers.json edited while Atrium wa
   try {
     const said = new RegExp(`^the key of provider "local" was not sent: it was set for ${hostOf(local)}, and the provider now points at ${hostOf(attacker)} \\(its address was changed outside Settings\\)\\. Edit the provider in Settings`);
     assert.match((await ask(again, 'local')).error ?? '', said);
+    // Without a model named, the models are listed first: the message says why they could not be.
+    await assert.rejects(again.api.sendMessage({ text: 'hello', provider: 'local' }), {
+      message: /^provider "local" has no model to use, as its models could not be listed: the key of provider "local" was not sent: .* Check its key and address in Settings/,
+    });
     assert.deepEqual(keysReceived(attacker), []);
     const [view] = (await again.api.getSettings({})).providers;
     assert.deepEqual([view?.hasKey, view?.key], [false, { source: 'stored', heldFor: local.url }]);

@@ -39,9 +39,21 @@ export class ModelResolver {
       if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
       // The provider as this turn would use it (a flag's base URL included), configured or named ad hoc.
       const config = error.modelless;
-      const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
-      if (models.length > 0) this.listed.set(config.id, models);
-      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+      const listing = await this.makeProvider(config)
+        .listModels()
+        .then((models) => ({ models, why: undefined }), (failure: unknown) => ({ models: [] as string[], why: failure instanceof Error ? failure.message : String(failure) }));
+      if (listing.models.length > 0) this.listed.set(config.id, listing.models);
+      try {
+        return chooseProvider(settings, choice, (id) => this.listed.get(id));
+      } catch (still) {
+        // Why the list could not be had (nothing answers, the key was refused or not sent) is what to act on.
+        if (!(still instanceof ModelChoiceError) || still.modelless === undefined || listing.why === undefined) throw still;
+        throw new ModelChoiceError(
+          `provider "${config.id}" has no model to use, as its models could not be listed: ${listing.why} Check its key and address in Settings, or give the models it offers when you edit it.`,
+          `${still.commandLine} (${listing.why})`,
+          config,
+        );
+      }
     }
   }
 
