@@ -90,6 +90,20 @@ describe('a provider added under a name that exists', () => {
     assert.deepEqual(elsewhere.requests, [], 'the other address never heard of the key');
   });
 
+  test('a key left stored under the name, set for another address or for none known, does not go to the provider added', async () => {
+    const server = await openAiFake({}, 2);
+    await store.set('ghost', 'sk-left-from-a-removed-provider');
+    await host.core.api.saveProvider({ provider: { id: 'ghost', kind: 'openai-compatible', baseUrl: server.url } });
+    assert.equal(await store.get('ghost'), undefined);
+    await store.set('elsewhere', 'sk-set-for-another-address');
+    await store.set('provider-key-address:elsewhere', 'https://api.openai.com/v1');
+    await host.core.api.saveProvider({ provider: { id: 'elsewhere', kind: 'openai-compatible', baseUrl: server.url } });
+    assert.equal((await host.core.api.getSettings({})).providers.find((p) => p.id === 'elsewhere')?.hasKey, false);
+    assert.equal((await ask(host, 'ghost')).text, 'reply 1');
+    assert.match((await ask(host, 'elsewhere')).error ?? '', /^the key of provider "elsewhere" was not sent: it was set for api\.openai\.com/);
+    assert.deepEqual(keysReceived(server), ['not-needed']);
+  });
+
   test('an OpenAI-compatible server without its base URL is refused beside that field', async () => {
     const refused = await rejection(host.core.api.saveProvider({ provider: { id: 'bare', kind: 'openai-compatible' } }));
     assert.equal(refused.fields[0]?.field, 'provider.baseUrl');

@@ -88,8 +88,13 @@ export function createProvidersApi(deps: ProvidersDeps): ProviderRequests {
         if (problems.length > 0) throw new FieldProblemsError(problems);
         const config = configOf(provider.id, provider.id, provider);
         const address = providerAddress(config.kind, config.baseUrl);
+        // A key left stored under this name with no address (kept from before addresses were, its provider
+        // gone) cannot be known to be for this one: it goes. One with its address is given only there.
+        const left = await keys.state(config.id);
+        const orphan = key === undefined && left.source === 'stored' && left.setFor === undefined;
         // The key is kept first: a provider is never saved as if it had a key that could not be stored.
-        const before = key !== undefined ? await keys.snapshot(config.id) : undefined;
+        const before = key !== undefined || orphan ? await keys.snapshot(config.id) : undefined;
+        if (orphan) await keys.remove(config.id);
         if (key !== undefined && address !== undefined) await keptKey(() => keys.set(config.id, key, address));
         await savedOrUndone(
           () =>

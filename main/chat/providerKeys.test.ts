@@ -36,7 +36,7 @@ test('a stored key is given to its provider while it points where the key was se
     name: 'LlmError',
     message: /^the key of provider "local" was not sent: it was set for 127\.0\.0\.1:11434, and the provider now points at evil\.example/,
   });
-  assert.deepEqual(await keys.heldFor({ ...local, kind: 'openai', baseUrl: undefined }), 'http://127.0.0.1:11434/v1');
+  await assert.rejects(keys.sourceFor({ ...local, kind: 'openai', baseUrl: undefined }).get('local'), /now points at api\.openai\.com/);
 });
 
 test('a new key is written after the old one is gone and its address is set: no moment has an old key set for a new address', async () => {

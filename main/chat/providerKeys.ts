@@ -50,16 +50,7 @@ export class ProviderKeys {
   async state(secret: string | undefined): Promise<KeyState> {
     if (secret === undefined) return { source: 'none' };
     const value = await this.secrets.get(secret);
-    if (value === undefined) return { source: 'none' };
-    if (!this.store || (await this.store.get(secret)) !== value) return { source: 'environment' };
-    return { source: 'stored', setFor: await this.store.get(keyAddressSecret(secret)) };
-  }
-
-  /** The address a stored key of `config` was set for, when that is not where `config` points: the key is then not given. */
-  async heldFor(config: ProviderConfig): Promise<string | undefined> {
-    const state = await this.state(config.apiKeySecret);
-    if (state.source !== 'stored' || state.setFor === undefined) return undefined;
-    return state.setFor === providerAddress(config.kind, config.baseUrl) ? undefined : state.setFor;
+    return value === undefined ? { source: 'none' } : this.stateOf(secret, value);
   }
 
   /** What `config`'s client reads its key through: a stored key set for another address is refused, saying why. */
@@ -68,8 +59,9 @@ export class ProviderKeys {
       get: async (name) => {
         const value = await this.secrets.get(name);
         if (value === undefined || name !== config.apiKeySecret) return value;
-        const setFor = await this.heldFor(config);
-        if (setFor !== undefined) throw new LlmError(config.id, heldBackMessage(config.id, setFor, providerAddress(config.kind, config.baseUrl)));
+        const state = await this.stateOf(name, value);
+        const address = providerAddress(config.kind, config.baseUrl);
+        if (state.source === 'stored' && state.setFor !== undefined && state.setFor !== address) throw new LlmError(config.id, heldBackMessage(config.id, state.setFor, address));
         return value;
       },
     };
@@ -129,6 +121,12 @@ export class ProviderKeys {
       const state = await this.state(secret);
       if (state.source === 'stored' && state.setFor === undefined) await this.sendTo(secret, address);
     }
+  }
+
+  /** Where `value`, found for `secret`, comes from: the store (with the address it was set for) or the environment. */
+  private async stateOf(secret: string, value: string): Promise<KeyState> {
+    if (!this.store || (await this.store.get(secret)) !== value) return { source: 'environment' };
+    return { source: 'stored', setFor: await this.store.get(keyAddressSecret(secret)) };
   }
 
   private writable(): WritableSecrets {
