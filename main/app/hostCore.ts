@@ -20,6 +20,8 @@ import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import { ModelResolver } from '../chat/modelResolver.ts';
 import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
+import type { ProviderOptions } from '../chat/providers/createProvider.ts';
+import { ProviderKeys } from '../chat/providerKeys.ts';
 import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
@@ -133,7 +135,7 @@ export interface HostCoreOptions {
   sampleServer?: SampleServerLaunch;
   /** LLM providers; read from the home's providers.json when not given. */
   providerSettings?: ProviderSettings;
-  makeProvider?: (config: ProviderConfig) => LlmProvider;
+  makeProvider?: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider;
   /** ':memory:' keeps conversations in memory only (the conformance client); the home's atrium.db otherwise. */
   databasePath?: string;
   /**
@@ -190,6 +192,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const roots = new RootsStore();
   const validator = new CachedSchemaValidator();
   const secrets = options.secrets ?? environmentSecrets();
+  // A stored key goes only to the address it was set for, whoever changed the provider's address.
+  const keys = new ProviderKeys(secrets, options.secretStore);
   const settingsStore = await SettingsStore.open(options.home, options.providerSettings);
   const settings = () => settingsStore.current();
 
@@ -200,6 +204,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   await workspaces.start(options.workspace);
   // Read once now, so that a damaged key or secrets file is found (and set aside) at start, not when Settings opens.
   await options.secretStore?.names().catch(() => undefined);
+  // Keys stored before their addresses were kept get the one their provider has now; one that cannot be written stays as it was.
+  await keys.bindUnbound(settingsStore.current().providers).catch(() => undefined);
 
   // 2. Which servers there are, and which launches the person approved.
   const configPath = options.configPath ?? serversFilePath(options.home);
@@ -221,7 +227,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     ...(options.samplingPolicy ? { samplingPolicy: options.samplingPolicy } : {}),
     ...(options.samplingDefault ? { samplingDefault: options.samplingDefault } : {}),
   });
-  const models = new ModelResolver(settings, options.makeProvider ?? ((config) => createProvider(config, secrets)), options.runChoice);
+  const models = new ModelResolver(settings, options.makeProvider ?? ((config, chosen) => createProvider(config, keys.sourceFor(config), chosen)), options.runChoice);
   const sampling =
     options.sampling ??
     createSamplingBroker({

@@ -66,11 +66,12 @@ export const providerSettingsSchema = {
         required: ['id', 'kind'],
         properties: {
           // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
-          // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
-          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          // sign-in entries (main/mcp/auth/credentialVault.ts) and of the addresses stored keys were set
+          // for (main/chat/providerKeys.ts) are never a provider's key.
+          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
           kind: { enum: providerKinds },
           baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           imageGeneration: { type: 'boolean' },
         },

@@ -153,6 +153,22 @@ test('settings changed elsewhere reach the store, and the providers’ models ar
   unbind();
 });
 
+test('a listing of the providers that answers late never replaces a later one (an address that did not answer, then edited)', async () => {
+  const { store, host, unbind } = await boundStore();
+  const api = host.connection.api as { listProviders: AtriumClientApi['listProviders'] };
+  let answerLate: (providers: ProviderView[]) => void = () => undefined;
+  api.listProviders = () => new Promise((resolve) => (answerLate = resolve));
+  host.emit('settingsChanged', settings(['local']));
+  api.listProviders = async () => [{ id: 'local', kind: 'openai-compatible', models: ['llama3.2'], defaultModel: 'llama3.2', isDefault: true }];
+  host.emit('settingsChanged', settings(['local']));
+  await settle();
+  answerLate([{ id: 'local', kind: 'openai-compatible', models: [], isDefault: true, error: 'cannot reach http://127.0.0.1:1/v1' }]);
+  await settle();
+  assert.deepEqual(store.getState().providers?.[0]?.models, ['llama3.2']);
+  assert.equal(store.getState().providersError, null);
+  unbind();
+});
+
 test('lists marked stale while the link is down wait for it, and are listed once it is open again', async () => {
   const { store, host, unbind } = await boundStore();
   host.setStatus('reconnecting');

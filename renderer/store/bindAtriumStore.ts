@@ -91,11 +91,16 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
     for (const stale of state().takeStaleLists()) void fetchList(stale);
   };
 
+  // Only the latest listing is shown: an earlier one that answers late (a provider at an address that
+  // did not answer, retried before the edit that fixed it) would bring back models that are gone.
+  let providerListings = 0;
   const loadProviders = async () => {
+    const listing = ++providerListings;
     try {
-      state().setProviders(await api.listProviders({}));
+      const providers = await api.listProviders({});
+      if (listing === providerListings) state().setProviders(providers);
     } catch (error) {
-      state().setProviders(null, errorMessage(error));
+      if (listing === providerListings) state().setProviders(null, errorMessage(error));
     }
   };
 
