@@ -66,7 +66,8 @@ export function ViewFrame({ api, call, tool, document, allowed, sandbox, label, 
     else if (floats) setFloatingView(null);
   };
   const [question, setQuestion] = useState<OpenQuestion | null>(null);
-  const [questions] = useState(() => new ViewQuestions(setQuestion));
+  // One per connection of the bridge, made with it: a question never outlives the bridge it came by.
+  const questionsRef = useRef<ViewQuestions | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // What this view told the model (ui/update-model-context): shown under it, as the model reads it.
   const [modelContext, setModelContext] = useState<string | null>(null);
@@ -89,6 +90,8 @@ export function ViewFrame({ api, call, tool, document, allowed, sandbox, label, 
       toolInfo: { id: call.id, tool: { name: tool.name, inputSchema: { type: 'object', ...tool.inputSchema }, ...(tool.description ? { description: tool.description } : {}) } },
     };
     let current = true;
+    const questions = new ViewQuestions(setQuestion);
+    questionsRef.current = questions;
     api.listViewContext({ conversationId: call.conversationId }).then(
       (entries) => {
         const said = entries.find((entry) => entry.callId === call.id);
@@ -117,7 +120,9 @@ export function ViewFrame({ api, call, tool, document, allowed, sandbox, label, 
       current = false;
       if (useAtriumStore.getState().floatingView?.callId === call.id) useAtriumStore.getState().setFloatingView(null);
       bridgeRef.current = null;
+      questionsRef.current = null;
       connected.close();
+      setQuestion(null);
     };
     // The bridge lives as long as this frame: a new call or document is a new ViewFrame (its key).
   }, []);
@@ -175,7 +180,7 @@ export function ViewFrame({ api, call, tool, document, allowed, sandbox, label, 
             </button>
           </div>
         ) : null}
-        {question ? <ViewQuestionPanel open={question} serverId={call.serverId} onAnswer={(yes) => questions.answer(question.id, yes)} /> : null}
+        {question ? <ViewQuestionPanel open={question} serverId={call.serverId} onAnswer={(yes) => questionsRef.current?.answer(question.id, yes)} /> : null}
         <iframe
           ref={frame}
           title={label}
