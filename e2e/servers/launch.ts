@@ -19,6 +19,7 @@ export type StdioFixture =
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'
+  | 'viewAttackServer'
   | 'lyingResultServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
