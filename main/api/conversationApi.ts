@@ -76,6 +76,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       return sendTurn(chat, {
         content: [{ type: 'text', text }, ...attached],
+        ...(resources?.length ? { from: resources.map(({ serverId, uri }) => ({ kind: 'resource' as const, serverId, name: uri })) } : {}),
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
