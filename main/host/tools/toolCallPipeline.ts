@@ -108,7 +108,7 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
         signal,
         callId: request.callId,
         ...(origin.by === 'view' ? { fromView: origin.viewOf } : {}),
-        ...(step && step.later.length > 0 ? { step: { id: step.id, later: () => laterInStep(request) } } : {}),
+        ...(step ? { step: { id: step.id, later: () => laterInStep(request) } } : {}),
       });
       decision = { decidedBy: decided.decidedBy, reason: decided.reason };
       if (!decided.allowed) return { kind: 'denied', tool, decision, ...(decided.unanswered ? { unanswered: true as const } : {}) };
