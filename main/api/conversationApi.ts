@@ -23,6 +23,7 @@ type ConversationRequests = Pick<
   | 'withdrawPending'
   | 'listProviders'
   | 'listGrants'
+  | 'addGrant'
   | 'revokeGrant'
   | 'listAudit'
 >;
@@ -34,7 +35,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, chat, models, pending, ledger, audit, catalog }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -97,6 +98,12 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       return null;
     },
     listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}),
+    addGrant: async ({ serverId, tool: name, only, effect }) => {
+      if (name === undefined) return ledger.grant({ scope: 'always', effect, subject: { serverId, tools: catalog.list(serverId).filter((t) => t.enabled), ...(only ? { only } : {}) } });
+      const tool = await catalog.resolve(serverId, name);
+      if (!tool) throw new NotFoundError(`${serverId} does not offer a tool named "${name}" now`);
+      return ledger.grant({ scope: 'always', effect, subject: { tool } });
+    },
     revokeGrant: async ({ id }) => {
       if (!ledger.revoke(id)) throw new NotFoundError(`there is no grant "${id}"`);
       return null;

@@ -8,7 +8,7 @@
 
 import type { ToolSummary } from '../../shared/domain.ts';
 import type { AlongsideCall, ToolApprovalAnswer, ToolApprovalPayload, UntrustedSource } from '../../shared/pendingPayloads.ts';
-import { effectiveHints } from './approval/annotationPolicy.ts';
+import { toolReach } from '../../shared/toolHints.ts';
 import type { AuditLog } from './approval/auditLog.ts';
 import type { ConversationTaint, TakenIn } from './approval/conversationTaint.ts';
 import { raisesTheBar, taintOf, taintReason } from './approval/conversationTaint.ts';
@@ -127,7 +127,7 @@ export function createConsentGate(deps: ConsentGateDeps): ConsentGate {
         ...(untrusted ? { untrustedContent: sourceOnly(untrusted) } : {}),
         ...(decision.raisedBy ? { raisedBy: decision.raisedBy } : {}),
         keepsAfterUntrusted: !raisesTheBar(tool),
-        serverTools: deps.toolsOf(tool.serverId).map((t) => ({ name: t.name, readOnly: effectiveHints(t.annotations).readOnly, keepsAfterUntrusted: !raisesTheBar(t) })),
+        serverTools: deps.toolsOf(tool.serverId).map(toolReach),
         ...(alongside.length > 0 ? { alongside } : {}),
         ...(fromView ? { fromView } : {}),
       };

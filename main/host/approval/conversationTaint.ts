@@ -10,8 +10,9 @@
 
 import type { ToolSummary } from '../../../shared/domain.ts';
 import type { UntrustedSource } from '../../../shared/pendingPayloads.ts';
+import { untrustedSourceText } from '../../../shared/approvalReach.ts';
 import type { Database, Migration } from '../../store/database.ts';
-import { effectiveHints } from './annotationPolicy.ts';
+import { couldActOnInjection, effectiveHints } from '../../../shared/toolHints.ts';
 import { RowReader } from '../../store/rowReader.ts';
 
 export const taintMigrations: readonly Migration[] = [
@@ -62,21 +63,7 @@ export function taintOf(content: TakenIn, serverTrusted: (serverId: string) => b
  * the tool as it declares itself (the dialog showed it; a changed declaration is withheld until approved).
  */
 export function raisesTheBar(tool: Pick<ToolSummary, 'annotations'>): boolean {
-  const hints = effectiveHints(tool.annotations);
-  return hints.destructive || hints.openWorld;
-}
-
-/** The content, in the person's words: "what web/fetch returned (…)". */
-export function untrustedSourceText(source: UntrustedSource): string {
-  const what =
-    source.kind === 'tool'
-      ? `what ${source.serverId}/${source.name} returned`
-      : source.kind === 'resource'
-        ? `the resource ${source.name} of ${source.serverId}`
-        : source.kind === 'prompt'
-          ? `the prompt “${source.name}” of ${source.serverId}`
-          : `what the view of ${source.serverId}/${source.name} reported`;
-  return `${what} (${source.why === 'untrusted' ? 'a server you do not trust' : 'a tool that reads from beyond this computer'})`;
+  return couldActOnInjection(tool.annotations);
 }
 
 /** The sentence the approval dialog and the CLI show. */

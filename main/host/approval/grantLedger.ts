@@ -12,7 +12,8 @@ import type { Database, Migration } from '../../store/database.ts';
 import { ChangeListeners } from '../../changeListeners.ts';
 import { readRows } from '../../store/rowReader.ts';
 import type { RowReader } from '../../store/rowReader.ts';
-import { believedHints, defaultDecision, effectiveHints } from './annotationPolicy.ts';
+import { effectiveHints } from '../../../shared/toolHints.ts';
+import { believedHints, defaultDecision } from './annotationPolicy.ts';
 import type { DecisionKind } from './annotationPolicy.ts';
 import { toolFingerprint } from './toolFingerprint.ts';
 
