@@ -98,12 +98,13 @@ test('a newcomer approves tools of an untrusted server: each dialog says once wh
     await expect.soft.poll(hiddenBelow, { message: 'pixels of the reply hidden below the chat' }).toBeLessThanOrEqual(0);
   });
 
-  await test.step('the permission the “always” answer made is a row padded like its panel', async () => {
+  await test.step('the rule the “always” answer made is a row padded like its panel', async () => {
     await page.getByRole('button', { name: 'Servers' }).click();
     await page.getByRole('article', { name: 'echo', exact: true }).getByRole('button', { name: 'echo', exact: true }).click();
     await page.getByRole('tab', { name: 'Permissions' }).click();
-    const grant = page.getByRole('list', { name: 'Permissions for echo' }).getByRole('listitem').first();
-    await expect(grant).toContainText('add');
+    const rules = page.getByRole('list', { name: 'Rules for echo' });
+    await expect(rules.getByRole('combobox', { name: 'Rule for add' })).toHaveValue('allow');
+    const grant = rules.getByRole('listitem').first();
     await page.screenshot({ path: 'e2e/artifacts/layout-permissions.png' });
     const [panel, row] = [await page.getByRole('tabpanel').boundingBox(), await grant.boundingBox()];
     expect.soft((row?.x ?? 0) - (panel?.x ?? 0), 'the row starts inside the panel, not on its edge').toBeGreaterThanOrEqual(12);

@@ -37,6 +37,10 @@ test('a lasting answer says, before it is chosen, whether it holds once the conv
     'This covers the 2 tools everything marks read-only now (echo, fetch); once a conversation holds content Atrium does not trust, those that may delete things or reach beyond this computer (fetch) ask every time there. A tool it adds or changes later asks first. That is only what everything says: your answer takes its word.',
   );
   assert.match(lastingAllowReach(payload({ annotationsTrusted: true }), 'server'), /^This covers the 3 tools everything lists now; .* \(fetch, wipe\) ask every time there\. A tool it adds or changes later asks first\.$/);
+  assert.equal(
+    lastingAllowReach(payload({ serverTools: [{ name: 'add', readOnly: true, keepsAfterUntrusted: false }] }), 'read-only-tools'),
+    'This covers the tool everything marks read-only now (add); once a conversation holds content Atrium does not trust, it asks every time there, as it may delete things or reach beyond this computer. A tool it adds or changes later asks first.',
+  );
 });
 
 test('untrusted content that does not raise the bar for this tool is still named', () => {

@@ -32,14 +32,15 @@ export function lastingAllowReach(payload: Pick<ToolApprovalPayload, 'tool' | 's
 export function serverWideReach(server: { serverId: string; serverTools: readonly ToolReach[]; trusted: boolean }, target: Exclude<LastingTarget, 'tool'>): string {
   const covered = coveredTools(server, target);
   const giving = covered.filter((tool) => !tool.keepsAfterUntrusted).map((tool) => tool.name);
-  const what =
-    target === 'read-only-tools' ? `the ${count(covered.length, 'tool')} ${server.serverId} marks read-only now (${names(covered.map((t) => t.name))})` : `the ${count(covered.length, 'tool')} ${server.serverId} lists now`;
+  const one = covered.length === 1;
+  const tools = one ? 'the tool' : `the ${count(covered.length, 'tool')}`;
+  const what = target === 'read-only-tools' ? `${tools} ${server.serverId} marks read-only now (${names(covered.map((t) => t.name))})` : `${tools} ${server.serverId} lists now`;
   const untrusted = 'once a conversation holds content Atrium does not trust';
   const after =
     giving.length === 0
-      ? `they keep it also ${untrusted}, as each declares it deletes nothing and stays on this computer`
+      ? `${one ? 'it keeps' : 'they keep'} it also ${untrusted}, as ${one ? 'it declares' : 'each declares'} it deletes nothing and stays on this computer`
       : giving.length === covered.length
-        ? `${untrusted}, each asks every time there, as each may delete things or reach beyond this computer`
+        ? `${untrusted}, ${one ? 'it asks every time there, as it' : 'each asks every time there, as each'} may delete things or reach beyond this computer`
         : `${untrusted}, those that may delete things or reach beyond this computer (${names(giving)}) ask every time there`;
   return `This covers ${what}; ${after}. A tool it adds or changes later asks first.${giving.length < covered.length ? takesItsWord(server.serverId, server.trusted) : ''}`;
 }

@@ -3,6 +3,7 @@
 
 import type { AtriumApi, ConversationSummary } from '../../shared/contract.ts';
 import type { ConversationServices } from './conversationServices.ts';
+import { GrantError } from '../host/approval/grantLedger.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
@@ -99,6 +100,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
     },
     listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}),
     addGrant: async ({ serverId, tool: name, only, effect }) => {
+      if (name !== undefined && only !== undefined) throw new GrantError('a rule is for one tool, or for the server’s read-only tools, not both');
       if (name === undefined) return ledger.grant({ scope: 'always', effect, subject: { serverId, tools: catalog.list(serverId).filter((t) => t.enabled), ...(only ? { only } : {}) } });
       const tool = await catalog.resolve(serverId, name);
       if (!tool) throw new NotFoundError(`${serverId} does not offer a tool named "${name}" now`);

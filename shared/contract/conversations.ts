@@ -151,12 +151,11 @@ export const conversationsRequests = {
     required: ['serverId', 'effect'],
     properties: {
       serverId,
-      /** Absent: a server-wide rule. */
+      /** Absent: a server-wide rule, for every tool or (`only`) its read-only tools. */
       tool: { type: 'string', minLength: 1, maxLength: 512 },
       only: { const: 'read-only' },
       effect: { enum: ['allow', 'deny'] },
     },
-    not: { required: ['tool', 'only'] },
   },
   revokeGrant: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
   listAudit: {

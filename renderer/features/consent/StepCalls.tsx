@@ -24,6 +24,7 @@ export function StepCalls({ calls, answer }: { calls: readonly AlongsideCall[]; 
           </li>
         ))}
       </ol>
+      <p className="muted">Answering them together allows (or refuses) each once, with the arguments shown; the model wrote them all before reading any of their results.</p>
       <div className="consent-actions">
         <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'step', target: 'tool' })}>
           Allow these {all} calls

@@ -101,7 +101,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
       >
         <p className="muted consent-reach" data-testid="lasting-reach">
           {raisedBy ? (
-            'Here, only this once can be allowed: what this conversation holds may be steering the model. “Always deny” refuses it from now on, in every conversation.'
+            'Only this once can be allowed here. “Always deny” refuses it from now on, in every conversation.'
           ) : (
             <UntrustedText text={lastingAllowReach(payload, target)} />
           )}

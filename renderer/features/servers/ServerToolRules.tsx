@@ -61,7 +61,24 @@ export function ServerToolRules({ server, grants }: { server: ServerSnapshot; gr
         ) : null}
         {tools.map((tool) => {
           const own = ruleFor((target) => target.tool === tool.name);
-          return <RuleRow key={tool.name} label={tool.name} untrusted rule={own?.effect ?? 'ask'} onChoose={(rule) => choose({ tool: tool.name }, rule, own)} />;
+          // Without a rule of its own, a tool follows a server-wide rule that covers it.
+          const inherited =
+            everyTool && tool.name in everyTool.fingerprints
+              ? `${everyTool.effect === 'allow' ? 'Allowed' : 'Denied'} with every tool`
+              : readOnlyTools && tool.name in readOnlyTools.fingerprints
+                ? 'Allowed with its read-only tools'
+                : undefined;
+          return (
+            <RuleRow
+              key={tool.name}
+              label={tool.name}
+              untrusted
+              rule={own?.effect ?? 'ask'}
+              {...(inherited ? { askLabel: inherited } : {})}
+              note={toolReach(tool).keepsAfterUntrusted ? undefined : 'asks again after untrusted content'}
+              onChoose={(rule) => choose({ tool: tool.name }, rule, own)}
+            />
+          );
         })}
       </ul>
     </section>
@@ -75,6 +92,8 @@ function RuleRow({
   rules = ['ask', 'allow', 'deny'],
   onChoose,
   explained,
+  askLabel = RULE_LABELS.ask,
+  note,
 }: {
   label: string;
   /** The label is a name the server chose. */
@@ -83,11 +102,17 @@ function RuleRow({
   rules?: readonly Rule[];
   onChoose(rule: Rule): void;
   explained?: string;
+  /** What "no rule of its own" means here. */
+  askLabel?: string;
+  note?: string | undefined;
 }) {
   return (
     <li className="rule-row">
       <span className="rule-row-text">
-        <strong>{untrusted ? <UntrustedText text={label} /> : label}</strong>
+        <span>
+          <strong>{untrusted ? <UntrustedText text={label} /> : label}</strong>
+          {note ? <span className="chip rule-row-note">{note}</span> : null}
+        </span>
         {explained ? (
           <span className="muted">
             <UntrustedText text={explained} />
@@ -97,7 +122,7 @@ function RuleRow({
       <select aria-label={`Rule for ${label}`} value={rule} onChange={(event) => onChoose(rules.find((value) => value === event.target.value) ?? 'ask')}>
         {rules.map((value) => (
           <option key={value} value={value}>
-            {RULE_LABELS[value]}
+            {value === 'ask' ? askLabel : RULE_LABELS[value]}
           </option>
         ))}
       </select>
