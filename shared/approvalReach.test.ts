@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolApprovalPayload } from './pendingPayloads.ts';
-import { lastingAllowReach, lastingTargets, untrustedContentNote } from './approvalReach.ts';
+import { conversationAnswerOutlastsCall, lastingAllowReach, lastingTargets, untrustedContentNote } from './approvalReach.ts';
 
 function payload(overrides: Partial<ToolApprovalPayload> = {}): ToolApprovalPayload {
   return {
@@ -30,8 +30,9 @@ test('a lasting answer says, before it is chosen, whether it holds once the conv
     lastingAllowReach(payload(), 'tool'),
     'Allowing echo lasts, also once the conversation holds content Atrium does not trust: echo declares it deletes nothing and stays on this computer. That is only what everything says: your answer takes its word.',
   );
-  const wipe = payload({ tool: { ...payload().tool, name: 'wipe', annotations: { destructiveHint: true, openWorldHint: false } }, keepsAfterUntrusted: false });
+  const wipe = payload({ tool: { ...payload().tool, name: 'wipe', annotations: { destructiveHint: true, openWorldHint: false } }, keepsAfterUntrusted: false, annotationsTrusted: true });
   assert.match(lastingAllowReach(wipe, 'tool'), /^Allowing wipe lasts until a conversation holds content Atrium does not trust .*; from then on wipe asks every time in that conversation, because it may delete things\.$/);
+  assert.equal(conversationAnswerOutlastsCall(wipe, 'tool'), true);
   assert.equal(
     lastingAllowReach(payload(), 'read-only-tools'),
     'This covers the 2 tools everything marks read-only now (echo, fetch); once a conversation holds content Atrium does not trust, those that may delete things or reach beyond this computer (fetch) ask every time there. A tool it adds or changes later asks first. That is only what everything says: your answer takes its word.',
@@ -48,4 +49,20 @@ test('untrusted content that does not raise the bar for this tool is still named
     untrustedContentNote({ serverId: 'web', kind: 'tool', name: 'fetch', why: 'open-world' }, 'echo'),
     'This conversation holds what web/fetch returned (a tool that reads from beyond this computer). echo declares it deletes nothing and stays on this computer, so what you allow for it holds here too.',
   );
+});
+
+test('where what the tool returns is itself untrusted content, the question says an answer for this conversation would reach no further than this call, and does not offer it', () => {
+  const gzip = payload({ tool: { ...payload().tool, name: 'gzip', annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } }, keepsAfterUntrusted: false });
+  assert.equal(
+    lastingAllowReach(gzip, 'tool'),
+    'Once a conversation holds content Atrium does not trust, gzip asks there every time, because it reaches beyond this computer, where it could send what the conversation holds; what gzip returns counts too, as everything’s own text. So “Always allow” spares you only its first call in each conversation, and an answer for this conversation alone would reach no further than this call.',
+  );
+  assert.equal(conversationAnswerOutlastsCall(gzip, 'tool'), false);
+  assert.equal(conversationAnswerOutlastsCall(gzip, 'server'), true, 'for every tool it still reaches the ones that keep it');
+  const fetch = { ...gzip, annotationsTrusted: true, tool: { ...gzip.tool, name: 'fetch', annotations: { readOnlyHint: true } } };
+  assert.match(lastingAllowReach(fetch, 'tool'), /what fetch returns counts too, as what it read from beyond this computer\./);
+  assert.equal(conversationAnswerOutlastsCall(payload(), 'tool'), true);
+  const fromView = { ...gzip, fromView: { serverId: 'everything', tool: 'show' } };
+  assert.equal(conversationAnswerOutlastsCall(fromView, 'tool'), true, "a view's calls are not held back by untrusted content");
+  assert.match(lastingAllowReach(fromView, 'tool'), /^Allowing gzip lasts for its view’s calls, whatever the conversation holds\./);
 });

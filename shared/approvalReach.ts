@@ -1,4 +1,5 @@
 import type { ToolApprovalAnswer, ToolApprovalPayload, ToolReach, UntrustedSource } from './pendingPayloads.ts';
+import { effectiveHints } from './toolHints.ts';
 
 /**
  * What a lasting answer to a tool approval reaches, said before the person chooses it: which tools it
@@ -19,13 +20,38 @@ export function coveredTools(payload: { serverTools: readonly ToolReach[] }, tar
   return target === 'read-only-tools' ? payload.serverTools.filter((tool) => tool.readOnly) : payload.serverTools;
 }
 
+type ReachPayload = Pick<ToolApprovalPayload, 'tool' | 'serverTools' | 'keepsAfterUntrusted' | 'annotationsTrusted' | 'fromView'>;
+
+/**
+ * Whether "Allow in this conversation" would reach further than this one call. Not for a tool that gives
+ * way to untrusted content when what it returns is such content (its server is not trusted, or it reads
+ * from beyond the computer): the model's next call would ask again, so the answer is not offered. A
+ * view's own calls are not held back by untrusted content, so for a view it lasts.
+ */
+export function conversationAnswerOutlastsCall(payload: ReachPayload, target: LastingTarget): boolean {
+  return target !== 'tool' || payload.fromView !== undefined || payload.keepsAfterUntrusted || !ownResultIsUntrusted(payload);
+}
+
 /** "Allow in this conversation" and "Always allow", for this target: what they cover and when they give way. */
-export function lastingAllowReach(payload: Pick<ToolApprovalPayload, 'tool' | 'serverTools' | 'keepsAfterUntrusted' | 'annotationsTrusted'>, target: LastingTarget): string {
+export function lastingAllowReach(payload: ReachPayload, target: LastingTarget): string {
   const { serverId, name } = payload.tool;
   if (target !== 'tool') return serverWideReach({ serverId, serverTools: payload.serverTools, trusted: payload.annotationsTrusted }, target);
-  return payload.keepsAfterUntrusted
-    ? `Allowing ${name} lasts, also once the conversation holds content Atrium does not trust: ${name} declares it deletes nothing and stays on this computer.${takesItsWord(serverId, payload.annotationsTrusted)}`
-    : `Allowing ${name} lasts until a conversation holds content Atrium does not trust (from a server you do not trust, or a tool that reads the web); from then on ${name} asks every time in that conversation, because it ${risk(payload.tool.annotations)}.`;
+  if (payload.keepsAfterUntrusted) {
+    return `Allowing ${name} lasts, also once the conversation holds content Atrium does not trust: ${name} declares it deletes nothing and stays on this computer.${takesItsWord(serverId, payload.annotationsTrusted)}`;
+  }
+  const because = `because it ${risk(payload.tool.annotations)}`;
+  if (payload.fromView) {
+    return `Allowing ${name} lasts for its view’s calls, whatever the conversation holds. The model’s calls of ${name} ask every time in a conversation that holds content Atrium does not trust, ${because}.`;
+  }
+  if (ownResultIsUntrusted(payload)) {
+    const whose = payload.annotationsTrusted ? 'what it read from beyond this computer' : `${serverId}’s own text`;
+    return `Once a conversation holds content Atrium does not trust, ${name} asks there every time, ${because}; what ${name} returns counts too, as ${whose}. So “Always allow” spares you only its first call in each conversation, and an answer for this conversation alone would reach no further than this call.`;
+  }
+  return `Allowing ${name} lasts until a conversation holds content Atrium does not trust (from a server you do not trust, or a tool that reads the web); from then on ${name} asks every time in that conversation, ${because}.`;
+}
+
+function ownResultIsUntrusted(payload: ReachPayload): boolean {
+  return !payload.annotationsTrusted || effectiveHints(payload.tool.annotations).openWorld;
 }
 
 /** What an allow for the server's read-only tools, or for every tool, covers now and when each gives way. */
@@ -71,8 +97,7 @@ export function untrustedContentNote(source: UntrustedSource, toolName: string):
 function risk(annotations: ToolApprovalPayload['tool']['annotations']): string {
   const declaresNothing = annotations === undefined || Object.values(annotations).every((hint) => hint === undefined);
   if (declaresNothing) return 'declares nothing, so it may delete things and reach beyond this computer';
-  const deletes = annotations.readOnlyHint !== true && annotations.destructiveHint !== false;
-  const reaches = annotations.openWorldHint !== false;
+  const { destructive: deletes, openWorld: reaches } = effectiveHints(annotations);
   if (deletes && reaches) return 'may delete things and reach beyond this computer';
   return deletes ? 'may delete things' : 'reaches beyond this computer, where it could send what the conversation holds';
 }

@@ -121,9 +121,10 @@ describe('answering on the terminal', () => {
       const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
       const { code, out, err, asked } = await withTerminal(['chat', 'add and echo', ...flags], ['s']);
       assert.equal(code, 0, err);
-      assert.deepEqual(asked, ['  Allow? [y] once, [s] these 2 calls, [c] this conversation, [a] always, [r] its 1 read-only tool always, [n] no, [S] none of the 2, [N] never: ']);
+      // add's result is an untrusted server's text, after which it asks again: [c] would be no more than once, so it is not offered.
+      assert.deepEqual(asked, ['  Allow? [y] once, [s] these 2 calls, [a] always, [r] its 1 read-only tool always, [n] no, [S] none of the 2, [N] never: ']);
       assert.match(out, / {2}The model asks for 1 more call in this step:\n {4}1\. echo\/echo with \{"text":"hi"\}/);
-      assert.match(out, / {2}\[c\] and \[a\]: Allowing add lasts until a conversation holds content Atrium does not trust/);
+      assert.match(out, / {2}\[a\]: Once a conversation holds content Atrium does not trust, add asks there every time, because it reaches beyond this computer/);
       assert.match(out, /\[→ done: 3\]/);
       assert.match(out, /\[→ done: hi\]/);
     } finally {

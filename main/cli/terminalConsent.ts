@@ -9,7 +9,7 @@
 import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { ElicitationPayload, PendingAnswer, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
-import { lastingAllowReach, lastingTargets, untrustedContentNote } from '../../shared/approvalReach.ts';
+import { conversationAnswerOutlastsCall, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
 import { askForm } from './terminalForm.ts';
@@ -111,7 +111,8 @@ async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record:
   }
   const choices = approvalChoices(payload);
   // What a lasting answer reaches is said before it is chosen; after untrusted content only this once can be allowed.
-  io.out(raisedBy ? '  In this conversation it asks every time: allow it only if this call is what you asked for.' : `  [c] and [a]: ${visible(lastingAllowReach(payload, 'tool'))}`);
+  const lasting = choices.some((choice) => choice.key === 'c') ? '[c] and [a]' : '[a]';
+  io.out(raisedBy ? '  In this conversation it asks every time: allow it only if this call is what you asked for.' : `  ${lasting}: ${visible(lastingAllowReach(payload, 'tool'))}`);
   if (choices.some((choice) => choice.key === 'r')) io.out(`  [r]: ${visible(lastingAllowReach(payload, 'read-only-tools'))}`);
   const reply = (await ask(`  Allow? ${choices.map((choice) => `[${choice.key}] ${choice.label}`).join(', ')}: `)).trim();
   const key = reply === 'Y' ? 'y' : reply;
@@ -135,7 +136,7 @@ export function approvalChoices(payload: ToolApprovalPayload): ApprovalChoice[] 
     ...(raisedBy
       ? []
       : ([
-          { key: 'c', label: 'this conversation', answer: { effect: 'allow', scope: 'conversation', target: 'tool' } },
+          ...(conversationAnswerOutlastsCall(payload, 'tool') ? [{ key: 'c', label: 'this conversation', answer: { effect: 'allow', scope: 'conversation', target: 'tool' } } as const] : []),
           { key: 'a', label: 'always', answer: { effect: 'allow', scope: 'always', target: 'tool' } },
           ...(lastingTargets(payload).includes('read-only-tools')
             ? [{ key: 'r', label: `its ${readOnlyTools} read-only tool${readOnlyTools === 1 ? '' : 's'} always`, answer: { effect: 'allow', scope: 'always', target: 'read-only-tools' } } as const]

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import type { LastingTarget } from '../../../shared/approvalReach.ts';
-import { coveredTools, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../../shared/approvalReach.ts';
+import { conversationAnswerOutlastsCall, coveredTools, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
@@ -113,9 +113,11 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
         </button>
         {raisedBy ? null : (
           <>
-            <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
-              Allow in this conversation
-            </button>
+            {conversationAnswerOutlastsCall(payload, target) ? (
+              <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
+                Allow in this conversation
+              </button>
+            ) : null}
             <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'always', target })}>
               Always allow
             </button>
