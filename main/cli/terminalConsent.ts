@@ -109,7 +109,7 @@ async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record:
     io.out(`  The model asks for ${alongside.length} more call${alongside.length === 1 ? '' : 's'} in this step:`);
     alongside.forEach((call, index) => io.out(`    ${index + 1}. ${visible(call.tool.serverId)}/${visible(call.tool.name)} with ${visible(JSON.stringify(call.arguments))}${call.raised ? ' (asks every time here)' : ''}`));
   }
-  const choices = approvalChoices(payload);
+  const choices = offeredAnswers(payload);
   // What a lasting answer reaches is said before it is chosen; after untrusted content only this once can be allowed.
   const lasting = choices.some((choice) => choice.key === 'c') ? '[c] and [a]' : '[a]';
   io.out(raisedBy ? '  In this conversation it asks every time: allow it only if this call is what you asked for.' : `  ${lasting}: ${visible(lastingAllowReach(payload, 'tool'))}`);
@@ -119,14 +119,14 @@ async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record:
   await send(respond, record, choices.find((choice) => choice.key === key)?.answer ?? { effect: 'deny', scope: 'once', target: 'tool' });
 }
 
-interface ApprovalChoice {
+interface OfferedAnswer {
   key: string;
   label: string;
   answer: ToolApprovalAnswer;
 }
 
 /** The answers this question offers, in the order they are listed; anything else typed is a no. */
-export function approvalChoices(payload: ToolApprovalPayload): ApprovalChoice[] {
+export function offeredAnswers(payload: ToolApprovalPayload): OfferedAnswer[] {
   const { raisedBy, alongside = [] } = payload;
   const all = alongside.length + 1;
   const readOnlyTools = payload.serverTools.filter((tool) => tool.readOnly).length;
