@@ -126,7 +126,7 @@ interface OfferedAnswer {
 }
 
 /** The answers this question offers, in the order they are listed; anything else typed is a no. */
-export function offeredAnswers(payload: ToolApprovalPayload): OfferedAnswer[] {
+function offeredAnswers(payload: ToolApprovalPayload): OfferedAnswer[] {
   const { raisedBy, alongside = [] } = payload;
   const all = alongside.length + 1;
   const readOnlyTools = payload.serverTools.filter((tool) => tool.readOnly).length;
