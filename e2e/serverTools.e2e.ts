@@ -39,14 +39,14 @@ test('servers: hidden characters made visible or removed, an always-answer revok
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });
 
-  await test.step('the "always" answer is a permission, and revoking it removes it', async () => {
+  await test.step('the "always" answer is a rule, and "Ask as usual" revokes it', async () => {
     await openServerTab(page, 'Permissions');
-    const list = page.getByRole('list', { name: 'Permissions for echo' });
-    await expect(list.getByRole('listitem')).toHaveCount(1);
-    await expect(list).toContainText('Allow always: echo');
+    const rule = page.getByRole('list', { name: 'Rules for echo' }).getByRole('combobox', { name: 'Rule for echo' });
+    await expect(rule).toHaveValue('allow');
     await page.screenshot({ path: 'e2e/artifacts/servers-permissions.png' });
-    await list.getByRole('button', { name: 'Revoke: Allow always echo' }).click();
-    await expect(page.getByText('No saved permissions')).toBeVisible();
+    // The choice shows what the host holds: it turns to "Ask as usual" once the grant is revoked.
+    await rule.selectOption('ask');
+    await expect(rule).toHaveValue('ask');
   });
 
   await test.step('a tool switched off is not offered to the model', async () => {

@@ -68,7 +68,9 @@ test('a changed tool is withheld until reviewed and approved; after a web page, 
 
     await sendMessage(page, 'read example.com');
     const again = page.getByRole('dialog', { name: 'Run delete_file?' });
-    await expect(again.getByRole('alert')).toContainText('Why Atrium asks again: this conversation has read content from notes/fetch_page, which may carry instructions');
+    await expect(again.getByRole('alert')).toContainText(
+      'Why Atrium asks again: this conversation holds what notes/fetch_page returned (a tool that reads from beyond this computer), which may carry instructions',
+    );
     await expect(again.getByRole('button', { name: 'Always allow' })).toHaveCount(0);
     await expect(again.getByRole('button', { name: 'Allow in this conversation' })).toHaveCount(0);
     await expect(again.getByRole('button', { name: 'Deny', exact: true })).toBeFocused();

@@ -426,8 +426,10 @@ export type GrantEffect = 'allow' | 'deny';
 
 export interface GrantTarget {
   serverId: ServerId;
-  /** Absent: every tool of the server. */
+  /** Absent: every tool of the server (that it listed when the person answered). */
   tool?: string;
+  /** A server-wide grant for only the tools that declared themselves read-only when the person answered. */
+  only?: 'read-only';
 }
 
 /** An answer the person gave that decides later tool calls, as the ledger keeps it and the window lists it. */

@@ -3,6 +3,7 @@
 
 import type { AtriumApi, ConversationSummary } from '../../shared/contract.ts';
 import type { ConversationServices } from './conversationServices.ts';
+import { GrantError } from '../host/approval/grantLedger.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
@@ -23,6 +24,7 @@ type ConversationRequests = Pick<
   | 'withdrawPending'
   | 'listProviders'
   | 'listGrants'
+  | 'addGrant'
   | 'revokeGrant'
   | 'listAudit'
 >;
@@ -34,7 +36,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, chat, models, pending, ledger, audit, catalog }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -76,6 +78,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       return sendTurn(chat, {
         content: [{ type: 'text', text }, ...attached],
+        ...(resources?.length ? { from: resources.map(({ serverId, uri }) => ({ kind: 'resource' as const, serverId, name: uri })) } : {}),
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
@@ -96,6 +99,13 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       return null;
     },
     listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}),
+    addGrant: async ({ serverId, tool: name, only, effect }) => {
+      if (name !== undefined && only !== undefined) throw new GrantError('a rule is for one tool, or for the server’s read-only tools, not both');
+      if (name === undefined) return ledger.grant({ scope: 'always', effect, subject: { serverId, tools: catalog.list(serverId).filter((t) => t.enabled), ...(only ? { only } : {}) } });
+      const tool = await catalog.resolve(serverId, name);
+      if (!tool) throw new NotFoundError(`${serverId} does not offer a tool named "${name}" now`);
+      return ledger.grant({ scope: 'always', effect, subject: { tool } });
+    },
     revokeGrant: async ({ id }) => {
       if (!ledger.revoke(id)) throw new NotFoundError(`there is no grant "${id}"`);
       return null;

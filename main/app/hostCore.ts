@@ -27,7 +27,7 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
-import { viewContextNote } from '../mcp/extensions/apps/host/viewContextNote.ts';
+import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -304,7 +304,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     models,
     tools: catalog,
     calls,
-    viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
+    viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
+    tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.

@@ -12,7 +12,7 @@ import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { SEARCH_TOOL_NAME, describeFound, resultCount, searchToolDefinition } from './toolSearch.ts';
-import type { ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
+import type { StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
 import { runModelToolCall } from './modelToolCall.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
@@ -185,6 +185,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
     }
     const results: ChatContent[] = [];
+    // The step's calls of tools, so that each call's question can list those still to come.
+    const stepCalls = calls.flatMap((call): StepCall[] => {
+      const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
+      return tool ? [{ callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input }] : [];
+    });
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
         const result = loadTools(call, deps.tools, byModelName, loaded, onEvent);
@@ -198,7 +203,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       }
       if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
       const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
-      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal }, modelCalls));
+      const later = stepCalls.slice(stepCalls.findIndex((stepCall) => stepCall.callId === call.id) + 1);
+      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later } }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
     conversation?.push({ role: 'user', content: results });

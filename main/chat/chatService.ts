@@ -20,6 +20,14 @@ export class ConversationError extends Error {
   readonly code = 'failed';
 }
 
+/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report. */
+export interface ServerContent {
+  kind: 'resource' | 'prompt' | 'view';
+  serverId: string;
+  /** The resource's URI, the prompt's name, or the tool whose view reported. */
+  name: string;
+}
+
 export interface ChatServiceDeps {
   history: HistoryStore;
   settings: () => ProviderSettings;
@@ -29,8 +37,10 @@ export interface ChatServiceDeps {
   tools: TurnTools;
   /** The one tool-call pipeline every call of the model goes through. */
   calls: ToolCalls;
-  /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
-  viewContext?: (conversationId: string) => string | undefined;
+  /** MCP Apps: what the views open in the conversation told the model, given with every turn, and whose views they are. */
+  viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
+  /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
+  tookIn?: (conversationId: string, content: ServerContent) => void;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -39,6 +49,8 @@ export interface SendRequest extends ProviderChoice {
   content: ChatContent[];
   /** Where the content came from when the person did not type it (a server's prompt). */
   origin?: MessageOrigin;
+  /** What in the content a server wrote, beside a prompt's (`origin`): the resources the person attached. */
+  from?: readonly ServerContent[];
   system?: string;
   /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
   onStarted?(conversationId: string): void;
@@ -72,7 +84,11 @@ export class ChatService {
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
     this.runningChanges.tell(conversation.id);
-    const system = [request.system, this.deps.viewContext?.(conversation.id)].filter((part) => part !== undefined && part !== '').join('\n\n');
+    const views = this.deps.viewContext?.(conversation.id);
+    const system = [request.system, views?.note].filter((part) => part !== undefined && part !== '').join('\n\n');
+    // Before the model reads a word of it, so that no call of this turn is decided without it.
+    const fromServers = [...(request.origin ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
+    for (const content of fromServers) this.deps.tookIn?.(conversation.id, content);
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
     const onEvent = (event: TurnEvent) => {

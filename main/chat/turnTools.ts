@@ -40,6 +40,11 @@ export interface ToolCallRequest {
   origin: CallOrigin;
   /** Names the call for cancelling it (`cancelCall`) and in the audit log. */
   callId: string;
+  /**
+   * The model asked for this call in one step with others: the step's id and its calls still to come, so
+   * that the person, when asked, can answer them together.
+   */
+  step?: { id: string; later: readonly StepCall[] };
   /** Ends the call (the person stopped the turn); the call can also be cancelled on its own by its id. */
   signal?: AbortSignal;
   onProgress?(progress: Omit<ProgressUpdate, 'serverId' | 'callId'>): void;
@@ -47,6 +52,14 @@ export interface ToolCallRequest {
   onAsking?(): void;
   /** The call was allowed and goes to its server now. */
   onRunning?(): void;
+}
+
+/** A call the model asked for, as the pipeline takes it. */
+export interface StepCall {
+  callId: string;
+  serverId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
 }
 
 /** How a call was decided: by whom, and the reason in words. */

@@ -115,6 +115,23 @@ describe('answering on the terminal', () => {
     }
   });
 
+  test('two calls of one step are asked once, the second listed, and [s] runs both; what [c] and [a] reach is said before the answer', async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }, { name: 'echo__echo', input: { text: 'hi' } }] }, { text: 'Both.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'add and echo', ...flags], ['s']);
+      assert.equal(code, 0, err);
+      // add's result is an untrusted server's text, after which it asks again: [c] would be no more than once, so it is not offered.
+      assert.deepEqual(asked, ['  Allow? [y] once, [s] these 2 calls, [a] always, [r] its 1 read-only tool always, [n] no, [S] none of the 2, [N] never: ']);
+      assert.match(out, / {2}The model asks for 1 more call in this step:\n {4}1\. echo\/echo with \{"text":"hi"\}/);
+      assert.match(out, / {2}\[a\]: Once a conversation holds content Atrium does not trust, add asks there every time, because it reaches beyond this computer/);
+      assert.match(out, /\[→ done: 3\]/);
+      assert.match(out, /\[→ done: hi\]/);
+    } finally {
+      await llm.close();
+    }
+  });
+
   test('without a terminal the elicitation is declined and the person is told how to answer up front', async () => {
     const { out, err } = await withTerminal(['call', 'echo', 'ask', '{}', '--elicit', 'ask'], undefined);
     assert.match(err, /echo asked for your input, but there is no terminal to ask on; it was declined \(use --elicit/);

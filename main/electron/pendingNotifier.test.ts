@@ -13,6 +13,8 @@ const payloads = {
     annotationsTrusted: false,
     elevated: false,
     reason: 'not read-only',
+    keepsAfterUntrusted: false,
+    serverTools: [],
   }),
   elicitation: (mode: 'form' | 'url'): PendingOf<'elicitation'>['payload'] =>
     mode === 'url'

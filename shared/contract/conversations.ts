@@ -40,6 +40,12 @@ export interface ConversationsResults {
    */
   withdrawPending: null;
   listGrants: Grant[];
+  /**
+   * A rule the person sets in Servers › Permissions: always allow or always deny one tool, the server's
+   * read-only tools or every tool, as the server lists them now. It replaces an earlier "always" answer
+   * for the same target.
+   */
+  addGrant: Grant;
   revokeGrant: null;
   listAudit: AuditEntry[];
 }
@@ -139,6 +145,18 @@ export const conversationsRequests = {
     properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, reason: { type: 'string', minLength: 1, maxLength: 500 } },
   },
   listGrants: serverFilter,
+  addGrant: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'effect'],
+    properties: {
+      serverId,
+      /** Absent: a server-wide rule, for every tool or (`only`) its read-only tools. */
+      tool: { type: 'string', minLength: 1, maxLength: 512 },
+      only: { const: 'read-only' },
+      effect: { enum: ['allow', 'deny'] },
+    },
+  },
   revokeGrant: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
   listAudit: {
     type: 'object',

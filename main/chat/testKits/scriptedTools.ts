@@ -31,7 +31,7 @@ export function scriptedTools(tools: readonly ToolSummary[], options: ScriptedTo
     catalog: { resolve: async (serverId, name) => tools.find((t) => t.serverId === serverId && t.name === name), withheld, unavailable: () => undefined },
     consent: {
       check: async ({ tool }) => options.gate?.(tool) ?? { allowed: true, decidedBy: 'policy', reason: 'test' },
-      tookIn: (tool) => void tookIn.push(tool.name),
+      tookIn: (content) => void tookIn.push(content.kind === 'tool' ? content.tool.name : content.name),
     },
     runner: {
       call: async (serverId, tool, args) => {

@@ -20,3 +20,9 @@ function indent(text: string): string {
     .map((line) => `  ${line}`)
     .join('\n');
 }
+
+/** What a turn gives the model of the views: the note, and whose views wrote it (untrusted ones raise the bar). */
+export function viewContextForTurn(entries: readonly ViewContextEntry[]): { note: string; from: { kind: 'view'; serverId: string; name: string }[] } | undefined {
+  const note = viewContextNote(entries);
+  return note === undefined ? undefined : { note, from: entries.map((entry) => ({ kind: 'view', serverId: entry.serverId, name: entry.tool })) };
+}
