@@ -22,6 +22,7 @@ import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { safeJson } from '../../shared/serverText.ts';
+import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -86,15 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
           return await runHistory(invocation, home, io);
       }
     } catch (error) {
-      if (isExpectedFailure(error)) {
-        io.err(`atrium: ${expectedFailureText(error)}`);
-        return 1;
-      }
-      if (error instanceof UsageError) {
-        io.err(`atrium: ${error.message}`);
-        return 2;
-      }
-      throw error;
+      return failureExit(error, io, signal);
     }
   }
 
@@ -129,24 +122,17 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
     if (approving !== undefined) return await runApprove(approving, started, io);
-    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
+    // An interrupted run is left behind while the servers stop: whatever it would still say is not said.
+    const quiet = signal ? untilAborted(io, signal) : io;
     const run = async () => {
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
-      const unapproved = await settleLaunchApprovals(started, io, invocation.configPath, signal);
-      const code = await runCommand(invocation, started, io);
+      const unapproved = await settleLaunchApprovals(started, quiet, invocation.configPath, signal);
+      const code = await runCommand(invocation, started, quiet);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
-    return await Promise.race([run(), aborted]);
+    return await Promise.race([run(), whenInterrupted(signal)]);
   } catch (error) {
-    if (isExpectedFailure(error)) {
-      io.err(`atrium: ${expectedFailureText(error)}`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.err(`atrium: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    return failureExit(error, io, signal);
   } finally {
     await core?.shutdown();
   }
@@ -284,6 +270,31 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
     io.out(`${report.added.length} server(s) added to ${target}`);
   }
   return report.added.length === 0 && report.problems.length > 0 ? 1 : 0;
+}
+
+/** How a command that failed ends: interrupted (Ctrl+C), a failure the person can fix in a line, bad usage; else a fault in Atrium. */
+function failureExit(error: unknown, io: CliIo, signal: AbortSignal | undefined): number {
+  // Whatever broke once the person pressed Ctrl+C broke because of it (a question taken back, a server stopped).
+  if (signal?.aborted) return interruptedExit(signal, io.err);
+  if (isExpectedFailure(error)) {
+    io.err(`atrium: ${expectedFailureText(error)}`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    io.err(`atrium: ${error.message}`);
+    return 2;
+  }
+  throw error;
+}
+
+/** The same output, silent once `signal` aborted. */
+function untilAborted(io: CliIo, signal: AbortSignal): CliIo {
+  return {
+    ...io,
+    out: (text) => (signal.aborted ? undefined : io.out(text)),
+    err: (text) => (signal.aborted ? undefined : io.err(text)),
+    write: (text) => (signal.aborted ? undefined : io.write(text)),
+  };
 }
 
 /** Failures a person can meet and fix: printed as one line, never as a stack trace. */
