@@ -100,6 +100,7 @@ export class McpConnection {
         ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
         ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
         ...(services.eras ? { eras: services.eras } : {}),
+        ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
       },
       (name) => toolNamed(this.catalog, name),

@@ -22,6 +22,8 @@ export interface StdioDefaults {
   eras?: EraMemory;
   /** Confirms, just before each spawn, that what the server runs is what the person approved. */
   launchGate?: LaunchGate;
+  /** Where a server runs when its definition names no folder. */
+  workingFolder?: string;
 }
 
 export class SessionOpener {
@@ -54,7 +56,11 @@ export class SessionOpener {
     const def = this.definition;
     if (def.transport === 'stdio') {
       const maxMessageBytes = def.maxMessageBytes ?? this.stdio.maxMessageBytes;
-      const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}) };
+      const limits = {
+        ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
+        ...(this.stdio.closeGraceMs !== undefined ? { closeGraceMs: this.stdio.closeGraceMs } : {}),
+        ...(this.stdio.workingFolder !== undefined ? { workingFolder: this.stdio.workingFolder } : {}),
+      };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.stdio.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
       const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.stdio.launchGate), this.prior);
