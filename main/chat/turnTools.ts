@@ -18,10 +18,16 @@ export interface TurnToolPlan {
   loaded: LoadedToolView[];
 }
 
+/** How much context the model has: as its server reports, or the usual for its kind of provider. */
+export interface ModelContext {
+  tokens: number;
+  reported: boolean;
+}
+
 /** The tool catalog, as a turn uses it. */
 export interface TurnTools {
   /** The tools of a turn in a conversation (a new one without it), for a model with this much context. */
-  plan(conversationId: string | undefined, contextTokens?: number): TurnToolPlan;
+  plan(conversationId: string | undefined, context?: ModelContext): TurnToolPlan;
   /** The best matches among the offered tools, best first. */
   search(query: string, limit: number): ToolSummary[];
   /** The model found (with these words) or called these tools: they stay loaded in the conversation. */
