@@ -46,6 +46,7 @@ import { launchUpgradeIn } from '../mcp/launch/launchUpgrade.ts';
 import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
+import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
 import { fileKeyProtector } from '../store/encryptedSecrets.ts';
@@ -147,6 +148,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
       launchGate: launchApprovals,
+      workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
           mode: 'when-asked',

@@ -4,7 +4,7 @@
 
 import type { ToolsInUse } from '../../shared/domain.ts';
 import { ChangeListeners } from '../changeListeners.ts';
-import { CONTEXT_TOKENS_BY_KIND } from './toolSearch.ts';
+import { ModelContexts } from './modelContexts.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
 import type { ToolCalls, TurnTools } from './turnTools.ts';
@@ -41,6 +41,8 @@ export interface ChatServiceDeps {
   viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
   /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
   tookIn?: (conversationId: string, content: ServerContent) => void;
+  /** How much context a model has (its server is asked, for a local one); made here unless given. */
+  contexts?: ModelContexts;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
@@ -60,9 +62,11 @@ export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly runningChanges = new ChangeListeners<string>();
+  private readonly contexts: ModelContexts;
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
+    this.contexts = deps.contexts ?? new ModelContexts();
   }
 
   async send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
@@ -97,6 +101,8 @@ export class ChatService {
     };
     request.onStarted?.(conversation.id);
     try {
+      // Whether the tools are sent whole or searched for depends on how much context this model has.
+      const context = await this.contexts.contextOf(config, model);
       const outcome = await runTurn(
         {
           conversationId: conversation.id,
@@ -104,7 +110,7 @@ export class ChatService {
           ...(request.origin ? { userOrigin: request.origin } : {}),
           provider,
           model,
-          tools: this.deps.tools.plan(conversation.id, CONTEXT_TOKENS_BY_KIND[config.kind]),
+          tools: this.deps.tools.plan(conversation.id, context),
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
@@ -131,8 +137,10 @@ export class ChatService {
     if (conversationId !== undefined && !conversation) throw new ConversationError(`there is no conversation "${conversationId}"`);
     const settings = this.deps.settings();
     const providerId = conversation?.providerId ?? defaultProviderId(settings);
-    const kind = settings.providers.find((provider) => provider.id === providerId)?.kind;
-    const plan = this.deps.tools.plan(conversationId, kind ? CONTEXT_TOKENS_BY_KIND[kind] : undefined);
+    const config = settings.providers.find((provider) => provider.id === providerId);
+    const model = conversation?.model ?? (settings.default?.provider === providerId ? settings.default?.model : undefined) ?? '';
+    // What the model's server said at the last turn, if it said; else the usual for its kind (no server is asked here).
+    const plan = this.deps.tools.plan(conversationId, config ? this.contexts.known(config, model) : undefined);
     return { offered: plan.offered.length, ...(plan.searching ? { searching: plan.searching } : {}), loaded: plan.loaded };
   }
 

@@ -49,9 +49,9 @@ export function terminalConsent(host: ConsentHost, io: ConsentIo): TerminalConse
       queue = queue
         .then(() => (controller.signal.aborted ? undefined : settle(host, io, record, controller.signal)))
         .catch((error: Error) => {
-          // The request ended while its question was on the terminal: the line is finished, the reason is the caller's to tell.
-          if (controller.signal.aborted) io.out('');
-          else io.err(`atrium: ${error.message}`);
+          // The question was taken back (its request ended, or Ctrl+C ended the command): the reason is the caller's to tell.
+          if (controller.signal.aborted || error.name === 'AbortError') return;
+          io.err(`atrium: ${error.message}`);
         })
         .finally(() => open.delete(record.id));
     },

@@ -70,7 +70,7 @@ for (const origin of origins) {
   test(`${origin.by}: arguments that do not fit the tool's schema never reach the server`, async () => {
     const kit = pipeline();
     const outcome = await kit.call(origin, { a: 'two' });
-    assert.deepEqual(outcome.kind === 'refused' && [outcome.because, outcome.message], ['invalid-arguments', "arguments must have required property 'b'"]);
+    assert.deepEqual(outcome.kind === 'refused' && [outcome.because, outcome.message], ['invalid-arguments', 'a must be a number, not "two"; b is required']);
     assert.deepEqual(kit.served, []);
   });
 }

@@ -11,7 +11,6 @@
 // error for a view or a terminal). Checking at the moment of the call, not when a turn listed its tools,
 // is what refuses a tool that changed in the middle of a turn.
 
-import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ProgressUpdate, ToolSummary } from '../../../shared/domain.ts';
 import type { CallDecision, CallOutcome, ToolCallRequest, ToolCalls } from '../../chat/turnTools.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
@@ -20,14 +19,16 @@ import type { StepCallShown } from '../approval/stepAnswers.ts';
 import type { ConsentGate } from '../consentGate.ts';
 import type { ToolRunner } from './resilientRunner.ts';
 import type { ToolAudience, ToolCatalog } from './toolCatalog.ts';
-import { toolArgumentsProblem } from './toolArguments.ts';
+import { argumentProblemsText, toolArgumentProblems } from './toolArguments.ts';
+import type { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
 
 export interface ToolCallPipelineDeps {
   catalog: Pick<ToolCatalog, 'resolve' | 'withheld' | 'unavailable'>;
   consent: Pick<ConsentGate, 'check' | 'tookIn'>;
   /** Runs an allowed call on its server (the hub, made resilient, with each call's conversation noted). */
   runner: ToolRunner;
-  validator: jsonSchemaValidator;
+  /** Checks arguments against a tool's input schema, every problem at once. */
+  validator: Pick<CachedSchemaValidator, 'errorsOf'>;
   audit: Pick<AuditLog, 'append'>;
   /** Told of every call's progress, whoever made it (the contract's `progress` event). */
   onProgress?(update: ProgressUpdate): void;
@@ -68,8 +69,8 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     const withheld = deps.catalog.withheld(tool, audienceOf(origin));
     if (withheld !== undefined) return { refused: { kind: 'refused', because: 'withheld', message: withheld, tool } };
     // A mismatch goes back to whoever asked, as an error they can fix; the server never sees it.
-    const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, args);
-    if (problem !== undefined) return { refused: { kind: 'refused', because: 'invalid-arguments', message: problem, tool } };
+    const problems = toolArgumentProblems(deps.validator, tool.inputSchema, args);
+    if (problems !== undefined) return { refused: { kind: 'refused', because: 'invalid-arguments', message: argumentProblemsText(problems), problems, tool } };
     return { tool };
   };
 

@@ -84,6 +84,7 @@ export class McpConnection extends SessionRequests {
         ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
         ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
         ...(services.eras ? { eras: services.eras } : {}),
+        ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
       },
       (name) => toolNamed(this.catalog, name),

@@ -15,6 +15,7 @@ import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
+import { packageRunnerFailure } from './packageRunnerFailure.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { declaredExtensions } from '../extensions/connectionExtensions.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
@@ -140,6 +141,9 @@ export class Session {
 
   /** "; it last wrote: …" after an exit, or nothing when the server wrote nothing. */
   private lastWords(): string {
+    // A package runner that could not fetch the server says so in a dozen lines: one sentence says it better.
+    const runnerFailure = packageRunnerFailure(this.recentStderr);
+    if (runnerFailure !== undefined) return `; ${visibleText(runnerFailure)}`;
     const shown = telling(this.recentStderr);
     // Server text, shown in a card and on a terminal: hidden and control characters are made visible.
     return shown.length === 0 ? '' : `; it last wrote: ${visibleText(shown.join(' | '))}`;

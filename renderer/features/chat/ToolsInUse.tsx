@@ -58,7 +58,7 @@ function ToolsInUsePanel({ conversationId, onClose }: { conversationId: string |
               <UntrustedText text={inUse.searching} />: the model searches for the tools it needs. It has these without searching:
             </>
           ) : (
-            `The model gets all ${inUse.offered} tools with every message. With more than the count set in Settings (or tools that would take a tenth of its context), it searches for them instead.`
+            `The model gets all ${inUse.offered} tools with every message. With more than the count set in Settings (or tools that would take more than the share of its context set there), it searches for them instead.`
           )}
         </p>
         <button type="button" className="button button-small" onClick={onClose}>

@@ -120,7 +120,7 @@ function resultForView(outcome: CallOutcome, viewOf: { serverId: string; tool: s
     case 'done':
       return outcome.result;
     case 'refused':
-      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}": the view's arguments do not fit its input schema: ${outcome.message}`);
+      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}", called by its view,`, outcome.problems ?? [{ field: '', message: outcome.message }]);
       if (outcome.because === 'unknown-tool') throw new ViewRequestRefusedError(`${asked}, which ${viewOf.serverId} does not offer, so it was not called.`);
       throw new ViewRequestRefusedError(`${asked}, but ${outcome.message}, so it was not called.`);
     case 'denied':
