@@ -59,7 +59,7 @@ async function expectTurnOver(page: Page): Promise<void> {
 }
 
 test('a failed turn ends in the window: its sentence shows once, then Retry, Send and Stop work', async ({ page }) => {
-  const { running } = await startHost([
+  const { llm, running } = await startHost([
     { error: { status: 401, message: 'invalid x-api-key' } },
     { text: 'Retried and answered.' },
     { hang: true, text: 'I am thinking about' },
@@ -78,12 +78,20 @@ test('a failed turn ends in the window: its sentence shows once, then Retry, Sen
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-wrong-key.png' });
   });
 
-  await test.step('Retry sends the words again and the reply comes', async () => {
+  await test.step('Retry answers the words again: shown once, read once by the model, the failed reply folded away', async () => {
     const retry = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' });
     await expect(retry).toBeEnabled();
     await retry.click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Retried and answered.');
     await expectTurnOver(page);
+    await expect(page.getByRole('listitem', { name: 'You' }), 'the message is shown once').toHaveCount(1);
+    const retried = llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { messages: unknown[] };
+    expect(JSON.stringify(retried.messages).split('hello there').length - 1, 'the model reads the message once').toBe(1);
+    const replaced = page.getByRole('listitem', { name: 'Assistant (replaced by Retry)' });
+    await expect(replaced).toContainText('A reply that failed, replaced by Retry');
+    await expect(replaced.getByRole('alert'), 'a failure Retry answered is no longer an alert').toHaveCount(0);
+    await replaced.getByText('A reply that failed, replaced by Retry').click();
+    await expect(replaced, 'opened, it says why it failed').toContainText('rejected the API key');
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-retried.png' });
   });
 

@@ -46,6 +46,8 @@ export interface StoredMessage extends ChatMessage {
   status: MessageStatus;
   error?: string;
   usage?: TokenUsage;
+  /** When Retry replaced this message (a reply, or a tool result of one): kept to be read, never given to a model again. */
+  replacedAt?: number;
   createdAt: number;
   updatedAt: number;
 }

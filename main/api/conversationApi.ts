@@ -5,6 +5,7 @@ import type { AtriumApi, ConversationSummary } from '../../shared/contract.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
+import type { TurnOutcome } from '../chat/agentLoop.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
 import type { ChatContent, Conversation } from '../../shared/conversation.ts';
@@ -17,6 +18,7 @@ type ConversationRequests = Pick<
   | 'deleteConversation'
   | 'exportConversation'
   | 'sendMessage'
+  | 'retryTurn'
   | 'cancelTurn'
   | 'listPending'
   | 'respondPending'
@@ -81,6 +83,8 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
         ...(model ? { model } : {}),
       });
     },
+    retryTurn: async ({ conversationId, provider, model }) =>
+      startedTurn((onStarted) => chat.retry({ conversationId, ...(provider ? { provider } : {}), ...(model ? { model } : {}), onStarted })),
     listProviders: async () => models.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
@@ -109,10 +113,17 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
  * request, so the words come back to the composer; a failure after it is the turn's: saved with the
  * reply, announced by its `done` event and shown in the conversation, so the request succeeds.
  */
-export async function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+export function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+  return startedTurn((onStarted) => chat.send({ ...request, onStarted }));
+}
+
+/** A turn run for a window (a message, a prompt, a retry), failing the request only when it could not begin. */
+async function startedTurn(
+  run: (onStarted: (conversationId: string) => void) => Promise<{ conversationId: string; outcome: TurnOutcome }>,
+): Promise<{ conversationId: string; stopReason: string }> {
   let started: string | undefined;
   try {
-    const { conversationId, outcome } = await chat.send({ ...request, onStarted: (id) => (started = id) });
+    const { conversationId, outcome } = await run((id) => (started = id));
     return { conversationId, stopReason: outcome.stopReason };
   } catch (error) {
     if (started === undefined) throw error;

@@ -1,7 +1,8 @@
 // One turn of a conversation: the person's message goes to the model with the tools of every ready
 // server; each tool call the model makes is validated against the tool's inputSchema, passed through the
 // consent gate, run on its server, and its result goes back to the model, until the model answers
-// without calling a tool. Everything is saved as it happens, the person's message first.
+// without calling a tool. Everything is saved as it happens, the person's message first (a retry adds
+// none: it answers the conversation as it stands).
 
 import type { ChatTurnEvent, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
@@ -34,7 +35,8 @@ export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
-  userContent: ChatContent[];
+  /** The person's new message; absent when the turn answers the conversation as it stands (Retry). */
+  userContent?: ChatContent[];
   /** Set when the person's message is a server prompt's expansion rather than their own typing. */
   userOrigin?: MessageOrigin;
   provider: LlmProvider;
@@ -69,7 +71,7 @@ const DEFAULT_MAX_STEPS = 25;
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
-  store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  if (input.userContent) store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
   const plan = input.tools;
   const tools = plan.offered;
   // The names the model may use this turn; a tool found by a search is added as it is found.

@@ -31,6 +31,11 @@ export interface ConversationsResults {
   sendMessage: { conversationId: string; stopReason: string };
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: { conversationId: string; stopReason: string };
+  /**
+   * Answers the person's last message again (Retry): the replies after it are kept, marked as replaced,
+   * and never given to the model; the message itself is not sent a second time. Resolves when the turn ends.
+   */
+  retryTurn: { conversationId: string; stopReason: string };
   cancelTurn: null;
   listPending: PendingRequestView[];
   respondPending: null;
@@ -120,6 +125,16 @@ export const conversationsRequests = {
       serverId,
       name: { type: 'string', minLength: 1, maxLength: 512 },
       arguments: stringMap,
+      provider: { type: 'string', minLength: 1, maxLength: 100 },
+      model: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  retryTurn: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId'],
+    properties: {
+      conversationId,
       provider: { type: 'string', minLength: 1, maxLength: 100 },
       model: { type: 'string', minLength: 1, maxLength: 200 },
     },

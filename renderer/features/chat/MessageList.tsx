@@ -257,6 +257,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     const saved = calls.get(call.callId);
     items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} conversationId={message.conversationId} messageId={message.id} />);
   }
+  const replaced = message.replacedAt !== undefined;
   if (message.status === 'incomplete') {
     items.push(
       <p key="stopped" className="message-stopped">
@@ -264,12 +265,23 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
+  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
   if (message.status === 'error') {
     items.push(
-      <p key="error" className="message-error" role="alert">
+      <p key="error" className="message-error" role={replaced ? undefined : 'alert'}>
         {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
       </p>,
+    );
+  }
+  if (replaced) {
+    // A reply Retry replaced is kept, folded, for the person to read; the model no longer gets it.
+    return (
+      <li {...place} className="message-row message-row-assistant message-replaced" aria-label="Assistant (replaced by Retry)">
+        <details className="message message-assistant">
+          <summary className="muted">{message.status === 'error' ? 'A reply that failed' : message.status === 'incomplete' ? 'A reply that was stopped' : 'An earlier reply'}, replaced by Retry</summary>
+          {items}
+        </details>
+      </li>
     );
   }
   return (
@@ -304,25 +316,23 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
   // Retry is offered while this reply is the conversation's very last message.
-  const lastUserText = useAtriumStore((state) => {
-    const saved = state.detail?.messages;
-    return saved?.at(-1)?.id === messageId ? lastTypedText(saved) : undefined;
-  });
+  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setSending = useAtriumStore((state) => state.setSending);
-  // A Retry that cannot start says why under the message box, where a failed send says it.
-  const retry = (id: string, words: string) => {
+  // The host answers the person's last message again (it is not sent twice); a Retry that cannot start
+  // says why under the message box, where a failed send says it.
+  const retry = (id: string) => {
     setSendError(id, null);
     setSending(id, true);
     api
-      .sendMessage({ conversationId: id, text: words, ...(model ?? {}) })
+      .retryTurn({ conversationId: id, ...(model ?? {}) })
       .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
       .finally(() => setSending(id, false));
   };
-  if (!conversationId || lastUserText === undefined) return null;
+  if (!conversationId || !last) return null;
   return (
     <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId, lastUserText)}>
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
         Retry
       </button>
     </div>
@@ -336,12 +346,4 @@ function asSentence(text: string): string {
 
 function typedText(message: StoredMessage): string {
   return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-}
-
-function lastTypedText(messages: readonly StoredMessage[]): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return typedText(m);
-  }
-  return undefined;
 }
