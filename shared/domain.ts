@@ -412,7 +412,11 @@ export type ChatTurnEvent =
   | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }
-  | { type: 'notice'; message: string }
+  /**
+   * What the host notes during a turn, in words. `withheld`: a tool the model was not given because it
+   * changed since it was approved; that note is saved with the conversation (its `notes`).
+   */
+  | { type: 'notice'; message: string; withheld?: { serverId: string; tool: string } }
   | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
 
 // ── grants and the audit log ─────────────────────────────────────────────────────────────────────────

@@ -48,6 +48,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       conversation: conversationSummary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId),
       toolCalls: history.toolCalls.list(conversationId),
+      notes: history.notes.list(conversationId),
     }),
     renameConversation: async ({ conversationId, title }) => {
       if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);

@@ -27,6 +27,8 @@ export interface TurnStore {
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
   /** Saves a call once it has ended (arguments that did not fit the tool's schema as an 'error'). */
   recordToolCall(call: FinishedToolCall): void;
+  /** Saves the line that a tool was withheld because it changed (once per conversation and definition). */
+  noteWithheld?(conversationId: string, withheld: { serverId: string; tool: string; fingerprint: string }): void;
   /** A call's saved result, whole: what the model reads in pages when its result was cut. */
   savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
 }
@@ -77,8 +79,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // The names the model may use this turn; a tool found by a search is added as it is found.
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   // A tool that changed is said, for the person to review; one declared for its view only is simply not the model's.
+  // It is saved with the conversation, so the line is still there after a reload.
   for (const { tool } of plan.withheld) {
-    if (tool.changed) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
+    if (!tool.changed) continue;
+    store.noteWithheld?.(input.conversationId, { serverId: tool.serverId, tool: tool.name, fingerprint: tool.changed.fingerprint });
+    onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)`, withheld: { serverId: tool.serverId, tool: tool.name } });
   }
   // A model that remembers a withheld tool from earlier in the conversation reaches the pipeline, which says why it cannot call it.
   const withheldByName = new Map(plan.withheld.map(({ tool }) => [tool.modelName, tool]));

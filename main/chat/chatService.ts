@@ -180,6 +180,7 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
       transcriptForModel(history.loadMessages(conversationId).flatMap(({ role, content, replacedAt }) => (replacedAt === undefined ? [{ role, content }] : []))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    noteWithheld: (conversationId, withheld) => void history.notes.noteWithheld(conversationId, withheld),
     // What the server sent, as saved; a call that failed has no result to read.
     savedResult: (conversationId, callId) => {
       const result = history.toolCalls.list(conversationId).find((call) => call.id === callId)?.result;

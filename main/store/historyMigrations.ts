@@ -1,5 +1,6 @@
-// The tables of the history (conversations, messages, tool calls, the requests a person settled), as
-// migrations of atrium.db: HistoryStore, ToolCallLog and RequestJournal read and write them.
+// The tables of the history (conversations, messages, tool calls, the requests a person settled, the
+// lines Atrium adds to a conversation), as migrations of atrium.db: HistoryStore and the stores it opens
+// (ToolCallLog, RequestJournal, ConversationNotes) read and write them.
 
 import type { Migration } from './database.ts';
 
@@ -80,5 +81,23 @@ export const historyMigrations: Migration[] = [
     // read and never given to a model again.
     id: 'history-4',
     sql: 'ALTER TABLE messages ADD COLUMN replaced_at INTEGER;',
+  },
+  {
+    // Lines Atrium adds to a conversation (conversationNotes.ts): a tool withheld from the model because it
+    // changed since it was approved, once per conversation and definition.
+    id: 'history-5',
+    sql: `
+      CREATE TABLE conversation_notes (
+        id INTEGER PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        after_seq INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('tool_withheld')),
+        server_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (conversation_id, kind, server_id, tool, fingerprint)
+      );
+    `,
   },
 ];

@@ -1,6 +1,6 @@
 // The history in Atrium's SQLite file: this store keeps the conversations and their messages, and opens
-// the two stores beside it over the same tables' migrations — the tool calls (toolCallLog.ts) and the
-// requests a person settled (requestJournal.ts). Every public write is one transaction that has committed when the method returns, except streamed
+// the stores beside it over the same tables' migrations — the tool calls (toolCallLog.ts), the requests a
+// person settled (requestJournal.ts) and Atrium's own lines (conversationNotes.ts). Every public write is one transaction that has committed when the method returns, except streamed
 // assistant text: deltas are buffered in memory and written by `flush()`, which runs on its own at most every
 // `flushIntervalMs` or as soon as `flushChars` characters are waiting (see appendAssistantText). A kill can
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
@@ -20,6 +20,7 @@ import { transaction } from './database.ts';
 import { readOne, readRows, RowReader } from './rowReader.ts';
 import { RequestJournal } from './requestJournal.ts';
 import { ToolCallLog } from './toolCallLog.ts';
+import { ConversationNotes } from './conversationNotes.ts';
 import type { Database } from './database.ts';
 
 export { historyMigrations } from './historyMigrations.ts';
@@ -158,6 +159,8 @@ export class HistoryStore {
   readonly toolCalls: ToolCallLog;
   /** The requests from servers a person was asked to settle, and how each ended. */
   readonly requests: RequestJournal;
+  /** The lines Atrium adds to each conversation (a tool withheld because it changed). */
+  readonly notes: ConversationNotes;
 
   /** `db` must have been opened with `historyMigrations` among its migrations. */
   constructor(db: Database, options: HistoryStoreOptions = {}) {
@@ -170,6 +173,7 @@ export class HistoryStore {
     this.sql = prepareStatements(db);
     this.toolCalls = new ToolCallLog(db, this.now);
     this.requests = new RequestJournal(db, this.now, this.newId);
+    this.notes = new ConversationNotes(db, this.now);
   }
 
   /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */

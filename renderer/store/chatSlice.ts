@@ -214,7 +214,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
           updateCall(event.callId, { status: event.status, summary: event.summary, endedAt: Date.now() });
           break;
         case 'notice':
-          turn.notices = [...turn.notices, event.message];
+          // A withheld tool's note is saved with the conversation and shown from there, where it happened.
+          if (!event.withheld) turn.notices = [...turn.notices, event.message];
           break;
       }
       return { live: { ...state.live, [conversationId]: turn } };

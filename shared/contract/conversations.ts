@@ -2,7 +2,7 @@
 // Assembled with the other sections (and the extensions') in shared/contract.ts.
 
 import type { ChatTurnEvent, AuditEntry, Grant } from '../domain.ts';
-import type { Conversation, StoredMessage, ToolCallRecord } from '../conversation.ts';
+import type { Conversation, ConversationNote, StoredMessage, ToolCallRecord } from '../conversation.ts';
 import type { PendingRequestView } from '../pendingPayloads.ts';
 import { pendingAnswerSchema } from '../pendingPayloads.ts';
 import type { ParamsSchema } from './schemaParts.ts';
@@ -18,6 +18,8 @@ export interface ConversationDetail {
   conversation: ConversationSummary;
   messages: StoredMessage[];
   toolCalls: ToolCallRecord[];
+  /** Atrium's own lines, each shown after the message its `afterSeq` names. */
+  notes: ConversationNote[];
 }
 
 /** What each request of this section resolves with; its params are its schema's (`conversationsRequests`). */

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { Range } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
-import type { StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
+import type { ConversationNote, StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -12,9 +12,10 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
+import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 
-type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number };
+type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
 
 interface MessageListProps {
   detail: ConversationDetail | null;
@@ -48,13 +49,19 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     return byMessage;
   }, [liveToolCalls]);
   const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);
+  const notes = detail?.notes;
   const rows = useMemo<Row[]>(
     () => [
-      ...messages.filter((message) => message.id !== live?.messageId).map((message): Row => ({ kind: 'saved', message })),
+      // Atrium's saved lines (a tool withheld) go where they happened, between the messages.
+      ...withNotes<StoredMessage, Row>(
+        messages.filter((message) => message.id !== live?.messageId),
+        notes ?? [],
+        { message: (message) => ({ kind: 'saved', message }), note: (note) => ({ kind: 'note', note }) },
+      ),
       ...(showLive ? [{ kind: 'live' } as const] : []),
       ...(live?.notices ?? []).map((text, index): Row => ({ kind: 'notice', text, index })),
     ],
-    [messages, live?.messageId, live?.notices, showLive],
+    [messages, notes, live?.messageId, live?.notices, showLive],
   );
   // A view shown picture-in-picture floats over the list: its message's row stays mounted wherever the
   // person scrolls, or the view would be torn down with it.
@@ -85,7 +92,7 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     // tool calls) carry on rather than being made again when the step ends.
     getItemKey: (index) => {
       const row = rows[index];
-      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : (live?.messageId ?? 'live');
+      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : row?.kind === 'note' ? `note-${row.note.id}` : (live?.messageId ?? 'live');
     },
   });
 
@@ -134,6 +141,12 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
           const last = row.message.id === messages.at(-1)?.id;
           return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} last={last} retryModel={last ? model : null} />;
         }
+        if (row.kind === 'note')
+          return (
+            <li key={item.key} {...rowPlace(at)} className="message-row message-notice">
+              <ConversationNoteLine note={row.note} />
+            </li>
+          );
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...rowPlace(at)} className="message-row message-notice muted">
