@@ -1,7 +1,8 @@
 // A turn that fails ends in the window, and a conversation survives a visit to every other view: a
 // wrong API key and an unreachable provider each show their sentence once, after which Send, Retry and
 // Stop work without a reload; an open conversation still shows its messages after Servers, Settings,
-// Roots, Resources and Get started; words not sent are still in the message box after a reload.
+// Roots, Resources and Get started; words not sent are still in the message box after a reload; a model
+// server that could not be reached is no longer said to be once it answers.
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -264,5 +265,34 @@ test('words not sent stay in the message box after a reload: typed and left, or 
     await expect(box, 'a box emptied on purpose stays empty').toHaveValue('');
   } finally {
     await running.stop();
+  }
+});
+
+test('"cannot reach" above the conversation goes once the model server is back and answers', async ({ page }) => {
+  // The model server's address is taken, then it goes away: the window opens while nothing answers there.
+  const away = await startFakeAnthropic([]);
+  const port = Number(new URL(away.url).port);
+  await away.close();
+  const running = await startHostProcess({
+    mcpServers: {},
+    // As a local model server added in Settings is: no default model, its models listed by the server.
+    providers: { providers: [{ id: 'local', kind: 'anthropic', baseUrl: away.url, apiKeySecret: 'local' }] },
+    env: { ATRIUM_SECRET_LOCAL: 'sk-ant-e2e-not-real' },
+  });
+  let back: FakeLlmServer | undefined;
+  try {
+    await openChat(page, running);
+    await expect(page.locator('.conversation-head').getByRole('status')).toContainText(`No model to use: Anthropic provider "local": cannot reach ${away.url}`);
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-model-away.png' });
+
+    back = await startFakeAnthropic([{ text: 'I am back.' }], { models: ['local-model'], port });
+    await sendMessage(page, 'are you there now?');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I am back.');
+    await expect(page.getByText('No model to use'), 'the answer proves the model is reachable').toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Model' }).locator('option:checked')).toHaveText('local-model');
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-model-back.png' });
+  } finally {
+    await running.stop();
+    await back?.close();
   }
 });

@@ -188,6 +188,9 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       // A turn that ends or loads tools changes what the model has of them.
       if (shown && (event.type === 'done' || event.type === 'notice')) void loadToolsInUse();
       if (event.type === 'done') {
+        // A model answered: a provider the picker could not reach when it listed them is listed again, so
+        // "cannot reach" does not outlive the answer that proves it wrong.
+        if (event.stopReason !== 'error' && (state().providersError !== null || state().providers?.some((provider) => provider.error !== undefined))) void loadProviders();
         // The live reply stays until the saved one is loaded, so a stopped reply never blinks away.
         const finishing = state().live[conversationId];
         const finish = () => {
