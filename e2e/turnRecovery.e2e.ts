@@ -296,3 +296,30 @@ test('"cannot reach" above the conversation goes once the model server is back a
     await back?.close();
   }
 });
+
+test('a reload while a reply streams lands on that conversation and shows the reply once, as it goes on', async ({ page }) => {
+  const hold = holdStream('The first half,');
+  const { running } = await startHost([{ text: 'An earlier answer.' }, { text: 'The first half, and the second half.', hold }]);
+  await openChat(page, running);
+  await sendMessage(page, 'an earlier question');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('An earlier answer.');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await sendMessage(page, 'tell me both halves');
+  await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('The first half,');
+
+  await page.reload();
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'tell me both halves' }), 'the window opens on the conversation being answered').toBeVisible();
+  const replying = page.getByRole('listitem', { name: 'Assistant (replying)' });
+  await expect(replying).toContainText('The first half,');
+  await expect(page.getByText('The first half,'), 'the reply so far is shown once').toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Stop', exact: true }), 'the turn still runs, and can be stopped').toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' }), 'nothing offers to retry a reply still coming').toHaveCount(0);
+  await page.screenshot({ path: 'e2e/artifacts/turn-recovery-reload-mid-reply.png' });
+
+  hold.release();
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The first half, and the second half.');
+  await expectTurnOver(page);
+  await expect(page.getByRole('listitem', { name: /^Assistant/ }), 'one reply, whole').toHaveCount(1);
+  await expect(page.getByText('The first half,')).toHaveCount(1);
+});

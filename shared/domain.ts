@@ -401,7 +401,8 @@ export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancell
 /** What happens during one turn of a conversation, as it happens. */
 export type ChatTurnEvent =
   | { type: 'assistant_started'; messageId: string }
-  | { type: 'text'; messageId: string; delta: string }
+  /** `at`: how many characters of text the reply had before this delta, so a window that joins midway (a reload) puts it in place. */
+  | { type: 'text'; messageId: string; delta: string; at: number }
   /** An image the model produced; `data` is base64. */
   | { type: 'image'; messageId: string; mimeType: string; data: string }
   /**

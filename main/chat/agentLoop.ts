@@ -127,6 +127,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     onEvent({ type: 'assistant_started', messageId });
     const content: ChatContent[] = [];
     let text = '';
+    // Every character of text this step streamed, across its text blocks: where the next delta goes.
+    let streamed = 0;
     let stopReason: StopReason = 'other';
     // A tool with a view may draw its arguments as the model writes them.
     const toolNameOf = new Map<string, string>();
@@ -150,7 +152,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
         if (event.type === 'text_delta') {
           text += event.text;
           store.appendAssistantText(messageId, event.text);
-          onEvent({ type: 'text', messageId, delta: event.text });
+          onEvent({ type: 'text', messageId, delta: event.text, at: streamed });
+          streamed += event.text.length;
         } else if (event.type === 'image') {
           if (text) content.push({ type: 'text', text });
           text = '';

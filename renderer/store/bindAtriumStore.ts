@@ -123,8 +123,11 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setPending(pending);
       state().setLoadError(null);
       await loadConversations();
-      // Events sent while the link was down are lost: the host's list says which turns still run.
+      // Events sent while the link was down are lost: the host's list says which turns still run, and a
+      // turn this window did not see begin (it was reloaded) is followed from its saved reply on.
       state().endTurnsNotRunning();
+      state().joinRunningTurns();
+      if (firstLoad) state().landOnRunningConversation();
       await Promise.all([loadDetail(), loadToolsInUse()]);
       await loadHostSettings();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.

@@ -26,6 +26,12 @@ export interface LiveToolCall {
 /** A turn in flight: the reply streaming in, its tool calls, what the host noted. */
 export interface LiveTurn {
   messageId?: string;
+  /**
+   * Where `text` starts in the reply's whole text: 0 for a step this window saw begin; for a turn joined
+   * midway (the window was reloaded while it ran), where the first delta it heard goes, the saved reply
+   * holding what came before; undefined until it hears one (the saved reply, as loaded, is all there is).
+   */
+  textFrom?: number;
   text: string;
   images: { mimeType: string; data: string }[];
   toolCalls: LiveToolCall[];
@@ -98,9 +104,13 @@ export interface ChatSlice {
   applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
   /** After the link came back: a turn the host no longer runs (its `done` was missed) ends here too. */
   endTurnsNotRunning(): void;
+  /** After a (re)load: a turn the host runs that this window has not seen begin is followed from here on. */
+  joinRunningTurns(): void;
+  /** A window just opened, where the person has gone nowhere yet, shows the conversation being answered. */
+  landOnRunningConversation(): void;
 }
 
-const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notices: [] });
+const emptyTurn = (): LiveTurn => ({ textFrom: 0, text: '', images: [], toolCalls: [], notices: [] });
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
@@ -173,6 +183,20 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
     }),
   endTurnsNotRunning: () =>
     set((state) => ({ live: Object.fromEntries(Object.entries(state.live).filter(([id]) => state.conversations.some((c) => c.id === id && c.running))) })),
+  joinRunningTurns: () =>
+    set((state) => {
+      const joined = state.conversations.filter((c) => c.running && state.live[c.id] === undefined);
+      if (joined.length === 0) return {};
+      const { textFrom: _unknown, ...midway } = emptyTurn();
+      return { live: { ...state.live, ...Object.fromEntries(joined.map((c) => [c.id, { ...midway }])) } };
+    }),
+  landOnRunningConversation: () =>
+    set((state) => {
+      if (state.viewChosen || state.selectedConversationId !== null) return {};
+      // The list is most recent first: the conversation the person wrote in last.
+      const running = state.conversations.find((c) => c.running);
+      return running ? { view: 'chat', selectedConversationId: running.id, detail: null } : {};
+    }),
   applyTurnEvent: (conversationId, event) =>
     set((state) => {
       if (event.type === 'done') {
@@ -180,6 +204,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         return { live };
       }
       const turn = { ...(state.live[conversationId] ?? emptyTurn()) };
+      // A step this window did not see begin (it joined the turn midway): its start is in the saved reply.
+      const joinStep = (messageId: string) => {
+        if (turn.messageId === messageId) return;
+        turn.messageId = messageId;
+        delete turn.textFrom;
+        turn.text = '';
+        turn.images = [];
+      };
       const updateCall = (callId: string, patch: Partial<LiveToolCall>) => {
         turn.toolCalls = turn.toolCalls.map((call) => (call.callId === callId ? { ...call, ...patch } : call));
       };
@@ -187,13 +219,17 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         case 'assistant_started':
           // A new model step: the reply so far is saved and reloaded; this step streams afresh.
           turn.messageId = event.messageId;
+          turn.textFrom = 0;
           turn.text = '';
           turn.images = [];
           break;
         case 'text':
+          joinStep(event.messageId);
+          turn.textFrom ??= event.at;
           turn.text += event.delta;
           break;
         case 'image':
+          joinStep(event.messageId);
           turn.images = [...turn.images, { mimeType: event.mimeType, data: event.data }];
           break;
         case 'tool_input':

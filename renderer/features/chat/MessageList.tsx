@@ -30,8 +30,10 @@ interface MessageListProps {
  * The saved conversation, then the step streaming now. Virtualised, so a conversation of thousands of
  * messages opens and scrolls at once; a streamed delta re-renders only the live row.
  */
-export function MessageList({ detail, live, scroller, model }: MessageListProps) {
+export function MessageList({ detail, live: heard, scroller, model }: MessageListProps) {
   const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
+  // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
+  const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
   // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
@@ -157,6 +159,23 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
       })}
     </ol>
   );
+}
+
+/**
+ * The turn as this window shows it. A step it saw begin is what it heard; a step it joined midway is the
+ * saved reply (as last loaded) up to where the deltas it heard begin, then those deltas.
+ */
+function joinedTurn(live: LiveTurn | undefined, messages: readonly StoredMessage[]): LiveTurn | undefined {
+  if (!live || live.textFrom === 0) return live;
+  const last = messages.at(-1);
+  const messageId = live.messageId ?? (last?.role === 'assistant' && last.status === 'streaming' ? last.id : undefined);
+  const saved = messageId === undefined ? undefined : messages.findLast((message) => message.id === messageId);
+  if (!saved) return live;
+  // A reply's text blocks are its deltas in order, cut where an image or a tool call came.
+  const savedText = typedText(saved, '');
+  const savedImages = saved.content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
+  const text = live.textFrom === undefined ? savedText : savedText.slice(0, live.textFrom) + live.text;
+  return { ...live, messageId: saved.id, text, images: [...savedImages, ...live.images] };
 }
 
 /** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
@@ -357,6 +376,6 @@ function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
-function typedText(message: StoredMessage): string {
-  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+function typedText(message: StoredMessage, separator = '\n'): string {
+  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(separator);
 }
