@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 interface SamplingDialogProps {
@@ -79,12 +79,10 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
       ) : null}
       <ProblemAlert text={problem} />
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={approve}>
+        <button type="button" className="button" onClick={approve}>
           Run it
         </button>
-        <button type="button" className="button button-danger" data-autofocus onClick={() => safely(answer, { action: 'reject' })}>
-          Reject
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Reject</SafeAnswer>
       </div>
     </ConsentDialog>
   );
@@ -103,12 +101,10 @@ function SamplingReview({ record, payload, answer }: SamplingDialogProps & { pay
         <textarea value={text} rows={8} onChange={(event) => setText(event.target.value)} />
       </label>
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
+        <button type="button" className="button" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
           Send reply
         </button>
-        <button type="button" className="button button-danger" onClick={() => safely(answer, { action: 'reject' })}>
-          Withhold
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Withhold</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -3,7 +3,7 @@ import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
 
 /**
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
@@ -94,9 +94,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
         <button type="button" className="button" onClick={() => answer({ effect: 'deny', scope: 'always', target })}>
           Always deny
         </button>
-        <button type="button" className="button button-primary" data-autofocus onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>
-          Deny
-        </button>
+        <SafeAnswer onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>Deny</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -286,7 +286,7 @@ function ViewFrame({ api, call, tool, document, allowed, sandbox, label, onClose
       return sent ? {} : { isError: true };
     };
     bridge.onopenlink = async ({ url }) => {
-      const outcome = openOfferedAddress(url, label);
+      const outcome = await openOfferedAddress(url, label);
       if (!outcome.opened) setNotice(`A link it asked to open was not opened: ${outcome.reason}.`);
       return outcome.opened ? {} : { isError: true };
     };
