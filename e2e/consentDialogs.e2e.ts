@@ -1,6 +1,6 @@
 // Every dialog that asks the person something, over the chat: the safe answer has the keyboard and is
 // painted the same way in each (tool approval, elicitation form, URL elicitation, sampling request and
-// review, a link in a reply, a server's start), and when a dialog goes, the keyboard is back in the
+// review — which says the model that answered —, a link in a reply, a server's start), and when a dialog goes, the keyboard is back in the
 // message box — also after a message sent with the mouse, whose Send button is disabled while the turn runs.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -73,6 +73,7 @@ test('every dialog: the safe answer has the keyboard and the one colour, and the
     await request.getByRole('button', { name: 'Run it' }).click();
     const review = page.getByRole('dialog', { name: 'Send this reply to the server?' });
     await expectSafeAnswer(review, 'Withhold');
+    await expect(review, 'the review says which model answered, from which provider, and why that one').toContainText('Answered by claude-e2e from claude — the server gave no model hints');
     await page.screenshot({ path: 'e2e/artifacts/consent-dialogs-sampling-review.png' });
     await review.getByRole('button', { name: 'Send reply' }).click();
     await expect(review).toBeHidden();

@@ -93,9 +93,16 @@ function SamplingReview({ record, payload, answer }: SamplingDialogProps & { pay
   return (
     <ConsentDialog
       title="Send this reply to the server?"
-      from={<>{payload.model} answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
+      from={<>Your model answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
       onDismiss={() => safely(answer, { action: 'reject' })}
     >
+      <p className="sampling-model">
+        Answered by <strong><UntrustedText text={payload.model} /></strong> from <UntrustedText text={payload.provider} />
+        <span className="field-description">
+          {' '}
+          — <UntrustedText text={payload.why} />
+        </span>
+      </p>
       <label className="field">
         Reply
         <textarea value={text} rows={8} onChange={(event) => setText(event.target.value)} />
