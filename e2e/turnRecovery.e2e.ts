@@ -1,8 +1,11 @@
 // A turn that fails ends in the window, and a conversation survives a visit to every other view: a
 // wrong API key and an unreachable provider each show their sentence once, after which Send, Retry and
 // Stop work without a reload; an open conversation still shows its messages after Servers, Settings,
-// Roots, Resources and Get started; words not sent are still in the message box after a reload; a model
-// server that could not be reached is no longer said to be once it answers.
+// Roots, Resources and Get started; words not sent are still in the message box after a reload (kept by
+// the host, never in the page's storage, deleted with their conversation); a model server that could not
+// be reached is no longer said to be once it answers; a reload mid-reply lands on it and shows it once.
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -322,4 +325,49 @@ test('a reload while a reply streams lands on that conversation and shows the re
   await expectTurnOver(page);
   await expect(page.getByRole('listitem', { name: /^Assistant/ }), 'one reply, whole').toHaveCount(1);
   await expect(page.getByText('The first half,')).toHaveCount(1);
+});
+
+test('unsent words — a secret included — are kept by Atrium, never in the page’s storage, and go with their conversation', async ({ page }) => {
+  const { running } = await startHost([{ text: 'Hello.' }]);
+  /** Everything this origin keeps in the browser, where another page later served on the same port could read it. */
+  const originStorage = () => page.evaluate(() => JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)]));
+  const keptByAtrium = () => {
+    const db = new DatabaseSync(join(running.host.home, 'atrium.db'), { readOnly: true });
+    try {
+      return (db.prepare('SELECT text FROM drafts').all() as { text: string }[]).map((row) => row.text);
+    } finally {
+      db.close();
+    }
+  };
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  await test.step('a draft an older Atrium left in the page’s storage is handed to Atrium and cleared there', async () => {
+    await openChat(page, running);
+    await page.evaluate(() => localStorage.setItem('atrium.drafts', JSON.stringify({ new: 'typed before the update' })));
+    await page.reload();
+    await openChat(page, running);
+    await expect(box).toHaveValue('typed before the update');
+    await expect.poll(originStorage).not.toContain('typed before the update');
+    await expect.poll(keptByAtrium).toEqual(['typed before the update']);
+  });
+
+  await test.step('a secret typed and not sent is in the box after a reload, and only Atrium has it', async () => {
+    await sendMessage(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Hello.');
+    await box.fill('my key is sk-ant-do-not-keep-me');
+    await expect.poll(keptByAtrium).toEqual(['my key is sk-ant-do-not-keep-me']);
+    await page.reload();
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: 'hello there', exact: true }).click();
+    await expect(box).toHaveValue('my key is sk-ant-do-not-keep-me');
+    expect(await originStorage(), 'nothing typed is in the page’s storage').not.toContain('sk-ant-do-not-keep-me');
+  });
+
+  await test.step('deleting the conversation deletes its draft', async () => {
+    await page.getByRole('button', { name: 'Delete hello there' }).click();
+    await page.getByRole('group', { name: 'Delete hello there?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'hello there', exact: true })).toHaveCount(0);
+    await expect.poll(keptByAtrium).toEqual([]);
+    expect(await originStorage()).not.toContain('sk-ant-do-not-keep-me');
+  });
 });

@@ -20,6 +20,8 @@ type ConversationRequests = Pick<
   | 'sendMessage'
   | 'retryTurn'
   | 'cancelTurn'
+  | 'listDrafts'
+  | 'saveDraft'
   | 'listPending'
   | 'respondPending'
   | 'withdrawPending'
@@ -36,7 +38,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, drafts, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -89,6 +91,11 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
     listProviders: async () => models.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
+      return null;
+    },
+    listDrafts: async () => drafts.list(),
+    saveDraft: async ({ conversationKey, text }) => {
+      drafts.save(conversationKey, text);
       return null;
     },
     listPending: async () => pending.list(),

@@ -2,7 +2,6 @@ import type { AtriumEvents, ConversationDetail, ConversationSummary } from '../.
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
-import { keepDraftsSoon, loadKeptDrafts } from './keptDrafts.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
@@ -57,10 +56,14 @@ export interface ChatSlice {
   setDraft(text: string): void;
   /**
    * What is written in each conversation's message box (by conversationKey), kept while other views or
-   * conversations are shown, and across reloads (keptDrafts.ts).
+   * conversations are shown, and by the host across reloads (the binder sends it: keptDrafts.ts).
    */
   composerText: Record<string, string>;
   setComposerText(conversationKey: string, text: string | ((current: string) => string)): void;
+  /** The drafts the host keeps, as listed; those `writing` here (not confirmed yet) keep what is in their box. */
+  mirrorDrafts(fromHost: Record<string, string>, writing: (conversationKey: string) => boolean): void;
+  /** A draft the host announced (typed in another window, or gone with its conversation). */
+  mirrorDraft(conversationKey: string, text: string): void;
   /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
@@ -115,15 +118,24 @@ const emptyTurn = (): LiveTurn => ({ textFrom: 0, text: '', images: [], toolCall
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
-  composerText: loadKeptDrafts(),
+  composerText: {},
   setComposerText: (key, text) =>
     set((state) => {
       const next = typeof text === 'function' ? text(state.composerText[key] ?? '') : text;
       const { [key]: _was, ...others } = state.composerText;
-      // The one written last goes last, so the oldest drafts are the ones the storage lets go.
-      const composerText = next === '' ? others : { ...others, [key]: next };
-      keepDraftsSoon(composerText);
-      return { composerText };
+      return { composerText: next === '' ? others : { ...others, [key]: next } };
+    }),
+  mirrorDrafts: (fromHost, writing) =>
+    set((state) => {
+      const kept = Object.fromEntries(Object.entries(fromHost).filter(([key]) => !writing(key)));
+      const typedHere = Object.fromEntries(Object.entries(state.composerText).filter(([key]) => writing(key)));
+      return { composerText: { ...kept, ...typedHere } };
+    }),
+  mirrorDraft: (key, text) =>
+    set((state) => {
+      if ((state.composerText[key] ?? '') === text) return {};
+      const { [key]: _was, ...others } = state.composerText;
+      return { composerText: text === '' ? others : { ...others, [key]: text } };
     }),
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),

@@ -39,6 +39,10 @@ export interface ConversationsResults {
    */
   retryTurn: { conversationId: string; stopReason: string };
   cancelTurn: null;
+  /** The words typed in each conversation's message box and not sent, by conversation key ("new": the one not started yet). */
+  listDrafts: Record<string, string>;
+  /** Keeps a conversation's unsent words (empty: none); a draft for a conversation that is gone is dropped. */
+  saveDraft: null;
   listPending: PendingRequestView[];
   respondPending: null;
   /**
@@ -59,6 +63,8 @@ export interface ConversationsEvents {
   conversationsChanged: { conversation: ConversationSummary } | { removed: string };
   /** The grants (answers that decide later tool calls) as they are now, after one was given, spent or revoked. */
   grantsChanged: Grant[];
+  /** A conversation's unsent words as they are now (empty: none, also when it was deleted). */
+  draftChanged: { conversationKey: string; text: string };
 }
 
 /** The JSON Schema of each request's params: the runtime half of this section. */
@@ -142,6 +148,17 @@ export const conversationsRequests = {
     },
   },
   cancelTurn: conversationOnly,
+  listDrafts: noParams,
+  saveDraft: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationKey', 'text'],
+    properties: {
+      // "new", or a conversation's id.
+      conversationKey: { type: 'string', minLength: 1, maxLength: 200 },
+      text: { type: 'string', maxLength: 1_000_000 },
+    },
+  },
   listPending: noParams,
   respondPending: {
     type: 'object',
@@ -171,4 +188,5 @@ export const conversationsEvents: { readonly [K in keyof ConversationsEvents]: t
   pendingClosed: true,
   conversationsChanged: true,
   grantsChanged: true,
+  draftChanged: true,
 };
