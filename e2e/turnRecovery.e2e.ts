@@ -285,7 +285,9 @@ test('"cannot reach" above the conversation goes once the model server is back a
   let back: FakeLlmServer | undefined;
   try {
     await openChat(page, running);
-    await expect(page.locator('.conversation-head').getByRole('status')).toContainText(`No model to use: Anthropic provider "local": cannot reach ${away.url}`);
+    const header = page.locator('.conversation-head').getByRole('status');
+    await expect(header).toContainText('No model to use');
+    await expect(header).toContainText(`cannot reach ${away.url}`);
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-model-away.png' });
 
     back = await startFakeAnthropic([{ text: 'I am back.' }], { models: ['local-model'], port });
