@@ -140,7 +140,11 @@ export type SamplingRequestAnswer = FromSchema<typeof samplingRequestOutcomeSche
 
 export interface SamplingResultPayload {
   stage: 'result';
+  /** The provider that ran it, and the model that answered (as its API said, when it said another than the one asked for). */
+  provider: string;
   model: string;
+  /** Why that model: Atrium's choice and its reason, the person's pick, or what the API answered with. */
+  why: string;
   text: string;
   stopReason: string;
 }

@@ -6,6 +6,7 @@ import type { ConversationServices } from './conversationServices.ts';
 import { GrantError } from '../host/approval/grantLedger.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
+import type { TurnOutcome } from '../chat/agentLoop.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
 import type { ChatContent, Conversation } from '../../shared/conversation.ts';
@@ -18,7 +19,10 @@ type ConversationRequests = Pick<
   | 'deleteConversation'
   | 'exportConversation'
   | 'sendMessage'
+  | 'retryTurn'
   | 'cancelTurn'
+  | 'listDrafts'
+  | 'saveDraft'
   | 'listPending'
   | 'respondPending'
   | 'withdrawPending'
@@ -36,7 +40,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, models, pending, ledger, audit, catalog }: ConversationServices, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, drafts, chat, models, pending, ledger, audit, catalog }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -48,6 +52,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       conversation: conversationSummary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId),
       toolCalls: history.toolCalls.list(conversationId),
+      notes: history.notes.list(conversationId),
     }),
     renameConversation: async ({ conversationId, title }) => {
       if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);
@@ -84,9 +89,16 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
         ...(model ? { model } : {}),
       });
     },
+    retryTurn: async ({ conversationId, provider, model }) =>
+      startedTurn((onStarted) => chat.retry({ conversationId, ...(provider ? { provider } : {}), ...(model ? { model } : {}), onStarted })),
     listProviders: async () => models.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
+      return null;
+    },
+    listDrafts: async () => drafts.list(),
+    saveDraft: async ({ conversationKey, text }) => {
+      drafts.save(conversationKey, text);
       return null;
     },
     listPending: async () => pending.list(),
@@ -119,10 +131,17 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
  * request, so the words come back to the composer; a failure after it is the turn's: saved with the
  * reply, announced by its `done` event and shown in the conversation, so the request succeeds.
  */
-export async function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+export function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+  return startedTurn((onStarted) => chat.send({ ...request, onStarted }));
+}
+
+/** A turn run for a window (a message, a prompt, a retry), failing the request only when it could not begin. */
+async function startedTurn(
+  run: (onStarted: (conversationId: string) => void) => Promise<{ conversationId: string; outcome: TurnOutcome }>,
+): Promise<{ conversationId: string; stopReason: string }> {
   let started: string | undefined;
   try {
-    const { conversationId, outcome } = await chat.send({ ...request, onStarted: (id) => (started = id) });
+    const { conversationId, outcome } = await run((id) => (started = id));
     return { conversationId, stopReason: outcome.stopReason };
   } catch (error) {
     if (started === undefined) throw error;

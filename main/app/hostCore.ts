@@ -202,10 +202,10 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
 
   // 6. What the owners of state announce reaches every window, as it is now.
-  announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat });
+  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat });
   settingsStore.onChange(() => {
     const deps = { approvals, secrets, ...(options.secretStore ? { store: options.secretStore } : {}), ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}) };
     void settingsView(deps, settingsStore).then((view) => events.emit('settingsChanged', view));

@@ -6,7 +6,7 @@ import type { ToolsInUse } from '../../shared/domain.ts';
 import { ChangeListeners } from '../changeListeners.ts';
 import { ModelContexts } from './modelContexts.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { TurnEvent, TurnInput, TurnOutcome, TurnStore } from './agentLoop.ts';
 import type { ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
@@ -46,16 +46,25 @@ export interface ChatServiceDeps {
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
-export interface SendRequest extends ProviderChoice {
+/** What every turn a front end starts may say: where, with which model, and who hears that it began. */
+export interface TurnRequest extends ProviderChoice {
   conversationId?: string;
+  system?: string;
+  /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
+  onStarted?(conversationId: string): void;
+}
+
+export interface SendRequest extends TurnRequest {
   content: ChatContent[];
   /** Where the content came from when the person did not type it (a server's prompt). */
   origin?: MessageOrigin;
   /** What in the content a server wrote, beside a prompt's (`origin`): the resources the person attached. */
   from?: readonly ServerContent[];
-  system?: string;
-  /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
-  onStarted?(conversationId: string): void;
+}
+
+/** Answers the person's last message again: the replies after it are replaced, the message is not sent twice. */
+export interface RetryRequest extends TurnRequest {
+  conversationId: string;
 }
 
 export class ChatService {
@@ -69,7 +78,31 @@ export class ChatService {
     this.contexts = deps.contexts ?? new ModelContexts();
   }
 
-  async send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+  /** Saves the person's message (in a new conversation without `conversationId`) and runs the turn that answers it. */
+  send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+    return this.runTurnIn(request, () => ({ userContent: request.content, ...(request.origin ? { userOrigin: request.origin } : {}) }));
+  }
+
+  /**
+   * Runs the conversation's last turn again: what answered the person's last message is marked replaced
+   * (kept to be read, never given to the model), and the model answers that message, which is not saved
+   * again, so the model reads it once.
+   */
+  retry(request: RetryRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+    return this.runTurnIn(request, (conversationId) => {
+      if (this.deps.history.replaceRepliesToLastMessage(conversationId) === undefined) throw new ConversationError('there is nothing to answer again: nothing was written in this conversation yet');
+      return {};
+    });
+  }
+
+  /**
+   * Resolves the model, makes the conversation when needed, then — once no other turn runs in it —
+   * `prepare` says what the person adds (nothing, for a retry) and the turn runs.
+   */
+  private async runTurnIn(
+    request: TurnRequest & Partial<Pick<SendRequest, 'content' | 'origin' | 'from'>>,
+    prepare: (conversationId: string) => Pick<TurnInput, 'userContent' | 'userOrigin'>,
+  ): Promise<{ conversationId: string; outcome: TurnOutcome }> {
     const { history } = this.deps;
     const existing = request.conversationId ? history.getConversation(request.conversationId) : undefined;
     if (request.conversationId && !existing) throw new ConversationError(`there is no conversation "${request.conversationId}"`);
@@ -81,8 +114,9 @@ export class ChatService {
     };
     const { config, model } = await this.deps.models.resolveModel(choice);
     const provider = this.deps.models.makeProvider(config);
-    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
+    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content ?? []), providerId: config.id, model });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
+    const added = prepare(conversation.id);
     // What the person picked for this message is the conversation's model from now on.
     if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
     const controller = new AbortController();
@@ -106,8 +140,7 @@ export class ChatService {
       const outcome = await runTurn(
         {
           conversationId: conversation.id,
-          userContent: request.content,
-          ...(request.origin ? { userOrigin: request.origin } : {}),
+          ...added,
           provider,
           model,
           tools: this.deps.tools.plan(conversation.id, context),
@@ -166,9 +199,12 @@ export class ChatService {
 export function historyTurnStore(history: HistoryStore): TurnStore {
   return {
     appendUserMessage: (conversationId, content, origin) => void history.appendUserMessage(conversationId, content, origin),
-    loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
+    // A reply replaced by Retry (and its tool results) is the person's to read, never the model's.
+    loadChatMessages: (conversationId) =>
+      transcriptForModel(history.loadMessages(conversationId).flatMap(({ role, content, replacedAt }) => (replacedAt === undefined ? [{ role, content }] : []))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    noteWithheld: (conversationId, withheld) => void history.notes.noteWithheld(conversationId, withheld),
     // What the server sent, as saved; a call that failed has no result to read.
     savedResult: (conversationId, callId) => {
       const result = history.toolCalls.list(conversationId).find((call) => call.id === callId)?.result;

@@ -117,6 +117,7 @@ export function exportMarkdown(conversation: Conversation, messages: readonly St
     }
     if (message.status === 'streaming' || message.status === 'incomplete') parts.push(quote('**Incomplete:** this reply was interrupted before it finished.'));
     if (message.status === 'error') parts.push(quote(`**Error:** ${escapeProse(message.error ?? 'the reply failed')}`));
+    if (message.replacedAt !== undefined && parts.length > 0) parts.push(quote('**Replaced by Retry:** the model was asked again and no longer reads this.'));
     if (parts.length === 0) continue;
     sections.push(heading(message), ...parts);
   }

@@ -5,7 +5,7 @@ import type { Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
-import { confirmation } from './openOfferedAddress.ts';
+import { askToOpen } from './LinkConfirmation.tsx';
 import { visibleText } from '../../shared/visibleText.ts';
 import { whenIdle } from './idleWork.ts';
 
@@ -88,7 +88,7 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
       title={href}
       onClick={(event) => {
         event.preventDefault();
-        if (window.confirm(confirmation(address))) window.open(address.href, '_blank', 'noopener,noreferrer');
+        void askToOpen(address);
       }}
     >
       {children}

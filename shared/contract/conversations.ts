@@ -2,7 +2,7 @@
 // Assembled with the other sections (and the extensions') in shared/contract.ts.
 
 import type { ChatTurnEvent, AuditEntry, Grant } from '../domain.ts';
-import type { Conversation, StoredMessage, ToolCallRecord } from '../conversation.ts';
+import type { Conversation, ConversationNote, StoredMessage, ToolCallRecord } from '../conversation.ts';
 import type { PendingRequestView } from '../pendingPayloads.ts';
 import { pendingAnswerSchema } from '../pendingPayloads.ts';
 import type { ParamsSchema } from './schemaParts.ts';
@@ -18,6 +18,8 @@ export interface ConversationDetail {
   conversation: ConversationSummary;
   messages: StoredMessage[];
   toolCalls: ToolCallRecord[];
+  /** Atrium's own lines, each shown after the message its `afterSeq` names. */
+  notes: ConversationNote[];
 }
 
 /** What each request of this section resolves with; its params are its schema's (`conversationsRequests`). */
@@ -31,7 +33,16 @@ export interface ConversationsResults {
   sendMessage: { conversationId: string; stopReason: string };
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: { conversationId: string; stopReason: string };
+  /**
+   * Answers the person's last message again (Retry): the replies after it are kept, marked as replaced,
+   * and never given to the model; the message itself is not sent a second time. Resolves when the turn ends.
+   */
+  retryTurn: { conversationId: string; stopReason: string };
   cancelTurn: null;
+  /** The words typed in each conversation's message box and not sent, by conversation key ("new": the one not started yet). */
+  listDrafts: Record<string, string>;
+  /** Keeps a conversation's unsent words (empty: none); a draft for a conversation that is gone is dropped. */
+  saveDraft: null;
   listPending: PendingRequestView[];
   respondPending: null;
   /**
@@ -58,6 +69,8 @@ export interface ConversationsEvents {
   conversationsChanged: { conversation: ConversationSummary } | { removed: string };
   /** The grants (answers that decide later tool calls) as they are now, after one was given, spent or revoked. */
   grantsChanged: Grant[];
+  /** A conversation's unsent words as they are now (empty: none, also when it was deleted). */
+  draftChanged: { conversationKey: string; text: string };
 }
 
 /** The JSON Schema of each request's params: the runtime half of this section. */
@@ -130,7 +143,28 @@ export const conversationsRequests = {
       model: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
+  retryTurn: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId'],
+    properties: {
+      conversationId,
+      provider: { type: 'string', minLength: 1, maxLength: 100 },
+      model: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
   cancelTurn: conversationOnly,
+  listDrafts: noParams,
+  saveDraft: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationKey', 'text'],
+    properties: {
+      // "new", or a conversation's id.
+      conversationKey: { type: 'string', minLength: 1, maxLength: 200 },
+      text: { type: 'string', maxLength: 1_000_000 },
+    },
+  },
   listPending: noParams,
   respondPending: {
     type: 'object',
@@ -172,4 +206,5 @@ export const conversationsEvents: { readonly [K in keyof ConversationsEvents]: t
   pendingClosed: true,
   conversationsChanged: true,
   grantsChanged: true,
+  draftChanged: true,
 };

@@ -8,6 +8,7 @@ import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
+import { useFocusHome } from '../../ui/focusHome.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
 
@@ -28,6 +29,8 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
+  // A dialog that leaves nothing to go back to (it came by itself, or its control is gone) hands the keyboard here.
+  useFocusHome(input);
   const pickerId = useId();
   // The words belong to the conversation, not to this box: they wait while another view or conversation is shown.
   const key = conversationKey(conversationId);

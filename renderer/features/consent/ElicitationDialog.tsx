@@ -5,7 +5,7 @@ import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
-import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
 
 type Values = Record<string, string | boolean | string[]>;
 
@@ -36,7 +36,7 @@ function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogP
       <div className="consent-actions">
         <button
           type="button"
-          className="button button-primary"
+          className="button"
           onClick={() =>
             answer({ action: 'accept' }).then(
               () => openUrl(payload.url),
@@ -46,9 +46,7 @@ function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogP
         >
           Open page
         </button>
-        <button type="button" className="button" data-autofocus onClick={() => safely(answer, { action: 'decline' })}>
-          Decline
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'decline' })}>Decline</SafeAnswer>
         <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
           Cancel
         </button>
@@ -119,12 +117,10 @@ function FormElicitation({ record, payload, answer }: { record: PendingOf<'elici
         ))}
         <FormProblemsSummary problems={problems} notDone="Not sent" />
         <div className="consent-actions">
-          <button type="submit" className="button button-primary">
+          <button type="submit" className="button">
             Send answer
           </button>
-          <button type="button" className="button" onClick={() => safely(answer, { action: 'decline' })}>
-            Decline
-          </button>
+          <SafeAnswer onClick={() => safely(answer, { action: 'decline' })}>Decline</SafeAnswer>
           <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
             Cancel
           </button>

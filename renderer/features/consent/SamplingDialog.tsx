@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 interface SamplingDialogProps {
@@ -79,12 +79,10 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
       ) : null}
       <ProblemAlert text={problem} />
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={approve}>
+        <button type="button" className="button" onClick={approve}>
           Run it
         </button>
-        <button type="button" className="button button-danger" data-autofocus onClick={() => safely(answer, { action: 'reject' })}>
-          Reject
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Reject</SafeAnswer>
       </div>
     </ConsentDialog>
   );
@@ -95,20 +93,25 @@ function SamplingReview({ record, payload, answer }: SamplingDialogProps & { pay
   return (
     <ConsentDialog
       title="Send this reply to the server?"
-      from={<>{payload.model} answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
+      from={<>Your model answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
       onDismiss={() => safely(answer, { action: 'reject' })}
     >
+      <p className="sampling-model">
+        Answered by <strong><UntrustedText text={payload.model} /></strong> from <UntrustedText text={payload.provider} />
+        <span className="field-description">
+          {' '}
+          — <UntrustedText text={payload.why} />
+        </span>
+      </p>
       <label className="field">
         Reply
         <textarea value={text} rows={8} onChange={(event) => setText(event.target.value)} />
       </label>
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
+        <button type="button" className="button" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
           Send reply
         </button>
-        <button type="button" className="button button-danger" onClick={() => safely(answer, { action: 'reject' })}>
-          Withhold
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Withhold</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -5,7 +5,7 @@ import type { LastingTarget } from '../../../shared/approvalReach.ts';
 import { conversationAnswerOutlastsCall, coveredTools, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
 import { RadioChoices } from '../../ui/RadioChoices.tsx';
 import { StepCalls } from './StepCalls.tsx';
 
@@ -126,9 +126,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
         <button type="button" className="button" onClick={() => answer({ effect: 'deny', scope: 'always', target })}>
           Always deny
         </button>
-        <button type="button" className="button button-primary" data-autofocus onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>
-          Deny
-        </button>
+        <SafeAnswer onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>Deny</SafeAnswer>
       </div>
     </ConsentDialog>
   );

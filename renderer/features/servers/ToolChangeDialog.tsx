@@ -4,7 +4,7 @@ import { definitionChanges } from '../../../shared/toolDefinitionDiff.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
 
 /**
  * A tool whose server changed it since it was approved, the old definition beside the new one: each field
@@ -62,9 +62,7 @@ export function ToolChangeDialog({ tool, change, onClose }: { tool: ToolSummary;
         <button type="button" className="button" disabled={busy} onClick={() => void approve()}>
           Approve the new version
         </button>
-        <button type="button" className="button button-primary" data-autofocus onClick={() => onClose(false)}>
-          Keep it withheld
-        </button>
+        <SafeAnswer onClick={() => onClose(false)}>Keep it withheld</SafeAnswer>
       </div>
     </ConsentDialog>
   );
