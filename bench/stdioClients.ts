@@ -1,6 +1,6 @@
 // The clients the stdio benches compare, each talking to its own server: Atrium's stack, the bare SDK client
 // with the SDK's stdio transport, and a raw newline-JSON client that is the floor any client can reach over
-// a pipe. The server is bench/servers/minimalServer.ts (hand-written, so its own cost does not cap what is
+// a pipe. The server is bench/servers/minimalServer.mjs (hand-written, so its own cost does not cap what is
 // measured) unless ATRIUM_BENCH_SERVER=sdk picks bench/servers/trivialServer.ts, built on the SDK.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ export type BenchClient = {
   close(): Promise<void>;
 };
 
-const serverPath = fileURLToPath(new URL(process.env['ATRIUM_BENCH_SERVER'] === 'sdk' ? './servers/trivialServer.ts' : './servers/minimalServer.ts', import.meta.url));
+const serverPath = fileURLToPath(new URL(process.env['ATRIUM_BENCH_SERVER'] === 'sdk' ? './servers/trivialServer.ts' : './servers/minimalServer.mjs', import.meta.url));
 /** Which server the clients talk to, for the benches to say. */
 export const benchServerName = process.env['ATRIUM_BENCH_SERVER'] === 'sdk' ? 'the SDK-built trivialServer' : 'the hand-written minimalServer';
 const clientInfo = { name: 'atrium-bench', version: '0.0.0' };
