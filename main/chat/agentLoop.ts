@@ -6,7 +6,7 @@
 
 import type { ChatTurnEvent, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
-import { transcriptForModel } from './transcript.ts';
+import { continueTranscript } from './transcript.ts';
 import { PartialToolInputs } from './partialToolInput.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
 import type { LlmProvider, ModelTool } from './llmTypes.ts';
@@ -31,6 +31,11 @@ export interface TurnStore {
   noteWithheld?(conversationId: string, withheld: { serverId: string; tool: string; fingerprint: string }): void;
   /** A call's saved result, whole: what the model reads in pages when its result was cut. */
   savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
+  /**
+   * Called once the person's message is saved: until the turn calls the returned function (as it ends),
+   * what its steps save need not wait for the disk commit by commit, as long as a kill loses none of it.
+   */
+  stepsUnderway?(): () => void;
 }
 
 export type TurnEvent = ChatTurnEvent;
@@ -71,9 +76,19 @@ export interface TurnOutcome {
 const DEFAULT_MAX_STEPS = 25;
 
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
-  const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
-  if (input.userContent) store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  if (input.userContent) deps.store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  // What the steps save from here is on the disk when the turn ends, however it ends.
+  const stepsEnd = deps.store.stepsUnderway?.();
+  try {
+    return await runSteps(input, deps);
+  } finally {
+    stepsEnd?.();
+  }
+}
+
+async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+  const { store, onEvent } = deps;
   const plan = input.tools;
   const tools = plan.offered;
   // The names the model may use this turn; a tool found by a search is added as it is found.
@@ -119,7 +134,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
   // The conversation is read from the store once per turn; each step adds what it saved to this copy, so a
   // long conversation is not read and parsed again at every step. The same repair the store's reading
-  // does (transcriptForModel) is applied to what was added.
+  // does is applied to what was added, and only to that (continueTranscript): the messages sent before
+  // stay the same objects, so a provider converts to its wire format only what is new.
   let conversation: ChatMessage[] | undefined;
 
   for (let step = 1; step <= maxSteps; step++) {
@@ -137,7 +153,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       if (tool) onEvent({ type: 'tool_input', messageId, callId, serverId: tool.serverId, tool: tool.name, arguments: soFar });
     });
     try {
-      conversation = conversation === undefined ? store.loadChatMessages(input.conversationId) : transcriptForModel(conversation);
+      conversation ??= store.loadChatMessages(input.conversationId);
       const messages = conversation;
       // The whole conversation is read for a cut result once; after that, only what each step adds.
       if (step === 1) readerOffered = mentionsCutResult(resultTexts(messages));
@@ -189,7 +205,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     const calls = content.filter((c): c is Extract<ChatContent, { type: 'tool_use' }> => c.type === 'tool_use');
     const cancelled = stopReason === 'cancelled' || input.signal.aborted;
     store.finishAssistantMessage(messageId, content, { status: cancelled ? 'incomplete' : 'complete', usage });
-    conversation?.push({ role: 'assistant', content: structuredClone(content) });
+    const reply: ChatMessage = { role: 'assistant', content: structuredClone(content) };
     if (cancelled || calls.length === 0) {
       onEvent({ type: 'done', stopReason: cancelled ? 'cancelled' : stopReason, usage });
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
@@ -217,7 +233,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later } }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
-    conversation?.push({ role: 'user', content: results });
+    // Every call of the step has its result: the step answers only its own calls, as continueTranscript wants.
+    if (conversation) continueTranscript(conversation, [reply, { role: 'user', content: results }]);
     readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });

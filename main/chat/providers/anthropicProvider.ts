@@ -17,6 +17,7 @@ import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
+import { MessageConversions } from './messageConversions.ts';
 import { DEFERS_TOOLS } from './providerKinds.ts';
 import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
@@ -41,6 +42,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
   let cached: { key: string; client: Anthropic } | undefined;
   // A server that refused deferred tools once (a compatible server, an older API) gets none again.
   const deferral = { refused: false };
+  const conversions = new MessageConversions<MessageParam>();
 
   /** Reads the key on every turn, so a key the person changes applies without a restart. */
   async function client(): Promise<{ key: string; client: Anthropic }> {
@@ -83,7 +85,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
 
     stream(request) {
       const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-      return cancellableTurn(request.signal, usage, () => streamTurn(config, baseURL, client, deferral.refused ? withoutDeferral(request) : request, usage, deferral));
+      return cancellableTurn(request.signal, usage, () => streamTurn(config, baseURL, client, deferral.refused ? withoutDeferral(request) : request, usage, deferral, conversions));
     },
   };
 }
@@ -95,6 +97,7 @@ async function* streamTurn(
   request: ModelRequest,
   usage: TokenUsage,
   deferral: { refused: boolean },
+  conversions: MessageConversions<MessageParam>,
 ): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const { key, client: anthropic } = await client();
@@ -106,7 +109,7 @@ async function* streamTurn(
     // the tools the conversation loaded, and no deferral from then on.
     const { sent, refusal } = await sendWithDeferralFallback(
       request,
-      (toSend) => anthropic.messages.create(requestParams(toSend, notices), signal ? { signal } : {}),
+      (toSend) => anthropic.messages.create(requestParams(toSend, notices, conversions), signal ? { signal } : {}),
       (error) => error instanceof APIError && error.status === 400,
     );
     events = sent;
@@ -187,13 +190,13 @@ async function* streamTurn(
  * result names them as tool references, which load them. The request asks for prompt caching (the API
  * marks its last block), which pays because the tools and earlier messages stay the same turn after turn.
  */
-function requestParams(request: ModelRequest, notices: string[]): MessageCreateParamsStreaming {
+function requestParams(request: ModelRequest, notices: string[], conversions: MessageConversions<MessageParam>): MessageCreateParamsStreaming {
   const tools = toolsToSend(request);
   const deferred = new Set(tools.filter((tool) => tool.deferred).map((tool) => tool.name));
   return {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: request.messages.map((message) => toAnthropicMessage(message, notices, deferred)),
+    messages: conversions.of(request.messages, notices, (message, said) => toAnthropicMessage(message, said, deferred), deferred.size > 0 ? (message) => referencesTo(deferred, message) : undefined),
     stream: true,
     cache_control: { type: 'ephemeral' },
     ...(request.system ? { system: request.system } : {}),
@@ -236,6 +239,16 @@ export function toAnthropicMessage(message: ChatMessage, notices: string[], defe
   const results = blocks.filter((block) => block.type === 'tool_result');
   const rest = blocks.filter((block) => block.type !== 'tool_result');
   return { role: message.role, content: [...results, ...rest] };
+}
+
+/** The deferred tools a message's search results load by reference: what its conversion reads besides the message. */
+function referencesTo(deferred: ReadonlySet<string>, message: ChatMessage): string {
+  let names = '';
+  for (const block of message.content) {
+    if (block.type !== 'tool_result' || !block.loadsTools) continue;
+    for (const name of block.loadsTools) if (deferred.has(name)) names += `${name}\n`;
+  }
+  return names;
 }
 
 function toAnthropicBlocks(content: ChatContent, notices: string[], deferred: ReadonlySet<string>): ContentBlockParam[] {

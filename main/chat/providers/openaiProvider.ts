@@ -15,6 +15,7 @@ import type {
 import type { SecretSource } from '../../store/secrets.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { openAiProviderOver } from './openaiClient.ts';
+import { MessageConversions } from './messageConversions.ts';
 import type { OpenAiClientOptions, OpenAiClientSource, OpenAiKind } from './openaiClient.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import type { ProviderNaming } from './providerErrors.ts';
@@ -28,10 +29,17 @@ export const OPENAI_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif
 export type OpenAiProviderOptions = OpenAiClientOptions;
 
 export function createOpenAiProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiProviderOptions = {}): LlmProvider {
-  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamTurn(config, source, request, usage));
+  const conversions = new MessageConversions<ChatCompletionMessageParam[]>();
+  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamTurn(config, source, request, usage, conversions));
 }
 
-async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage): AsyncGenerator<ModelStreamEvent> {
+async function* streamTurn(
+  config: ProviderConfig,
+  source: OpenAiClientSource,
+  request: ModelRequest,
+  usage: TokenUsage,
+  conversions: MessageConversions<ChatCompletionMessageParam[]>,
+): AsyncGenerator<ModelStreamEvent> {
   const kind = source.kind;
   const signal = request.signal;
   const { key, client: openai } = await source.client();
@@ -39,7 +47,7 @@ async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, r
   const notices: string[] = [];
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
-    messages: toOpenAiMessages(request, kind, notices),
+    messages: toOpenAiMessages(request, kind, notices, conversions),
     stream: true,
     stream_options: { include_usage: true },
     // OpenAI's newer models refuse `max_tokens`; many compatible servers know only `max_tokens`.
@@ -135,13 +143,17 @@ function mapFinishReason(reason: ChatCompletionChunk.Choice['finish_reason']): S
 
 // ---- ChatMessage → Chat Completions ----
 
-export function toOpenAiMessages(request: Pick<ModelRequest, 'system' | 'messages'>, kind: OpenAiKind, notices: string[]): ChatCompletionMessageParam[] {
+/** `conversions`: what earlier requests made of the same messages, so only new ones are converted. */
+export function toOpenAiMessages(
+  request: Pick<ModelRequest, 'system' | 'messages'>,
+  kind: OpenAiKind,
+  notices: string[],
+  conversions = new MessageConversions<ChatCompletionMessageParam[]>(),
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (request.system) out.push({ role: 'system', content: request.system });
-  for (const message of request.messages) {
-    if (message.role === 'assistant') out.push(toAssistantMessage(message, notices));
-    else out.push(...toUserMessages(message, kind, notices));
-  }
+  const convert = (message: ChatMessage, said: string[]) => (message.role === 'assistant' ? [toAssistantMessage(message, said)] : toUserMessages(message, kind, said));
+  for (const converted of conversions.of(request.messages, notices, convert)) out.push(...converted);
   return out;
 }
 

@@ -19,6 +19,7 @@ import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderCo
 import { APIError } from 'openai';
 import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { openAiProviderOver } from './openaiClient.ts';
+import { MessageConversions } from './messageConversions.ts';
 import type { OpenAiClientOptions, OpenAiClientSource } from './openaiClient.ts';
 import { OPENAI_IMAGE_TYPES, toOpenAiTool } from './openaiProvider.ts';
 import { streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
@@ -28,10 +29,18 @@ import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
 export function createOpenAiResponsesProvider(config: ProviderConfig, secrets: SecretSource, options: OpenAiClientOptions = {}): LlmProvider {
   // A server that refused deferred tools once (one that copies the API without tool search) gets none again.
   const deferral = { refused: false };
-  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, deferral.refused ? withoutDeferral(request) : request, usage, deferral));
+  const conversions = new MessageConversions<ResponseInputItem[]>();
+  return openAiProviderOver(config, secrets, options, (source, request, usage) => streamResponse(config, source, deferral.refused ? withoutDeferral(request) : request, usage, deferral, conversions));
 }
 
-async function* streamResponse(config: ProviderConfig, source: OpenAiClientSource, request: ModelRequest, usage: TokenUsage, deferral: { refused: boolean }): AsyncGenerator<ModelStreamEvent> {
+async function* streamResponse(
+  config: ProviderConfig,
+  source: OpenAiClientSource,
+  request: ModelRequest,
+  usage: TokenUsage,
+  deferral: { refused: boolean },
+  conversions: MessageConversions<ResponseInputItem[]>,
+): AsyncGenerator<ModelStreamEvent> {
   const signal = request.signal;
   const { key, client: openai } = await source.client();
   const errors = source.errors(key, request.model);
@@ -42,7 +51,7 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
     const { sent, refusal } = await sendWithDeferralFallback(
       request,
       (toSend) => {
-        const params = requestParams(config, toSend, notices);
+        const params = requestParams(config, toSend, notices, conversions);
         searchTool = params.searchTool;
         return openai.responses.create(params.body, signal ? { signal } : {});
       },
@@ -132,7 +141,7 @@ function incompleteReason(reason: string | undefined): StopReason {
  * search (`tool_search`, executed by the client), each deferred tool goes with `defer_loading`, and a
  * search's result gives the model the definitions it found (`tool_search_output`).
  */
-function requestParams(config: ProviderConfig, request: ModelRequest, notices: string[]): { body: ResponseCreateParamsStreaming; searchTool?: string } {
+function requestParams(config: ProviderConfig, request: ModelRequest, notices: string[], conversions: MessageConversions<ResponseInputItem[]>): { body: ResponseCreateParamsStreaming; searchTool?: string } {
   const sent = toolsToSend(request);
   const native = sent.some((tool) => tool.deferred);
   const search = native ? sent.find((tool) => tool.searchesTools) : undefined;
@@ -146,7 +155,7 @@ function requestParams(config: ProviderConfig, request: ModelRequest, notices: s
   const loads = search ? { searchTool: search.name, definitions: new Map(sent.filter((tool) => tool.deferred).map((tool) => [tool.name, definitions.get(tool.name) as FunctionTool])) } : undefined;
   const body: ResponseCreateParamsStreaming = {
     model: request.model,
-    input: toResponsesInput(request.messages, notices, loads),
+    input: toResponsesInput(request.messages, notices, loads, conversions),
     stream: true,
     max_output_tokens: request.maxTokens,
     // Atrium keeps the conversation; nothing is left on OpenAI's side to be chained or retained.
@@ -172,51 +181,70 @@ interface SearchLoads {
   definitions: ReadonlyMap<string, FunctionTool>;
 }
 
-export function toResponsesInput(messages: readonly ChatMessage[], notices: string[], search?: SearchLoads): ResponseInputItem[] {
-  const items: ResponseInputItem[] = [];
+/** `conversions`: what earlier requests made of the same messages, so only new ones are converted. */
+export function toResponsesInput(messages: readonly ChatMessage[], notices: string[], search?: SearchLoads, conversions = new MessageConversions<ResponseInputItem[]>()): ResponseInputItem[] {
+  // The calls of the tool search, whose results load what they found rather than answer a function.
   const searchCalls = new Set<string>();
-  for (const message of messages) {
-    const own: ResponseInputMessageContentList = [];
-    let assistantText: string[] = [];
-    // In order: an assistant's words before its tool calls stay before them.
-    const flushAssistantText = () => {
-      if (assistantText.length > 0) items.push({ role: 'assistant', content: assistantText.join('\n') });
-      assistantText = [];
-    };
-    for (const content of message.content) {
-      switch (content.type) {
-        case 'text':
-          if (content.text === '') break;
-          if (message.role === 'assistant') assistantText.push(content.text);
-          else own.push({ type: 'input_text', text: content.text });
-          break;
-        case 'image':
-          // An image the model generated earlier: the model is told it made one, not shown it again.
-          if (message.role === 'assistant') assistantText.push(`[An image (${content.mimeType}) generated earlier in this conversation.]`);
-          else own.push(imageInput(content, notices));
-          break;
-        case 'tool_use':
-          flushAssistantText();
-          if (search && content.name === search.searchTool) {
-            searchCalls.add(content.id);
-            items.push({ type: 'tool_search_call', call_id: content.id, arguments: content.input, execution: 'client', status: 'completed' });
-          } else {
-            items.push({ type: 'function_call', call_id: content.id, name: content.name, arguments: JSON.stringify(content.input) });
-          }
-          break;
-        case 'tool_result':
-          if (search && searchCalls.has(content.toolUseId)) {
-            const tools = (content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []);
-            items.push({ type: 'tool_search_output', call_id: content.toolUseId, execution: 'client', status: 'completed', tools });
-          } else {
-            items.push({ type: 'function_call_output', call_id: content.toolUseId, output: toolOutput(content, notices) });
-          }
-          break;
-      }
-    }
-    flushAssistantText();
-    if (own.length > 0) items.push({ role: 'user', content: own });
+  if (search) for (const message of messages) for (const c of message.content) if (c.type === 'tool_use' && c.name === search.searchTool) searchCalls.add(c.id);
+  const items: ResponseInputItem[] = [];
+  const convert = (message: ChatMessage, said: string[]) => messageItems(message, said, search, searchCalls);
+  for (const converted of conversions.of(messages, notices, convert, search ? (message) => searchDependency(message, search, searchCalls) : undefined)) items.push(...converted);
+  return items;
+}
+
+/** What a message's items read besides the message, with a tool search: which calls were the search, and what they loaded. */
+function searchDependency(message: ChatMessage, search: SearchLoads, searchCalls: ReadonlySet<string>): string {
+  let dependency = '';
+  for (const content of message.content) {
+    if (content.type === 'tool_use') dependency += `call ${content.name === search.searchTool}\n`;
+    else if (content.type === 'tool_result' && searchCalls.has(content.toolUseId)) {
+      dependency += `loads ${JSON.stringify((content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []))}\n`;
+    } else if (content.type === 'tool_result') dependency += 'answers\n';
   }
+  return dependency;
+}
+
+function messageItems(message: ChatMessage, notices: string[], search: SearchLoads | undefined, searchCalls: ReadonlySet<string>): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  const own: ResponseInputMessageContentList = [];
+  let assistantText: string[] = [];
+  // In order: an assistant's words before its tool calls stay before them.
+  const flushAssistantText = () => {
+    if (assistantText.length > 0) items.push({ role: 'assistant', content: assistantText.join('\n') });
+    assistantText = [];
+  };
+  for (const content of message.content) {
+    switch (content.type) {
+      case 'text':
+        if (content.text === '') break;
+        if (message.role === 'assistant') assistantText.push(content.text);
+        else own.push({ type: 'input_text', text: content.text });
+        break;
+      case 'image':
+        // An image the model generated earlier: the model is told it made one, not shown it again.
+        if (message.role === 'assistant') assistantText.push(`[An image (${content.mimeType}) generated earlier in this conversation.]`);
+        else own.push(imageInput(content, notices));
+        break;
+      case 'tool_use':
+        flushAssistantText();
+        if (search && content.name === search.searchTool) {
+          items.push({ type: 'tool_search_call', call_id: content.id, arguments: content.input, execution: 'client', status: 'completed' });
+        } else {
+          items.push({ type: 'function_call', call_id: content.id, name: content.name, arguments: JSON.stringify(content.input) });
+        }
+        break;
+      case 'tool_result':
+        if (search && searchCalls.has(content.toolUseId)) {
+          const tools = (content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []);
+          items.push({ type: 'tool_search_output', call_id: content.toolUseId, execution: 'client', status: 'completed', tools });
+        } else {
+          items.push({ type: 'function_call_output', call_id: content.toolUseId, output: toolOutput(content, notices) });
+        }
+        break;
+    }
+  }
+  flushAssistantText();
+  if (own.length > 0) items.push({ role: 'user', content: own });
   return items;
 }
 

@@ -26,6 +26,8 @@ export function toolsTheHistoryLoads(messages: readonly ChatMessage[]): { refere
  * earlier turns went to a provider without deferral, say) is sent loaded, since its call is in the history.
  */
 export function toolsToSend(request: ModelRequest): ModelTool[] {
+  // Without a deferred tool there is nothing to load, and no reason to read the whole history for it.
+  if (!defers(request)) return request.tools;
   const { referenced, called } = toolsTheHistoryLoads(request.messages);
   return request.tools.map((tool) => (tool.deferred && called.has(tool.name) && !referenced.has(tool.name) ? withoutFlags(tool) : tool));
 }
