@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolSummary } from '../shared/domain.ts';
-import type { ChatContent } from '../shared/conversation.ts';
 import { runTurn } from '../main/chat/agentLoop.ts';
 import { historyTurnStore } from '../main/chat/chatService.ts';
 import type { LlmProvider, ModelStreamEvent } from '../main/chat/llmTypes.ts';
@@ -17,13 +16,13 @@ import { scriptedTools } from '../main/chat/testKits/scriptedTools.ts';
 import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 import { showSpread, spreadOf } from './spread.ts';
+import { fillConversation } from './longConversationFixture.ts';
 
 const SIZES = [100, 1_000, 5_000];
 const STEPS = 4;
 // Ten turns, so each median is over 30 steps: with 9 a single slow fsync moved it by a millisecond.
 const TURNS = 10;
 const tool: ToolSummary = { serverId: 'calc', name: 'add', modelName: 'calc__add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, enabled: true };
-const paragraph = 'The quarterly figures came in above the forecast, mostly from the new region; costs held steady. '.repeat(4);
 
 /** A model that answers at once: a tool call for each step but the last, then words; when each request came is kept. */
 function instantModel(stamps: number[], turn: number): LlmProvider {
@@ -43,18 +42,6 @@ function instantModel(stamps: number[], turn: number): LlmProvider {
   };
 }
 
-function fill(history: HistoryStore, conversationId: string, messages: number): void {
-  for (let i = 0; i < messages; i += 4) {
-    history.appendUserMessage(conversationId, [{ type: 'text', text: `Question ${i}: ${paragraph}` }]);
-    const reply = history.beginAssistantMessage(conversationId);
-    const call: ChatContent = { type: 'tool_use', id: `old-${i}`, name: 'calc__add', input: { a: i, b: 2 } };
-    history.finishAssistantMessage(reply, { status: 'complete', content: [{ type: 'text', text: paragraph }, call] });
-    history.appendUserMessage(conversationId, [{ type: 'tool_result', toolUseId: `old-${i}`, content: [{ type: 'text', text: String(i + 2) }] }]);
-    const answer = history.beginAssistantMessage(conversationId);
-    history.finishAssistantMessage(answer, { status: 'complete', content: [{ type: 'text', text: `The answer is ${i + 2}. ${paragraph}` }] });
-  }
-}
-
 console.log('earlier messages   host time per model step (ms): min / median / max');
 let medianAtLargest = 0;
 for (const size of SIZES) {
@@ -62,7 +49,7 @@ for (const size of SIZES) {
   try {
     const history = new HistoryStore(openDatabase(join(dir, 'atrium.db'), historyMigrations));
     const conversationId = history.createConversation({ title: 'long' }).id;
-    fill(history, conversationId, size);
+    fillConversation(history, conversationId, size);
     const gaps: number[] = [];
     for (let turn = 0; turn < TURNS; turn++) {
       const stamps: number[] = [];
