@@ -33,7 +33,8 @@ export interface TurnStore {
   savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
   /**
    * Called once the person's message is saved: until the turn calls the returned function (as it ends),
-   * what its steps save need not wait for the disk commit by commit, as long as a kill loses none of it.
+   * what its steps save need not wait for the disk commit by commit, as long as a kill loses none of it;
+   * the function puts it there.
    */
   stepsUnderway?(): () => void;
 }

@@ -195,40 +195,53 @@ export class ChatService {
   }
 }
 
-/** The history store as the agent loop writes to it. */
+/** The history store as the agent loop writes to it, for one turn. */
 export function historyTurnStore(history: HistoryStore): TurnStore {
+  // Once the person's message is saved (on the disk), what the steps save does not wait for the disk commit
+  // by commit; it is put there when the turn ends, or by any other write meanwhile.
+  let stepping = false;
+  const step = <T>(work: () => T): T => (stepping ? history.withoutDiskWait(work) : work());
   return {
-    appendUserMessage: (conversationId, content, origin) => void history.appendUserMessage(conversationId, content, origin),
+    appendUserMessage: (conversationId, content, origin) => step(() => void history.appendUserMessage(conversationId, content, origin)),
     // A reply replaced by Retry (and its tool results) is the person's to read, never the model's.
     loadChatMessages: (conversationId) =>
       transcriptForModel(history.loadMessages(conversationId).flatMap(({ role, content, replacedAt }) => (replacedAt === undefined ? [{ role, content }] : []))),
-    beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
-    appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    beginAssistantMessage: (conversationId) => step(() => history.beginAssistantMessage(conversationId)),
+    stepsUnderway: () => {
+      stepping = true;
+      return () => {
+        stepping = false;
+        history.syncToDisk();
+      };
+    },
+    appendAssistantText: (messageId, delta) => step(() => history.appendAssistantText(messageId, delta)),
     noteWithheld: (conversationId, withheld) => void history.notes.noteWithheld(conversationId, withheld),
     // What the server sent, as saved; a call that failed has no result to read.
     savedResult: (conversationId, callId) => {
       const result = history.toolCalls.list(conversationId).find((call) => call.id === callId)?.result;
       return result === undefined || result.error !== undefined ? undefined : { ...result };
     },
-    setAssistantContent: (messageId, content) => history.setAssistantContent(messageId, content),
-    finishAssistantMessage: (messageId, content, outcome) => {
-      history.finishAssistantMessage(messageId, {
-        status: outcome.status,
-        content,
-        ...(outcome.usage ? { usage: outcome.usage } : {}),
-        ...(outcome.error ? { error: outcome.error } : {}),
-      });
-    },
-    recordToolCall: (call) => {
-      const { status, isError, result, startedAt, ...declared } = call;
-      history.toolCalls.record(declared);
-      history.toolCalls.update(call.conversationId, call.id, {
-        status,
-        isError,
-        ...(startedAt !== undefined ? { startedAt } : {}),
-        ...(result !== undefined ? { result } : {}),
-      });
-    },
+    setAssistantContent: (messageId, content) => step(() => history.setAssistantContent(messageId, content)),
+    finishAssistantMessage: (messageId, content, outcome) =>
+      step(() =>
+        history.finishAssistantMessage(messageId, {
+          status: outcome.status,
+          content,
+          ...(outcome.usage ? { usage: outcome.usage } : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
+        }),
+      ),
+    recordToolCall: (call) =>
+      step(() => {
+        const { status, isError, result, startedAt, ...declared } = call;
+        history.toolCalls.record(declared);
+        history.toolCalls.update(call.conversationId, call.id, {
+          status,
+          isError,
+          ...(startedAt !== undefined ? { startedAt } : {}),
+          ...(result !== undefined ? { result } : {}),
+        });
+      }),
   };
 }
 

@@ -1,6 +1,8 @@
-// Atrium's one SQLite file (node:sqlite): WAL journal and synchronous=FULL, so a kill at any moment
-// loses nothing that was committed and never corrupts the file. Each store module owns its tables and
-// brings its migrations; `openDatabase` applies the ones not yet applied, in order, each in a transaction.
+// Atrium's one SQLite file (node:sqlite): WAL journal, so a kill at any moment loses nothing that was
+// committed and never corrupts the file, and synchronous=FULL, so a commit is on the disk when it returns
+// (a power cut loses nothing committed either) — except the writes of a turn's steps (`withoutDiskWait`). Each
+// store module owns its tables and brings its migrations; `openDatabase` applies the ones not yet
+// applied, in order, each in a transaction.
 
 import { createRequire } from 'node:module';
 import { closeSync, lstatSync, mkdirSync, openSync } from 'node:fs';
@@ -142,4 +144,30 @@ export function transaction<T>(db: Database, work: () => T): T {
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+const relaxed = new WeakMap<Database, number>();
+
+/**
+ * Runs `work` with its commits not waiting for the disk (synchronous=NORMAL): what it commits survives a
+ * kill of Atrium (the WAL holds it) and never damages the file, but a power cut or a system crash may lose
+ * it until the next commit that waits, which puts everything before it on the disk too, or `syncToDisk`.
+ * For the writes of a turn's steps, several between one model request and the next, where a wait each
+ * cost more than the rest of the step; every other write (a grant, an audit line) still waits.
+ */
+export function withoutDiskWait<T>(db: Database, work: () => T): T {
+  const depth = relaxed.get(db) ?? 0;
+  if (depth === 0) db.exec('PRAGMA synchronous = NORMAL');
+  relaxed.set(db, depth + 1);
+  try {
+    return work();
+  } finally {
+    relaxed.set(db, depth);
+    if (depth === 0 && db.isOpen) db.exec('PRAGMA synchronous = FULL');
+  }
+}
+
+/** Puts what was committed without waiting (`withoutDiskWait`) on the disk: the WAL, then the database file. */
+export function syncToDisk(db: Database): void {
+  if (db.isOpen) db.exec('PRAGMA wal_checkpoint(PASSIVE)');
 }

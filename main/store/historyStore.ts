@@ -16,7 +16,7 @@ import type {
   MessageStatus,
   StoredMessage,
 } from '../../shared/conversation.ts';
-import { transaction } from './database.ts';
+import { syncToDisk, transaction, withoutDiskWait } from './database.ts';
 import { readOne, readRows, RowReader } from './rowReader.ts';
 import { RequestJournal } from './requestJournal.ts';
 import { ToolCallLog } from './toolCallLog.ts';
@@ -245,6 +245,16 @@ export class HistoryStore {
   markInterruptedMessages(): number {
     if (this.streams.size > 0) throw new Error('history: markInterruptedMessages is for startup, while no reply streams');
     return Number(this.sql.markInterrupted.run(this.now()).changes);
+  }
+
+  /** Runs `work` without its commits waiting for the disk, for a turn's steps (see database.ts). */
+  withoutDiskWait<T>(work: () => T): T {
+    return withoutDiskWait(this.db, work);
+  }
+
+  /** Puts on the disk what was saved without waiting for it. */
+  syncToDisk(): void {
+    syncToDisk(this.db);
   }
 
   /** The conversation's messages in order; a reply streaming in this store shows its latest text. */

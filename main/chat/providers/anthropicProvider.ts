@@ -196,7 +196,8 @@ function requestParams(request: ModelRequest, notices: string[], conversions: Me
   return {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: conversions.of(request.messages, notices, (message, said) => toAnthropicMessage(message, said, deferred), deferred.size > 0 ? (message) => referencesTo(deferred, message) : undefined),
+    // A search result's conversion reads which tools are deferred.
+    messages: conversions.of(request.messages, notices, (message, said) => toAnthropicMessage(message, said, deferred), [...deferred].join('\n')),
     stream: true,
     cache_control: { type: 'ephemeral' },
     ...(request.system ? { system: request.system } : {}),
@@ -239,16 +240,6 @@ export function toAnthropicMessage(message: ChatMessage, notices: string[], defe
   const results = blocks.filter((block) => block.type === 'tool_result');
   const rest = blocks.filter((block) => block.type !== 'tool_result');
   return { role: message.role, content: [...results, ...rest] };
-}
-
-/** The deferred tools a message's search results load by reference: what its conversion reads besides the message. */
-function referencesTo(deferred: ReadonlySet<string>, message: ChatMessage): string {
-  let names = '';
-  for (const block of message.content) {
-    if (block.type !== 'tool_result' || !block.loadsTools) continue;
-    for (const name of block.loadsTools) if (deferred.has(name)) names += `${name}\n`;
-  }
-  return names;
 }
 
 function toAnthropicBlocks(content: ChatContent, notices: string[], deferred: ReadonlySet<string>): ContentBlockParam[] {

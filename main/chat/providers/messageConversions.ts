@@ -5,36 +5,39 @@
 
 import type { ChatMessage } from '../../../shared/conversation.ts';
 
-interface Converted<Out> {
-  out: Out;
-  /** What converting it said (an image type the API refuses, say): said again with every request that sends it. */
-  notices: readonly string[];
-  /** What the conversion read besides the message itself (see `dependsOn`). */
-  dependency: string;
-}
-
 export class MessageConversions<Out> {
-  /** The last request's messages, as they were then, and what each became. */
-  private messages: readonly ChatMessage[] = [];
-  private converted: readonly Converted<Out>[] = [];
+  /** The messages converted, as the last request had them, and what each became. */
+  private readonly messages: ChatMessage[] = [];
+  private readonly converted: Out[] = [];
+  /** What converting a message said (an image type the API refuses, say): said again with every request that sends it. */
+  private said: { at: number; notices: readonly string[] }[] = [];
+  private context = '';
 
   /**
-   * Each message's conversion, in order, its notices added to `notices`. A message that is the same
-   * object at the same place as in the last request is not converted again, unless `dependsOn` — what its
-   * conversion reads besides the message (the deferred tools its search result loads, say) — changed.
+   * Each message's conversion, in order, its notices added to `notices`. The messages that begin the
+   * conversation as the same objects as in the last request are not converted again, unless `context` —
+   * what the conversion reads besides the message (the deferred tools a search result loads, say) —
+   * changed. Costs the new messages' conversion and a comparison of references, not the whole history's.
    */
-  of(messages: readonly ChatMessage[], notices: string[], convert: (message: ChatMessage, notices: string[]) => Out, dependsOn?: (message: ChatMessage) => string): Out[] {
-    const converted = messages.map((message, i): Converted<Out> => {
-      const dependency = dependsOn?.(message) ?? '';
-      const known = this.messages[i] === message ? this.converted[i] : undefined;
-      if (known?.dependency === dependency) return known;
+  of(messages: readonly ChatMessage[], notices: string[], convert: (message: ChatMessage, notices: string[]) => Out, context = ''): Out[] {
+    let kept = 0;
+    if (context === this.context) {
+      const most = Math.min(messages.length, this.messages.length);
+      while (kept < most && messages[kept] === this.messages[kept]) kept++;
+    }
+    this.context = context;
+    this.messages.length = kept;
+    this.converted.length = kept;
+    if (this.said.some(({ at }) => at >= kept)) this.said = this.said.filter(({ at }) => at < kept);
+    for (let at = kept; at < messages.length; at++) {
+      const message = messages[at] as ChatMessage;
       const said: string[] = [];
-      return { out: convert(message, said), notices: said, dependency };
-    });
-    // A copy: the caller goes on adding to its own array.
-    this.messages = [...messages];
-    this.converted = converted;
-    for (const { notices: said } of converted) if (said.length > 0) notices.push(...said);
-    return converted.map(({ out }) => out);
+      this.converted.push(convert(message, said));
+      this.messages.push(message);
+      if (said.length > 0) this.said.push({ at, notices: said });
+    }
+    for (const { notices: said } of this.said) notices.push(...said);
+    // A copy: the caller may add to what it sends.
+    return [...this.converted];
   }
 }

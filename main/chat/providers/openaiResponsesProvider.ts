@@ -188,20 +188,10 @@ export function toResponsesInput(messages: readonly ChatMessage[], notices: stri
   if (search) for (const message of messages) for (const c of message.content) if (c.type === 'tool_use' && c.name === search.searchTool) searchCalls.add(c.id);
   const items: ResponseInputItem[] = [];
   const convert = (message: ChatMessage, said: string[]) => messageItems(message, said, search, searchCalls);
-  for (const converted of conversions.of(messages, notices, convert, search ? (message) => searchDependency(message, search, searchCalls) : undefined)) items.push(...converted);
+  // With a tool search, a call's and a result's items read which tool searches and what each found loads.
+  const context = search ? JSON.stringify([search.searchTool, ...search.definitions]) : '';
+  for (const converted of conversions.of(messages, notices, convert, context)) items.push(...converted);
   return items;
-}
-
-/** What a message's items read besides the message, with a tool search: which calls were the search, and what they loaded. */
-function searchDependency(message: ChatMessage, search: SearchLoads, searchCalls: ReadonlySet<string>): string {
-  let dependency = '';
-  for (const content of message.content) {
-    if (content.type === 'tool_use') dependency += `call ${content.name === search.searchTool}\n`;
-    else if (content.type === 'tool_result' && searchCalls.has(content.toolUseId)) {
-      dependency += `loads ${JSON.stringify((content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []))}\n`;
-    } else if (content.type === 'tool_result') dependency += 'answers\n';
-  }
-  return dependency;
 }
 
 function messageItems(message: ChatMessage, notices: string[], search: SearchLoads | undefined, searchCalls: ReadonlySet<string>): ResponseInputItem[] {

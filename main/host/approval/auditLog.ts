@@ -4,6 +4,7 @@
 // Arguments are stored with secrets redacted and long strings shortened.
 
 import type { AuditEntry, AuditEntryInput } from '../../../shared/domain.ts';
+import { withoutDiskWait } from '../../store/database.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { readRows, RowReader } from '../../store/rowReader.ts';
 import { redactSecrets, redactString } from './redactSecrets.ts';
@@ -50,7 +51,15 @@ export class AuditLog {
     this.db = db;
   }
 
-  append(entry: AuditEntryInput): AuditEntry {
+  /**
+   * `waitForDisk: false` for a line that may follow the disk a little later (a call's outcome inside a
+   * turn, which puts it there as it ends): see withoutDiskWait.
+   */
+  append(entry: AuditEntryInput, { waitForDisk = true } = {}): AuditEntry {
+    return waitForDisk ? this.insert(entry) : withoutDiskWait(this.db, () => this.insert(entry));
+  }
+
+  private insert(entry: AuditEntryInput): AuditEntry {
     const args = shorten(redactSecrets(entry.arguments ?? null));
     const detail = entry.detail === undefined ? null : redactString(entry.detail);
     const result = this.db

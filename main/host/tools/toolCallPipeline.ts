@@ -130,30 +130,37 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
         ...(conversationId !== undefined ? { conversationId } : {}),
       });
       if (conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
-      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' });
+      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' }, true);
       return { kind: 'done', tool, decision, startedAt, result };
     } catch (error) {
       const cancelled = signal.aborted;
       // A server's error message is its text too, and it reaches the model.
       if (!cancelled && conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
-      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message });
+      audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message }, true);
       return { kind: cancelled ? 'cancelled' : 'failed', tool, decision, startedAt, error: error as Error };
     }
   };
 
-  /** One line of the audit log for this call, saying who asked. */
-  const audit = (tool: ToolSummary, request: ToolCallRequest, entry: Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>) => {
+  /**
+   * One line of the audit log for this call, saying who asked. The line of a model's call that ended
+   * does not wait for the disk (its turn puts it there as it ends): the line that allowed the call did,
+   * before the call ran.
+   */
+  const audit = (tool: ToolSummary, request: ToolCallRequest, entry: Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>, ended = false) => {
     const { origin } = request;
-    deps.audit.append({
-      at: now(),
-      serverId: tool.serverId,
-      tool: tool.name,
-      arguments: request.arguments,
-      callId: request.callId,
-      ...(origin.by === 'person' ? {} : { conversationId: origin.conversationId }),
-      ...entry,
-      detail: origin.by === 'view' ? `${entry.detail}; asked by the view of ${origin.viewOf.serverId}/${origin.viewOf.tool}` : (entry.detail ?? ''),
-    });
+    deps.audit.append(
+      {
+        at: now(),
+        serverId: tool.serverId,
+        tool: tool.name,
+        arguments: request.arguments,
+        callId: request.callId,
+        ...(origin.by === 'person' ? {} : { conversationId: origin.conversationId }),
+        ...entry,
+        detail: origin.by === 'view' ? `${entry.detail}; asked by the view of ${origin.viewOf.serverId}/${origin.viewOf.tool}` : (entry.detail ?? ''),
+      },
+      { waitForDisk: !(ended && origin.by === 'model') },
+    );
   };
 
   return {
