@@ -1,4 +1,4 @@
-// A step of a long conversation as the person waits for it (issue 26 §Speed): a real `atrium chat
+// A step of a long conversation as the person waits for it: a real `atrium chat
 // --conversation <id>` continues a 5,002-message conversation with one turn of STEPS model requests,
 // against a scripted fake Anthropic server; between the steps the model calls a tool of a fast local MCP
 // server (bench/servers/minimalServer.mjs). The fake server records when each step's answer ended and when
@@ -9,7 +9,7 @@
 // 5,002 messages each round. The first request of a turn (which reads the conversation) is not a gap.
 // Target: Atrium's median gap ≤ the bare client's + 5 ms. Prints min / median / max of each.
 // Runs the bundle when it is current (`npm run build:node`), and says which it ran.
-//   node bench/longConversationRequest.ts [--rounds N]
+//   node bench/longConversationRequest.ts [--rounds N]     (BENCH_PROF=DIR also writes atrium's CPU profiles)
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,11 +63,12 @@ async function measure(side: 'bare' | 'atrium', home: string, conversationId: st
       const db = join(home, DATABASE_FILE_NAME);
       copyFileSync(`${db}.pristine`, db);
       for (const suffix of ['-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
-      const args = [...(process.env['BENCH_PROF'] && process.env['BENCH_PROF'] !== 'strace' ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROF'], '--cpu-prof-interval', '100'] : []), atrium, 'chat', 'Add them up once more.', '--conversation', conversationId, '--provider', 'anthropic', '--model', 'claude-bench', '--base-url', llm.url, '--approve', 'all'];
-      const { stdout } = await (process.env['BENCH_PROF'] ? run(process.env['BENCH_PROF'] === 'strace' ? 'strace' : 'chrt', [...(process.env['BENCH_PROF'] === 'strace' ? ['-f', '-tt', '-e', 'trace=fsync,fdatasync', '-o', '/tmp/strace.out'] : ['-f', '10']), process.execPath, ...args], { env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-bench' } }) : run(process.execPath, args, { env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-bench' } }));
+      // BENCH_PROF=DIR: a CPU profile of each atrium run into DIR.
+      const profile = process.env['BENCH_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROF'], '--cpu-prof-interval', '100'] : [];
+      const args = [...profile, atrium, 'chat', 'Add them up once more.', '--conversation', conversationId, '--provider', 'anthropic', '--model', 'claude-bench', '--base-url', llm.url, '--approve', 'all'];
+      const { stdout } = await run(process.execPath, args, { env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-bench' } });
       if (!stdout.includes('That is all of them.')) throw new Error(`atrium chat did not finish the turn: ${stdout.slice(-500)}`);
     }
-    if (process.env['BENCH_DEBUG']) console.error(side, llm.requests.filter((r) => r.method === 'POST').map((r) => r.rawBody.length).join(' '));
     return gapsOf(llm);
   } finally {
     await llm.close();
