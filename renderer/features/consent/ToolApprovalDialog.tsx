@@ -4,6 +4,7 @@ import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 /**
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
@@ -20,7 +21,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
   const declared = toolDeclaration(tool.name, tool.annotations);
   return (
     <ConsentDialog
-      title={`Run ${tool.name}?`}
+      title={`Run ${shownText(tool.name)}?`}
       from={
         fromView ? (
           <>

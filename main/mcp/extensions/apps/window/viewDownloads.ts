@@ -4,6 +4,7 @@
 // read through the host); its name is the last part of its address, cleaned so it cannot name a folder.
 import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
 import type { AtriumClientApi } from '../../../../../shared/contract.ts';
+import { withoutMarks } from '../../../../../shared/serverText.ts';
 import { visibleText } from '../../../../../shared/visibleText.ts';
 
 /** The most a view may hand over to save at once. */
@@ -43,7 +44,8 @@ export async function filesToSave(api: AtriumClientApi, serverId: string, conten
       const { resource } = item;
       files.push({ name: fileNameOf(resource.uri), mimeType: resource.mimeType ?? 'application/octet-stream', bytes: bytesOf(resource) });
     } else {
-      const read = await api.readResource({ serverId, uri: item.uri });
+      // Read through the host, its text has the neutraliser's marks: the file gets the text without them.
+      const read = withoutMarks(await api.readResource({ serverId, uri: item.uri }));
       for (const content of read.contents) files.push({ name: fileNameOf(content.uri || item.uri), mimeType: content.mimeType ?? item.mimeType ?? 'application/octet-stream', bytes: bytesOf(content) });
     }
   }

@@ -5,6 +5,9 @@
 // flooding is reported (`onflood`) so the card can stop it. The bridge (ext-apps' AppBridge) checks
 // each message against the extension's schema on top of this.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { plainValue } from '../../../../../shared/serverText.ts';
+
+const SANDBOX_RESOURCE_READY = 'ui/notifications/sandbox-resource-ready';
 
 /** A message from a view larger than this (serialised) is dropped. */
 export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
@@ -48,7 +51,10 @@ export class ViewTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    this.options.frame.postMessage(message, this.options.sandboxOrigin);
+    // A view is its server's code: server text reaches it as the model reads it, with no marks of Atrium's.
+    // The page itself (the relay's sandbox-resource-ready) goes as its server wrote it: it only runs there.
+    const page = 'method' in message && message.method === SANDBOX_RESOURCE_READY;
+    this.options.frame.postMessage(page ? message : plainValue(message), this.options.sandboxOrigin);
   }
 
   async close(): Promise<void> {
