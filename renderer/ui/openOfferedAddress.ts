@@ -3,7 +3,7 @@
 // where it really goes before a new tab opens it (without access back to Atrium's page).
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
 import type { OfferedAddress } from '../../shared/offeredAddress.ts';
-import { visibleText } from '../../shared/visibleText.ts';
+import { shownText } from '../../shared/visibleText.ts';
 
 export type OpenOutcome = { opened: true } | { opened: false; reason: string };
 
@@ -19,6 +19,6 @@ export function openOfferedAddress(href: string, askedBy?: string): OpenOutcome 
 export function confirmation(address: OfferedAddress, askedBy?: string): string {
   const unicode = address.unicodeRegistrableDomain !== address.registrableDomain ? ` (in Unicode: ${address.unicodeRegistrableDomain})` : '';
   const warnings = address.warnings.map((warning) => `\n⚠ ${warning}`).join('');
-  const who = askedBy ? `${visibleText(askedBy)} asks to open an address.\n\n` : '';
-  return `${who}Open this address in your browser?\n\n${visibleText(address.href)}\n\nIt goes to ${address.registrableDomain}${unicode}.${warnings}`;
+  const who = askedBy ? `${shownText(askedBy)} asks to open an address.\n\n` : '';
+  return `${who}Open this address in your browser?\n\n${shownText(address.href)}\n\nIt goes to ${address.registrableDomain}${unicode}.${warnings}`;
 }

@@ -5,7 +5,7 @@
 import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
 import type { AtriumClientApi } from '../../../../../shared/contract.ts';
 import { withoutMarks } from '../../../../../shared/serverText.ts';
-import { visibleText } from '../../../../../shared/visibleText.ts';
+import { shownText } from '../../../../../shared/visibleText.ts';
 
 /** The most a view may hand over to save at once. */
 const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
@@ -18,7 +18,7 @@ export interface FileToSave {
 
 /** A file name from a resource's address: its last segment, only letters, digits, spaces, `.`, `-` and `_`. */
 export function fileNameOf(uri: string): string {
-  let last = uri.split(/[/\\]/).filter(Boolean).at(-1) ?? '';
+  let last = withoutMarks(uri).split(/[/\\]/).filter(Boolean).at(-1) ?? '';
   try {
     last = decodeURIComponent(last);
   } catch {
@@ -56,8 +56,8 @@ export async function filesToSave(api: AtriumClientApi, serverId: string, conten
 
 /** The confirmation's words: who asks, and each file as it will be saved. */
 export function downloadQuestion(askedBy: string, files: readonly FileToSave[]): string {
-  const list = files.map((file) => `• ${visibleText(file.name)} (${visibleText(file.mimeType)}, ${sizeText(file.bytes.byteLength)})`).join('\n');
-  return `${visibleText(askedBy)} asks to save ${files.length === 1 ? 'a file' : `${files.length} files`} to your computer:\n\n${list}\n\nSave ${files.length === 1 ? 'it' : 'them'}?`;
+  const list = files.map((file) => `• ${shownText(file.name)} (${shownText(file.mimeType)}, ${sizeText(file.bytes.byteLength)})`).join('\n');
+  return `${shownText(askedBy)} asks to save ${files.length === 1 ? 'a file' : `${files.length} files`} to your computer:\n\n${list}\n\nSave ${files.length === 1 ? 'it' : 'them'}?`;
 }
 
 /** Hands each file to the browser's downloads (the desktop app's save dialog). */
