@@ -38,7 +38,8 @@ export class NeutralisingTransport extends TransportDecorator {
   }
 
   protected receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
-    const page = 'id' in message && 'result' in message && this.#pagesAwaited.delete(message.id);
+    // An answer (not a server's own request, whose ids are its own) to a view page's read.
+    const page = !('method' in message) && 'id' in message && message.id !== undefined && this.#pagesAwaited.delete(message.id) && 'result' in message;
     const clean = markServerValue(message, this.#report, page ? isViewPageText : undefined);
     if (clean !== message) {
       const { removed } = this.#report;
