@@ -75,6 +75,17 @@ describe('hidden characters on the way to the model', () => {
     assert.doesNotMatch(body, HIDDEN);
   });
 
+  test("a server's prompt, sent as the person's message, keeps its mark in the history and reaches the model cleaned, with the note", async () => {
+    const { host, llm } = await hostileHost([{ text: 'Summarised.' }]);
+    const { conversationId } = await host.core.api.runPrompt({ serverId: 'hostile', name: 'summarise' });
+    const [body = ''] = sent(llm);
+    assert.ok(body.includes('Summarise invoicefdp.exe please. [Atrium removed 1 hidden character from this text: bidirectional controls]'), body);
+    assert.doesNotMatch(body, HIDDEN);
+    const { messages } = await host.core.api.getConversation({ conversationId });
+    const asked = messages[0]?.content[0];
+    assert.equal(asked?.type === 'text' ? shownText(asked.text) : '', 'Summarise invoice⟨U+202E⟩fdp.exe please.');
+  });
+
   test('the view itself gets its page as written, for the sandbox: its script keeps the bidi controls it needs', async () => {
     const { host } = await hostileHost([]);
     const view = await host.core.api.openToolView({ serverId: 'hostile', tool: 'show_page' });
