@@ -35,6 +35,14 @@ describe('hostile server text in the CLI', () => {
     assert.ok(stderr.includes('the server answered with an error: \\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{1b}[31mthe server failed\\u{1b}[0m'), stderr);
   });
 
+  test('tools: a description shows the marks of its hidden instruction where it was, cut to one line after marking', async () => {
+    const { code, stdout } = await atrium('tools');
+    assert.equal(code, 0);
+    assert.doesNotMatch(stdout, UNSAFE);
+    assert.ok(stdout.includes('    Looks up an invoice.\\u{e0041}\\u{e006c}\\u{e0073}'), stdout);
+    assert.doesNotMatch(stdout, /\\u\{fdd[01]\}/, 'no piece of a marker');
+  });
+
   test('--json: tool descriptions lose their hidden instruction and say so; the JSON has nothing raw', async () => {
     const { code, stdout } = await atrium('tools', '--json');
     assert.equal(code, 0);

@@ -131,7 +131,7 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       name: `${tool.name} ${tool.title ?? ''}`,
       server: tool.serverId,
       // A long description says what matters first; the rest is mostly usage notes.
-      description: (tool.description ?? '').slice(0, 1_000),
+      description: withoutMarks(tool.description ?? '').slice(0, 1_000),
       parameters: parameterText(tool.inputSchema),
     };
   };
@@ -238,7 +238,7 @@ function parameterText(schema: unknown): string {
   return Object.entries(properties as Record<string, unknown>)
     .map(([name, property]) => {
       const description = (property as { description?: unknown } | null)?.description;
-      return `${name} ${typeof description === 'string' ? description.slice(0, 200) : ''}`;
+      return `${name} ${typeof description === 'string' ? withoutMarks(description).slice(0, 200) : ''}`;
     })
     .join(' ');
 }
