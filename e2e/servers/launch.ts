@@ -21,7 +21,8 @@ export type StdioFixture =
   | 'appViewServer'
   | 'viewAttackServer'
   | 'lyingResultServer'
-  | 'squattingServer';
+  | 'squattingServer'
+  | 'changeWhileListingServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -26,6 +26,8 @@ export interface CallOptions {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_CALL_MS = 30 * 60_000;
+/** The longest a call waits for a change of tools the server announced to be listed: past it, the call goes on with what is known. */
+const MAX_TOOLS_SETTLE_MS = 10_000;
 
 export abstract class SessionRequests {
   abstract readonly id: string;
@@ -146,7 +148,7 @@ export abstract class SessionRequests {
 
   /** Resolves once a change of its tools the server announced has been listed (or the wait ran out). */
   toolsSettled(): Promise<void> {
-    return this.toolChanges.settled(this.requestTimeout());
+    return this.toolChanges.settled(Math.min(this.requestTimeout(), MAX_TOOLS_SETTLE_MS));
   }
 
   /** Why a request cannot be made now, or undefined when the server is ready for it. */
