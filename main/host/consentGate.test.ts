@@ -124,6 +124,25 @@ test('every decision is in the audit log, with secrets in the arguments redacted
   assert.deepEqual(entry?.arguments, { path: '/x', token: '[redacted]' });
 });
 
+test("a model's call decided without asking is logged without waiting for the disk (its turn's end does); the person's answer and a view's call wait", async () => {
+  const { gate, check, audit } = setup({ trusted: ['docs'], answer: { effect: 'allow', scope: 'once', target: 'tool' } });
+  const waits: boolean[] = [];
+  const append = audit.append.bind(audit);
+  audit.append = (entry, options) => (waits.push(options?.waitForDisk ?? true), append(entry, options));
+  await check(readOnly);
+  await check(destructive);
+  await gate.check({ tool: readOnly, arguments: {}, conversationId: 'c1', signal: new AbortController().signal, fromView: { serverId: 'docs', tool: 'show' } });
+  assert.deepEqual(waits, [false, true, true]);
+  assert.deepEqual(
+    audit.list({ limit: 10 }).map((entry) => [entry.tool, entry.decidedBy]),
+    [
+      [readOnly.name, 'policy'],
+      [destructive.name, 'person'],
+      [readOnly.name, 'policy'],
+    ].reverse(),
+  );
+});
+
 test('the mode is read at every call: "ask for every call" chosen meanwhile asks for a trusted read-only tool', async () => {
   let mode: ApprovalMode = 'ask';
   const { check, asked } = setup({ trusted: ['docs'], mode: () => mode, answer: { effect: 'allow', scope: 'once', target: 'tool' } });

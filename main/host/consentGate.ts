@@ -112,7 +112,9 @@ export function createConsentGate(deps: ConsentGateDeps): ConsentGate {
       if (decision.kind !== 'ask') {
         if (decision.kind === 'allow' && decision.grantScope === 'once' && decision.grantId) deps.ledger.consumeOnce(decision.grantId);
         const allowed = decision.kind === 'allow';
-        record(deps, named, allowed, decision.by, askedBy(decision.reason, fromView));
+        // A model's call decided without asking is part of its turn's step: its line does not wait for the
+        // disk, which the turn reaches as it ends (a grant or a revocation always waits).
+        record(deps, named, allowed, decision.by, askedBy(decision.reason, fromView), { waitForDisk: fromView !== undefined });
         return { allowed, decidedBy: decision.by, reason: decision.reason };
       }
       const serverTrusted = deps.isTrusted(tool.serverId);
@@ -201,17 +203,27 @@ interface CallNamed {
   callId: string | undefined;
 }
 
-function record(deps: ConsentGateDeps, { tool, args, conversationId, callId }: CallNamed, allowed: boolean, by: GateDecision['decidedBy'], reason: string): void {
-  deps.audit.append({
-    at: Date.now(),
-    serverId: tool.serverId,
-    tool: tool.name,
-    arguments: args,
-    decision: allowed ? 'allow' : 'deny',
-    decidedBy: by,
-    outcome: allowed ? 'allowed' : 'denied',
-    conversationId,
-    ...(callId ? { callId } : {}),
-    detail: reason,
-  });
+function record(
+  deps: ConsentGateDeps,
+  { tool, args, conversationId, callId }: CallNamed,
+  allowed: boolean,
+  by: GateDecision['decidedBy'],
+  reason: string,
+  options?: { waitForDisk: boolean },
+): void {
+  deps.audit.append(
+    {
+      at: Date.now(),
+      serverId: tool.serverId,
+      tool: tool.name,
+      arguments: args,
+      decision: allowed ? 'allow' : 'deny',
+      decidedBy: by,
+      outcome: allowed ? 'allowed' : 'denied',
+      conversationId,
+      ...(callId ? { callId } : {}),
+      detail: reason,
+    },
+    options,
+  );
 }

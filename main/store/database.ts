@@ -153,7 +153,7 @@ const relaxed = new WeakMap<Database, number>();
  * kill of Atrium (the WAL holds it) and never damages the file, but a power cut or a system crash may lose
  * it until the next commit that waits, which puts everything before it on the disk too, or `syncToDisk`.
  * For the writes of a turn's steps, several between one model request and the next, where a wait each
- * cost more than the rest of the step; every other write (a grant, an audit line) still waits.
+ * cost more than the rest of the step; every other write (a grant, a revocation, the person's answer) still waits.
  */
 export function withoutDiskWait<T>(db: Database, work: () => T): T {
   const depth = relaxed.get(db) ?? 0;

@@ -47,7 +47,7 @@ function pipeline(options: { current?: () => ToolSummary | undefined; decide?: (
       },
     },
     validator: new CachedSchemaValidator(),
-    audit: { append: (entry) => (audited.push(entry), { ...entry, seq: audited.length }) },
+    audit: { append: (entry, { waitForDisk = true } = {}) => (audited.push({ ...entry, ...(waitForDisk ? {} : { detail: `${entry.detail ?? ''} (not waiting for the disk)` }) }), { ...entry, seq: audited.length }) },
   });
   const call = (origin: CallOrigin, args: Record<string, unknown> = { a: 2, b: 3 }, callId = `call-${Math.random()}`) => calls.call({ serverId: 'calc', tool: 'add', arguments: args, origin, callId });
   return { calls, call, served, nextServed, asked, audited, tookIn, change: (next: ToolSummary | undefined) => (tool = next) };
@@ -84,6 +84,17 @@ test("the person's own call is not put to the consent gate; the model's and a vi
   assert.deepEqual(kit.asked, ['c1', 'c2']);
   assert.deepEqual(kit.served.map((s) => s.conversationId), [undefined, 'c1', 'c2'], "each call runs in its conversation, a view's too");
   assert.deepEqual(kit.tookIn, ['c1', 'c2'], 'what a conversation took in is marked; the person has none');
+});
+
+test("the line of a model's call that ended does not wait for the disk (its turn's end does); a view's and the person's do", async () => {
+  const kit = pipeline();
+  await kit.call({ by: 'model', conversationId: 'c1' });
+  await kit.call({ by: 'view', conversationId: 'c1', viewOf: { serverId: 'calc', tool: 'show' } });
+  await kit.call({ by: 'person' });
+  assert.deepEqual(
+    kit.audited.map((entry) => entry.detail),
+    ['the call ended (not waiting for the disk)', 'the call ended; asked by the view of calc/show', 'called by the person', 'the call ended'],
+  );
 });
 
 test('a denied call never reaches the server', async () => {

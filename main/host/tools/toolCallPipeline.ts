@@ -143,8 +143,7 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
 
   /**
    * One line of the audit log for this call, saying who asked. The line of a model's call that ended
-   * does not wait for the disk (its turn puts it there as it ends): the line that allowed the call did,
-   * before the call ran.
+   * does not wait for the disk: its turn puts it there as it ends.
    */
   const audit = (tool: ToolSummary, request: ToolCallRequest, entry: Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>, ended = false) => {
     const { origin } = request;
