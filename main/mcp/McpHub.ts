@@ -64,7 +64,7 @@ export class McpHub {
         onLog: (line) => this.emit('log', line),
         onListChanged: (list: ListKind) => this.emit('listChanged', { serverId: definition.id, list }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { serverId: definition.id, uri }),
-        onTrace: (messages) => this.emit('traceMessages', { serverId: definition.id, messages }),
+        onTrace: (messages, skipped) => this.emit('traceMessages', { serverId: definition.id, messages, ...(skipped > 0 ? { skipped } : {}) }),
       });
       if (this.traceWatches.isWatched(definition.id)) connection.trace.setWatched(true);
       this.connections.set(definition.id, connection);

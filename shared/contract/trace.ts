@@ -88,8 +88,11 @@ export interface TraceResults {
 }
 
 export interface TraceEvents {
-  /** New messages of a watched server's trace, a batch at most every 100 ms. */
-  traceMessages: { serverId: ServerId; messages: TraceMessage[] };
+  /**
+   * New messages of a watched server's trace, a batch at most every 100 ms, a few hundred at most: when more
+   * passed (a flood), the newest are listed and `skipped` counts the others (kept, and exported, all the same).
+   */
+  traceMessages: { serverId: ServerId; messages: TraceMessage[]; skipped?: number };
 }
 
 const watchId = { type: 'string', minLength: 1, maxLength: 100 } as const;

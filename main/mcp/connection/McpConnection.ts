@@ -31,8 +31,8 @@ export interface ConnectionHooks {
   onLog(line: LogLine): void;
   onListChanged(kind: ListKind): void;
   onResourceUpdated(uri: string): void;
-  /** New messages of the trace, while someone watches it. */
-  onTrace?(messages: TraceMessage[]): void;
+  /** New messages of the trace, while someone watches it (`skipped`: more, too many to list). */
+  onTrace?(messages: TraceMessage[], skipped: number): void;
 }
 
 export type { CallOptions } from './sessionRequests.ts';
@@ -74,7 +74,7 @@ export class McpConnection extends SessionRequests {
     this.hooks = hooks;
     this.policy = services.restartPolicy ?? defaultRestartPolicy;
     this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
-    this.trace = new ServerTrace(definition.id, { announce: (messages) => hooks.onTrace?.(messages) });
+    this.trace = new ServerTrace(definition.id, { announce: (messages, skipped) => hooks.onTrace?.(messages, skipped) });
     this.authorization =
       definition.transport === 'stdio'
         ? undefined

@@ -2,14 +2,24 @@ import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { TraceMessage } from '../../../shared/contract.ts';
-import { ServerTrace } from './serverTrace.ts';
+import { MAX_ANNOUNCED, ServerTrace } from './serverTrace.ts';
 import { linkCall } from './traceLink.ts';
 import { MAX_STRING_CHARS } from './tracePreview.ts';
 
-function traceOf(limits?: { messages: number; bytes: number }): { trace: ServerTrace; announced: TraceMessage[][] } {
+function traceOf(limits?: { messages: number; bytes: number }): { trace: ServerTrace; announced: TraceMessage[][]; skipped: number[] } {
   const announced: TraceMessage[][] = [];
-  const trace = new ServerTrace('srv', { announce: (messages) => announced.push(messages) }, limits);
-  return { trace, announced };
+  const skipped: number[] = [];
+  const trace = new ServerTrace(
+    'srv',
+    {
+      announce: (messages, more) => {
+        announced.push(messages);
+        skipped.push(more);
+      },
+    },
+    limits,
+  );
+  return { trace, announced, skipped };
 }
 
 const call = (id: number, name = 'echo', args: Record<string, unknown> = { text: 'hi' }): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -163,7 +173,7 @@ test('new messages are announced only while watched, in one batch per 100 ms', (
   const { trace, announced } = traceOf();
   trace.record('out', call(1));
   mock.timers.tick(500);
-  assert.deepEqual(announced, []);
+  assert.equal(announced.length, 0);
   trace.setWatched(true);
   trace.record('in', answer(1));
   trace.record('out', call(2));
@@ -178,4 +188,18 @@ test('new messages are announced only while watched, in one batch per 100 ms', (
   trace.record('in', answer(2));
   mock.timers.tick(500);
   assert.equal(announced.length, 1);
+});
+
+test('a flood is announced as its newest messages and a count of the rest, which are kept all the same', (t) => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.after(() => mock.timers.reset());
+  const { trace, announced, skipped } = traceOf();
+  trace.setWatched(true);
+  for (let index = 0; index < 600; index++) trace.record('in', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `line ${index}` } });
+  mock.timers.tick(100);
+  assert.equal(announced.length, 1);
+  assert.equal(announced[0]?.length, MAX_ANNOUNCED);
+  assert.equal(skipped[0], 600 - MAX_ANNOUNCED);
+  assert.equal(announced[0]?.at(-1)?.seq, trace.messages().at(-1)?.seq, 'the newest are listed');
+  assert.equal(trace.messages().length, 600);
 });

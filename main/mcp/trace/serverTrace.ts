@@ -15,10 +15,16 @@ import { linkOf } from './traceLink.ts';
 import { previewOf } from './tracePreview.ts';
 import type { Preview } from './tracePreview.ts';
 
-export const DEFAULT_TRACE_LIMITS: TraceLimits = { messages: 2000, bytes: 8 * 1024 * 1024 };
+export const DEFAULT_TRACE_LIMITS: TraceLimits = { messages: 2000, bytes: 8_000_000 };
 /** A message longer than this is cut to its preview at once, rather than kept whole until it is read. */
 const KEPT_WHOLE_CHARS = 64 * 1024;
 const ANNOUNCE_EVERY_MS = 100;
+/**
+ * The most messages one batch announces: past a few thousand a second nobody reads a list, and a flood
+ * (tens of thousands of messages a second) would cost the calls more than the list is worth. The rest of
+ * such a batch is counted, not listed; it is kept and exported all the same.
+ */
+export const MAX_ANNOUNCED = 250;
 /** Requests still waiting for an answer, per direction: a server that never answers cannot grow it past this. */
 const MAX_AWAITING = 1000;
 const MAX_SUBJECT_CHARS = 200;
@@ -48,8 +54,8 @@ interface Entry {
 }
 
 export interface TraceHooks {
-  /** New messages, while the trace is watched. */
-  announce(messages: TraceMessage[]): void;
+  /** New messages, while the trace is watched; `skipped` more passed in the same moment, too many to list. */
+  announce(messages: TraceMessage[], skipped: number): void;
 }
 
 export class ServerTrace {
@@ -236,15 +242,25 @@ export class ServerTrace {
   readonly #announce = (): void => {
     this.#timer = undefined;
     if (!this.#watched) return;
+    const first = this.#firstIndexAfter(this.#announcedSeq);
+    const listed = Math.max(first, this.#entries.length - MAX_ANNOUNCED);
     const fresh: TraceMessage[] = [];
-    for (let index = this.#entries.length - 1; index >= this.#head; index--) {
-      const entry = this.#entries[index] as Entry;
-      if (entry.seq <= this.#announcedSeq) break;
-      fresh.push(this.#summary(entry));
-    }
+    for (let index = listed; index < this.#entries.length; index++) fresh.push(this.#summary(this.#entries[index] as Entry));
     this.#announcedSeq = this.#newestSeq();
-    if (fresh.length > 0) this.#hooks.announce(fresh.reverse());
+    if (fresh.length > 0) this.#hooks.announce(fresh, listed - first);
   };
+
+  /** The index of the first kept entry numbered after `seq` (the end when there is none). */
+  #firstIndexAfter(seq: number): number {
+    let low = this.#head;
+    let high = this.#entries.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.#entries[middle] as Entry).seq <= seq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 
   #summary(entry: Entry): TraceMessage {
     if (entry.bytes < 0 && entry.text !== undefined) entry.bytes = Buffer.byteLength(entry.text);
