@@ -19,6 +19,7 @@ import { reportConfigProblems } from './configProblems.ts';
 import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
 import { describeLaunch } from '../../shared/domain.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
+import { runTrace } from './traceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
@@ -34,9 +35,9 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-const TARGETED = new Set(['call', 'read', 'prompt']);
+const TARGETED = new Set(['call', 'read', 'prompt', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'chat', 'sign-in', 'sign-out']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'trace', 'chat', 'sign-in', 'sign-out']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -71,6 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const holder = await runningHost(home);
     if (holder) {
       io.err(`atrium: ${alreadyRunningSentence(home, holder)}`);
+      if (invocation.command === 'trace') io.err(`Its Servers view shows each server's messages as they pass: the server's Trace tab.`);
       io.err(`Use it there, or stop it first. To run this command apart from it, give it its own data folder: ATRIUM_HOME=/another/folder atrium ${invocation.command} …`);
       return 1;
     }
@@ -103,6 +105,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
 
   const approving = invocation.command === 'servers' && invocation.args[0] === 'approve' ? invocation.args[1] : undefined;
+  // Following a trace runs until Ctrl+C: the server is kept alive (pinged, restarted) as the app keeps it.
+  const following = invocation.command === 'trace' && invocation.follow;
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
   try {
@@ -117,8 +121,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
-      restartPolicy: NO_RESTARTS,
-      keepAliveMs: 0,
+      ...(following ? {} : { restartPolicy: NO_RESTARTS, keepAliveMs: 0 }),
       serverCloseGraceMs: ONE_SHOT_CLOSE_GRACE_MS,
       // Remote servers are signed in to with `atrium sign-in`, which keeps the sign-in here.
       credentialStore: cliCredentialStore(home),
@@ -133,11 +136,12 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
     if (approving !== undefined) return await runApprove(approving, started, io);
-    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
+    // Ctrl+C is how following ends, not a failure.
+    const aborted = new Promise<number>((resolve, reject) => signal?.addEventListener('abort', () => (following ? resolve(0) : reject(new CliFailure('interrupted'))), { once: true }));
     const run = async () => {
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
       const unapproved = await settleLaunchApprovals(started, io, invocation.configPath, signal);
-      const code = await runCommand(invocation, started, io);
+      const code = await runCommand(invocation, started, io, signal);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
     return await Promise.race([run(), aborted]);
@@ -164,10 +168,21 @@ function targetedServer(invocation: CliInvocation): string | undefined {
   return undefined;
 }
 
-async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo): Promise<number> {
+async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo, signal?: AbortSignal): Promise<number> {
   const { api } = core;
   const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
   const statuses = await core.whenSettled();
+  // A server that failed to start has a trace too: how it failed is in its messages.
+  if (invocation.command === 'trace') {
+    const serverId = invocation.args[0] ?? '';
+    const failure = (status: ServerStatus) => {
+      if (status.kind === 'disabled') return `${serverId} is disabled: it sends nothing to trace`;
+      if (status.kind === 'ready' || isReported(status)) return undefined;
+      const reason = describeFailure(serverId, status);
+      return reason.startsWith(`${serverId}: `) ? reason : `${serverId}: ${reason}`;
+    };
+    return runTrace(serverId, core, io, { follow: invocation.follow, json: invocation.json, failure, ...(signal ? { signal } : {}) });
+  }
 
   if (invocation.command === 'servers') {
     const servers = await api.listServers({});
