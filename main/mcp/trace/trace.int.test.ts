@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import type { TraceMessage } from '../../../shared/contract.ts';
 import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
-import { fixtureCommand } from '../../../e2e/servers/launch.ts';
+import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -99,6 +99,29 @@ describe('a tool call is traced with its link', () => {
       assert.equal(linked[1]?.pairSeq, linked[0]?.seq);
     });
   }
+});
+
+describe('a remote server is traced as a local one is', () => {
+  test('Streamable HTTP: the handshake, a call and its answer, paired and linked', async () => {
+    const remote = await startHttpFixture('listChangedServer');
+    cleanups.push(() => remote.stop());
+    const host = await startTestHost({ remote: { type: 'http', url: remote.url } });
+    cleanups.push(() => host.close());
+    const { core } = host;
+    await core.hub.whenSettled();
+    await core.api.callTool({ serverId: 'remote', tool: 'counter_value', callId: 'remote-call' });
+    const { messages } = await core.api.watchTrace({ serverId: 'remote' });
+    assert.ok(messages.some((message) => message.method === 'tools/list' && message.kind === 'result' && message.bytes > 0));
+    const linked = messages.filter((message) => message.link?.callId === 'remote-call');
+    assert.deepEqual(
+      linked.map((message) => [message.direction, message.kind]),
+      [
+        ['out', 'request'],
+        ['in', 'result'],
+      ],
+    );
+    assert.equal(linked[1]?.pairSeq, linked[0]?.seq);
+  });
 });
 
 describe('the trace sees what the server really sent', () => {

@@ -22,6 +22,11 @@ const OWN_SCROLL_MS = 250;
  * other; Follow stays at the end as messages come; Export saves what is shown as JSON Lines.
  */
 export function ServerTracePanel({ server }: { server: ServerSnapshot }) {
+  // Another server's trace starts afresh: its own filters, nothing opened.
+  return <TraceView key={server.id} server={server} />;
+}
+
+function TraceView({ server }: { server: ServerSnapshot }) {
   const api = useAtriumApi();
   const headingId = useId();
   const trace = useAtriumStore((state) => (state.trace?.serverId === server.id ? state.trace : null));
@@ -71,9 +76,11 @@ export function ServerTracePanel({ server }: { server: ServerSnapshot }) {
     [virtualizer],
   );
 
+  // Keyed by the newest message, not the count: once the trace is full, a new message keeps the count.
+  const newest = shown.at(-1)?.seq;
   useLayoutEffect(() => {
     if (follow && shown.length > 0) scrollTo(shown.length - 1, 'end');
-  }, [follow, shown.length, scrollTo]);
+  }, [follow, newest, shown.length, scrollTo]);
 
   // A message asked for (the other half of a pair) is scrolled to once it is in the list.
   useEffect(() => {
