@@ -29,6 +29,9 @@ export const MAX_ANNOUNCED = 250;
 const MAX_AWAITING = 1000;
 const MAX_SUBJECT_CHARS = 200;
 
+/** performance.now() counts from here: read once, not at every message. */
+const TIME_ORIGIN = performance.timeOrigin;
+
 // One count for every server's trace, so a message recorded later always has a larger number, even across
 // a server that was replaced (its trace started afresh).
 let lastSeq = 0;
@@ -89,7 +92,7 @@ export class ServerTrace {
     const kind: TraceKind = method !== undefined ? (id !== undefined ? 'request' : 'notification') : 'error' in message ? 'error' : 'result';
     const entry: Entry = {
       seq: ++lastSeq,
-      at: performance.timeOrigin + performance.now(),
+      at: TIME_ORIGIN + performance.now(),
       direction,
       kind,
       id,
