@@ -168,8 +168,11 @@ function TraceView({ server }: { server: ServerSnapshot }) {
         filter={filter}
         onChange={({ callId: _callId, ...rest }) => setFilter(rest)}
         onShowAllCalls={showWholeTraceOf}
-        count={`${messageCount(shown.length, messages.length, filtering)}${trace && trace.skipped > 0 ? ` · ${trace.skipped.toLocaleString('en')} more passed too fast to list (Export has them)` : ''}`}
+        count={`${messageCount(shown.length, messages.length, filtering)}${trace && trace.skipped > 0 ? ` · ${trace.skipped.toLocaleString('en')} more passed too fast to list (Export all has those still kept)` : ''}`}
       />
+      {traceCall !== null && shown.length > 0 && !shown.some((message) => message.kind === 'request' && message.direction === 'out') ? (
+        <p className="trace-kept muted">The call’s first messages are no longer kept: newer messages took their place.</p>
+      ) : null}
       {exportError ? <p role="alert">{exportError}</p> : null}
       {trace?.error ? <p role="alert">{trace.error}</p> : null}
       <div
