@@ -20,7 +20,10 @@ export type StdioFixture =
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'
-  | 'lyingResultServer';
+  | 'viewAttackServer'
+  | 'lyingResultServer'
+  | 'squattingServer'
+  | 'changeWhileListingServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -1,5 +1,5 @@
 // The conversation side's storage: the SQLite file with the history, the grant ledger, the tool pins,
-// the conversation marks and the audit log, opened and migrated together. The composition root
+// the conversation marks, the drafts and the audit log, opened and migrated together. The composition root
 // (hostCore.ts) builds the rest over it in dependency order.
 
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../mcp/extensions/apps/host/viewTrust.ts';
 import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/store/viewContextStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
+import { DraftStore, draftMigrations } from '../store/draftStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -36,6 +37,8 @@ export interface ConversationStores {
   viewContext: ViewContextStore;
   /** The tools each conversation loaded or called, kept loaded in its later turns. */
   loadedTools: LoadedToolStore;
+  /** The words typed in each conversation's message box and not sent. */
+  drafts: DraftStore;
   audit: AuditLog;
   close(): void;
 }
@@ -55,6 +58,7 @@ export const databaseMigrations = [
   ...viewTrustMigrations,
   ...viewContextMigrations,
   ...loadedToolMigrations,
+  ...draftMigrations,
 ];
 
 /** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
@@ -74,6 +78,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     viewTrust: new ViewTrustStore(db),
     viewContext: new ViewContextStore(db),
     loadedTools: new LoadedToolStore(db),
+    drafts: new DraftStore(db, history),
     audit: new AuditLog(db),
     close: () => {
       history.close();

@@ -14,6 +14,8 @@ export interface SelectionSlice {
   showServerSignIn(serverId: ServerId): void;
   /** Shows a server's Trace tab, narrowed to one tool call's messages when a call is named (its card's "Show messages"). */
   showServerTrace(serverId: ServerId, callId?: string): void;
+  /** Shows one of a server's tabs in the Servers view, from anywhere (the chat's line about a withheld tool). */
+  showServerTab(serverId: ServerId, tab: ServerTab): void;
   /** Servers waiting for launch approval whose start dialog the person put off ("Keep it off") in this window. */
   launchReviewsPutOff: ServerId[];
   putOffLaunchReview(serverId: ServerId): void;
@@ -30,6 +32,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
   showServerSignIn: (selectedServerId) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab: 'sign-in' }),
   showServerTrace: (selectedServerId, callId) =>
     set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab: 'trace', traceCall: callId === undefined ? null : { serverId: selectedServerId, callId } }),
+  showServerTab: (selectedServerId, selectedServerTab) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab }),
   launchReviewsPutOff: [],
   putOffLaunchReview: (serverId) => set((state) => ({ launchReviewsPutOff: [...state.launchReviewsPutOff.filter((id) => id !== serverId), serverId] })),
   reviewLaunch: (serverId) => set((state) => ({ launchReviewsPutOff: state.launchReviewsPutOff.filter((id) => id !== serverId) })),

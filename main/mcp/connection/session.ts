@@ -8,7 +8,7 @@ import { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
-import { visibleText } from '../../../shared/visibleText.ts';
+import { markHidden } from '../../../shared/serverText.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
@@ -17,6 +17,7 @@ import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import { TracingTransport } from '../trace/tracingTransport.ts';
 import type { ServerTrace } from '../trace/serverTrace.ts';
+import { packageRunnerFailure } from './packageRunnerFailure.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { declaredExtensions } from '../extensions/connectionExtensions.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
@@ -102,7 +103,7 @@ export class Session {
       },
     });
     // The SDK Client sees the server through three layers: the trace (every message as it travelled), the
-    // neutraliser (every message cleaned), then the tool-call channel (which keeps the answers to its own calls).
+    // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
     const traced = new TracingTransport(session.transport, options.trace);
     const toolCalls = new ToolCallChannel(new NeutralisingTransport(traced, log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
@@ -145,9 +146,12 @@ export class Session {
 
   /** "; it last wrote: …" after an exit, or nothing when the server wrote nothing. */
   private lastWords(): string {
+    // A package runner that could not fetch the server says so in a dozen lines: one sentence says it better.
+    const runnerFailure = packageRunnerFailure(this.recentStderr);
+    if (runnerFailure !== undefined) return `; ${markHidden(runnerFailure)}`;
     const shown = telling(this.recentStderr);
-    // Server text, shown in a card and on a terminal: hidden and control characters are made visible.
-    return shown.length === 0 ? '' : `; it last wrote: ${visibleText(shown.join(' | '))}`;
+    // Server text, shown in a card and on a terminal: hidden and control characters are marked where they were.
+    return shown.length === 0 ? '' : `; it last wrote: ${markHidden(shown.join(' | '))}`;
   }
 
   /** The server's process id, for a stdio server that is running. */
