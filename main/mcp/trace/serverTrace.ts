@@ -10,7 +10,7 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail } from '../../../shared/contract.ts';
-import { safeJson } from '../../../shared/serverText.ts';
+import { escapedJson } from '../../../shared/serverText.ts';
 import { linkOf } from './traceLink.ts';
 import { previewOf } from './tracePreview.ts';
 import type { Preview } from './tracePreview.ts';
@@ -146,8 +146,8 @@ export class ServerTrace {
   exportLines(seqs?: readonly number[]): string {
     const named = seqs ? new Set(seqs) : undefined;
     const entries = this.#kept().filter((entry) => !named || named.has(entry.seq));
-    // safeJson: a line printed on a terminal cannot drive it, whatever the server sent.
-    return entries.map((entry) => `${safeJson(this.#detail(entry))}\n`).join('');
+    // Escaped, not cleaned: the line shows what the server sent, and printed on a terminal cannot drive it.
+    return entries.map((entry) => `${escapedJson(this.#detail(entry))}\n`).join('');
   }
 
   /** While watched, new messages are announced, a batch at most every ANNOUNCE_EVERY_MS. */

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { TraceMessage, TraceMessageDetail } from '../../../shared/contract.ts';
-import { safeJson } from '../../../shared/serverText.ts';
+import { escapedJson } from '../../../shared/serverText.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { formatBytes, formatDuration, timeOfDay } from './traceFilter.ts';
 
@@ -128,8 +128,8 @@ function TraceDetailView({ message, state, narrowed, onReveal, onShowCall }: Tra
       {state.kind === 'loaded' ? (
         <>
           {state.detail.truncated ? <p className="muted">Cut to fit: long texts and lists are shortened where marked. Secrets are shown as [redacted].</p> : null}
-          {/* safeJson shows hidden and control characters as escapes, so the text reads as the server sent it. */}
-          <pre className="code-block trace-json">{safeJson(state.detail.json, 2)}</pre>
+          {/* Hidden and control characters shown as escapes, not removed: the text reads as the server sent it. */}
+          <pre className="code-block trace-json">{escapedJson(state.detail.json, 2)}</pre>
         </>
       ) : null}
     </div>
