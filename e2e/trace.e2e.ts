@@ -68,6 +68,10 @@ test('a tool call’s card leads to its messages in the server’s trace, and th
     const list = page.getByRole('list', { name: 'Messages of echo' });
     await expect(list.getByRole('button', { name: /sent request initialize/ }).or(list.getByRole('button', { name: /sent request server\/discover/ })).first()).toBeAttached();
     await expect(page.getByRole('button', { name: 'Follow' })).toHaveAttribute('aria-pressed', 'true');
+    // A long method is read whole in its column at the window's usual width, not cut to "notifications/initializ…".
+    const method = list.getByRole('button', { name: /sent notification notifications\/initialized/ }).locator('.trace-what');
+    await expect(method).toHaveAttribute('title', 'notifications/initialized');
+    expect(await method.evaluate((cell) => cell.scrollWidth <= cell.clientWidth), 'the method is not cut').toBe(true);
     // A call made from another window shows up here as it passes, at the end.
     const other = await page.context().newPage();
     await openApp(other, env().host, ['echo']);

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { TraceMessage, TraceMessageDetail } from '../../../shared/contract.ts';
 import { escapedJson } from '../../../shared/serverText.ts';
+import { shownText } from '../../../shared/visibleText.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { formatBytes, formatDuration, timeOfDay } from './traceFilter.ts';
 
@@ -56,7 +57,8 @@ export const TraceRow = memo(function TraceRow({ message, index, count, start, m
             <span className="visually-hidden">{directionWords[message.direction]}</span>
           </span>{' '}
           <span className="trace-kind">{message.kind}</span>{' '}
-          <span className="trace-what">
+          {/* A long method is cut to its column; the tooltip has it whole. */}
+          <span className="trace-what" title={shownText(message.subject ? `${what} ${message.subject}` : what)}>
             <UntrustedText className="trace-method" text={what} />
             {message.subject ? (
               <>
@@ -69,15 +71,16 @@ export const TraceRow = memo(function TraceRow({ message, index, count, start, m
           <span className="trace-size">{formatBytes(message.bytes)}</span>{' '}
           <span className="trace-duration">{message.durationMs !== undefined ? formatDuration(message.durationMs) : message.kind === 'request' ? 'waiting' : ''}</span>
         </button>
-        {/* Always there, so the columns line up whether a message belongs to a tool call or not. */}
+        {/* Always there, so the columns line up whether a message belongs to a tool call or not; its words are
+            short so the method keeps the width, and its name says the rest. */}
         <span className="trace-link">
           {link?.conversationId !== undefined ? (
-            <button type="button" className="link-button" onClick={() => onOpenConversation(link.conversationId as string, link.callId)}>
-              Tool call in chat
+            <button type="button" className="link-button" aria-label="Tool call in chat" onClick={() => onOpenConversation(link.conversationId as string, link.callId)}>
+              In chat
             </button>
           ) : link ? (
-            <button type="button" className="link-button" onClick={() => onShowCall(link.callId)}>
-              This call only
+            <button type="button" className="link-button" aria-label="This call only" onClick={() => onShowCall(link.callId)}>
+              This call
             </button>
           ) : null}
         </span>
