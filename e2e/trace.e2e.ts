@@ -10,7 +10,8 @@ import { violationsInBothThemes } from './fixtures/axe.ts';
 
 const env = chatHostFor(
   [
-    { toolCalls: [{ name: 'echo__echo', input: { text: 'hello trace', api_key: 'sk-live-0123456789abcdefABCDEF' } }] },
+    // A bidi control in the text: the echo server sends it back, and the trace shows it as it travelled.
+    { toolCalls: [{ name: 'echo__echo', input: { text: 'hello trace\u202e', api_key: 'sk-live-0123456789abcdefABCDEF' } }] },
     { text: 'The server echoed it.' },
     { toolCalls: [{ name: 'echo__echo', input: { text: 'live one' } }] },
     { text: 'Echoed again.' },
@@ -43,13 +44,15 @@ test('a tool call’s card leads to its messages in the server’s trace, and th
     const rows = page.getByRole('list', { name: 'Messages of echo' }).getByRole('listitem');
     await rows.getByRole('button', { name: /sent request tools\/call echo/ }).click();
     const request = rows.filter({ has: page.getByRole('button', { name: /sent request tools\/call echo/ }) });
-    await expect(request.locator('pre')).toContainText('"text": "hello trace"');
+    await expect(request.locator('pre')).toContainText('"text": "hello trace\\u202e"');
     await expect(request.locator('pre')).toContainText('"api_key": "[redacted]"');
     await expect(request.locator('pre')).not.toContainText('0123456789abcdef');
     await rows.getByRole('button', { name: /received result tools\/call echo/ }).click();
     const answer = rows.filter({ has: page.getByRole('button', { name: /received result tools\/call echo/ }) });
     await expect(answer.getByText(/the answer after [\d.]+ m?s to/)).toBeVisible();
     await expect(answer.locator('pre')).toContainText('"content"');
+    // What the server sent, escaped: not cleaned as the chat shows it, nor left raw to reorder the line.
+    await expect(answer.locator('pre')).toContainText('"text": "hello trace\\u202e"');
     await page.screenshot({ path: 'e2e/artifacts/trace-call.png' });
     expect(await violationsInBothThemes(page, 'the Trace tab'), 'axe-core finds no WCAG 2.1 A/AA violation').toEqual([]);
   });
