@@ -13,6 +13,7 @@ import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
 import { ChatService } from '../chat/chatService.ts';
+import { ModelContexts } from '../chat/modelContexts.ts';
 import { ModelResolver } from '../chat/modelResolver.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import { ProviderKeys } from '../chat/providerKeys.ts';
@@ -187,6 +188,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     history,
     settings,
     models,
+    // A local server is asked its model's context only where the provider's key may go.
+    contexts: new ModelContexts(undefined, async (config) => (config.apiKeySecret === undefined ? undefined : keys.sourceFor(config).get(config.apiKeySecret))),
     tools: catalog,
     calls,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
