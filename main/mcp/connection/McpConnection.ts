@@ -38,6 +38,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 const PROBE_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_MISSES_BEFORE_RESTART = 2;
+/** How long a 2025-era tasks/result waiting for a task's end stays open before it is sent again. */
+const DEFAULT_TASK_RESULT_WAIT_MS = 30 * 60_000;
 
 export class McpConnection extends SessionRequests {
   readonly id: string;
@@ -302,6 +304,8 @@ export class McpConnection extends SessionRequests {
         if (this.session?.client.getServerCapabilities()?.tools?.listChanged) this.toolChanges.announce();
       },
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
+      requestTimeoutMs: () => this.requestTimeout(),
+      taskResultWaitMs: this.services.maxCallMs ?? DEFAULT_TASK_RESULT_WAIT_MS,
     };
     return this.opener.open(options, () => generation === this.generation);
   }

@@ -2,7 +2,7 @@
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
 import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, ClientCapabilities, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { checkStructuredContent } from './callToolResultShape.ts';
 import { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
@@ -16,7 +16,13 @@ import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import type { ConnectionServices } from './connectionServices.ts';
-import { declaredExtensions } from '../extensions/connectionExtensions.ts';
+import { declaredCapabilities, declaredExtensions } from '../extensions/connectionExtensions.ts';
+import { SessionTasks } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskPreference } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskReference, TaskRun } from '../extensions/tasks/taskRun.ts';
+import { receiveTasks } from '../extensions/tasks/taskReceiver.ts';
+import { paramHeaders } from './mcpRequestHeaders.ts';
+import { describeTarget } from '../config/serverConfig.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -31,6 +37,10 @@ export interface SessionOptions {
   /** The server said its tools changed: heard at once, before the SDK asks for the new list. */
   onToolsChangeAnnounced(): void;
   onResourceUpdated(uri: string): void;
+  /** The time limit of one request, read when it is sent. */
+  requestTimeoutMs(): number;
+  /** How long a request that waits for a task's end (a 2025-era tasks/result) may stay open before it is sent again. */
+  taskResultWaitMs: number;
 }
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
@@ -72,6 +82,9 @@ export class Session {
   private transport: Transport | undefined;
   /** tools/call on a 2025-era connection; made with the transport, used once the era is known. */
   private toolCalls: ToolCallChannel | undefined;
+  /** The server's tasks, when it offers them (either revision); undefined otherwise. */
+  private tasks: SessionTasks | undefined;
+  private readonly capabilities: ClientCapabilities;
   private closing: Promise<void> | undefined;
   private sessionIdAtConnect: string | undefined;
   private readonly options: SessionOptions;
@@ -80,7 +93,15 @@ export class Session {
 
   private constructor(options: SessionOptions) {
     this.options = options;
-    this.client = createClient(options);
+    const extensions = declaredExtensions(options.services);
+    this.capabilities = {
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      ...declaredCapabilities(options.services),
+      ...(extensions ? { extensions } : {}),
+    };
+    this.client = createClient(options, this.capabilities);
   }
 
   static async open(options: SessionOptions, makeTransport: (hooks: StdioHooks) => Promise<Transport>, prior: PriorDiscovery | undefined): Promise<Session> {
@@ -125,7 +146,28 @@ export class Session {
       throw error;
     }
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
+    session.tasks = await session.openTasks(toolCalls);
     return session;
+  }
+
+  private openTasks(channel: ToolCallChannel): Promise<SessionTasks | undefined> {
+    const { services, definition, log } = this.options;
+    return SessionTasks.open({
+      serverId: definition.id,
+      client: this.client,
+      channel,
+      capabilities: this.capabilities as Parameters<typeof SessionTasks.open>[0]['capabilities'],
+      clientInfo: services.clientInfo,
+      // A kept task is followed again only on the server it was started on: its name and where it is.
+      endpoint: { server: definition.id, target: describeTarget(definition) },
+      elicitation: services.elicitation,
+      sampling: services.sampling,
+      roots: services.roots,
+      validator: services.validator,
+      requestTimeoutMs: () => this.options.requestTimeoutMs(),
+      resultWaitMs: this.options.taskResultWaitMs,
+      log: (text, level) => log.add(level ?? 'info', 'host', text),
+    });
   }
 
   /** What the server last wrote to stderr: why it died is usually there, not in its exit code. */
@@ -196,6 +238,33 @@ export class Session {
     return tool?.outputSchema ? call.then((result) => this.withStructuredContentChecked(result, tool)) : call;
   }
 
+  /**
+   * A call that may become a task: through the tasks library where the server offers tasks and the call
+   * may be one (its result, or the task it started), else an ordinary call.
+   */
+  startToolCall(params: CallToolRequest['params'], options: ToolCallOptions, tool: Tool | undefined, preference: TaskPreference): Promise<CallToolResult | TaskRun> {
+    const tasks = this.tasks;
+    if (!tasks?.handles(tool, preference)) return this.callTool(params, options, tool);
+    const headers = this.era === 'modern' ? paramHeaders(tool, params.arguments) : {};
+    return tasks.call(params.name, params.arguments, tool, {
+      preference,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(params._meta ? { metadata: params._meta } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    });
+  }
+
+  /** Follows a task this server started before (kept across a restart) again. */
+  resumeTask(reference: TaskReference, tool: Tool | undefined): Promise<TaskRun> {
+    if (!this.tasks) return Promise.reject(new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: the server no longer offers tasks`));
+    return this.tasks.resume(reference, tool);
+  }
+
+  /** The server's own list of its tasks, where it offers one. */
+  listTasks(): Promise<{ taskId: string; status: string; statusMessage?: string }[]> {
+    return this.tasks?.list() ?? Promise.resolve([]);
+  }
+
   private withStructuredContentChecked(result: CallToolResult, tool: Tool): CallToolResult {
     const problem = checkStructuredContent(result, tool, this.options.services.validator);
     if (problem) throw new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: ${problem}`);
@@ -249,6 +318,8 @@ export class Session {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const transport = this.transport;
+      // Its tasks are followed no further here, and not cancelled: a remote server's go on without Atrium.
+      await this.tasks?.close(this.closedReason ?? 'Atrium stopped following it').catch(() => undefined);
       if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined && !this.retired) {
         await transport.terminateSession().catch(() => undefined);
       }
@@ -258,17 +329,11 @@ export class Session {
   }
 }
 
-function createClient(options: SessionOptions): Client {
+function createClient(options: SessionOptions, capabilities: ClientCapabilities): Client {
   const { services, definition, log } = options;
   const serverId = definition.id;
-  const extensions = declaredExtensions(services);
   const client = new Client(services.clientInfo, {
-    capabilities: {
-      roots: { listChanged: true },
-      sampling: {},
-      elicitation: { form: {}, url: {} },
-      ...(extensions ? { extensions } : {}),
-    },
+    capabilities,
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
     jsonSchemaValidator: services.validator,
     listChanged: {
@@ -318,5 +383,7 @@ function createClient(options: SessionOptions): Client {
     log.add(isLogLevel(level) ? level : 'info', 'server', logger ? `[${logger}] ${text}` : text);
   });
   client.setNotificationHandler('notifications/resources/updated', (notification) => options.onResourceUpdated(notification.params.uri));
+  // A sampling or elicitation request sent as a task (2025-11-25) is answered through the same brokers.
+  receiveTasks(client, { serverId, sampling: services.sampling, elicitation: services.elicitation, note: (text, level) => log.add(level ?? 'info', 'host', text) });
   return client;
 }
