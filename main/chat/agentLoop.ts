@@ -34,7 +34,8 @@ export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
-  userContent: ChatContent[];
+  /** The person's message; absent when the model answers the conversation as it is (a task's result came in). */
+  userContent?: ChatContent[];
   /** Set when the person's message is a server prompt's expansion rather than their own typing. */
   userOrigin?: MessageOrigin;
   provider: LlmProvider;
@@ -53,6 +54,8 @@ export interface TurnDeps {
   /** The one tool-call pipeline. */
   calls: ToolCalls;
   onEvent(event: TurnEvent): void;
+  /** Messages that came in meanwhile (a task's result), for the model's next request: each is saved, then `saved()`. */
+  arrived?(): { content: ChatContent[]; origin?: MessageOrigin; saved?(): void }[];
   /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
   maxSteps?: number;
   resultBudgetChars?: number;
@@ -69,7 +72,7 @@ const DEFAULT_MAX_STEPS = 25;
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
-  store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  if (input.userContent) store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
   const plan = input.tools;
   const tools = plan.offered;
   // The names the model may use this turn; a tool found by a search is added as it is found.
@@ -202,6 +205,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     }
     store.appendUserMessage(input.conversationId, results);
     conversation?.push({ role: 'user', content: results });
+    // What came in while the tools ran (a task's result) goes to the model with its next request.
+    for (const message of deps.arrived?.() ?? []) {
+      store.appendUserMessage(input.conversationId, message.content, message.origin);
+      conversation?.push({ role: 'user', content: message.content });
+      message.saved?.();
+    }
     readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });

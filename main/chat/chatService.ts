@@ -36,7 +36,8 @@ export interface ChatServiceDeps {
 
 export interface SendRequest extends ProviderChoice {
   conversationId?: string;
-  content: ChatContent[];
+  /** The person's message; absent: the model answers the conversation as it is (a task's result that came in). */
+  content?: ChatContent[];
   /** Where the content came from when the person did not type it (a server's prompt). */
   origin?: MessageOrigin;
   system?: string;
@@ -44,10 +45,19 @@ export interface SendRequest extends ProviderChoice {
   onStarted?(conversationId: string): void;
 }
 
+/** A message that came in for the model (a task's result), waiting for a turn running in its conversation. */
+interface Arrival {
+  content: ChatContent[];
+  origin: MessageOrigin;
+  followUp: boolean;
+  saved(): void;
+}
+
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly runningChanges = new ChangeListeners<string>();
+  private readonly arrivals = new Map<string, Arrival[]>();
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
@@ -65,7 +75,7 @@ export class ChatService {
     };
     const { config, model } = await this.deps.models.resolveModel(choice);
     const provider = this.deps.models.makeProvider(config);
-    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
+    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content ?? []), providerId: config.id, model });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
     // What the person picked for this message is the conversation's model from now on.
     if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
@@ -84,7 +94,7 @@ export class ChatService {
       const outcome = await runTurn(
         {
           conversationId: conversation.id,
-          userContent: request.content,
+          ...(request.content ? { userContent: request.content } : {}),
           ...(request.origin ? { userOrigin: request.origin } : {}),
           provider,
           model,
@@ -92,7 +102,7 @@ export class ChatService {
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
-        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent, arrived: () => this.takeArrivals(conversation.id) },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {
@@ -101,6 +111,38 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
       this.runningChanges.tell(conversation.id);
+      // What came in after the turn's last step is saved now, for the next request.
+      this.saveArrivals(conversation.id, this.takeArrivals(conversation.id));
+    }
+  }
+
+  /**
+   * A message for the model at its next request that the person did not write: a task's result that came
+   * in after its turn. Saved in the conversation at once, or at the next step of a turn running there (a
+   * turn's messages keep their order); `saved` once it is. With `followUp` the model answers it at once.
+   */
+  deliver(conversationId: string, arrival: Arrival): void {
+    if (this.running.has(conversationId)) {
+      this.arrivals.set(conversationId, [...(this.arrivals.get(conversationId) ?? []), arrival]);
+      return;
+    }
+    this.saveArrivals(conversationId, [arrival]);
+  }
+
+  private takeArrivals(conversationId: string): Arrival[] {
+    const waiting = this.arrivals.get(conversationId) ?? [];
+    this.arrivals.delete(conversationId);
+    return waiting;
+  }
+
+  private saveArrivals(conversationId: string, arrivals: Arrival[]): void {
+    for (const arrival of arrivals) {
+      this.deps.history.appendUserMessage(conversationId, arrival.content, arrival.origin);
+      arrival.saved();
+    }
+    // The person allowed the model to answer at once: it does, unless a turn began meanwhile (it then reads them).
+    if (arrivals.some((arrival) => arrival.followUp) && !this.running.has(conversationId)) {
+      void this.send({ conversationId }).catch(() => undefined);
     }
   }
 
