@@ -14,6 +14,7 @@ import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
 import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
+import { TasksButton, TasksPanel } from '../main/mcp/extensions/tasks/window/TasksPanel.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
@@ -46,6 +47,7 @@ export function App() {
           ))}
         </nav>
         <div className="topbar-end">
+          <TasksButton />
           <button type="button" className="view-tab" title={`Keyboard shortcuts (${shortcutLabel(shortcutsHelpShortcut)})`} onClick={showHelp}>
             Keyboard shortcuts
           </button>
@@ -72,6 +74,7 @@ export function App() {
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
         {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}
       </main>
+      <TasksPanel />
       <PendingRequests />
       <LaunchApprovalRequests />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}

@@ -36,6 +36,7 @@ export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contr
 export type { ApprovalChoices, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
+export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };

@@ -21,7 +21,7 @@ export type StdioFixture =
   | 'appViewServer'
   | 'lyingResultServer';
 
-export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
+export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
 export function fixturePath(name: StdioFixture | HttpFixture): string {
   return fileURLToPath(new URL(`./${name}.ts`, import.meta.url));

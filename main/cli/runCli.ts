@@ -23,6 +23,7 @@ import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
+import { followTasks } from './taskLines.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -105,6 +106,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   const approving = invocation.command === 'servers' && invocation.args[0] === 'approve' ? invocation.args[1] : undefined;
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
+  let stopTasks = () => undefined as unknown;
   try {
     core = await startHostCore({
       home,
@@ -133,7 +135,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
     if (approving !== undefined) return await runApprove(approving, started, io);
-    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
+    // A call that runs as a task says where it stands on stderr; Ctrl+C cancels it (tasks/cancel) before the command ends.
+    const tasks = followTasks(started, io.err);
+    stopTasks = tasks.stop;
+    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => void tasks.cancelRunning().finally(() => reject(new CliFailure('interrupted'))), { once: true }));
     const run = async () => {
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
       const unapproved = await settleLaunchApprovals(started, io, invocation.configPath, signal);
@@ -152,6 +157,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     }
     throw error;
   } finally {
+    stopTasks();
     await core?.shutdown();
   }
 }

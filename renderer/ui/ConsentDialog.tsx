@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { TaskQuestionLabel } from '../../main/mcp/extensions/tasks/window/TaskQuestionLabel.tsx';
 
 interface ConsentDialogProps {
   title: string;
@@ -42,6 +43,7 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
         {title}
       </h2>
       <p className="consent-from">{from}</p>
+      <TaskQuestionLabel />
       {children}
     </dialog>
   );

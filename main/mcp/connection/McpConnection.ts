@@ -359,6 +359,9 @@ export class McpConnection extends SessionRequests {
   }
 
   private startKeepAlive(session: Session, generation: number): void {
+    // The 2026-07-28 revision has no ping (the SDK refuses to send one): pinging would only count misses
+    // and restart a healthy server. Each of its requests stands alone; a server that is gone fails the next.
+    if (session.era === 'modern') return;
     this.stopKeepAlive = startKeepAlive({
       intervalMs: this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       missesAllowed: KEEP_ALIVE_MISSES_BEFORE_RESTART,

@@ -25,7 +25,8 @@ import {
   withTasks,
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { ApplicationCreateMessageResult, ApplicationElicitResult, ConnectedMcpSessionPort, DispatchOptions, JsonRpcResponse, TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
-import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
+import { ProtocolDecodeError } from '@modelcontextprotocol/ext-tasks/core';
+import type { JsonValue, RuntimeCodec } from '@modelcontextprotocol/ext-tasks/core';
 import type { ElicitationBroker, ElicitationParams, SamplingBroker, SamplingParams } from '../../connection/connectionServices.ts';
 import { RequestRefusedError } from '../../connection/connectionServices.ts';
 import { checkCallToolResult, checkStructuredContent } from '../../connection/callToolResultShape.ts';
@@ -157,6 +158,7 @@ export class SessionTasks {
     let execution;
     try {
       execution = await this.#session.callTool(name, args as Record<string, JsonValue> | undefined, {
+        resultCodec: toolResultCodec,
         ...(tool ? { declaration: toolDeclarationFromMcpTool(tool) } : {}),
         signal: creation.signal,
         task: { preference: options.preference },
@@ -181,7 +183,7 @@ export class SessionTasks {
   async resume(reference: TaskReference, tool: Tool | undefined): Promise<TaskRun> {
     if (tool) this.#tools.set(tool.name, tool);
     try {
-      const execution = await this.#session.resumeTask(reference, { requestTimeoutMs: this.#options.requestTimeoutMs(), ...(tool ? { declaration: toolDeclarationFromMcpTool(tool) } : {}) });
+      const execution = await this.#session.resumeTask(reference, { resultCodec: toolResultCodec, requestTimeoutMs: this.#options.requestTimeoutMs(), ...(tool ? { declaration: toolDeclarationFromMcpTool(tool) } : {}) });
       if (execution.kind !== 'task') throw new Error('the server no longer knows this task');
       return this.#follow(new TaskRun(this.#runOptions(execution, tool)));
     } catch (error) {
@@ -266,6 +268,19 @@ export class SessionTasks {
     });
   }
 }
+
+/**
+ * A task's result as the library hands it on: any object that is a complete result. A 2026-07-28 server
+ * may inline a tool result in tasks/get without its `resultType` (the conformance project's own scenario
+ * does), which the library's schema refuses; its shape is checked where every result's is (checkResult).
+ */
+const toolResultCodec: RuntimeCodec<unknown> = {
+  parse: (value) => {
+    const resultType = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { resultType?: unknown }).resultType : 'none';
+    if (resultType === undefined || resultType === 'complete') return { success: true, value };
+    return { success: false, error: new ProtocolDecodeError(`a task's result must be a complete tool result, not ${JSON.stringify(resultType)}`) };
+  },
+};
 
 /** Which revision's tasks the server offers: undefined for none. */
 function offeredGeneration(client: Client): 'v1' | 'v2' | undefined {

@@ -191,7 +191,8 @@ export class TaskTracker implements TaskFollower {
     followed.run = run;
     delete followed.waiting;
     followed.stopFollowing = run.onChange((state) => {
-      if (followed.record.endedAt !== undefined) return;
+      // Its end is said once, when it is closed (#finish), with its result or reason.
+      if (followed.record.endedAt !== undefined || state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') return;
       followed.record.status = state.status;
       if (state.statusMessage !== undefined) followed.record.statusMessage = state.statusMessage;
       else delete followed.record.statusMessage;
