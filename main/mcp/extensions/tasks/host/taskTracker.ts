@@ -38,7 +38,8 @@ export interface TaskTrackerDeps {
   deliver(conversationId: string, message: Record<string, unknown>, followUp: boolean, saved: () => void): void;
   /** Runs the end's record and the task's new state as one write. */
   transaction<T>(work: () => T): T;
-  log?(text: string): void;
+  /** Writes to a server's own log. */
+  log?(serverId: string, text: string): void;
   now?: () => number;
 }
 
@@ -124,7 +125,7 @@ export class TaskTracker implements TaskFollower {
       followed.waiting = `asking ${serverId} about it again`;
       try {
         this.#attach(followed, await this.#deps.resume(serverId, record.reference as unknown as TaskReference, record.tool.name));
-        this.#deps.log?.(`task ${record.taskId} of ${serverId} is followed again`);
+        this.#deps.log?.(serverId, `task ${record.taskId} is followed again`);
         this.#tell(followed);
       } catch (error) {
         // The server answered, and does not know the task (expired, or another server now): it is lost.
@@ -235,7 +236,7 @@ export class TaskTracker implements TaskFollower {
       // Its call's record could not take its end (the conversation was deleted meanwhile): said in the log, kept as ended.
       record.landed = true;
       this.#save(followed);
-      this.#deps.log?.(`the end of task ${record.taskId} could not be put in its conversation: ${(error as Error).message}`);
+      this.#deps.log?.(record.serverId, `the end of task ${record.taskId} could not be put in its conversation: ${(error as Error).message}`);
     }
     if (!record.landed) this.#deliver(record);
     followed.resolve(ending);

@@ -38,6 +38,6 @@ export function createTaskTracker(deps: TasksHostDeps): TaskTracker {
     settle: (task) => settleTaskCall(deps.history, task) as Record<string, unknown> | undefined,
     deliver: (conversationId, message, followUp, saved) => deps.chat().deliver(conversationId, { ...(message as unknown as TaskResultMessage), followUp, saved }),
     transaction: (work) => transaction(deps.db, work),
-    log: (text) => process.emitWarning(`tasks: ${text}`),
+    log: (serverId, text) => connection(serverId)?.log.add('info', 'host', text),
   });
 }
