@@ -5,6 +5,9 @@
 // is asked once, in its conversation, named; Cancel is tasks/cancel; a restart follows a remote task again.
 
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import type { PendingRequestView } from '../../../../shared/pendingPayloads.ts';
 import type { TaskView } from '../../../../shared/contract.ts';
@@ -89,6 +92,26 @@ describe('MCP Tasks', () => {
     );
     assert.equal(checks.length, 8);
     assert.ok(seen.some((s) => s.method === 'tasks/cancel'), 'the task was cancelled with tasks/cancel');
+  });
+
+  test("the conformance client acts out the draft scenario (tasks-client-lifecycle) and the fixture's 8 checks hold", async () => {
+    const server = await taskServer(['--task-on-unsupported']);
+    const client = fileURLToPath(new URL('../../../../conformance/conformanceClient.ts', import.meta.url));
+    await promisify(execFile)(process.execPath, [client, server.url], { env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'tasks-client-lifecycle' }, timeout: 60_000 });
+    const { checks } = await observations(server);
+    assert.deepEqual(
+      checks.map((check) => [check.id, check.status]),
+      [
+        ['tasks-client-extension-declared', 'SUCCESS'],
+        ['sep-2663-client-handles-polymorphic-result', 'SUCCESS'],
+        ['sep-2663-client-emits-mcp-name-on-tasks-methods', 'SUCCESS'],
+        ['sep-2663-client-honors-poll-interval', 'SUCCESS'],
+        ['tasks-client-terminal-failed-surfaced', 'SUCCESS'],
+        ['tasks-client-cancel-flow-completed', 'SUCCESS'],
+        ['sep-2663-cancel-not-via-cancelled-notification', 'SUCCESS'],
+        ['sep-2663-client-rejects-task-result-on-unsupported', 'SUCCESS'],
+      ],
+    );
   });
 
   test('a 2026-07-28 server is not pinged (its revision has no ping), so keep-alive never restarts a healthy server', async () => {
