@@ -117,6 +117,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       // Approving pins a definition; it starts nothing.
       ...(approving !== undefined ? { startServers: false } : {}),
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
+      // A server's sampling request during a call (a task's, too) is settled as --sampling says, as in `atrium chat`.
+      ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
       restartPolicy: NO_RESTARTS,
