@@ -98,7 +98,7 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
           </button>
         ) : null}
       </header>
-      {task ? <TaskStatus task={task} /> : null}
+      {task ? <TaskStatus task={task} inCard /> : null}
       {loadedHow ? <p className="tool-call-why muted">The model had this tool {loadedBecause(loadedHow)}.</p> : null}
       {progress ? (
         <div className="tool-call-progress">

@@ -11,7 +11,7 @@ import { elapsed, taskStatusText } from './taskText.ts';
  * run), Cancel (tasks/cancel), whether the model answers as soon as it finishes, and what happens to it
  * if Atrium quits.
  */
-export function TaskStatus({ task }: { task: TaskView }) {
+export function TaskStatus({ task, inCard = false }: { task: TaskView; inCard?: boolean }) {
   const api = useAtriumApi();
   const running = task.endedAt === undefined;
   const now = useNow(running ? 1_000 : 60_000);
@@ -20,15 +20,24 @@ export function TaskStatus({ task }: { task: TaskView }) {
   const took = (task.endedAt ?? now) - task.startedAt;
   return (
     <div className={`task-status task-status-${task.status}`}>
-      <p className="task-status-line" role="status">
-        <strong>{taskStatusText(task)}</strong> · {elapsed(took)}
-        {task.statusMessage && running ? (
-          <>
-            {' · '}
-            <UntrustedText className="task-message" text={task.statusMessage} />
-          </>
-        ) : null}
-      </p>
+      {/* In its call's card, the card's head says the status (and an ended call's duration). */}
+      {inCard && !running ? null : (
+        <p className="task-status-line">
+          {inCard ? null : (
+            <>
+              <strong role="status">{taskStatusText(task)}</strong>
+              {' · '}
+            </>
+          )}
+          <span aria-label="How long it has run">{elapsed(took)}</span>
+          {task.statusMessage && running ? (
+            <>
+              {' · '}
+              <UntrustedText className="task-message" text={task.statusMessage} />
+            </>
+          ) : null}
+        </p>
+      )}
       {task.waiting && running ? <p className="muted">{task.waiting}.</p> : null}
       {task.reason && !running ? (
         <p className={task.status === 'cancelled' ? 'muted' : 'task-problem'}>
