@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
 import { E2E_MODEL, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { violationsInBothThemes } from './fixtures/axe.ts';
 import type { HostProcess } from './fixtures/hostProcess.ts';
 import { expect, startHostProcess, test } from './fixtures/hostProcess.ts';
 import type { HttpFixtureHandle } from './servers/launch.ts';
@@ -88,7 +89,9 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await expect(panel).toContainText('tasks / slow_task');
     await expect(panel.getByRole('button', { name: 'run the survey' })).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/tasks-panel.png' });
-    await panel.getByRole('button', { name: 'Close the Tasks panel' }).click();
+    expect(await violationsInBothThemes(page, 'the Tasks panel and a running task')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
   });
 
   await test.step('the person moves on to another conversation; the result comes in there all the same', async () => {
@@ -112,6 +115,7 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await expect(form).toContainText('could have multiple interpretations');
     await form.getByRole('combobox', { name: /Clarification/ }).selectOption({ label: 'Python snake species' });
     await page.screenshot({ path: 'e2e/artifacts/tasks-question.png' });
+    expect(await violationsInBothThemes(page, "a task's question")).toEqual([]);
     await form.getByRole('button', { name: 'Send answer' }).click();
     await expect(form).toBeHidden();
     const research = page.getByRole('article', { name: 'Tool call everything/simulate-research-query' });
