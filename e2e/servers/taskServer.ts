@@ -47,7 +47,9 @@ interface Task {
   error?: { code: number; message: string };
   /** When its last non-terminal tasks/get answer was sent (the poll-gap anchor). */
   lastPollAnswerAt?: number;
-  /** tasks/get requests that came after it ended. */
+  /** Whether a tasks/get answer already told the client it ended. */
+  toldEnded: boolean;
+  /** tasks/get requests that came after a tasks/get answer told the client it ended. */
   getsAfterEnd: number;
 }
 
@@ -115,7 +117,7 @@ function advance(task: Task, now: number): void {
 
 function start(tool: string, args: Record<string, unknown>, originId: unknown): Task {
   const now = Date.now();
-  const task: Task = { taskId: `task-${process.pid}-${nextTask++}`, tool, status: 'working', createdAt: now, updatedAt: now, pollIntervalMs: CONFORMANCE_POLL_MS, gets: 0, originId, getsAfterEnd: 0 };
+  const task: Task = { taskId: `task-${process.pid}-${nextTask++}`, tool, status: 'working', createdAt: now, updatedAt: now, pollIntervalMs: CONFORMANCE_POLL_MS, gets: 0, originId, toldEnded: false, getsAfterEnd: 0 };
   if (tool === 'slow_task') {
     task.seconds = Number(args.seconds ?? 1);
     task.pollIntervalMs = Number(args.pollMs ?? 1000);
@@ -200,10 +202,11 @@ function handle(request: { id?: unknown; method: string; params?: Record<string,
     case 'tasks/get': {
       const task = taskId ? tasks.get(taskId) : undefined;
       if (!task) return fail(-32602, `Unknown task: ${taskId}`);
+      if (task.toldEnded) task.getsAfterEnd++;
+      // A poll of a task the client was told is running: its gap since the last answer counts.
+      if (task.lastPollAnswerAt !== undefined) pollGaps.push({ taskId: task.taskId, gapMs: now - task.lastPollAnswerAt, askedMs: task.pollIntervalMs });
       advance(task, now);
       const wasOver = task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled';
-      if (wasOver) task.getsAfterEnd++;
-      if (task.lastPollAnswerAt !== undefined && !wasOver) pollGaps.push({ taskId: task.taskId, gapMs: now - task.lastPollAnswerAt, askedMs: task.pollIntervalMs });
       task.gets++;
       if (!wasOver && task.tool === 'quick_task' && task.gets >= 2) {
         task.status = 'completed';
@@ -216,7 +219,7 @@ function handle(request: { id?: unknown; method: string; params?: Record<string,
       }
       const over = task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled';
       if (over) {
-        if (!wasOver) task.getsAfterEnd = 0;
+        task.toldEnded = true;
         delete task.lastPollAnswerAt;
       } else task.lastPollAnswerAt = Date.now();
       return { result: detailed(task) };

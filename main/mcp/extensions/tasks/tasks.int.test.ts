@@ -5,7 +5,10 @@
 // is asked once, in its conversation, named; Cancel is tasks/cancel; a restart follows a remote task again.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
@@ -14,7 +17,8 @@ import type { TaskView } from '../../../../shared/contract.ts';
 import type { FakeLlmServer, FakeTurn } from '../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../../../e2e/fixtures/hostHarness.ts';
-import { everythingServerPath, nextEvent, startTestHost } from '../../../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, makeTempDir, nextEvent, startTestHost } from '../../../../e2e/fixtures/hostHarness.ts';
+import { approveServers } from '../../../../e2e/fixtures/approvedServers.ts';
 import type { HttpFixtureHandle } from '../../../../e2e/servers/launch.ts';
 import { startHttpFixture } from '../../../../e2e/servers/launch.ts';
 import { startHostCore } from '../../../app/hostCore.ts';
@@ -277,5 +281,31 @@ describe('MCP Tasks', () => {
     assert.equal(landed.length, 2);
     assert.ok(landed.some((text) => /archive done after 2 s/.test(text)));
     assert.ok(landed.some((text) => /was lost/.test(text)));
+  });
+
+  test('a host killed with kill -9 while a remote task runs: the next host follows the task again and its result lands in the same conversation', async () => {
+    const server = await taskServer();
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'tasks__slow_task', input: { seconds: 2, pollMs: 200, label: 'backup' } }] }, { text: 'It runs.' }]);
+    cleanups.push(() => llm.close());
+    const home = await makeTempDir('atrium-kill-task-');
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { tasks: { url: server.url } } }));
+    await approveServers(home);
+    const script = fileURLToPath(new URL('../../../../e2e/fixtures/taskHostProcess.ts', import.meta.url));
+    const run = (mode: 'start' | 'resume', until: RegExp) => {
+      const child = spawn(process.execPath, [script, mode, home, llm.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      cleanups.push(async () => void child.kill('SIGKILL'));
+      const line = new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).on('line', (text) => until.test(text) && resolve(text));
+        child.once('exit', () => reject(new Error(`the ${mode} host ended before "${until}"`)));
+      });
+      return { child, line };
+    };
+    const first = run('start', /^task /);
+    const conversationId = (await first.line).split(' ')[2];
+    const killed = new Promise((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await killed;
+    const outcome = JSON.parse((await run('resume', /^landed /).line).slice('landed '.length)) as { status: string; conversationId: string; landed: string[] };
+    assert.deepEqual({ ...outcome, landed: outcome.landed.map((text) => /backup done after 2 s/.test(text)) }, { status: 'completed', conversationId, landed: [true] }, JSON.stringify(outcome));
   });
 });

@@ -15,14 +15,29 @@ export interface TaskResultMessage {
 }
 
 /** Saves the end in its call's record; returns what the model is to be told. */
-export function settleTaskCall(history: Pick<HistoryStore, 'toolCalls'>, task: EndedTask, resultBudgetChars?: number): TaskResultMessage | undefined {
+export function settleTaskCall(history: Pick<HistoryStore, 'toolCalls' | 'loadMessages'>, task: EndedTask, resultBudgetChars?: number): TaskResultMessage | undefined {
   const { record, ending } = task;
   if (record.conversationId === undefined) return undefined;
   const result: SavedToolResult = ending.kind === 'done' ? (ending.result as SavedToolResult) : { error: ending.error.message };
   const failed = ending.kind !== 'done' || ending.result.isError === true;
-  history.toolCalls.update(record.conversationId, record.callId, { status: ending.kind === 'cancelled' ? 'cancelled' : failed ? 'error' : 'done', isError: failed, result });
+  if (hasCallRecord(history, task)) {
+    history.toolCalls.update(record.conversationId, record.callId, { status: ending.kind === 'cancelled' ? 'cancelled' : failed ? 'error' : 'done', isError: failed, result });
+  }
   const origin: TaskResultMessage['origin'] = { kind: 'task', serverId: record.serverId, tool: record.tool.name, callId: record.callId, taskId: record.taskId, ended: record.status === 'completed' ? 'completed' : (record.status as 'failed' | 'cancelled' | 'lost') };
   return { content: contentFor(task, resultBudgetChars), origin };
+}
+
+/**
+ * Whether the call has its record, made now when it has not: a host killed between the task's start and
+ * the call's saving (the task is kept first) left the reply that made the call, but not the call.
+ */
+function hasCallRecord(history: Pick<HistoryStore, 'toolCalls' | 'loadMessages'>, { record }: EndedTask): boolean {
+  const conversationId = record.conversationId ?? '';
+  if (history.toolCalls.list(conversationId).some((call) => call.id === record.callId)) return true;
+  const reply = history.loadMessages(conversationId).find((message) => message.role === 'assistant' && message.content.some((block) => block.type === 'tool_use' && block.id === record.callId));
+  if (!reply) return false;
+  history.toolCalls.record({ conversationId, messageId: reply.id, id: record.callId, serverId: record.serverId, tool: record.tool.name, modelName: record.tool.modelName, arguments: record.arguments, status: 'running', decision: 'allow', decidedBy: record.decision.decidedBy });
+  return true;
 }
 
 function contentFor({ record, ending }: EndedTask, resultBudgetChars: number | undefined): ChatContent[] {
