@@ -119,6 +119,10 @@ try {
   console.log(`Cancel → tasks/cancel at the server: median ${median(cancelMs)} ms, worst ${Math.max(...cancelMs)} ms over ${CANCELS} — target < 1000 ms: ${verdict(Math.max(...cancelMs) < 1000)}`);
   console.log(`polls of the ${TASK_SECONDS} s task: ${gaps.length} gaps, the earliest ${earliest} ms from the interval asked (1000 ms) — target ≥ −50 ms: ${verdict(earliest >= -50)}`);
   console.log(`polls after a task ended: ${afterEnd} — target 0: ${verdict(afterEnd === 0)}`);
+  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(
+    `targets: a turn beside a running task ≤ 1.5× ${met(ratio <= 1.5 && stillRunning)}; the card < 1 s after the task answer ${met(cardMs < 1000)}; Cancel → tasks/cancel < 1 s ${met(Math.max(...cancelMs) < 1000)}; no poll sooner than pollInterval − 50 ms ${met(earliest >= -50)}; no poll after the end ${met(afterEnd === 0)}`,
+  );
 } finally {
   await core.shutdown();
   await llm.close();
