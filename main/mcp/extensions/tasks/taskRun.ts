@@ -187,6 +187,9 @@ export class TaskRun {
     }
     const lost = this.#detached ? 'Atrium stopped following it' : this.#options.connectionLost();
     if (lost !== undefined) return { kind: 'interrupted', message: lost };
+    // Neither the server's word that it failed nor its error: a poll that timed out or could not be sent.
+    // The task itself may run on; it is followed again rather than given up.
+    if (outcome.task === undefined && outcome.error.code === undefined) return { kind: 'interrupted', message: outcome.error.message };
     return { kind: 'failed', message: outcome.error.message };
   }
 }

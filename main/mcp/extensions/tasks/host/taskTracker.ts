@@ -43,8 +43,16 @@ export interface TaskTrackerDeps {
   now?: () => number;
 }
 
+/** How often a server that does not answer about a kept task is asked again, and how long apart (times the try): 5 s to 30 s. */
+const RESUME_ATTEMPTS = 6;
+const RESUME_RETRY_MS = 5_000;
+
 interface Followed {
   record: TaskRecord;
+  /** Tries in a row to follow it again that went unanswered. */
+  attempts?: number;
+  /** Its server is being asked about it now. */
+  resuming?: boolean;
   call: StartedTaskCall;
   run?: TaskRun;
   stopFollowing?: () => void;
@@ -119,21 +127,46 @@ export class TaskTracker implements TaskFollower {
 
   /** A server is connected (again): its tasks that are not followed now are followed again. */
   async serverConnected(serverId: string): Promise<void> {
-    const waiting = [...this.#followed.values()].filter((followed) => followed.record.serverId === serverId && !followed.run && followed.waiting !== undefined);
+    const waiting = [...this.#followed.values()].filter((followed) => followed.record.serverId === serverId && !followed.run && !followed.resuming && followed.waiting !== undefined);
     for (const followed of waiting) {
       const { record } = followed;
       followed.waiting = `asking ${serverId} about it again`;
+      followed.resuming = true;
       try {
         this.#attach(followed, await this.#deps.resume(serverId, record.reference as unknown as TaskReference, record.tool.name));
+        delete followed.attempts;
         this.#deps.log?.(serverId, `task ${record.taskId} is followed again`);
         this.#tell(followed);
       } catch (error) {
-        // The server answered, and does not know the task (expired, or another server now): it is lost.
-        if (this.#deps.isConnected(serverId)) this.#finish(followed, { kind: 'lost', message: `${serverId} no longer knows this task (${(error as Error).message})` });
-        else followed.waiting = `${serverId} is not connected: the task is followed again once it is`;
-        this.#tell(followed);
+        this.#unanswered(followed, error as Error);
+      } finally {
+        delete followed.resuming;
       }
     }
+  }
+
+  /** Asking the server about a kept task failed: lost if it said it does not know it, asked again if it did not answer. */
+  #unanswered(followed: Followed, error: Error): void {
+    const { serverId } = followed.record;
+    if (this.#stopping) return;
+    if (!this.#deps.isConnected(serverId)) {
+      // Its connection went meanwhile: followed again once it is back, which is no try spent.
+      followed.waiting = `${serverId} is not connected: the task is followed again once it is`;
+      this.#tell(followed);
+      return;
+    }
+    followed.attempts = (followed.attempts ?? 0) + 1;
+    if (answeredNo(error) || followed.attempts > RESUME_ATTEMPTS) {
+      const why = answeredNo(error) ? 'no longer knows this task' : `did not answer about this task ${RESUME_ATTEMPTS + 1} times`;
+      this.#finish(followed, { kind: 'lost', message: `${serverId} ${why} (${error.message})` });
+      return;
+    }
+    // It did not answer (timed out, not reachable for a moment): asked again a little later, if it stays connected.
+    followed.waiting = `${serverId} did not answer about it: asked again shortly`;
+    this.#tell(followed);
+    setTimeout(() => {
+      if (!this.#stopping && this.#deps.isConnected(serverId)) void this.serverConnected(serverId);
+    }, RESUME_RETRY_MS * followed.attempts).unref();
   }
 
   /** tasks/cancel to the task's server; resolves once the server acknowledged it. */
@@ -267,6 +300,12 @@ export class TaskTracker implements TaskFollower {
 /** Asked about a task Atrium does not follow (ended, or never there). */
 export class TaskNotFoundError extends Error {
   readonly code = 'not_found';
+}
+
+/** The server answered the question about the task with an error (it does not know it), rather than not answering. */
+function answeredNo(error: unknown): boolean {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  return kind === 'protocol' || kind === 'failed' || kind === 'not_found';
 }
 
 function callOf(record: TaskRecord): StartedTaskCall {
