@@ -113,11 +113,10 @@ test('a damaged secrets.key: Settings says the stored keys cannot be decrypted a
     expect(keyCopy && secretsCopy).toBeTruthy();
     expect(await readFile(join(host.home, secretsCopy as string))).toEqual(encrypted);
 
-    const form = page.getByRole('form', { name: 'Add a provider' });
-    await form.getByRole('textbox', { name: /^Name/ }).fill('claude');
-    await form.getByRole('combobox', { name: 'API' }).selectOption('anthropic');
+    await claude.getByRole('button', { name: 'Edit claude' }).click();
+    const form = page.getByRole('form', { name: 'Edit claude' });
     await form.getByLabel(/^API key/).fill('sk-ant-typed-again');
-    await form.getByRole('button', { name: 'Add provider' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
     await expect(claude).toContainText('key set');
     expect(await readFile(join(host.home, secretsCopy as string)), 'a new key never writes over the kept copy').toEqual(encrypted);
   } finally {

@@ -207,11 +207,14 @@ test('desktop on Linux without a keychain: Settings warns, and keys are stored o
     const providers = page.getByRole('region', { name: 'Providers' });
     await expect(providers.getByText('Keys are not well protected on this computer')).toBeVisible();
     await expect(providers).toContainText('basic_text');
-    await expect(providers.getByRole('textbox', { name: 'New key for claude' }), 'no key field until the person accepts').toHaveCount(0);
+    const add = page.getByRole('form', { name: 'Add a provider' });
+    await expect(add.getByLabel(/^API key/), 'no key field until the person accepts').toHaveCount(0);
     await providers.getByRole('checkbox', { name: /Store keys here anyway/ }).check();
-    await providers.getByRole('textbox', { name: 'New key for claude' }).fill('sk-ant-weakly-kept');
-    await providers.getByRole('button', { name: 'Save key' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Saved the key for claude' })).toBeVisible();
+    await add.getByRole('textbox', { name: /^Name/ }).fill('weak');
+    await add.getByLabel(/^API key/).fill('sk-ant-weakly-kept');
+    await add.getByRole('button', { name: 'Add provider' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Added weak' })).toBeVisible();
+    await expect(providers.getByRole('listitem').filter({ hasText: 'weak' })).toContainText('key set');
   } finally {
     await app.close();
   }
@@ -240,6 +243,10 @@ test('desktop: an MCP Apps view is shown from atrium-view://sandbox, gets its re
       }
     });
     expect(reached, 'the view cannot read the window').toBe('blocked');
+    // WebRTC, which no CSP stops: the view has no peer connection, and no page sends it over plain UDP.
+    expect(await view.locator('body').evaluate(() => typeof (globalThis as { RTCPeerConnection?: unknown }).RTCPeerConnection)).toBe('undefined');
+    const policies = await app.evaluate(({ webContents }) => webContents.getAllWebContents().map((contents) => contents.getWebRTCIPHandlingPolicy()));
+    expect(new Set(policies)).toEqual(new Set(['disable_non_proxied_udp']));
   } finally {
     await app.close();
     await viewLlm.close();

@@ -72,6 +72,8 @@ test('a hand-edited server waits for approval in the window; approved, it starts
 });
 
 test('an edited script or a zeroed approvals file asks again: the dialog names the file, the banner says why', async ({ page }) => {
+  // Four starts of a real host in one journey: on a busy machine that takes longer than one page's worth.
+  test.slow();
   // An approved server that runs a local script: the script's content is pinned with it.
   const echo = pathToFileURL(fixturePath('echoServer')).href;
   const running = await startHostProcess({

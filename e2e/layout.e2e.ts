@@ -135,7 +135,7 @@ test('the Roots sidebar fits, with its Add button whole, at 1280 and 1024 px', a
   }
 });
 
-test('a provider row: Remove and Save key are one height', async ({ page }) => {
+test('a provider row: Test connection, Edit and Remove are one height, on one line', async ({ page }) => {
   const { host, stop } = await startHostProcess({
     mcpServers: {},
     providers: { providers: [{ id: 'claude', kind: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKeySecret: 'claude' }] },
@@ -145,13 +145,14 @@ test('a provider row: Remove and Save key are one height', async ({ page }) => {
     await page.goto(host.url);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const row = page.getByRole('region', { name: 'Providers' }).getByRole('listitem').filter({ hasText: 'claude' });
-    const remove = row.getByRole('button', { name: 'Remove claude' });
-    const saveKey = row.getByRole('button', { name: 'Save key' });
-    await expect(saveKey).toBeVisible();
+    const buttons = [row.getByRole('button', { name: 'Test connection to claude' }), row.getByRole('button', { name: 'Edit claude' }), row.getByRole('button', { name: 'Remove claude' })];
+    await expect(buttons[0]!).toBeVisible();
     await row.screenshot({ path: 'e2e/artifacts/layout-provider-row.png' });
-    const [removeBox, saveBox] = [await box(remove), await box(saveKey)];
-    expect(Math.abs(removeBox.height - saveBox.height), `Remove is ${removeBox.height} px high, Save key ${saveBox.height} px`).toBeLessThanOrEqual(1);
-    expect(Math.abs(removeBox.y - saveBox.y), 'they sit on one line').toBeLessThanOrEqual(1);
+    const [test, edit, remove] = await Promise.all(buttons.map((button) => box(button)));
+    for (const [name, other] of [['Test connection', test!], ['Edit', edit!]] as const) {
+      expect(Math.abs(remove!.height - other.height), `Remove is ${remove!.height} px high, ${name} ${other.height} px`).toBeLessThanOrEqual(1);
+      expect(Math.abs(remove!.y - other.y), `${name} and Remove sit on one line`).toBeLessThanOrEqual(1);
+    }
   } finally {
     await stop();
   }

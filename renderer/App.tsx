@@ -15,6 +15,7 @@ import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
 import { TasksButton, TasksPanel } from '../main/mcp/extensions/tasks/window/TasksPanel.tsx';
+import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
@@ -77,6 +78,7 @@ export function App() {
       <TasksPanel />
       <PendingRequests />
       <LaunchApprovalRequests />
+      <LinkConfirmations />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );

@@ -33,7 +33,7 @@ export type { FieldProblem };
 export type { ConversationDetail, ConversationSummary } from './contract/conversations.ts';
 export type { CompletionAnswer, CompletionReference, ListKind } from './contract/serverOffers.ts';
 export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contract/servers.ts';
-export type { ApprovalChoices, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
+export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEdit, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
 export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';

@@ -19,7 +19,10 @@ export type StdioFixture =
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'
-  | 'lyingResultServer';
+  | 'viewAttackServer'
+  | 'lyingResultServer'
+  | 'squattingServer'
+  | 'changeWhileListingServer';
 
 export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

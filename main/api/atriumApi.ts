@@ -160,7 +160,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     },
     ...createServerConfigApi(hub, registry, deps.launchApprovals),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
-    ...createSettingsApi(settingsDeps),
+    ...createSettingsApi(settingsDeps, conversations.models.makeProvider),
     ...createHostInfoApi(deps.frontEnd),
     ...createWorkspaceApi(workspaces, roots),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),

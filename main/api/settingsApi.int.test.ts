@@ -1,5 +1,6 @@
 // Providers and keys through the typed API: a key goes to the encrypted store and is never returned;
-// a bad provider is refused with nothing written; removing a provider removes its key. Approval choices
+// a bad provider is refused with nothing written; removing a provider removes its key (adding under a
+// taken name, editing and testing a provider: providersApi.int.test.ts). Approval choices
 // are kept in providers.json and apply to the next tool call or sampling request, without a restart.
 
 import assert from 'node:assert/strict';
@@ -27,7 +28,7 @@ after(() => host.close());
 test('a provider with its key: the key is stored encrypted and only "set" comes back', async () => {
   await host.core.api.saveProvider({ provider: { id: 'claude', kind: 'anthropic' }, key: 'sk-ant-secret-value' });
   const settings = await host.core.api.getSettings({});
-  assert.deepEqual(settings.providers, [{ id: 'claude', kind: 'anthropic', hasKey: true }]);
+  assert.deepEqual(settings.providers, [{ id: 'claude', kind: 'anthropic', address: 'https://api.anthropic.com', hasKey: true, key: { source: 'stored' } }]);
   assert.doesNotMatch(JSON.stringify(settings), /sk-ant-secret-value/);
   assert.equal(await store.get('claude'), 'sk-ant-secret-value');
   const file = JSON.parse(await readFile(join(host.home, 'providers.json'), 'utf8')) as { providers: { apiKeySecret?: string }[] };
@@ -40,7 +41,7 @@ test('a bad provider is refused and nothing changes; removing one removes its ke
   assert.equal((await host.core.api.getSettings({})).toolContextPercent, 25);
   assert.deepEqual((await host.core.api.getSettings({})).default, { provider: 'claude', model: 'claude-x' });
   await host.core.api.removeProvider({ id: 'claude' });
-  assert.equal(await store.get('claude'), undefined);
+  assert.deepEqual(await store.names(), [], 'the key and the address it was set for are gone');
   const settings = await host.core.api.getSettings({});
   assert.deepEqual([settings.providers, settings.default, settings.toolThreshold], [[], undefined, 20]);
 });

@@ -1,5 +1,5 @@
 // The conversation side's storage: the SQLite file with the history, the grant ledger, the tool pins,
-// the conversation marks and the audit log, opened and migrated together. The composition root
+// the conversation marks, the drafts and the audit log, opened and migrated together. The composition root
 // (hostCore.ts) builds the rest over it in dependency order.
 
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { ViewTrustStore, viewTrustMigrations } from '../mcp/extensions/apps/host
 import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/store/viewContextStore.ts';
 import { TaskStore, taskMigrations } from '../mcp/extensions/tasks/store/taskStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
+import { DraftStore, draftMigrations } from '../store/draftStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -37,6 +38,8 @@ export interface ConversationStores {
   viewContext: ViewContextStore;
   /** The tools each conversation loaded or called, kept loaded in its later turns. */
   loadedTools: LoadedToolStore;
+  /** The words typed in each conversation's message box and not sent. */
+  drafts: DraftStore;
   /** The tasks calls started (MCP Tasks), kept with their conversation. */
   tasks: TaskStore;
   audit: AuditLog;
@@ -58,6 +61,7 @@ export const databaseMigrations = [
   ...viewTrustMigrations,
   ...viewContextMigrations,
   ...loadedToolMigrations,
+  ...draftMigrations,
   ...taskMigrations,
 ];
 
@@ -79,6 +83,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     viewTrust: new ViewTrustStore(db),
     viewContext: new ViewContextStore(db),
     loadedTools: new LoadedToolStore(db),
+    drafts: new DraftStore(db, history),
     tasks,
     audit: new AuditLog(db),
     close: () => {

@@ -4,22 +4,27 @@
 
 import type { ProviderView } from '../../shared/contract.ts';
 import type { ProviderConfig, LlmProvider } from './llmTypes.ts';
+import type { ProviderOptions } from './providers/createProvider.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
+import { modelBound } from './modelBound.ts';
 
 export class ModelResolver {
   private readonly settings: () => ProviderSettings;
-  /** Makes the client of a configured provider (tests and the CLI may supply their own). */
-  readonly makeProvider: (config: ProviderConfig) => LlmProvider;
+  /**
+   * Makes the client of a configured provider (tests and the CLI may supply their own). Every provider a
+   * turn or a sampling request uses comes from here, so every request is made plain for the model here.
+   */
+  readonly makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider;
   /** What each provider's API listed when last asked: a provider without a default model uses the first. */
   private readonly listed = new Map<string, string[]>();
 
   /** The base URL this run gives (the CLI's --base-url), for the provider it names (any, when it names none). */
   private readonly runBaseUrl: { provider?: string; baseUrl: string } | undefined;
 
-  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig) => LlmProvider, runChoice?: ProviderChoice) {
+  constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider, runChoice?: ProviderChoice) {
     this.settings = settings;
-    this.makeProvider = makeProvider;
+    this.makeProvider = (config) => modelBound(makeProvider(config));
     this.runBaseUrl = runChoice?.baseUrl ? { baseUrl: runChoice.baseUrl, ...(runChoice.provider ? { provider: runChoice.provider } : {}) } : undefined;
   }
 
@@ -38,9 +43,21 @@ export class ModelResolver {
       if (!(error instanceof ModelChoiceError) || error.modelless === undefined) throw error;
       // The provider as this turn would use it (a flag's base URL included), configured or named ad hoc.
       const config = error.modelless;
-      const models = await this.makeProvider(config).listModels().catch(() => [] as string[]);
-      if (models.length > 0) this.listed.set(config.id, models);
-      return chooseProvider(settings, choice, (id) => this.listed.get(id));
+      const listing = await this.makeProvider(config)
+        .listModels()
+        .then((models) => ({ models, why: undefined }), (failure: unknown) => ({ models: [] as string[], why: failure instanceof Error ? failure.message : String(failure) }));
+      if (listing.models.length > 0) this.listed.set(config.id, listing.models);
+      try {
+        return chooseProvider(settings, choice, (id) => this.listed.get(id));
+      } catch (still) {
+        // Why the list could not be had (nothing answers, the key was refused or not sent) is what to act on.
+        if (!(still instanceof ModelChoiceError) || still.modelless === undefined || listing.why === undefined) throw still;
+        throw new ModelChoiceError(
+          `provider "${config.id}" has no model to use, as its models could not be listed: ${listing.why} Check its key and address in Settings, or give the models it offers when you edit it.`,
+          `${still.commandLine} (${listing.why})`,
+          config,
+        );
+      }
     }
   }
 

@@ -69,7 +69,7 @@ export function chooseProvider(settings: ProviderSettings, choice: ProviderChoic
   }
   if (config.kind === 'openai-compatible' && !config.baseUrl) {
     throw new ModelChoiceError(
-      `provider "${config.id}" is OpenAI-compatible and needs a base URL: add it again in Settings with its base URL`,
+      `provider "${config.id}" is OpenAI-compatible and needs a base URL: edit it in Settings and give the address it answers at`,
       `provider "${config.id}" is OpenAI-compatible and needs a base URL (--base-url http://127.0.0.1:11434/v1 for Ollama)`,
     );
   }

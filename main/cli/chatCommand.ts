@@ -3,7 +3,6 @@
 // call under `--approve ask|ask-every`, a sampling request under `--sampling ask|approve`, an elicitation under
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
-import { createInterface } from 'node:readline/promises';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
 import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
@@ -19,6 +18,7 @@ import { loadProviderSettings } from '../store/settingsStore.ts';
 import { cliCredentialStore } from './signInCommand.ts';
 import { followTasks } from './taskLines.ts';
 import type { TaskLines } from './taskLines.ts';
+import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface ChatIo {
   out(text: string): void;
@@ -60,9 +60,16 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
   });
   try {
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
-    // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
-    await settleLaunchApprovals(core, io, invocation.configPath, signal);
-    for (const [id, status] of await core.whenSettled()) {
+    // Until the turn begins, Ctrl+C ends the command where it is (a question, servers still starting).
+    const settled = await Promise.race([
+      (async () => {
+        // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
+        await settleLaunchApprovals(core, io, invocation.configPath, signal);
+        return core.whenSettled();
+      })(),
+      whenInterrupted(signal),
+    ]);
+    for (const [id, status] of settled) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
     const stopShowing = showTurn(core, io);
@@ -70,11 +77,16 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     let conversationId = invocation.conversation;
     // The turn's token counts come with its `done` event, as the window learns them.
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    const onAbort = () => {
+    const cancel = () => {
       for (const id of conversationId ? [conversationId] : []) void core.api.cancelTurn({ conversationId: id });
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', cancel, { once: true });
     const stopFollowing = core.events.on('chatEvent', ({ conversationId: id, event }) => {
+      // A new conversation is known by its first event: one interrupted before it is cancelled then.
+      if (conversationId === undefined && signal?.aborted) {
+        conversationId = id;
+        cancel();
+      }
       conversationId ??= id;
       if (id === conversationId && event.type === 'done') usage = event.usage;
     });
@@ -89,10 +101,10 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
       if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
       io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
-      if (stopReason === 'cancelled') return 130;
+      if (stopReason === 'cancelled') return signal?.aborted ? interruptedExit(signal, io.err) : 130;
       return await waitForTasks(tasks, id, io, signal);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', cancel);
       stopFollowing();
       stopShowing();
       tasks.stop();
@@ -109,10 +121,10 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
 async function waitForTasks(tasks: TaskLines, conversationId: string, io: ChatIo, signal: AbortSignal | undefined): Promise<number> {
   if (tasks.running(conversationId).length === 0) return 0;
   io.err('atrium: waiting for the tasks this turn started (Ctrl+C cancels them)');
-  const interrupted = new Promise<'interrupted'>((resolve) => signal?.addEventListener('abort', () => resolve('interrupted'), { once: true }));
+  const interrupted = whenInterrupted(signal).catch(() => 'interrupted' as const);
   if ((await Promise.race([tasks.allEnded(conversationId), interrupted])) === 'interrupted') {
     await tasks.cancelRunning();
-    return 130;
+    return signal ? interruptedExit(signal, io.err) : 130;
   }
   io.err(`atrium: the tasks' results are saved in the conversation; the model reads them with your next message: atrium chat "…" --conversation ${conversationId}`);
   return 0;
@@ -162,19 +174,6 @@ function showTurn(core: RunningHost, io: ChatIo): () => void {
     core.events.on('pendingClosed', consent.closed),
   ];
   return () => offs.forEach((off) => off());
-}
-
-/** A terminal question, when standard input is a terminal. */
-export function terminalAsk(): ((question: string, signal?: AbortSignal) => Promise<string>) | undefined {
-  if (!process.stdin.isTTY) return undefined;
-  return async (question, signal) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    try {
-      return await rl.question(question, signal ? { signal } : {});
-    } finally {
-      rl.close();
-    }
-  };
 }
 
 export async function runHistory(invocation: CliInvocation, home: string, io: ChatIo): Promise<number> {

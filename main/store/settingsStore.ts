@@ -47,7 +47,7 @@ export interface ProviderSettings {
   default?: { provider: string; model: string };
   /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
   toolThreshold?: number;
-  /** The share of the model's context, in percent, tool definitions may take before the model searches instead (default 10). */
+  /** The share of the model's context, in percent, tool definitions may take before the model searches instead (default 25). */
   toolContextPercent?: number;
   /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
   modelTraits?: Record<string, Partial<ModelTraits>>;
@@ -66,11 +66,12 @@ export const providerSettingsSchema = {
         required: ['id', 'kind'],
         properties: {
           // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
-          // sign-in entries (main/mcp/auth/credentialVault.ts) are never a provider's key.
-          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          // sign-in entries (main/mcp/auth/credentialVault.ts) and of the addresses stored keys were set
+          // for (main/chat/providerKeys.ts) are never a provider's key.
+          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
           kind: { enum: providerKinds },
           baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:)' },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           imageGeneration: { type: 'boolean' },
         },

@@ -35,6 +35,7 @@ function scriptedHost() {
     prompts: { files: [prompt('files', 'summarise')], notes: [] } as Record<string, PromptSummary[]>,
     settings: settings([]),
     providers: [] as ProviderView[],
+    drafts: {} as Record<string, string>,
   };
   const asked: string[] = [];
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -55,6 +56,12 @@ function scriptedHost() {
     listGrants: () => answer('listGrants', []),
     toolsInUse: () => answer('toolsInUse', { offered: 0, loaded: [] }),
     listProviders: () => answer('listProviders', holds.providers),
+    listDrafts: () => answer('listDrafts', holds.drafts),
+    saveDraft: ({ conversationKey, text }: { conversationKey: string; text: string }) => {
+      if (text === '') delete holds.drafts[conversationKey];
+      else holds.drafts[conversationKey] = text;
+      return answer(`saveDraft ${conversationKey}`, null);
+    },
     listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
     listResources: ({ serverId }: { serverId?: string }) => answer(`listResources ${serverId}`, []),
     listResourceTemplates: ({ serverId }: { serverId?: string }) => answer(`listResourceTemplates ${serverId}`, []),
@@ -153,6 +160,22 @@ test('settings changed elsewhere reach the store, and the providers’ models ar
   unbind();
 });
 
+test('a listing of the providers that answers late never replaces a later one (an address that did not answer, then edited)', async () => {
+  const { store, host, unbind } = await boundStore();
+  const api = host.connection.api as { listProviders: AtriumClientApi['listProviders'] };
+  let answerLate: (providers: ProviderView[]) => void = () => undefined;
+  api.listProviders = () => new Promise((resolve) => (answerLate = resolve));
+  host.emit('settingsChanged', settings(['local']));
+  api.listProviders = async () => [{ id: 'local', kind: 'openai-compatible', models: ['llama3.2'], defaultModel: 'llama3.2', isDefault: true }];
+  host.emit('settingsChanged', settings(['local']));
+  await settle();
+  answerLate([{ id: 'local', kind: 'openai-compatible', models: [], isDefault: true, error: 'cannot reach http://127.0.0.1:1/v1' }]);
+  await settle();
+  assert.deepEqual(store.getState().providers?.[0]?.models, ['llama3.2']);
+  assert.equal(store.getState().providersError, null);
+  unbind();
+});
+
 test('lists marked stale while the link is down wait for it, and are listed once it is open again', async () => {
   const { store, host, unbind } = await boundStore();
   host.setStatus('reconnecting');
@@ -204,4 +227,25 @@ test('the permissions shown are the grants the host announces, not read again at
   await settle();
   assert.deepEqual(host.asked, [], 'nothing is read again');
   unbind();
+});
+
+test('drafts: the host’s are in the boxes on connecting; what is typed goes to the host; what it announces comes back, unless typed here since', async () => {
+  const store = createAtriumStore();
+  const host = scriptedHost();
+  host.holds.drafts = { new: 'kept by the host' };
+  const unbind = bindAtriumStore(host.connection, store);
+  await settle();
+  assert.deepEqual(store.getState().composerText, { new: 'kept by the host' });
+  assert.ok(!host.asked.some((name) => name.startsWith('saveDraft')), 'what the host listed is not sent back');
+
+  store.getState().setComposerText('c-1', 'typed here');
+  await settle();
+  host.emit('draftChanged', { conversationKey: 'c-1', text: 'an older version' });
+  assert.equal(store.getState().composerText['c-1'], 'typed here', 'not confirmed yet: the box keeps what was typed');
+  delete host.holds.drafts['new'];
+  host.emit('draftChanged', { conversationKey: 'new', text: '' });
+  assert.equal(store.getState().composerText['new'], undefined, 'gone at the host (sent elsewhere, or its conversation deleted): gone here');
+  unbind();
+  assert.deepEqual(host.holds.drafts, { 'c-1': 'typed here' }, 'unbinding (the page going) sends what waits');
+  assert.ok(!host.asked.includes('saveDraft new'), 'what the host announced is not sent back');
 });

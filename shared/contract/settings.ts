@@ -4,11 +4,30 @@
 import type { ParamsSchema } from './schemaParts.ts';
 import { noParams } from './schemaParts.ts';
 
+/** A configured provider as the window sees it: where it sends its requests and whether a key goes with them, never the key. */
+export interface ConfiguredProviderView {
+  id: string;
+  kind: ProviderKind;
+  baseUrl?: string;
+  models?: string[];
+  imageGeneration?: boolean;
+  /** Where its requests, and its key, go: its base URL, else its API's own address (absent: it needs a base URL). */
+  address?: string;
+  /** Whether a key is sent with its requests. */
+  hasKey: boolean;
+  /**
+   * Where its key comes from: typed in Settings and kept encrypted, or Atrium's environment (one of
+   * `variables`), which Settings cannot change. A stored key with `heldFor` is not sent: it was set for
+   * that address, and the provider now points elsewhere (its address was changed outside Settings).
+   */
+  key?: { source: 'stored'; heldFor?: string } | { source: 'environment'; variables: string[] };
+}
+
 export interface ProviderSettingsView {
-  providers: { id: string; kind: ProviderKind; baseUrl?: string; models?: string[]; imageGeneration?: boolean; hasKey: boolean }[];
+  providers: ConfiguredProviderView[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
-  /** The share of the model's context (percent) tool definitions may take before the model searches for tools (default 10). */
+  /** The share of the model's context (percent) tool definitions may take before the model searches for tools (default 25). */
   toolContextPercent?: number;
   /** The choices saved in Settings, or the defaults where none was saved. */
   approvals: ApprovalChoices;
@@ -60,16 +79,43 @@ export interface ProviderView {
   error?: string;
 }
 
+/** What became of a provider's stored key when it was edited. */
+export interface ProviderEdit {
+  /**
+   * 'moved': it goes to the new address, as the person agreed; 'dropped': it was removed because the
+   * address it goes to changed; 'unchanged' also when there is none, or it comes from the environment.
+   */
+  key: 'unchanged' | 'replaced' | 'removed' | 'moved' | 'dropped';
+}
+
+/** What a connection test found, in a sentence for the person (never the key). */
+export interface ProviderCheck {
+  /** The provider answered the request with its models. */
+  ok: boolean;
+  message: string;
+  /** The models it listed. */
+  models?: string[];
+}
+
 /** What each request of this section resolves with; its params are its schema's (`settingsRequests`). */
 export interface SettingsResults {
   /** Providers (with whether each has a key, never the key), the default model, the tool-count threshold, the approval choices. */
   getSettings: ProviderSettingsView;
   /**
-   * Adds or replaces a provider; a key given is stored encrypted and is never sent back. Where the key
-   * store is weak (`keyStorageWarning` with `canStoreKeys`), a key is stored only with `acceptWeakKeyStorage`.
+   * Adds a provider; one whose name is taken is refused (edit that one instead). A key given is stored
+   * encrypted, for the provider's address only, and is never sent back. Where the key store is weak
+   * (`keyStorageWarning` with `canStoreKeys`), a key is stored only with `acceptWeakKeyStorage`.
    */
   saveProvider: null;
+  /**
+   * Changes a provider's API, base URL or models, and its key: `key` replaces it, `removeKey` removes it.
+   * When the address its key goes to changes (the API or the base URL), the stored key is removed unless
+   * `keepKey` names the address it was set for and the new one: the person agreed to send it there.
+   */
+  editProvider: ProviderEdit;
   removeProvider: null;
+  /** Asks the provider, with its key as stored and the client the chat uses, for its models: what happened, in words. */
+  testProvider: ProviderCheck;
   /** Saves what is given: the default model, the tool-count threshold, how tool calls and sampling requests are approved. */
   saveDefaults: null;
   /** The configured LLM providers and their models, for the model picker. */
@@ -111,7 +157,36 @@ export const settingsRequests = {
       acceptWeakKeyStorage: { type: 'boolean' },
     },
   },
+  editProvider: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'provider'],
+    properties: {
+      id: { type: 'string', minLength: 1, maxLength: 100 },
+      provider: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind'],
+        properties: {
+          kind: { enum: providerKinds, title: 'API' },
+          baseUrl: { type: 'string', title: 'Base URL', pattern: '^https?://', patternHint: 'must start with http:// or https:// (for example http://127.0.0.1:11434/v1)', maxLength: 500 },
+          models: { type: 'array', title: 'Models', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          imageGeneration: { type: 'boolean' },
+        },
+      },
+      key: { type: 'string', title: 'New API key', minLength: 1, maxLength: 1000 },
+      removeKey: { type: 'boolean' },
+      keepKey: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'to'],
+        properties: { from: { type: 'string', minLength: 1, maxLength: 500 }, to: { type: 'string', minLength: 1, maxLength: 500 } },
+      },
+      acceptWeakKeyStorage: { type: 'boolean' },
+    },
+  },
   removeProvider: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
+  testProvider: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
   saveDefaults: {
     type: 'object',
     additionalProperties: false,

@@ -23,19 +23,21 @@ import { isRecord, missingKeyMessage, streamCutShort, streamFailure, toLlmError,
 import type { ProviderErrorContext, ProviderNaming } from './providerErrors.ts';
 import type { ChatContent, ChatMessage } from '../../../shared/conversation.ts';
 import type { StopReason, TokenUsage } from '../../../shared/domain.ts';
+import { ANTHROPIC_API_ADDRESS } from '../../../shared/providerAddress.ts';
 
-const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The only image types the Messages API accepts; anything else is refused with a 400. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 export interface AnthropicProviderOptions {
   /** Retries of a request that failed before any output (429, 5xx, 529 overloaded, network); the SDK's default is 2. */
   maxRetries?: number;
+  /** How long a request may take before it fails as timed out; the SDK's default is 10 minutes. */
+  timeoutMs?: number;
 }
 
 export function createAnthropicProvider(config: ProviderConfig, secrets: SecretSource, options: AnthropicProviderOptions = {}): LlmProvider {
   // An explicit default, so that ANTHROPIC_BASE_URL in the environment cannot send the key elsewhere.
-  const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
+  const baseURL = config.baseUrl ?? ANTHROPIC_API_ADDRESS;
   let cached: { key: string; client: Anthropic } | undefined;
   // A server that refused deferred tools once (a compatible server, an older API) gets none again.
   const deferral = { refused: false };
@@ -52,6 +54,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
           baseURL,
           // The SDK retries only before any output arrives and honours retry-after; aborting stops it.
           maxRetries: options.maxRetries ?? 2,
+          ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
           // Failures come back as LlmError values; the SDK's own console lines would reach no log a person reads.
           logLevel: 'off',
           openTelemetry: false,
@@ -119,10 +122,12 @@ async function* streamTurn(
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: unknown }>();
   let stopReason: StopReason = 'other';
   let finished = false;
+  let answeredBy: string | undefined;
   try {
     for await (const event of events) {
       switch (event.type) {
         case 'message_start': {
+          answeredBy = event.message.model;
           const u = event.message.usage;
           usage.inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
           usage.outputTokens = u.output_tokens;
@@ -174,7 +179,7 @@ async function* streamTurn(
     throw streamFailure(config.id, error, errors);
   }
   if (!finished) throw streamCutShort(config.id, errors);
-  yield { type: 'done', stopReason, usage: { ...usage } };
+  yield { type: 'done', stopReason, usage: { ...usage }, ...(answeredBy && answeredBy !== request.model ? { model: answeredBy } : {}) };
 }
 
 /**

@@ -9,6 +9,8 @@ import { DEFERS_TOOLS } from './providerKinds.ts';
 export interface ProviderOptions {
   /** Retries of a request that failed before any output (429, 5xx, network); the SDKs' default is 2. */
   maxRetries?: number;
+  /** How long a request may take before it fails as timed out; the SDK's default is 10 minutes. */
+  timeoutMs?: number;
 }
 
 export function createProvider(config: ProviderConfig, secrets: SecretSource, options: ProviderOptions = {}): LlmProvider {

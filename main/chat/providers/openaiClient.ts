@@ -1,18 +1,19 @@
 // What the OpenAI providers (Chat Completions, Responses) share: the SDK client made from the person's
 // configuration and key, the model list, and the sentences for errors a person can act on.
 
-import { DEFERS_TOOLS } from './providerKinds.ts';
+import { DEFERS_TOOLS, needsKey } from './providerKinds.ts';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ProviderConfig } from '../llmTypes.ts';
 import type { ProviderKind } from '../../../shared/contract.ts';
+import { OPENAI_API_ADDRESS } from '../../../shared/providerAddress.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
 import { missingKeyMessage, toLlmError } from './providerErrors.ts';
 import type { ProviderErrorContext } from './providerErrors.ts';
 import type { TokenUsage } from '../../../shared/domain.ts';
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_BASE_URL = OPENAI_API_ADDRESS;
 /** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */
 export const NO_KEY_PLACEHOLDER = 'not-needed';
 
@@ -21,6 +22,8 @@ export type OpenAiKind = Exclude<ProviderKind, 'anthropic'>;
 export interface OpenAiClientOptions {
   /** Retries of a request that failed before any output (429, 5xx, network); the SDK's default is 2. */
   maxRetries?: number;
+  /** How long a request may take before it fails as timed out; the SDK's default is 10 minutes. */
+  timeoutMs?: number;
 }
 
 export interface OpenAiClientSource {
@@ -38,7 +41,7 @@ export function openAiClientSource(config: ProviderConfig, secrets: SecretSource
   // An explicit default, so that OPENAI_BASE_URL in the environment cannot send the key elsewhere.
   const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
   // OpenAI itself always needs a key; a compatible server by base URL may need none.
-  const keyRequired = kind === 'openai' || (kind === 'openai-responses' && baseURL === DEFAULT_BASE_URL);
+  const keyRequired = needsKey(kind, baseURL);
   let cached: { key: string; client: OpenAI } | undefined;
   const errors = (key: string | undefined, model?: string) => errorContext(config, baseURL, key, model);
 
@@ -58,6 +61,7 @@ export function openAiClientSource(config: ProviderConfig, secrets: SecretSource
           adminAPIKey: null,
           // The SDK retries only before any output arrives and honours retry-after; aborting stops it.
           maxRetries: options.maxRetries ?? 2,
+          ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
           // Failures come back as LlmError values; the SDK's own console lines would reach no log a person reads.
           logLevel: 'off',
         }),

@@ -48,6 +48,8 @@ export function toLlmError<E extends SdkApiError>(providerId: string, error: unk
   if (error instanceof sdk.APIConnectionError) {
     const cause = error.cause instanceof Error ? error.cause : undefined;
     const code = networkCode(cause);
+    // fetch never connects to the ports the web keeps for other services (1, 9, 6000, …).
+    if (code === 'bad port') return new LlmError(providerId, `${who}: cannot reach ${baseURL}: no web client connects to that port, which belongs to another service. Use the port the server answers at.`);
     return new LlmError(providerId, `${who}: cannot reach ${baseURL}${code ? ` (${code})` : ''}. ${context.unreachableHint}`, cause ? { cause } : undefined);
   }
   if (error instanceof sdk.APIError) {

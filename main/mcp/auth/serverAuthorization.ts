@@ -8,7 +8,7 @@
 //  - 'when-asked': the server waits in "needs sign-in" until the person asks (signIn), so nothing opens
 //    a browser behind their back. Refreshing needs nobody and always happens.
 
-import { auth, computeScopeUnion, discoverOAuthServerInfo, extractWWWAuthenticateParams, isStrictScopeSuperset, withDpopFromProvider } from '@modelcontextprotocol/client';
+import { auth, computeScopeUnion, discoverOAuthServerInfo, isStrictScopeSuperset, withDpopFromProvider } from '@modelcontextprotocol/client';
 import type { AuthOptions, FetchLike, OAuthClientProvider, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { ServerAuthView } from '../../../shared/domain.ts';
 import type { SecretRef } from '../config/oauthConfig.ts';
@@ -16,13 +16,13 @@ import type { RemoteServerDefinition } from '../config/serverConfig.ts';
 import { AuthorizationFailure } from '../connection/remoteAuthorization.ts';
 import type { SignOutReport } from '../../../shared/domain.ts';
 import type { AuthorizationFactory, AuthorizationHooks, RemoteAuthorization } from '../connection/remoteAuthorization.ts';
-import type { SecretSource } from '../../store/secrets.ts';
+import { challengeOf, DEFAULT_SIGN_IN_TIMEOUT_MS, discard, MAX_STEP_UPS, REFRESH_MARGIN_MS, requestTimeoutMs, withBearer } from './signInServices.ts';
+import type { Challenge, Need, SignInServices } from './signInServices.ts';
 import { AtriumOAuthProvider, PersonNeededError } from './atriumOAuthProvider.ts';
 import { toAuthorizationFailure } from './authorizationErrors.ts';
 import { redirectUrisOf, ServerCredentials } from './credentialVault.ts';
-import type { CredentialStore } from './credentialVault.ts';
 import { machineGrantProvider } from './machineGrants.ts';
-import { policyFetch, SIGN_IN_REQUEST_TIMEOUT_MS, withSignal } from './policyFetch.ts';
+import { policyFetch, withSignal } from './policyFetch.ts';
 import type { SignInRefusal } from './policyFetch.ts';
 import { expiryOf, signedInView } from './signInView.ts';
 import { openSignInFlow } from './signInFlow.ts';
@@ -32,48 +32,11 @@ import type { RevocationOutcome } from './tokenRevocation.ts';
 import { reachOf } from './urlPolicy.ts';
 import type { OriginReach } from './urlPolicy.ts';
 
-export type SignInMode = 'automatic' | 'when-asked';
-
-export interface SignInServices {
-  mode: SignInMode;
-  /** Shows the person the authorization page: the system browser, the window, or (headless) a fetch. */
-  openAuthorizationUrl(url: string, serverId: string): void | Promise<void>;
-  /** Where sign-ins are kept (encrypted); they outlive the process only if the store does. */
-  store: CredentialStore;
-  /** Where secrets named in a server's `oauth` block are read. */
-  secrets: SecretSource;
-  /** Where Atrium's Client ID Metadata Document is published, if anywhere. */
-  clientMetadataUrl?: string;
-  softwareVersion: string;
-  /** The network beneath the URL policy; global fetch unless a test records what is fetched. */
-  fetch?: FetchLike;
-  /** How long a sign-in waits for the browser to come back. */
-  timeoutMs?: number;
-}
+export type { SignInMode, SignInServices } from './signInServices.ts';
 
 export function authorizationFactory(services: SignInServices): AuthorizationFactory {
   return (definition, hooks) => new ServerAuthorization(definition, hooks, services);
 }
-
-interface Challenge {
-  resourceMetadataUrl?: URL;
-  scope?: string;
-  /** The person is asked for more scope than they granted (a 403 insufficient_scope). */
-  stepUp?: boolean;
-}
-
-type Need = Challenge & {
-  reason: 'unauthorized' | 'insufficient-scope' | 'asked' | 'expiring';
-  /** The request carried a token the server refused: its authorization server may have changed. */
-  rejectedToken?: boolean;
-};
-
-/** Step-ups after which Atrium stops asking (with the sign-in that came first, three authorizations). */
-const MAX_STEP_UPS = 2;
-const REFRESH_MARGIN_MS = 60_000;
-const DEFAULT_SIGN_IN_TIMEOUT_MS = 10 * 60_000;
-/** One request of a sign-in never takes longer than the whole sign-in may. */
-const requestTimeoutMs = (services: SignInServices) => Math.min(SIGN_IN_REQUEST_TIMEOUT_MS, services.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
 
 class ServerAuthorization implements RemoteAuthorization {
   private readonly definition: RemoteServerDefinition;
@@ -426,21 +389,4 @@ class ServerAuthorization implements RemoteAuthorization {
     this.current = view;
     this.hooks.onChange();
   }
-}
-
-function challengeOf(response: Response): Challenge & { error?: string } {
-  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}), ...(error ? { error } : {}) };
-}
-
-function withBearer(init: RequestInit | undefined, tokens: StoredOAuthTokens | undefined): RequestInit | undefined {
-  if (!tokens?.access_token) return init;
-  const headers = new Headers(init?.headers);
-  // A DPoP-bound token is presented by the DPoP layer beneath, with its proof.
-  headers.set('authorization', `Bearer ${tokens.access_token}`);
-  return { ...init, headers };
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
 }

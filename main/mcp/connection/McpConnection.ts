@@ -38,8 +38,6 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_MS = 30_000;
 const PROBE_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_MISSES_BEFORE_RESTART = 2;
-/** How long a 2025-era tasks/result waiting for a task's end stays open before it is sent again. */
-const DEFAULT_TASK_RESULT_WAIT_MS = 30 * 60_000;
 
 export class McpConnection extends SessionRequests {
   readonly id: string;
@@ -86,6 +84,7 @@ export class McpConnection extends SessionRequests {
         ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
         ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
         ...(services.eras ? { eras: services.eras } : {}),
+        ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
       },
       (name) => toolNamed(this.catalog, name),
@@ -232,15 +231,20 @@ export class McpConnection extends SessionRequests {
         return;
       }
       this.session = session;
+      // The first listing answers every change the server announced before it began.
+      const listing = this.toolChanges.listingStarts();
       this.catalog = await fetchCatalog(session.client, { ...this.listOptions(), debug: (text) => this.log.add('debug', 'host', text) });
+      this.toolChanges.listingEnded(listing);
       if (generation !== this.generation) return;
       this.setStatus({ kind: 'ready', since: Date.now() });
+      // A change announced while the first listing ran found the connection not ready yet: listed now.
+      if (this.toolChanges.pending) void this.refreshList('tools', generation);
       this.log.add('info', 'host', `ready: ${session.describeForLog()}`);
       if (this.policy.healthyAfterMs < 2 ** 31) {
         this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
         this.healthyTimer.unref();
       }
-      this.startKeepAlive(session, generation);
+      if (session.answersPing) this.startKeepAlive(session, generation);
     } catch (error) {
       if (generation !== this.generation) return;
       if (error instanceof LaunchChangedError) {
@@ -278,6 +282,7 @@ export class McpConnection extends SessionRequests {
     const session = this.session;
     this.session = undefined;
     this.catalog = emptyCatalog();
+    this.toolChanges.reset();
     this.setStatus(status);
     if (session) await session.close();
   }
@@ -305,7 +310,6 @@ export class McpConnection extends SessionRequests {
       },
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
       requestTimeoutMs: () => this.requestTimeout(),
-      taskResultWaitMs: this.services.maxCallMs ?? DEFAULT_TASK_RESULT_WAIT_MS,
     };
     return this.opener.open(options, () => generation === this.generation);
   }
@@ -359,9 +363,6 @@ export class McpConnection extends SessionRequests {
   }
 
   private startKeepAlive(session: Session, generation: number): void {
-    // The 2026-07-28 revision has no ping (the SDK refuses to send one): pinging would only count misses
-    // and restart a healthy server. Each of its requests stands alone; a server that is gone fails the next.
-    if (session.era === 'modern') return;
     this.stopKeepAlive = startKeepAlive({
       intervalMs: this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       missesAllowed: KEEP_ALIVE_MISSES_BEFORE_RESTART,

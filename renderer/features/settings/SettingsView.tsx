@@ -1,26 +1,19 @@
 import { useState } from 'react';
-import type { ProviderKind, ProviderView } from '../../../shared/contract.ts';
+import type { ProviderView } from '../../../shared/contract.ts';
+import { DEFAULT_TOOL_CONTEXT_PERCENT, DEFAULT_TOOL_THRESHOLD } from '../../../shared/toolDeferralDefaults.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
-import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
-import { ProviderRow, withoutKeyState } from './ProviderRow.tsx';
+import { AddProviderForm } from './AddProviderForm.tsx';
+import { ProviderRow } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
-const KINDS: { value: ProviderKind; label: string }[] = [
-  { value: 'anthropic', label: 'Anthropic (Messages API)' },
-  { value: 'openai', label: 'OpenAI (Chat Completions)' },
-  { value: 'openai-responses', label: 'OpenAI (Responses API)' },
-  { value: 'openai-compatible', label: 'OpenAI-compatible server (Ollama, LM Studio, vLLM…)' },
-];
-
 /**
  * Providers and their keys (typed into a password field, stored encrypted, never shown again: only
- * "key set"), the default model, the tool-count threshold, how tool calls and sampling are approved, and
+ * "key set"; each provider edited and its connection tested in place), the default model, the tool-count threshold, how tool calls and sampling are approved, and
  * the theme.
  */
 export function SettingsView() {
@@ -78,14 +71,20 @@ export function SettingsView() {
               key={provider.id}
               provider={provider}
               canStore={canStore}
-              onSaveKey={(key) => act(() => api.saveProvider({ provider: withoutKeyState(provider), key, ...consent }), `Saved the key for ${provider.id}`)}
+              onEdit={(edit) => {
+                setProblem(null);
+                setSaved(null);
+                return api.editProvider({ id: provider.id, ...edit, ...(edit.key ? consent : {}) });
+              }}
+              onEdited={setSaved}
+              onTest={() => api.testProvider({ id: provider.id })}
               onRemove={() => void act(() => api.removeProvider({ id: provider.id }), `Removed ${provider.id}`)}
             />
           ))}
           {settings && settings.providers.length === 0 ? <li className="muted">No provider yet.</li> : null}
         </ul>
         {settings ? (
-          <AddProvider
+          <AddProviderForm
             canStore={canStore}
             onAdd={async (provider, key) => {
               setProblem(null);
@@ -123,15 +122,15 @@ export function SettingsView() {
         </label>
         <NumberSetting
           label="Past this many tools, the model gets a search tool instead of all of them"
-          value={settings?.toolThreshold ?? 64}
+          value={settings?.toolThreshold ?? DEFAULT_TOOL_THRESHOLD}
           min={1}
           max={10_000}
           onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)}
         />
         <NumberSetting
           label="Or when their definitions would take more than this share of the model’s context (percent)"
-          hint="Estimated per provider: 200,000 tokens for Anthropic, 128,000 for OpenAI, 32,000 for an OpenAI-compatible local server. Tools you keep always loaded (a server’s Tools tab) are sent either way."
-          value={settings?.toolContextPercent ?? 10}
+          hint="The context a local server reports for its model (Ollama, LM Studio, llama.cpp, vLLM); else 200,000 tokens for Anthropic, 128,000 for OpenAI, 32,000 for an OpenAI-compatible server. Tools you keep always loaded (a server’s Tools tab) are sent either way."
+          value={settings?.toolContextPercent ?? DEFAULT_TOOL_CONTEXT_PERCENT}
           min={1}
           max={100}
           onSave={(toolContextPercent) => act(() => api.saveDefaults({ toolContextPercent }), `The model searches for tools once their definitions would take more than ${toolContextPercent}% of its context`)}
@@ -156,82 +155,6 @@ function defaultShown(chosen: { provider: string; model: string } | undefined, p
   if (chosen) return `${chosen.provider}\u0000${chosen.model}`;
   const fallback = providers?.find((p) => p.isDefault);
   return fallback?.defaultModel ? `${fallback.id}\u0000${fallback.defaultModel}` : '';
-}
-
-/** The request keys of the fields Add a provider shows, so the host's problems land beside them. */
-const providerFields = ['provider.id', 'provider.kind', 'provider.baseUrl', 'provider.models', 'key'] as const;
-
-function AddProvider({ canStore, onAdd }: { canStore: boolean; onAdd(provider: { id: string; kind: ProviderKind; baseUrl?: string; models?: string[] }, key: string): Promise<void> }) {
-  const [id, setId] = useState('');
-  const [kind, setKind] = useState<ProviderKind>('anthropic');
-  const [baseUrl, setBaseUrl] = useState('');
-  const [models, setModels] = useState('');
-  const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(providerFields, 'add-provider');
-  return (
-    <form
-      ref={formRef}
-      className="consent-form"
-      aria-label="Add a provider"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        clear();
-        const list = models.split(',').map((m) => m.trim()).filter(Boolean);
-        const keyField = event.currentTarget.elements.namedItem('key') as HTMLInputElement | null;
-        const key = keyField?.value ?? '';
-        // What was typed stays until the provider is added; then the key's field is cleared at once, so no copy stays in the page.
-        void onAdd({ id: id.trim(), kind, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(list.length ? { models: list } : {}) }, key).then(() => {
-          if (keyField) keyField.value = '';
-          setId('');
-          setBaseUrl('');
-          setModels('');
-        }, report);
-      }}
-    >
-      <h4 className="consent-subtitle">Add a provider</h4>
-      <label className="field">
-        Name (lowercase, e.g. “claude”)
-        <input value={id} onChange={(event) => setId(event.target.value)} {...describe('provider.id')} />
-      </label>
-      <FieldProblem {...messageFor('provider.id')} />
-      <label className="field">
-        API
-        <select value={kind} onChange={(event) => setKind(KINDS.find((k) => k.value === event.target.value)?.value ?? 'anthropic')} {...describe('provider.kind')}>
-          {KINDS.map((k) => (
-            <option key={k.value} value={k.value}>
-              {k.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <FieldProblem {...messageFor('provider.kind')} />
-      <label className="field">
-        Base URL (for a compatible server or a proxy)
-        <input value={baseUrl} placeholder="http://127.0.0.1:11434/v1" onChange={(event) => setBaseUrl(event.target.value)} {...describe('provider.baseUrl')} />
-      </label>
-      <FieldProblem {...messageFor('provider.baseUrl')} />
-      <label className="field">
-        Models to offer when the API cannot list them (comma-separated)
-        <input value={models} onChange={(event) => setModels(event.target.value)} {...describe('provider.models')} />
-      </label>
-      <FieldProblem {...messageFor('provider.models')} />
-      {canStore ? (
-        <>
-          <label className="field">
-            API key (stored encrypted; never shown again)
-            <input type="password" name="key" autoComplete="off" {...describe('key')} />
-          </label>
-          <FieldProblem {...messageFor('key')} />
-        </>
-      ) : (
-        <p className="muted">Keys come from the environment here (ATRIUM_SECRET_&lt;NAME&gt;).</p>
-      )}
-      <FormProblemsSummary problems={problems} notDone="Not added" />
-      <button type="submit" className="button button-primary">
-        Add provider
-      </button>
-    </form>
-  );
 }
 
 function NumberSetting({ label, hint, value, min, max, onSave }: { label: string; hint?: string; value: number; min: number; max: number; onSave(value: number): Promise<void> }) {

@@ -55,8 +55,8 @@ export interface SessionTasksOptions {
   validator: jsonSchemaValidator;
   /** The time limit of each request (tools/call, tasks/get, …). */
   requestTimeoutMs(): number;
-  /** How long a 2025-11-25 tasks/result may stay open before it is sent again. */
-  resultWaitMs: number;
+  /** How long a 2025-11-25 tasks/result may stay open before it is sent again (30 minutes unless given). */
+  resultWaitMs?: number;
   log(text: string, level?: 'debug' | 'info' | 'notice' | 'warning'): void;
 }
 
@@ -68,6 +68,8 @@ export interface TaskCallOptions {
   /** Headers of the request (2026-07-28 `Mcp-Param-*` for x-mcp-header parameters). */
   headers?: Record<string, string>;
 }
+
+const DEFAULT_RESULT_WAIT_MS = 30 * 60_000;
 
 export class SessionTasks {
   readonly generation: 'v1' | 'v2';
@@ -223,7 +225,7 @@ export class SessionTasks {
   }
 
   #runOptions(execution: Extract<Awaited<ReturnType<TaskEnabledSession['callTool']>>, { kind: 'task' }>, tool: Tool | undefined): ConstructorParameters<typeof TaskRun>[0] {
-    const { channel, serverId, log, resultWaitMs } = this.#options;
+    const { channel, serverId, log, resultWaitMs = DEFAULT_RESULT_WAIT_MS } = this.#options;
     const taskId = execution.handle.taskId;
     return {
       serverId,
