@@ -51,7 +51,7 @@ test.afterAll(async () => {
 /** Allows every tool of the call's server in this conversation. */
 async function allowServer(page: Page, tool: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: `Run ${tool}?` });
-  await dialog.getByRole('checkbox', { name: /every tool of this server/ }).check();
+  await dialog.getByRole('radio', { name: /Every tool of this server/ }).check();
   await dialog.getByRole('button', { name: 'Allow in this conversation' }).click();
 }
 
