@@ -2,7 +2,8 @@
 // server's message, its time and Cancel, and the conversation stays live — a second message is answered
 // while it runs; the Tasks panel lists tasks across conversations; a task's question is asked in its
 // dialog, naming the task; a cancelled task says so; a result that comes in after the person moved on is
-// shown in its conversation. Screenshots in e2e/artifacts/tasks-*.png.
+// shown in its conversation; server-everything's four task tools complete through the window. Screenshots
+// in e2e/artifacts/tasks-*.png.
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -32,6 +33,13 @@ test.beforeAll(async () => {
     { text: 'Researching; it may ask you something.' },
     { toolCalls: [{ id: 'call_forever', name: 'tasks__cancel_task', input: {} }] },
     { text: 'Started the job that runs until cancelled.' },
+    { toolCalls: [{ id: 'call_tides', name: 'everything__simulate-research-query', input: { topic: 'tides' } }] },
+    { text: 'Researching the tides.' },
+    { toolCalls: [{ id: 'call_sample', name: 'everything__trigger-sampling-request-async', input: { prompt: 'hello' } }] },
+    { text: 'a sampled reply' },
+    { text: 'The server heard back.' },
+    { toolCalls: [{ id: 'call_ask', name: 'everything__trigger-elicitation-request-async', input: {} }] },
+    { text: 'You answered.' },
   ]);
   const started = await startHostProcess({
     mcpServers: { tasks: { url: tasks.url }, everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
@@ -61,7 +69,7 @@ async function allowOnce(page: Page, tool: string): Promise<void> {
 }
 
 test('a long call runs as a task while the conversation goes on; its question, its Cancel, the Tasks panel and a result that comes in later', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await openApp(page, host, ['tasks', 'everything']);
   const survey = page.getByRole('article', { name: 'Tool call tasks/slow_task' });
 
@@ -133,5 +141,33 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await expect(page.getByRole('listitem', { name: 'Task result from tasks/cancel_task' })).toContainText('was cancelled');
     await tasks.waitForStderr(/^request tasks\/cancel /);
     await page.screenshot({ path: 'e2e/artifacts/tasks-cancelled.png' });
+  });
+
+  await test.step("server-everything's other task tools complete through the window: a plain research, and a sampling and a question it sends as tasks", async () => {
+    await sendMessage(page, 'research the tides');
+    await allowOnce(page, 'simulate-research-query');
+    const tides = page.getByRole('article', { name: 'Tool call everything/simulate-research-query' }).last();
+    await expect(tides.getByRole('status').first()).toHaveText(/^Task finished/, { timeout: 20_000 });
+    await expect(tides.getByLabel('Result of simulate-research-query')).toContainText('Research Report: tides');
+
+    await sendMessage(page, 'have the server ask your model');
+    await allowOnce(page, 'trigger-sampling-request-async');
+    await page.getByRole('dialog', { name: 'Use your model for a server?' }).getByRole('button', { name: 'Run it' }).click();
+    const review = page.getByRole('dialog', { name: 'Send this reply to the server?' });
+    await review.getByRole('button', { name: 'Send reply' }).click();
+    await expect(review).toBeHidden();
+    const sampled = page.getByRole('article', { name: 'Tool call everything/trigger-sampling-request-async' });
+    await expect(sampled.getByLabel('Result of trigger-sampling-request-async')).toContainText('a sampled reply', { timeout: 20_000 });
+
+    await sendMessage(page, 'have the server ask me');
+    await allowOnce(page, 'trigger-elicitation-request-async');
+    const form = page.getByRole('dialog', { name: 'Information requested' });
+    await form.getByRole('textbox', { name: /Your Name/ }).fill('Ada');
+    await form.getByRole('button', { name: 'Send answer' }).click();
+    await expect(form).toBeHidden();
+    const asked = page.getByRole('article', { name: 'Tool call everything/trigger-elicitation-request-async' });
+    await expect(asked.getByLabel('Result of trigger-elicitation-request-async')).toContainText('Name: Ada', { timeout: 20_000 });
+    await asked.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'e2e/artifacts/tasks-everything-tools.png' });
   });
 });
