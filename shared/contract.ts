@@ -11,6 +11,8 @@
 import type { FromExtendedSchema } from 'json-schema-to-ts';
 import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
+import type { TasksEvents, TasksResults } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+import { tasksEvents, tasksRequests } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
@@ -37,14 +39,15 @@ export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEd
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
 export type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail, TraceWatch } from './contract/trace.ts';
+export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults {}
+export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -56,6 +59,7 @@ export const requestParamSchemas = {
   ...settingsRequests,
   ...traceRequests,
   ...appsRequests,
+  ...tasksRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
@@ -68,6 +72,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...settingsEvents,
   ...traceEvents,
   ...appsEvents,
+  ...tasksEvents,
 };
 
 export type RequestName = keyof AtriumResults;

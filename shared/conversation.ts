@@ -34,8 +34,13 @@ export interface Conversation {
 /** 'streaming' while a reply arrives; 'incomplete' when it was cut short (cancelled, or the process died). */
 export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
 
-/** A person's message they did not type: the expansion of a server's prompt (a slash command). */
-export type MessageOrigin = { kind: 'prompt'; serverId: string; name: string };
+/**
+ * A message the person did not type: the expansion of a server's prompt (a slash command), or the end of a
+ * task a call started (MCP Tasks), which came in after its turn and is given to the model at its next request.
+ */
+export type MessageOrigin =
+  | { kind: 'prompt'; serverId: string; name: string }
+  | { kind: 'task'; serverId: string; tool: string; callId: string; taskId: string; ended: 'completed' | 'failed' | 'cancelled' | 'lost' };
 
 /** A message as saved, and as the window shows it. */
 export interface StoredMessage extends ChatMessage {

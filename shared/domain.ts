@@ -400,7 +400,8 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancelled';
+/** 'task': the call runs on as a task on its server (MCP Tasks); its end comes after the turn. */
+export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancelled' | 'task';
 
 /** What happens during one turn of a conversation, as it happens. */
 export type ChatTurnEvent =

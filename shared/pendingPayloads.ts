@@ -231,6 +231,8 @@ interface PendingBase {
   id: string;
   serverId: string;
   conversationId?: string;
+  /** The server asks for one of the tasks Atrium follows (MCP Tasks): its dialog names it. */
+  task?: { taskId: string; tool: string };
   createdAt: number;
 }
 

@@ -25,7 +25,7 @@ export type StdioFixture =
   | 'squattingServer'
   | 'changeWhileListingServer';
 
-export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
+export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
 export function fixturePath(name: StdioFixture | HttpFixture): string {
   return fileURLToPath(new URL(`./${name}.ts`, import.meta.url));

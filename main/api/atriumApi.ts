@@ -15,6 +15,7 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
+import { createTasksApi } from '../mcp/extensions/tasks/api/tasksApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
@@ -168,6 +169,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),
+    ...createTasksApi({ tracker: conversations.tasks, hub }),
   } satisfies AtriumApi;
   return api;
 }

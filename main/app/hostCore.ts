@@ -23,6 +23,7 @@ import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
 import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
+import { createTaskTracker } from '../mcp/extensions/tasks/host/tasksHost.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -121,6 +122,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       models: samplingModels(history, models, settings, options.runChoice),
       isTrusted: trusted,
       conversationFor: (serverId) => activity.conversationFor(serverId),
+      taskOf: (serverId, taskId) => tasks.taskOf(serverId, taskId),
       context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
     });
   const fixedBroker = options.elicitation ?? (options.elicitationAnswer ? fixedElicitation(options.elicitationAnswer) : undefined);
@@ -129,6 +131,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     : createPersonElicitation({
         pending,
         conversationFor: (serverId) => activity.conversationFor(serverId),
+        taskOf: (serverId, taskId) => tasks.taskOf(serverId, taskId),
         openUrl: options.openUrl ?? ((url, _serverId, note) => note?.(`the person agreed to open ${url}`, 'notice')),
       });
 
@@ -174,12 +177,15 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     isTrusted: trusted,
     toolsOf: (serverId) => catalog.list(serverId).filter((t) => t.enabled),
   });
+  // MCP Tasks: a call its server runs on as a task is followed to its end, and its end told in its conversation.
+  const tasks = createTaskTracker({ db: stores.db, store: stores.tasks, hub, history, consent: gate, audit, chat: () => chat });
   const calls = createToolCallPipeline({
     catalog,
     consent: gate,
+    tasks,
     // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe; each
     // running call's conversation is noted, so what its server asks meanwhile is shown there.
-    runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.callTool(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
+    runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.startToolCall(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
@@ -205,10 +211,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, tasks };
 
-  // 6. What the owners of state announce reaches every window, as it is now.
-  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat });
+  // 6. What the owners of state announce reaches every window, as it is now; the tasks a last run left are taken up.
+  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat, tasks });
+  tasks.start();
   settingsStore.onChange(() => {
     const deps = { approvals, secrets, ...(options.secretStore ? { store: options.secretStore } : {}), ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}) };
     void settingsView(deps, settingsStore).then((view) => events.emit('settingsChanged', view));
@@ -216,18 +223,17 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   // 7. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
+  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
+  // catalog announces what changed in the tools it shows. A server connected again has its tasks followed again.
   events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind !== 'ready') pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    if (snapshot.status.kind !== 'ready') return pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    catalog.serverToolsChanged(snapshot.id);
+    void tasks.serverConnected(snapshot.id);
   });
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
     viewTrust.forget(serverId);
-  });
-  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
-  // catalog announces what changed in the tools it shows.
-  events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind === 'ready') catalog.serverToolsChanged(snapshot.id);
   });
   events.on('listChanged', ({ serverId, list }) => {
     if (list === 'tools') catalog.serverToolsChanged(serverId);
@@ -273,6 +279,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       (stopping ??= (async () => {
         for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
+        tasks.stop();
         await hub.stopAll();
         await eras.settled();
         stores.close();

@@ -37,7 +37,7 @@ export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
-  /** The person's new message; absent when the turn answers the conversation as it stands (Retry). */
+  /** The person's new message; absent when the turn answers the conversation as it stands (Retry, a task's result that came in). */
   userContent?: ChatContent[];
   /** Set when the person's message is a server prompt's expansion rather than their own typing. */
   userOrigin?: MessageOrigin;
@@ -57,6 +57,8 @@ export interface TurnDeps {
   /** The one tool-call pipeline. */
   calls: ToolCalls;
   onEvent(event: TurnEvent): void;
+  /** Messages that came in meanwhile (a task's result), for the model's next request: each is saved, then `saved()`. */
+  arrived?(): { content: ChatContent[]; origin?: MessageOrigin; saved?(): void }[];
   /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
   maxSteps?: number;
   resultBudgetChars?: number;
@@ -218,6 +220,12 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     }
     store.appendUserMessage(input.conversationId, results);
     conversation?.push({ role: 'user', content: results });
+    // What came in while the tools ran (a task's result) goes to the model with its next request.
+    for (const message of deps.arrived?.() ?? []) {
+      store.appendUserMessage(input.conversationId, message.content, message.origin);
+      conversation?.push({ role: 'user', content: message.content });
+      message.saved?.();
+    }
     readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });

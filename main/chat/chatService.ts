@@ -68,10 +68,19 @@ export interface RetryRequest extends TurnRequest {
   conversationId: string;
 }
 
+/** A message that came in for the model (a task's result), waiting for a turn running in its conversation. */
+interface Arrival {
+  content: ChatContent[];
+  origin: MessageOrigin;
+  followUp: boolean;
+  saved(): void;
+}
+
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly runningChanges = new ChangeListeners<string>();
+  private readonly arrivals = new Map<string, Arrival[]>();
   private readonly contexts: ModelContexts;
 
   constructor(deps: ChatServiceDeps) {
@@ -126,7 +135,8 @@ export class ChatService {
     const views = this.deps.viewContext?.(conversation.id);
     const system = [request.system, views?.note].filter((part) => part !== undefined && part !== '').join('\n\n');
     // Before the model reads a word of it, so that no call of this turn is decided without it.
-    const fromServers = [...(request.origin ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
+    // (A task's result is taken in when its task is closed, not here.)
+    const fromServers = [...(request.origin?.kind === 'prompt' ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
     for (const content of fromServers) this.deps.tookIn?.(conversation.id, content);
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
@@ -148,7 +158,7 @@ export class ChatService {
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
-        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent, arrived: () => this.takeArrivals(conversation.id) },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {
@@ -157,6 +167,39 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
       this.runningChanges.tell(conversation.id);
+      // What came in after the turn's last step is saved now, for the next request.
+      this.saveArrivals(conversation.id, this.takeArrivals(conversation.id));
+    }
+  }
+
+  /**
+   * A message for the model at its next request that the person did not write: a task's result that came
+   * in after its turn. Saved in the conversation at once, or at the next step of a turn running there (a
+   * turn's messages keep their order); `saved` once it is. With `followUp` the model answers it at once.
+   */
+  deliver(conversationId: string, arrival: Arrival): void {
+    if (this.running.has(conversationId)) {
+      this.arrivals.set(conversationId, [...(this.arrivals.get(conversationId) ?? []), arrival]);
+      return;
+    }
+    this.saveArrivals(conversationId, [arrival]);
+  }
+
+  private takeArrivals(conversationId: string): Arrival[] {
+    const waiting = this.arrivals.get(conversationId) ?? [];
+    this.arrivals.delete(conversationId);
+    return waiting;
+  }
+
+  private saveArrivals(conversationId: string, arrivals: Arrival[]): void {
+    for (const arrival of arrivals) {
+      this.deps.history.appendUserMessage(conversationId, arrival.content, arrival.origin);
+      arrival.saved();
+    }
+    // The person allowed the model to answer at once: it does, unless a turn began meanwhile (it then reads them).
+    if (arrivals.some((arrival) => arrival.followUp) && !this.running.has(conversationId)) {
+      // The model answers the conversation as it stands: nothing is added in the person's name.
+      void this.runTurnIn({ conversationId }, () => ({})).catch(() => undefined);
     }
   }
 

@@ -93,7 +93,24 @@ export type CallOutcome =
   /** Not allowed: by the person, a grant or the policy; `unanswered` when nobody could be asked. */
   | { kind: 'denied'; tool: ToolSummary; decision: CallDecision; unanswered?: true }
   | { kind: 'failed'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }
-  | { kind: 'cancelled'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error };
+  | { kind: 'cancelled'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }
+  /** The server runs it on as a task: the caller goes on (a turn ends), its end comes later (`task.ended`). */
+  | { kind: 'task'; tool: ToolSummary; decision: CallDecision; startedAt: number; task: CallTask };
+
+/** A call its server runs on as a task (MCP Tasks): followed by the host to its end, across restarts where the server keeps it. */
+export interface CallTask {
+  /** Names the task in the host (its card, the Tasks panel, Cancel). */
+  key: string;
+  serverId: string;
+  taskId: string;
+  /** False for a local (stdio) server's task, which ends with the server's process. */
+  outlivesAtrium: boolean;
+  /** How it ended, once the pipeline closed it (what the conversation took in, the audit log). */
+  ended: Promise<TaskEnding>;
+}
+
+/** How a task ended: its result, a failure (its server's, or the task was lost), or cancelled. */
+export type TaskEnding = { kind: 'done'; result: CallToolResult } | { kind: 'failed'; error: Error } | { kind: 'cancelled'; error: Error };
 
 /** The one tool-call pipeline. */
 export interface ToolCalls {

@@ -24,6 +24,7 @@ import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
+import { followTasks } from './taskLines.ts';
 import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
@@ -102,6 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   const following = invocation.command === 'trace' && invocation.follow;
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
+  let stopTasks = () => undefined as unknown;
   try {
     core = await startHostCore({
       home,
@@ -112,6 +114,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       // Approving pins a definition, adding and removing change the servers file: they start nothing else.
       ...(action !== undefined ? { startServers: false } : {}),
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
+      // A server's sampling request during a call (a task's, too) is settled as --sampling says, as in `atrium chat`.
+      ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
       ...(following ? {} : { restartPolicy: NO_RESTARTS, keepAliveMs: 0 }),
@@ -128,6 +132,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
+    // A call that runs as a task says where it stands on stderr; Ctrl+C cancels it (tasks/cancel) before the command ends.
+    const tasks = followTasks(started, io.err);
+    stopTasks = tasks.stop;
     // An interrupted run is left behind while the servers stop: whatever it would still say is not said.
     const quiet = signal ? untilAborted(io, signal) : io;
     const run = async () => {
@@ -137,12 +144,18 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       const code = await runCommand(invocation, started, quiet, signal);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
-    // Ctrl+C is how following a trace ends, not a failure.
-    const interrupted = following ? whenInterrupted(signal).catch(() => 0) : whenInterrupted(signal);
+    // Ctrl+C is how following a trace ends, not a failure; a command's running tasks are cancelled first.
+    const interrupted = following
+      ? whenInterrupted(signal).catch(() => 0)
+      : whenInterrupted(signal).catch(async (error: unknown) => {
+          await tasks.cancelRunning();
+          throw error;
+        });
     return await Promise.race([run(), interrupted]);
   } catch (error) {
     return failureExit(error, io, signal);
   } finally {
+    stopTasks();
     await core?.shutdown();
   }
 }

@@ -10,6 +10,7 @@ import type { ServerDefinition } from './config/serverConfig.ts';
 import type { CallOptions, McpConnection } from './connection/McpConnection.ts';
 import type * as ConnectionCode from './connection/McpConnection.ts';
 import type { ConnectionServices } from './connection/connectionServices.ts';
+import type { TaskRun } from './extensions/tasks/taskRun.ts';
 import { ServerError } from './connection/serverError.ts';
 import { KeyedQueue } from '../keyedQueue.ts';
 import { TraceWatches } from './trace/traceWatches.ts';
@@ -140,6 +141,11 @@ export class McpHub {
 
   unwatchTrace(watchId: string): void {
     this.traceWatches.unwatch(watchId);
+  }
+
+  /** A call that may become a task (MCP Tasks): its result, or the task its server runs it as. */
+  startToolCall(serverId: string, tool: string, args: Record<string, unknown> | undefined, options?: CallOptions): Promise<CallToolResult | TaskRun> {
+    return this.get(serverId).startToolCall(tool, args, options);
   }
 
   async notifyRootsChanged(): Promise<void> {

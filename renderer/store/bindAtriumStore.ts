@@ -10,6 +10,7 @@ import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
+import { bindTasksStore } from '../../main/mcp/extensions/tasks/window/bindTasksStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 import { bindTraceStore } from './bindTraceStore.ts';
 
@@ -17,7 +18,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   const { api } = connection;
   const state = () => store.getState();
   // The parts of the mirror with a binder of their own (the extensions', the trace's), one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTraceStore(api, store)];
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindTraceStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

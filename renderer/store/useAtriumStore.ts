@@ -12,6 +12,7 @@ import { createServersSlice } from './serversSlice.ts';
 import { createViewSlice } from './viewSlice.ts';
 import { createTraceSlice } from './traceSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
+import { createTasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -29,6 +30,7 @@ export const createAtriumStore = () =>
     ...createTraceSlice(...args),
     // The extensions' slices, one line each.
     ...createAppsSlice(...args),
+    ...createTasksSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

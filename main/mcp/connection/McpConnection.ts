@@ -250,7 +250,7 @@ export class McpConnection extends SessionRequests {
         this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
         this.healthyTimer.unref();
       }
-      this.startKeepAlive(session, generation);
+      if (session.answersPing) this.startKeepAlive(session, generation);
     } catch (error) {
       if (generation !== this.generation) return;
       if (error instanceof LaunchChangedError) {
@@ -316,6 +316,7 @@ export class McpConnection extends SessionRequests {
         if (this.session?.client.getServerCapabilities()?.tools?.listChanged) this.toolChanges.announce();
       },
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
+      requestTimeoutMs: () => this.requestTimeout(),
     };
     return this.opener.open(options, () => generation === this.generation);
   }

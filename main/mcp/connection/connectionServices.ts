@@ -88,6 +88,8 @@ export interface ConnectionExtension {
   readonly id: string;
   /** What the client declares for it, or undefined when this host does not take part (a front end without views). */
   declare(services: ConnectionServices): JSONObject | undefined;
+  /** Top-level client capabilities it adds beside `extensions` (a 2025-era feature: the `tasks` receiver side). */
+  capabilities?(services: ConnectionServices): Record<string, JSONObject> | undefined;
 }
 
 /** The person's approval of what a server runs, asked before it starts and again just before a local one is spawned. */

@@ -18,6 +18,9 @@ import { VIEW_PAGE_READ } from './neutralisingTransport.ts';
 import type { Session } from './session.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import { linkCall } from '../trace/traceLink.ts';
+import type { TaskPreference } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskReference } from '../extensions/tasks/taskRun.ts';
+import { TaskRun } from '../extensions/tasks/taskRun.ts';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -26,6 +29,11 @@ export interface CallOptions {
   /** The pipeline's call and, for a model's call, its conversation: the trace links the call's messages to them. */
   callId?: string;
   conversationId?: string;
+  /**
+   * Whether the call may become a task (where the server offers tasks): `prefer` for a tool that may run as
+   * one (`optional`), where the person may want to keep chatting meanwhile.
+   */
+  task?: TaskPreference;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -52,7 +60,16 @@ export abstract class SessionRequests {
   /** A new session in place of one the server expired (spec 002), or a failure when the server was stopped meanwhile. */
   protected abstract reconnectAfterExpiry(expired: Session): Promise<Session>;
 
+  /** A call whose result is awaited, also when it runs as a task. */
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.startToolCall(name, args, options).then((started) => (started instanceof TaskRun ? this.resultOfTask(started, name) : started));
+  }
+
+  /**
+   * A call that may become a task: its result, or the task it started (a tool that must run as one, or may
+   * with `task: 'prefer'`; on 2026-07-28 whenever the server so decides).
+   */
+  startToolCall(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult | TaskRun> {
     const tool = toolNamed(this.catalog, name);
     if (!tool && this.status.kind === 'ready') {
       return Promise.reject(new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`));
@@ -73,8 +90,27 @@ export abstract class SessionRequests {
       const { _meta } = session.requestMeta(this.logLevel);
       if (_meta) params._meta = _meta;
       if (options.callId !== undefined) linkCall(params, options.conversationId === undefined ? { callId: options.callId } : { callId: options.callId, conversationId: options.conversationId });
-      return session.callTool(params, callOptions, tool);
+      return session.startToolCall(params, callOptions, tool, options.task ?? 'allow');
     });
+  }
+
+  /** Follows again a task this server started before (kept across a restart). */
+  resumeTask(reference: TaskReference, toolName: string): Promise<TaskRun> {
+    return this.withSession(`task ${reference.taskId}`, undefined, (session) => session.resumeTask(reference, toolNamed(this.catalog, toolName)));
+  }
+
+  /** The server's own list of its tasks (tasks/list), where it offers one. */
+  listTasks(): Promise<{ taskId: string; status: string; statusMessage?: string }[]> {
+    return this.withSession('list tasks', undefined, (session) => session.listTasks());
+  }
+
+  /** A task's end as a call's: its result, or a ServerError saying why it has none. */
+  private async resultOfTask(run: TaskRun, name: string): Promise<CallToolResult> {
+    const end = await run.ended;
+    if (end.kind === 'completed') return end.result;
+    const what = `tool "${name}" (task ${run.taskId})`;
+    if (end.kind === 'cancelled') throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: the task was cancelled${end.reason ? `: ${end.reason}` : ''}`);
+    throw new ServerError(this.id, end.kind === 'interrupted' ? 'unavailable' : 'failed', `${this.id}: ${what}: ${end.message}`);
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {

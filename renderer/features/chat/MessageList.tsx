@@ -14,6 +14,7 @@ import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
+import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
 
@@ -267,7 +268,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   const { message, calls, liveCalls, callsItMade, last, retryModel } = props;
-  if (message.origin) {
+  if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
+  else if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
         from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
@@ -328,11 +330,18 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   return (
-    <li {...place} className={`message-row message-row-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, from prompt ${message.origin.name}` : 'You') : 'Assistant'}>
-      <div className={`message message-${message.role}`}>{items}</div>
+    <li {...place} className={`message-row message-row-${message.origin?.kind === 'task' ? 'task' : message.role}`} aria-label={rowLabel(message)}>
+      <div className={`message message-${message.origin?.kind === 'task' ? 'task' : message.role}`}>{items}</div>
     </li>
   );
 });
+
+/** Who a row is from: the person, a server's prompt in their name, a task's result that came in, the model. */
+function rowLabel(message: StoredMessage): string {
+  if (message.role === 'assistant') return 'Assistant';
+  if (message.origin?.kind === 'task') return `Task result from ${message.origin.serverId}/${message.origin.tool}`;
+  return message.origin ? `You, from prompt ${message.origin.name}` : 'You';
+}
 
 /**
  * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.
