@@ -11,6 +11,8 @@
 import type { FromExtendedSchema } from 'json-schema-to-ts';
 import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
+import type { SkillsEvents, SkillsResults } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
+import { skillsEvents, skillsRequests } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
@@ -34,14 +36,15 @@ export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contr
 export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEdit, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
+export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
+export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults, SkillsResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents, SkillsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -52,6 +55,7 @@ export const requestParamSchemas = {
   ...conversationsRequests,
   ...settingsRequests,
   ...appsRequests,
+  ...skillsRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
@@ -63,6 +67,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...conversationsEvents,
   ...settingsEvents,
   ...appsEvents,
+  ...skillsEvents,
 };
 
 export type RequestName = keyof AtriumResults;

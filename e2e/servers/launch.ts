@@ -19,7 +19,8 @@ export type StdioFixture =
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'
-  | 'lyingResultServer';
+  | 'lyingResultServer'
+  | 'skillServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

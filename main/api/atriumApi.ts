@@ -15,6 +15,7 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
+import { createSkillsApi } from '../mcp/extensions/skills/api/skillsApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
@@ -166,6 +167,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),
+    ...createSkillsApi(conversations.skills, conversations.chat),
   } satisfies AtriumApi;
   return api;
 }

@@ -112,7 +112,13 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
 export async function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
   let started: string | undefined;
   try {
-    const { conversationId, outcome } = await chat.send({ ...request, onStarted: (id) => (started = id) });
+    const { conversationId, outcome } = await chat.send({
+      ...request,
+      onStarted: (id) => {
+        started = id;
+        request.onStarted?.(id);
+      },
+    });
     return { conversationId, stopReason: outcome.stopReason };
   } catch (error) {
     if (started === undefined) throw error;

@@ -10,6 +10,7 @@ import type { ToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
 import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { AppsApiDeps } from '../mcp/extensions/apps/api/appsApi.ts';
+import type { SkillsHost } from '../mcp/extensions/skills/host/skillsHost.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
@@ -31,4 +32,6 @@ export interface ConversationServices {
   models: ModelResolver;
   /** MCP Apps: tools' views and the calls they ask for; the servers whose views show without asking, and their permissions. */
   apps: AppsApiDeps;
+  /** Skills: servers' skills, the one path that loads them, the person's approvals of them. */
+  skills: SkillsHost;
 }

@@ -16,6 +16,8 @@ import { ConversationTaint, taintMigrations } from '../host/approval/conversatio
 import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../mcp/extensions/apps/host/viewTrust.ts';
 import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/store/viewContextStore.ts';
+import { SkillApprovalStore, skillApprovalMigrations } from '../mcp/extensions/skills/store/skillApprovalStore.ts';
+import { SkillsInUseStore, skillsInUseMigrations } from '../mcp/extensions/skills/store/skillsInUseStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
@@ -36,6 +38,10 @@ export interface ConversationStores {
   viewContext: ViewContextStore;
   /** The tools each conversation loaded or called, kept loaded in its later turns. */
   loadedTools: LoadedToolStore;
+  /** Skills: the person's approvals, each bound to the files the skill had. */
+  skillApprovals: SkillApprovalStore;
+  /** Skills: the skills each conversation uses, with the entries they were loaded from. */
+  skillsInUse: SkillsInUseStore;
   audit: AuditLog;
   close(): void;
 }
@@ -55,6 +61,8 @@ export const databaseMigrations = [
   ...viewTrustMigrations,
   ...viewContextMigrations,
   ...loadedToolMigrations,
+  ...skillApprovalMigrations,
+  ...skillsInUseMigrations,
 ];
 
 /** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
@@ -74,6 +82,8 @@ export function openConversationStores(home: string, databasePath?: string): Con
     viewTrust: new ViewTrustStore(db),
     viewContext: new ViewContextStore(db),
     loadedTools: new LoadedToolStore(db),
+    skillApprovals: new SkillApprovalStore(db),
+    skillsInUse: new SkillsInUseStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

@@ -65,6 +65,7 @@ import type { SecretSource } from '../store/secrets.ts';
 import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
+import { wireSkills } from './skillsWiring.ts';
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
 export type { ApprovalMode, LaunchPinKeys, SamplingPolicy };
@@ -298,12 +299,15 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
+  // Skills: listed as servers become ready, read only when used, with the person's consent bound to their files.
+  const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, taint, stores });
   const chat = new ChatService({
     history,
     settings,
     models,
     tools: catalog,
     calls,
+    hostTools: skills.hostTools,
     viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
@@ -316,7 +320,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, skills };
 
   // 6. What the owners of state announce reaches every window, as it is now.
   announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat });
@@ -326,19 +330,17 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   });
 
   // 7. What follows from the servers' events.
-  // A request from a server that went away can no longer be answered: it leaves the person's queue.
+  // A request from a server that went away can no longer be answered: it leaves the person's queue. Tools
+  // are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
+  // catalog announces what changed in the tools it shows.
   events.on('serverChanged', (snapshot) => {
     if (snapshot.status.kind !== 'ready') pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    else catalog.serverToolsChanged(snapshot.id);
   });
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
     viewTrust.forget(serverId);
-  });
-  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
-  // catalog announces what changed in the tools it shows.
-  events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind === 'ready') catalog.serverToolsChanged(snapshot.id);
   });
   events.on('listChanged', ({ serverId, list }) => {
     if (list === 'tools') catalog.serverToolsChanged(serverId);

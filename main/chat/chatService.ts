@@ -7,7 +7,7 @@ import { ChangeListeners } from '../changeListeners.ts';
 import { CONTEXT_TOKENS_BY_KIND } from './toolSearch.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
-import type { ToolCalls, TurnTools } from './turnTools.ts';
+import type { HostTools, ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
 import { defaultProviderId } from './providerSettings.ts';
@@ -29,6 +29,8 @@ export interface ChatServiceDeps {
   tools: TurnTools;
   /** The one tool-call pipeline every call of the model goes through. */
   calls: ToolCalls;
+  /** Atrium's own tools an extension adds to every turn (Skills). */
+  hostTools?: HostTools;
   /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
   viewContext?: (conversationId: string) => string | undefined;
   onEvent(conversationId: string, event: TurnEvent): void;
@@ -92,7 +94,7 @@ export class ChatService {
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
-        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, ...(this.deps.hostTools ? { hostTools: this.deps.hostTools } : {}), onEvent },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {

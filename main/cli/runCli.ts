@@ -23,6 +23,7 @@ import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
+import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -34,9 +35,9 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-const TARGETED = new Set(['call', 'read', 'prompt']);
+const TARGETED = new Set(['call', 'read', 'prompt', 'skill']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'chat', 'sign-in', 'sign-out']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'chat', 'sign-in', 'sign-out']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -253,6 +254,22 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
       const args = json === undefined ? undefined : toStringArguments(parseJsonObject(json, 'the prompt arguments'));
       const result: JsonObject = await api.getPrompt({ serverId, name, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatPromptMessages(result));
+      return 0;
+    }
+    case 'skills': {
+      const lists = await api.listSkills(filter);
+      print(lists, () => formatSkills(lists));
+      return 0;
+    }
+    case 'skill': {
+      const [serverId = '', uri = '', file] = invocation.args;
+      if (file === undefined) {
+        const shown = await api.showSkill({ serverId, uri });
+        print(shown, () => formatShownSkill(shown));
+      } else {
+        const shown = await api.showSkillFile({ serverId, uri, file });
+        print(shown, () => (shown.text === undefined ? `${format.visible(shown.uri)} is not text (${shown.size.toLocaleString('en')} bytes)` : format.visible(shown.text)));
+      }
       return 0;
     }
     default:

@@ -10,12 +10,13 @@ import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
+import { bindSkillsStore } from '../../main/mcp/extensions/skills/window/bindSkillsStore.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
   const state = () => store.getState();
   // The extensions' parts of the mirror, one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store)];
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindSkillsStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

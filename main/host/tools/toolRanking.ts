@@ -1,4 +1,5 @@
-// Ranks tools for a task described in words: the model's tool search and `atrium tools --search` use it.
+// Ranks tools for a task described in words: the model's tool search and `atrium tools --search` use it,
+// and the same search finds servers' skills (extensions/skills/), each ranked as a tool with no parameters.
 // BM25F over each tool's fields — its name and title (weighted most), its server, its description, its
 // parameters' names and descriptions — with identifiers split into words (camelCase, snake_case,
 // kebab-case), words reduced to their stems (Porter: "issues" and "issue" are one term), and whole words
@@ -9,6 +10,9 @@ import { stemmer } from 'stemmer';
 import type { ToolSearchHit, ToolSummary } from '../../../shared/domain.ts';
 
 export type RankedTool = ToolSearchHit;
+
+/** What the ranking reads of a tool, or of anything the model finds the same way (a server's skill). */
+export type Rankable = Pick<ToolSummary, 'serverId' | 'name' | 'modelName' | 'title' | 'description' | 'inputSchema'>;
 
 export interface RankingOptions {
   /**
@@ -108,20 +112,20 @@ export function wordsOf(text: string, options: RankingOptions = {}): string[] {
     .map((word) => (options.plain ? word : stemmer(word)));
 }
 
-interface IndexedTool {
-  tool: ToolSummary;
+interface IndexedTool<T extends Rankable> {
+  tool: T;
   /** Per field: term → how often it occurs; and the field's length in terms. */
   fields: Record<Field, { terms: Map<string, number>; length: number }>;
 }
 
-export interface ToolIndex {
+export interface ToolIndex<T extends Rankable = ToolSummary> {
   /** The best matches first; only tools that match at least one word of the query. */
-  search(query: string, limit: number): RankedTool[];
+  search(query: string, limit: number): { tool: T; score: number }[];
 }
 
 /** An index over the tools, built once per catalog and queried per search. */
-export function createToolIndex(tools: readonly ToolSummary[], options: RankingOptions = {}): ToolIndex {
-  const fieldTexts = (tool: ToolSummary): Record<Field, string> => {
+export function createToolIndex<T extends Rankable = ToolSummary>(tools: readonly T[], options: RankingOptions = {}): ToolIndex<T> {
+  const fieldTexts = (tool: T): Record<Field, string> => {
     if (options.plain) return { name: tool.name, server: '', description: tool.description ?? '', parameters: '' };
     return {
       name: `${tool.name} ${tool.title ?? ''}`,
@@ -131,9 +135,9 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       parameters: parameterText(tool.inputSchema),
     };
   };
-  const indexed: IndexedTool[] = tools.map((tool) => {
+  const indexed: IndexedTool<T>[] = tools.map((tool) => {
     const texts = fieldTexts(tool);
-    const fields = {} as IndexedTool['fields'];
+    const fields = {} as IndexedTool<T>['fields'];
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
       const words = wordsOf(texts[field], options);
       const terms = new Map<string, number>();
@@ -158,7 +162,7 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
     return Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5));
   };
   /** BM25F: each field's frequency weighted and normalised by its length, then saturated once. */
-  const termScore = (entry: IndexedTool, term: string) => {
+  const termScore = (entry: IndexedTool<T>, term: string) => {
     let weighted = 0;
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
       const { terms, length } = entry.fields[field];
@@ -174,9 +178,9 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       const terms = [...new Set(wordsOf(query, options))];
       // A tool named exactly (its name, the model's name for it, or server/name) comes first.
       const named = query.trim().toLowerCase();
-      const isNamed = (tool: ToolSummary) => !options.plain && [tool.name, tool.modelName, `${tool.serverId}/${tool.name}`].some((name) => name.toLowerCase() === named);
+      const isNamed = (tool: T) => !options.plain && [tool.name, tool.modelName, `${tool.serverId}/${tool.name}`].some((name) => name.toLowerCase() === named);
       if (terms.length === 0 && !indexed.some((entry) => isNamed(entry.tool))) return [];
-      const ranked: RankedTool[] = [];
+      const ranked: { tool: T; score: number }[] = [];
       for (const entry of indexed) {
         let score = isNamed(entry.tool) ? EXACT_NAME_SCORE : 0;
         for (const term of terms) {

@@ -10,11 +10,13 @@ import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
+import type { SlashOption } from './slashCommands.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
- * Escape) ends it. A message that starts with "/" opens the servers' prompts: arrows choose, Enter
- * picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's message.
+ * Escape) ends it. A message that starts with "/" opens the servers' prompts and skills: arrows choose,
+ * Enter picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's
+ * message; a picked skill is used (asked once, verified) and sent as the person's message.
  */
 export function Composer({ conversationId, busy, model }: { conversationId: string | null; busy: boolean; model: ModelInUse | null }) {
   const api = useAtriumApi();
@@ -38,7 +40,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const error = useAtriumStore((state) => state.sendError[key] ?? null);
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setError = (message: string | null) => setSendError(key, message);
-  const [options, setOptions] = useState<PromptSummary[]>([]);
+  const [options, setOptions] = useState<SlashOption[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const [files, setFiles] = useState<AttachedFile[]>([]);
@@ -56,7 +58,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
     focusTaken();
   }, [focusRequested, focusTaken, prompt]);
   const slash = prompt === null && /^\/\S*$/.test(text);
-  const onOptions = useCallback((next: PromptSummary[]) => {
+  const onOptions = useCallback((next: SlashOption[]) => {
     setOptions(next);
     setActive(0);
   }, []);
@@ -115,9 +117,15 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
     if (conversationId) api.cancelTurn({ conversationId }).catch((failure: unknown) => setError(errorMessage(failure)));
   };
 
-  const pick = (chosen: PromptSummary) => {
-    if (chosen.arguments.length === 0) runPrompt(chosen, {});
-    else setPrompt(chosen);
+  const runSkill = ({ serverId, uri, name }: { serverId: string; uri: string; name: string }) => {
+    setText('');
+    void submit(() => api.runSkill({ serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${name}`);
+  };
+
+  const pick = (chosen: SlashOption) => {
+    if (chosen.kind === 'skill') runSkill(chosen.skill);
+    else if (chosen.prompt.arguments.length === 0) runPrompt(chosen.prompt, {});
+    else setPrompt(chosen.prompt);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -200,7 +208,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         ref={input}
         className="composer-input"
         aria-label="Message"
-        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for a server's prompts)"
+        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for servers' prompts and skills)"
         value={text}
         rows={3}
         onChange={(event) => setText(event.target.value)}

@@ -227,7 +227,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
-        from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
+        {message.origin.kind === 'skill' ? 'with skill ' : 'from prompt /'}
+        <UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
       </span>,
     );
   }
@@ -273,7 +274,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   return (
-    <li {...place} className={`message-row message-row-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, from prompt ${message.origin.name}` : 'You') : 'Assistant'}>
+    <li {...place} className={`message-row message-row-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You') : 'Assistant'}>
       <div className={`message message-${message.role}`}>{items}</div>
     </li>
   );

@@ -5,11 +5,13 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ElicitationDialog } from './ElicitationDialog.tsx';
 import { SamplingDialog } from './SamplingDialog.tsx';
 import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
+import { SkillQuestionDialog } from '../../../main/mcp/extensions/skills/window/SkillQuestionDialog.tsx';
 
 const requestName: Record<PendingKind, string> = {
   tool_approval: 'approval request',
   elicitation: 'request for information',
   sampling: 'request to use your model',
+  skill: 'question about a skill',
 };
 
 /**
@@ -49,6 +51,7 @@ export function PendingRequests() {
         <ElicitationDialog key={record.id} record={record} answer={respond} openUrl={(url) => window.open(url, '_blank', 'noopener,noreferrer')} />
       ) : null}
       {record?.kind === 'sampling' ? <SamplingDialog key={record.id} record={record} answer={respond} /> : null}
+      {record?.kind === 'skill' ? <SkillQuestionDialog key={record.id} record={record} answer={quiet} /> : null}
     </>
   );
 }
