@@ -299,7 +299,6 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
-  // Skills: listed as servers become ready, read only when used, with the person's consent bound to their files.
   const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, taint, stores });
   const chat = new ChatService({
     history,
