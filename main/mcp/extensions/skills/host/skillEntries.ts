@@ -2,12 +2,15 @@
 // paths, the limits every host must accept (512 files, 16 MiB) and what lies beyond them, the tools its
 // `allowed-tools` asks for, what changed since an approval, and the summary the person and the model see.
 
-import { SKILL_LIMITS } from '@modelcontextprotocol/client/ext/skills';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { SkillApproval, SkillChange, SkillFileView, SkillSummary } from '../contract/skillViews.ts';
 import type { ApprovedFile, StoredSkillApproval } from '../store/skillApprovalStore.ts';
 
-export { SKILL_LIMITS };
+/**
+ * What every host must accept of one skill (SEP-2640): 512 files, 16 MiB in all. The SDK's SKILL_LIMITS
+ * say the same (a test holds them equal); kept here so that a host with no server loads no SDK.
+ */
+export const SKILL_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
 
 /** The skill's folder: its SKILL.md URI without `/SKILL.md`. */
 export function rootOf(uri: string): string {
@@ -45,7 +48,7 @@ export function refusalOf(skill: Skill): string | undefined {
   const files = skill.resources.length;
   if (files > SKILL_LIMITS.files) return `it has ${files.toLocaleString('en')} files; Atrium loads skills of up to ${SKILL_LIMITS.files} files`;
   const bytes = totalBytes(skill);
-  if (bytes > SKILL_LIMITS.bytes) return `its files come to ${megabytes(bytes)}; Atrium loads skills of up to ${megabytes(SKILL_LIMITS.bytes)}`;
+  if (bytes > SKILL_LIMITS.bytes) return `its files come to ${bytes.toLocaleString('en')} bytes; Atrium loads skills of up to ${SKILL_LIMITS.bytes.toLocaleString('en')} bytes (16 MiB)`;
   return undefined;
 }
 
@@ -121,8 +124,4 @@ function safeHref(uri: string): string {
   } catch {
     return uri;
   }
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toLocaleString('en', { maximumFractionDigits: 1 })} MiB`;
 }

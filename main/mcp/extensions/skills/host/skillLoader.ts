@@ -8,7 +8,7 @@
 
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import { SkillVerificationError } from '../connectionSkills.ts';
+import { SkillFileRefused } from '../connectionSkills.ts';
 import type { ConnectionSkills } from '../connectionSkills.ts';
 import type { ShownSkill, SkillInUse, SkillSummary } from '../contract/skillViews.ts';
 import type { SkillCache } from '../store/skillCache.ts';
@@ -68,7 +68,7 @@ export class SkillLoader {
       const file = await this.verified(serverId, skill, undefined, signal);
       return { serverId, skill, summary, text: file.text ?? '', toolsGranted: consent.toolsGranted };
     } catch (error) {
-      if (!(error instanceof SkillVerificationError)) throw error;
+      if (!(error instanceof SkillFileRefused)) throw error;
       // The entry may be out of date: a skill that changed since is approved again, once.
       const fresh = await this.deps.registry.refreshEntry(serverId, uri, signal);
       if (!askedAgain && fresh && !isUnchanged(changeSince(approvedFilesOf(skill), fresh))) return this.use(request, true);
@@ -102,7 +102,7 @@ export class SkillLoader {
       const read = await this.verified(serverId, held.entry, file, signal);
       return { kind: 'file', serverId, uri: read.uri, size: read.bytes.byteLength, fromSkill: true, skill: summary, ...(read.text !== undefined ? { text: read.text } : {}), ...(read.mimeType ? { mimeType: read.mimeType } : {}) };
     } catch (error) {
-      if (!(error instanceof SkillVerificationError)) throw error;
+      if (!(error instanceof SkillFileRefused)) throw error;
       const fresh = await this.deps.registry.refreshEntry(serverId, held.uri, signal);
       if (fresh && !isUnchanged(changeSince(approvedFilesOf(held.entry), fresh))) {
         this.deps.inUse.drop(conversationId, serverId, held.uri);
@@ -176,7 +176,7 @@ export class SkillLoader {
     try {
       return await this.verified(serverId, skill, ref, signal);
     } catch (error) {
-      if (error instanceof SkillVerificationError) throw new SkillRefusal(`${ref ?? 'SKILL.md'} of the skill “${skill.frontmatter.name}” of ${serverId} was not shown: ${verificationSentence(error, skill)}`);
+      if (error instanceof SkillFileRefused) throw new SkillRefusal(`${ref ?? 'SKILL.md'} of the skill “${skill.frontmatter.name}” of ${serverId} was not shown: ${verificationSentence(error, skill)}`);
       throw error;
     }
   }
@@ -216,7 +216,7 @@ function listedFile(skill: Skill, ref: string | undefined): { uri: string; diges
 }
 
 /** Why a file was refused, for the person and the model. */
-function verificationSentence(error: SkillVerificationError, skill: Skill): string {
+function verificationSentence(error: SkillFileRefused, skill: Skill): string {
   const path = pathIn(skill.uri, error.uri);
   switch (error.reason) {
     case 'unlisted':
