@@ -14,10 +14,12 @@ export const READ_SKILL_FILE_TOOL = 'atrium_read_skill_file';
 /** What a call of one of the skill tools did, in a sentence for the conversation; undefined for any other tool. */
 export function skillToolSentence(name: string, input: Record<string, unknown>): string | undefined {
   const text = (key: string) => (typeof input[key] === 'string' ? input[key] : '');
-  if (name === USE_SKILL_TOOL) return `Asked to use the skill ${text('uri')} of ${text('server')}`;
+  // A skill's name is the last folder of its SKILL.md's URI.
+  const skillName = (uri: string) => /([^/]+)\/SKILL\.md$/.exec(uri)?.[1] ?? uri;
+  if (name === USE_SKILL_TOOL) return `Asked to use the skill “${skillName(text('uri'))}” of ${text('server')}`;
   if (name === READ_SKILL_FILE_TOOL) {
     const elsewhere = text('on_server');
-    return `Asked to read ${text('file')}${elsewhere ? ` on ${elsewhere}` : ''} for the skill ${text('skill')} of ${text('server')}`;
+    return `Asked to read ${text('file')}${elsewhere ? ` on ${elsewhere}` : ''} for the skill “${skillName(text('skill'))}” of ${text('server')}`;
   }
   return undefined;
 }

@@ -56,7 +56,7 @@ export function SkillQuestionDialog({ record, answer }: { record: PendingOf<'ski
           {by === 'person' ? 'You picked a skill of' : 'The model asks to use a skill of'} <strong><UntrustedText text={skill.serverId} /></strong>
           {skill.sharedName ? (
             <>
-              {' '}(another skill has the same name; this one is <UntrustedText text={skill.uri} />)
+              {' '}(another skill is also named <UntrustedText text={skill.name} />: this one is <UntrustedText text={skill.serverId} />’s, at <UntrustedText text={skill.uri} />)
             </>
           ) : null}
           .

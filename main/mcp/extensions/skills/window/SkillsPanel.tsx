@@ -31,7 +31,7 @@ export function SkillsPanel({ server }: { server: ServerSnapshot }) {
       </p>
       {list.error ? <p role="alert">The skills could not be listed now: <UntrustedText text={list.error} /></p> : null}
       {list.skills.length === 0 ? <EmptyState title="No skills">{server.id} lists no skills.</EmptyState> : null}
-      <ul className="tools-list" aria-label={`Skills of ${server.id}`}>
+      <ul className="tools-list skill-list" aria-label={`Skills of ${server.id}`}>
         {list.skills.map((skill) => (
           <SkillRow key={skill.uri} skill={skill} />
         ))}
@@ -67,7 +67,7 @@ function SkillRow({ skill }: { skill: SkillSummary }) {
       <article className="tool-row-text" aria-label={`Skill ${skill.name}`}>
         <span className="tool-row-name">
           <UntrustedText text={skill.name} />
-          {skill.sharedName ? <span className="muted"> · another skill has this name: this one is <UntrustedText text={skill.uri} /></span> : null}
+          {skill.sharedName ? <span className="muted"> · another skill is also named so: this one is {skill.serverId}’s, at <UntrustedText text={skill.uri} /></span> : null}
         </span>
         <span className="muted">
           <UntrustedText text={skill.description} />
