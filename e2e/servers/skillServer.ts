@@ -5,10 +5,11 @@
 // the reads there. Three tools for skills whose allowed-tools name them: `lookup_order` (read-only),
 // `note_order` (writes a note: neither read-only nor destructive) and `refund_order` (destructive).
 //
-//   node e2e/servers/skillServer.ts --skills DIR [--bulk N] [--tamper SKILL/FILE] [--unlisted SKILL/FILE]
+//   node e2e/servers/skillServer.ts --skills DIR [--bulk N] [--tamper SKILL/FILE] [--unlisted SKILL/FILE] [--hang-list]
 // --bulk N: also a skill "bulk" listing N files (one byte each), beyond the limits at 513.
 // --tamper SKILL/FILE: that file is listed with the digest of its bytes on disk but served with other bytes.
 // --unlisted SKILL/FILE: that file is served on a read but not listed in its skill (its SKILL.md may name it).
+// --hang-list: skills/list is never answered.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { SkillsExtension, skillEntry } from '@modelcontextprotocol/server/ext/skills';
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 
-const { values } = parseArgs({ options: { skills: { type: 'string' }, bulk: { type: 'string' }, tamper: { type: 'string' }, unlisted: { type: 'string' } } });
+const { values } = parseArgs({ options: { skills: { type: 'string' }, bulk: { type: 'string' }, tamper: { type: 'string' }, unlisted: { type: 'string' }, 'hang-list': { type: 'boolean' } } });
 const root = values.skills;
 const bulk = values.bulk === undefined ? 0 : Number(values.bulk);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -60,6 +61,7 @@ const skills = new SkillsExtension({
   source: {
     list: async () => {
       log('skills/list');
+      if (values['hang-list']) await new Promise(() => undefined);
       return { skills: [...(await scan()).values()].map((skill) => skill.entry) };
     },
     get: async (uri) => {

@@ -118,6 +118,18 @@ describe('skills: origin, verification and grants', () => {
     assert.deepEqual(listed?.skills[0]?.approval.kind === 'approved' ? listed.skills[0].approval.toolsGranted : undefined, ['note_order', 'refund_order'], 'Bash names no tool here: nothing granted for it');
   });
 
+  test("one server's failure never touches another's: a server that never answers skills/list holds a turn up at most a few seconds, and the other's skills are offered", async () => {
+    const folder = await refundsFolder();
+    const scene = await skillScene([{ text: 'Here.' }], { shop: skillServer(['--skills', folder]), stuck: skillServer(['--skills', folder, '--hang-list']) });
+    scenes.push(scene);
+    const started = Date.now();
+    await scene.host.core.api.sendMessage({ text: 'hello' });
+    assert.ok(Date.now() - started < 15_000, `the turn took ${Date.now() - started} ms`);
+    const offered = modelRequests(scene.llm)[0] ?? '';
+    assert.match(offered, /server \\"shop\\", uri \\"skill:\/\/refunds\/SKILL.md\\"/);
+    assert.doesNotMatch(offered, /server \\"stuck\\"/);
+  });
+
   test('the model finds skills through the same search as tools', async () => {
     const folder = await refundsFolder();
     const scene = await skillScene([{ toolCalls: [{ name: 'atrium_search_tools', input: { query: 'customer refund policy' } }] }, { text: 'found' }], { shop: skillServer(['--skills', folder]) }, {});

@@ -11,11 +11,14 @@ import type { SkillLoader } from './skillLoader.ts';
 import { SkillRefusal } from './skillLoader.ts';
 import type { SkillRegistry } from './skillRegistry.ts';
 
+/** How long a turn waits for servers that just became ready to list their skills. */
+const LISTING_WAIT_MS = 3_000;
+
 export function skillHostTools(registry: SkillRegistry, loader: SkillLoader): HostTools {
   return {
     definitions: async (conversationId, { searching }) => {
       // A server that just became ready is still being listed: its skills are part of this turn.
-      await registry.listed();
+      await registry.listed(LISTING_WAIT_MS);
       const offered = registry.offered();
       if (offered.length === 0 && loader.inUse(conversationId).length === 0) return [];
       return [useSkillTool(offered, searching), readSkillFileTool];

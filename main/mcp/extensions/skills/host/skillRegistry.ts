@@ -98,9 +98,18 @@ export class SkillRegistry {
     return this.current(serverId);
   }
 
-  /** Resolves once the listings under way (servers that just became ready) are done; it starts none. */
-  async listed(): Promise<void> {
-    await Promise.all([...this.listingsUnderWay.values()]);
+  /**
+   * Resolves once the listings under way (servers that just became ready) are done, or `limitMs` has
+   * passed: a server slow to list its skills does not hold the others' up for long. It starts none.
+   */
+  async listed(limitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limitMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.all([...this.listingsUnderWay.values()]), limit]);
+    clearTimeout(timer);
   }
 
   /** The skills as last listed, without asking any server. */
