@@ -2,10 +2,12 @@
 // real host: Servers › a server › Skills lists what it offers (nothing of it read), two servers' same
 // skill shown apart; the model asks to use one and the person sees its name, server, description and
 // files; the skill in use is marked in the conversation; a file changes and the next use asks again,
-// showing what changed; "/" in the composer offers prompts and skills, each with its server.
+// showing what changed; "/" in the composer offers prompts and skills, each with its server. Each of
+// these passes axe (WCAG 2.1 A and AA) in both themes.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { violationsInBothThemes } from './fixtures/axe.ts';
 import { chatHostFor, lastModelRequest, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -34,6 +36,7 @@ const env = chatHostFor(
 test('SEP-2640 in the window: skills listed per server, used with consent bound to their files, asked again when one changes', async ({ page }) => {
   test.setTimeout(180_000);
   await openApp(page, env().host, ['shop', 'archive']);
+  const accessibility: string[] = [];
 
   await test.step("Servers › shop › Skills: its skills from the listing alone; the other server's same skill is told apart", async () => {
     await page.getByRole('button', { name: 'Servers' }).click();
@@ -46,6 +49,7 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await expect(skill).toContainText('Not used yet: the first use asks you');
     await expect(page.getByRole('tabpanel')).toContainText('Nothing of a skill is read until it is used');
     await page.screenshot({ path: 'e2e/artifacts/skills-list.png' });
+    accessibility.push(...(await violationsInBothThemes(page, 'Servers › Skills')));
   });
 
   await test.step('the model asks to use it: name, server, description and every file, the safe answer focused', async () => {
@@ -58,6 +62,7 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await expect(dialog).toContainText('note_order');
     await expect(dialog.getByRole('button', { name: 'Don’t use it' })).toBeFocused();
     await page.screenshot({ path: 'e2e/artifacts/skills-approval.png' });
+    accessibility.push(...(await violationsInBothThemes(page, 'skill question')));
     await dialog.getByRole('button', { name: 'Use the skill' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Order 42 is within 30 days: I can refund it.');
   });
@@ -68,6 +73,7 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await expect(page.getByText('Asked to read references/policy.md for the skill “refunds” of shop')).toBeVisible();
     expect(lastModelRequest(env().llm)).toContain('A file of the skill \\"refunds\\" of the MCP server \\"shop\\"');
     await page.screenshot({ path: 'e2e/artifacts/skills-in-use.png' });
+    accessibility.push(...(await violationsInBothThemes(page, 'chat with a skill in use')));
   });
 
   await test.step('one file changes: the next use asks again, showing what changed', async () => {
@@ -77,6 +83,7 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await expect(dialog.getByRole('alert')).toContainText('This skill changed since you approved it');
     await expect(dialog.getByRole('list', { name: 'What changed' })).toHaveText('~ references/policy.md (changed)');
     await page.screenshot({ path: 'e2e/artifacts/skills-changed.png' });
+    accessibility.push(...(await violationsInBothThemes(page, 'changed skill question')));
     await dialog.getByRole('button', { name: 'Use the skill' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Under the new policy, order 42 can be refunded.');
   });
@@ -90,6 +97,7 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     const fromShop = list.getByRole('option', { name: /refunds skill · shop/ });
     await expect(fromShop).toContainText('Process a customer’s refund request per company policy.');
     await page.screenshot({ path: 'e2e/artifacts/skills-composer.png' });
+    accessibility.push(...(await violationsInBothThemes(page, 'prompts and skills list')));
     await fromShop.click();
     const mine = page.getByRole('listitem', { name: 'You, with skill refunds' });
     await expect(mine).toContainText('with skill refunds · shop');
@@ -110,4 +118,5 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await page.getByRole('button', { name: 'Forget my approval of refunds' }).click();
     await expect(skill).toContainText('Not used yet: the first use asks you');
   });
+  expect(accessibility).toEqual([]);
 });
