@@ -50,7 +50,7 @@ export class SkillRegistry {
   private readonly found = new Map<string, Map<string, Found>>();
   private readonly listingsUnderWay = new Map<string, Promise<void>>();
   private readonly changes = new ChangeListeners<string>();
-  private searchIndex: { over: readonly SkillSummary[]; search(query: string, limit: number): SkillSummary[] } | undefined;
+  private searchIndex: { over: string; search(query: string, limit: number): SkillSummary[] } | undefined;
 
   constructor(deps: SkillRegistryDeps) {
     this.deps = deps;
@@ -135,9 +135,11 @@ export class SkillRegistry {
   /** The offered skills that best match the words, best first, ranked as the tools are. */
   search(query: string, limit: number): SkillSummary[] {
     const offered = this.offered();
-    if (!this.searchIndex || this.searchIndex.over.length !== offered.length || this.searchIndex.over.some((skill, index) => skill !== offered[index])) {
+    // The index is made once per set of offered skills (what it ranks by), not per search.
+    const over = JSON.stringify(offered.map((skill) => [skill.serverId, skill.uri, skill.name, skill.description]));
+    if (this.searchIndex?.over !== over) {
       const index = createToolIndex(offered.map((skill) => ({ serverId: skill.serverId, name: skill.name, modelName: skill.uri, description: skill.description, inputSchema: {}, skill })));
-      this.searchIndex = { over: offered, search: (words, count) => index.search(words, count).map((hit) => hit.tool.skill) };
+      this.searchIndex = { over, search: (words, count) => index.search(words, count).map((hit) => hit.tool.skill) };
     }
     return this.searchIndex.search(query, limit);
   }
