@@ -80,6 +80,23 @@ describe('skills: lazy, asked once, bound to their files', () => {
     assert.equal(listed?.skills[0]?.approval.kind, 'approved');
   });
 
+  test('a skill the person picks and then declines: they read that they chose not to use it and nothing was sent; nothing is saved, read or sent to the model', async () => {
+    const folder = await refundsFolder();
+    const scene = await skillScene([{ text: 'never asked' }], { shop: skillServer(['--skills', folder]) });
+    scenes.push(scene);
+    const { api } = scene.host.core;
+    scene.answerWith({ effect: 'deny' });
+    await assert.rejects(api.runSkill({ serverId: 'shop', uri: 'skill://refunds/SKILL.md' }), (error: Error) => {
+      assert.equal(error.message, 'you chose not to use the skill; nothing was sent');
+      return true;
+    });
+    assert.equal(scene.asked.length, 1, 'asked once');
+    assert.equal(scene.asked[0]?.payload.question === 'use' && scene.asked[0].payload.by, 'person');
+    assert.deepEqual(await api.listConversations({}), [], 'no conversation was saved');
+    assert.deepEqual(reads(await scene.serverSaid('shop')), [], 'nothing of the skill was read');
+    assert.deepEqual(modelRequests(scene.llm), [], 'nothing reached the model');
+  });
+
   test('limits: a 513-file skill is refused before any read, saying why; one of 512 files is accepted', async () => {
     const scene = await skillScene(
       [

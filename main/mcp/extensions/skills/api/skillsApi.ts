@@ -9,6 +9,7 @@ import { NotFoundError, sendTurn } from '../../../../api/conversationApi.ts';
 import { skillForModel } from '../chat/skillForModel.ts';
 import type { SkillsResults } from '../contract/skillsContract.ts';
 import type { SkillsHost } from '../host/skillsHost.ts';
+import { SkillRefusal } from '../host/skillLoader.ts';
 
 export function createSkillsApi({ registry, loader, approvals }: Pick<SkillsHost, 'registry' | 'loader' | 'approvals'>, chat: ChatService): Pick<AtriumApi, keyof SkillsResults> {
   return {
@@ -17,7 +18,10 @@ export function createSkillsApi({ registry, loader, approvals }: Pick<SkillsHost
     showSkillFile: async ({ serverId, uri, file }) => loader.showFile(serverId, uri, file),
     runSkill: async ({ conversationId, serverId, uri, provider, model }) => {
       // Asked and verified before anything is saved: a skill that cannot be used sends nothing.
-      const loaded = await loader.use({ serverId, uri, by: 'person', ...(conversationId ? { conversationId } : {}) });
+      const loaded = await loader.use({ serverId, uri, by: 'person', ...(conversationId ? { conversationId } : {}) }).catch((error: unknown) => {
+        if (error instanceof SkillRefusal && error.denied) throw new SkillRefusal(`you chose not to use the skill; nothing was sent`, { denied: true });
+        throw error;
+      });
       const { name } = loaded.summary;
       return sendTurn(chat, {
         content: [

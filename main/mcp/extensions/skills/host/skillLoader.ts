@@ -20,6 +20,13 @@ import type { SkillRegistry } from './skillRegistry.ts';
 /** A skill that could not be used or read, in a sentence for the person and the model. */
 export class SkillRefusal extends Error {
   readonly code = 'failed';
+  /** The person said no (rather than a check or a limit). */
+  readonly denied: boolean;
+
+  constructor(message: string, options: { denied?: boolean } = {}) {
+    super(message);
+    this.denied = options.denied === true;
+  }
 }
 
 export interface LoadedSkill {
@@ -63,7 +70,7 @@ export class SkillLoader {
     const { serverId, uri, signal } = request;
     const { skill, summary } = await this.entry(serverId, uri, signal);
     const consent = await this.deps.consent.toUse({ summary, skill, by: request.by, ...(request.conversationId ? { conversationId: request.conversationId } : {}), ...(signal ? { signal } : {}) });
-    if (!consent.allowed) throw new SkillRefusal(`the person did not allow the skill “${summary.name}” of ${serverId}`);
+    if (!consent.allowed) throw new SkillRefusal(`the person did not allow the skill “${summary.name}” of ${serverId}`, { denied: true });
     try {
       const file = await this.verified(serverId, skill, undefined, signal);
       return { serverId, skill, summary, text: file.text ?? '', toolsGranted: consent.toolsGranted };
