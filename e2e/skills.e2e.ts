@@ -118,5 +118,18 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await page.getByRole('button', { name: 'Forget my approval of refunds' }).click();
     await expect(skill).toContainText('Not used yet: the first use asks you');
   });
+
+  await test.step('picked from "/" again, now unapproved: it asks, and when the person says no they read so and nothing is sent', async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    const sent = await page.getByRole('listitem', { name: /^You/ }).count();
+    await page.getByRole('textbox', { name: 'Message' }).fill('/ref');
+    await page.getByRole('listbox', { name: 'Prompts and skills' }).getByRole('option', { name: /refunds skill · shop/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Use the skill refunds?' });
+    await expect(dialog).toContainText('You picked a skill of shop');
+    await dialog.getByRole('button', { name: 'Don’t use it' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'you chose not to use the skill' })).toHaveText('you chose not to use the skill; nothing was sent');
+    await expect(page.getByRole('listitem', { name: /^You/ })).toHaveCount(sent);
+    await page.screenshot({ path: 'e2e/artifacts/skills-declined.png' });
+  });
   expect(accessibility).toEqual([]);
 });
