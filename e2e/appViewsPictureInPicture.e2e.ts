@@ -1,6 +1,6 @@
-// MCP Apps: a view asks to be shown picture-in-picture (issue 16). It floats in the chat's corner and stays
-// there, alive (what the person did in it is kept), while the conversation goes on and scrolls under it; a
-// second view asking to float takes its place; the person puts it back in its card.
+// MCP Apps: a view asks to be shown picture-in-picture (issue 16), and the person says yes. It floats in
+// the chat's corner and stays there, alive (what the person did in it is kept), while the conversation goes
+// on and scrolls under it; a second view asking to float takes its place; the person puts it back in its card.
 import type { Page } from '@playwright/test';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -33,6 +33,7 @@ test('a view floats picture-in-picture while the conversation scrolls under it, 
   await expect(view.getByText('Clicks: 1')).toBeVisible();
 
   await view.getByRole('button', { name: 'Float' }).click();
+  await page.getByRole('group', { name: 'Display request from the view' }).getByRole('button', { name: 'Float it' }).click();
   await expect(view.getByText('Mode: pip')).toBeVisible();
   await expect(page.getByText('Shown picture-in-picture, in the corner of the chat.')).toBeVisible();
   // The window is 1280 × 800: a small window at its right.

@@ -58,10 +58,11 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
     await page.screenshot({ path: 'e2e/artifacts/app-view-shown.png' });
   });
 
-  await test.step('it may go full screen, and the person brings it back', async () => {
+  await test.step('it may go full screen when the person says yes, and the person brings it back', async () => {
     const frame = page.locator('iframe[title="View of views/show_chart"]');
     const inline = (await frame.boundingBox())?.height ?? 0;
     await view.getByRole('button', { name: 'Full screen' }).click();
+    await page.getByRole('group', { name: 'Display request from the view' }).getByRole('button', { name: 'Show full screen' }).click();
     await expect(view.getByText('Mode: fullscreen')).toBeVisible();
     const box = async () => (await frame.boundingBox()) ?? { x: -1, y: -1, width: 0, height: 0 };
     // The window is 1280 × 800: the view covers it but for its bar.
@@ -98,18 +99,15 @@ test('a view is offered, then shown in the sandbox: input, result, size, theme; 
   });
 
   await test.step('a file it asks to save is saved only after the person says yes, under a name that cannot name a folder', async () => {
-    page.once('dialog', (dialog) => void dialog.dismiss());
     await view.getByRole('button', { name: 'Save data' }).click();
+    const files = page.getByRole('group', { name: 'Files from the view' });
+    await expect(files).toContainText('The view asks to save a file to your computer:');
+    await expect(files).toContainText('chart data.csv — ends in .csv, text/csv, 24 bytes');
+    await files.getByRole('button', { name: 'Don’t save' }).click();
     await expect(view.getByText('Download: not saved')).toBeVisible();
-    const question = new Promise<string>((resolve) =>
-      page.once('dialog', (dialog) => {
-        resolve(dialog.message());
-        void dialog.accept();
-      }),
-    );
     const download = page.waitForEvent('download');
     await view.getByRole('button', { name: 'Save data' }).click();
-    expect(await question).toContain('View of views/show_chart asks to save a file to your computer:\n\n• chart data.csv (text/csv, 24 bytes)');
+    await files.getByRole('button', { name: 'Save it' }).click();
     const saved = await download;
     expect(saved.suggestedFilename()).toBe('chart data.csv');
     expect(await readFile(await saved.path(), 'utf8')).toBe('point,value\n1,1\n2,2\n3,3\n');

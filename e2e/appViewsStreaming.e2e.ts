@@ -1,7 +1,8 @@
 // MCP Apps: a view follows its call from the moment the model starts writing it (issue 16). While the
-// model streams the arguments, the view is shown and told them as far as they go (tool-input-partial);
-// then the whole arguments, the approval, the result — all to the same view, which keeps what the person
-// did in it, also when the reply is saved and the conversation goes on.
+// model streams the arguments and while the person decides, the view is shown and usable but told nothing
+// of them (hardening issue: it could send them out before a Deny); once the call is allowed it gets the
+// whole arguments, then the result — all in the same view, which keeps what the person did in it, also when
+// the reply is saved and the conversation goes on.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { holdStream } from './fixtures/llm/streamHold.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
@@ -14,24 +15,35 @@ const env = chatHostFor(
   { views: { ...fixtureCommand('appViewServer'), trusted: true } },
 );
 
-test('a view shows while the model writes its call, with the arguments so far, and the same view gets the whole call and its result', async ({ page }) => {
+test('a view shows while the model writes its call, learns nothing of it until it is allowed, and the same view gets the whole call and its result', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page, env().host, ['views']);
   await sendMessage(page, 'chart my quarterly sales');
 
   const card = page.getByRole('article', { name: 'Tool call views/show_chart' });
   const view = viewOf(page, 'show_chart');
-  await test.step('while the model writes: the arguments as far as they go', async () => {
+  await test.step('while the model writes: the view is up, and hears none of the arguments', async () => {
     await expect(card.getByRole('status')).toHaveText('The model is writing its arguments');
-    await expect(view.getByText('Partial: {"title":"Quarterly sales","numbers":[1]}')).toBeVisible();
-    await expect(view.getByText('No input yet')).toBeVisible();
+    await expect(card.getByText('"Quarterly sales"'), 'the card shows them as they come').toBeAttached();
     await view.getByRole('button', { name: 'Count' }).click();
     await expect(view.getByText('Clicks: 1')).toBeVisible();
+    // The page's messages reach the view in order: once it has the theme sent now, it has all sent before.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(view.getByText('Theme: dark')).toBeVisible();
+    await expect(view.getByText(/^Partial:/)).toHaveCount(0);
+    await expect(view.getByText('No input yet')).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/app-view-streaming.png' });
   });
 
-  await test.step('the whole call, its approval and its result reach the same view', async () => {
+  await test.step('while the person decides, still nothing', async () => {
     hold.release();
+    await expect(page.getByRole('dialog', { name: 'Run show_chart?' })).toBeVisible();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(view.getByText('Theme: light')).toBeVisible();
+    await expect(view.getByText('No input yet')).toBeVisible();
+  });
+
+  await test.step('once allowed, the whole call and its result reach the same view', async () => {
     await approve(page, 'show_chart', 'Allow once');
     await expect(view.getByText('Input: {"title":"Quarterly sales","numbers":[1,2,3]}')).toBeVisible();
     await expect(view.getByText('Result: A chart of 3 numbers.')).toBeVisible();

@@ -76,15 +76,16 @@ test('chat: a tool call approved in its dialog, a form, a URL and a sampling req
     await expect(reply.locator('img'), 'raw HTML in a reply is never rendered').toHaveCount(0);
     await expect(reply.locator('b')).toHaveCount(0);
     await expect(reply.locator('code .hljs-keyword'), 'code is highlighted').toHaveText('const');
-    const confirmations: string[] = [];
-    page.once('dialog', (dialog) => {
-      confirmations.push(dialog.message());
-      void dialog.dismiss();
-    });
     let opened = false;
     page.context().once('page', () => (opened = true));
     await reply.getByRole('link', { name: 'the docs' }).click();
-    await expect.poll(() => confirmations).toEqual(['Open this address in your browser?\n\nhttps://example.com/docs?from=atrium\n\nIt goes to example.com.']);
+    const ask = page.getByRole('dialog', { name: 'Open this address?' });
+    await expect(ask.getByLabel('Full address')).toHaveText('https://example.com/docs?from=atrium');
+    await expect(ask).toContainText('It goes to example.com.');
+    await expect(ask.getByRole('button', { name: 'Don’t open' }), 'the safe answer has the focus').toBeFocused();
+    await page.screenshot({ path: 'e2e/artifacts/consent-link.png' });
+    await page.keyboard.press('Escape');
+    await expect(ask).toBeHidden();
     expect(opened, 'a link the person did not confirm opens nothing').toBe(false);
   });
 

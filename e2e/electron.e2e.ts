@@ -243,6 +243,10 @@ test('desktop: an MCP Apps view is shown from atrium-view://sandbox, gets its re
       }
     });
     expect(reached, 'the view cannot read the window').toBe('blocked');
+    // WebRTC, which no CSP stops: the view has no peer connection, and no page sends it over plain UDP.
+    expect(await view.locator('body').evaluate(() => typeof (globalThis as { RTCPeerConnection?: unknown }).RTCPeerConnection)).toBe('undefined');
+    const policies = await app.evaluate(({ webContents }) => webContents.getAllWebContents().map((contents) => contents.getWebRTCIPHandlingPolicy()));
+    expect(new Set(policies)).toEqual(new Set(['disable_non_proxied_udp']));
   } finally {
     await app.close();
     await viewLlm.close();

@@ -131,7 +131,7 @@ test('remote sign-in: add, cancel, sign in, use a tool, restart still signed in,
   await test.step('the model calls one of its tools, and the answer shows', async () => {
     await sendMessage(page, 'who am I there?');
     const approval = page.getByRole('dialog', { name: 'Run whoami?' });
-    await approval.getByRole('checkbox', { name: /every tool of this server/ }).check();
+    await approval.getByRole('radio', { name: /Every tool of this server/ }).check();
     await approval.getByRole('button', { name: 'Always allow' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('You are alice.');
     await expect(page.getByRole('article', { name: 'Tool call remote/whoami' })).toContainText('alice read');

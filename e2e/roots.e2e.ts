@@ -27,10 +27,10 @@ test.beforeAll(async () => {
 test.afterAll(() => rm(project, { recursive: true, force: true }));
 
 /** Sends `text`, waits for the model's `reply`, and returns what the roots tool answered the model. */
-async function askForRoots(page: Page, text: string, reply: string, approve: 'Allow in this conversation' | 'Allow once'): Promise<string> {
+async function askForRoots(page: Page, text: string, reply: string): Promise<string> {
   await sendMessage(page, text);
   // The server is not trusted, so its tool asks; once the conversation has read its answer, it asks every time.
-  await page.getByRole('dialog', { name: 'Run roots?' }).getByRole('button', { name: approve }).click();
+  await page.getByRole('dialog', { name: 'Run roots?' }).getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText(reply);
   // The model's latest request carries the whole conversation; the newest tool result is this call's.
   const body = env().llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { messages: { content: unknown }[] };
@@ -69,7 +69,7 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
   });
 
   await test.step('the server that asks for roots gets the folder', async () => {
-    expect(JSON.parse(await askForRoots(page, 'which folders can you see?', 'Those are your folders.', 'Allow in this conversation'))).toEqual([uri]);
+    expect(JSON.parse(await askForRoots(page, 'which folders can you see?', 'Those are your folders.'))).toEqual([uri]);
   });
 
   await test.step('another workspace made active replaces what the server sees', async () => {
@@ -81,6 +81,6 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
     await expect(page.getByRole('region', { name: 'Workspace Scratch' })).toContainText('Active: servers see these folders.');
     await page.getByRole('button', { name: 'Chat' }).click();
     await page.getByRole('button', { name: 'which folders can you see?', exact: true }).click();
-    expect(JSON.parse(await askForRoots(page, 'and now?', 'None now.', 'Allow once'))).toEqual([]);
+    expect(JSON.parse(await askForRoots(page, 'and now?', 'None now.'))).toEqual([]);
   });
 });

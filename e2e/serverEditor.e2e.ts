@@ -56,4 +56,27 @@ test('servers: add one (started after its command line is shown), refuse a bad o
     await expect(page.getByRole('article', { name: 'echo', exact: true })).toHaveCount(0);
     await expect.poll(async () => Object.keys(await stored())).toEqual([]);
   });
+
+  await test.step('a whole command line typed into Command is split into the command and its arguments, and the form says so', async () => {
+    const whole = [echo.command, ...echo.args].join(' ');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('pasted');
+    const command = form.getByRole('textbox', { name: 'Command', exact: true });
+    await command.fill(whole);
+    await command.press('Tab');
+    await expect(command).toHaveValue(echo.command);
+    await expect(form.getByRole('textbox', { name: 'Arguments (one per line)' })).toHaveValue(echo.args.join('\n'));
+    await expect(form.getByRole('status')).toHaveText(`Split into the command ${echo.command} and one argument, now first in Arguments below.Keep it as one command`);
+    await page.screenshot({ path: 'e2e/artifacts/servers-command-line-split.png' });
+    await form.getByRole('button', { name: 'Keep it as one command' }).click();
+    await expect(command, 'the way back puts it as typed').toHaveValue(whole);
+    await expect(form.getByRole('textbox', { name: 'Arguments (one per line)' })).toHaveValue('');
+    await command.fill(`${whole} --both-eras`);
+    await command.press('Enter');
+    const start = page.getByRole('dialog', { name: 'Start pasted?' });
+    await expect(start.getByLabel('Command line'), 'saved straight away, it is split too').toHaveText(`${whole} --both-eras`);
+    await start.getByRole('button', { name: 'Keep it off' }).click();
+    expect((await stored())['pasted']).toEqual({ command: echo.command, args: [...echo.args, '--both-eras'], disabled: true });
+  });
 });

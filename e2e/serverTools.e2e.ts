@@ -29,24 +29,24 @@ test('servers: hidden characters made visible or removed, an always-answer revok
   await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
     await sendMessage(page, 'echo this file name');
     const dialog = page.getByRole('dialog', { name: 'Run echo?' });
-    await expect(dialog.getByLabel('Arguments')).toContainText('invoice\\u{202e}fdp.exe');
+    await expect(dialog.getByLabel('Arguments')).toContainText('invoice⟨U+202E⟩fdp.exe');
     await expect(dialog.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
     await dialog.getByRole('button', { name: 'Always allow' }).click();
     const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
-    // The model's arguments show the mark; the server's echo is neutralised where it enters the host.
-    await expect(result).toHaveText('invoicefdp.exe [Atrium removed 1 hidden character from this text: bidirectional controls]');
-    await expect(result.locator('mark.hidden-char')).toHaveCount(0);
+    // The model's arguments show the mark; the server's echo is neutralised where it enters the host, with a mark where the override was.
+    await expect(result).toContainText('invoice⟨U+202E⟩fdp.exe');
+    await expect(result.locator('mark.hidden-char')).toHaveCount(1);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });
 
-  await test.step('the "always" answer is a permission, and revoking it removes it', async () => {
+  await test.step('the "always" answer is a rule, and "Ask as usual" revokes it', async () => {
     await openServerTab(page, 'Permissions');
-    const list = page.getByRole('list', { name: 'Permissions for echo' });
-    await expect(list.getByRole('listitem')).toHaveCount(1);
-    await expect(list).toContainText('Allow always: echo');
+    const rule = page.getByRole('list', { name: 'Rules for echo' }).getByRole('combobox', { name: 'Rule for echo' });
+    await expect(rule).toHaveValue('allow');
     await page.screenshot({ path: 'e2e/artifacts/servers-permissions.png' });
-    await list.getByRole('button', { name: 'Revoke: Allow always echo' }).click();
-    await expect(page.getByText('No saved permissions')).toBeVisible();
+    // The choice shows what the host holds: it turns to "Ask as usual" once the grant is revoked.
+    await rule.selectOption('ask');
+    await expect(rule).toHaveValue('ask');
   });
 
   await test.step('a tool switched off is not offered to the model', async () => {

@@ -36,10 +36,7 @@ const env = chatHostFor(
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] }, weather: fixtureCommand('structuredWeatherServer') },
 );
 
-/**
- * The servers are not trusted: once the conversation has read one's result, every further call asks again
- * (whatever was allowed for the conversation), each answered here in turn.
- */
+/** The servers are not trusted: a call no answer covers asks, each answered here in turn. */
 async function allowEachOnce(page: Page, tools: readonly string[]): Promise<void> {
   for (const tool of tools) await page.getByRole('dialog', { name: `Run ${tool}?` }).getByRole('button', { name: 'Allow once' }).click();
 }
@@ -48,9 +45,9 @@ test('spec 003 (tool results): image, audio, resource links, embedded resource, 
   await openApp(page, env().host, ['everything', 'weather']);
   await sendMessage(page, 'show me every kind of result');
   const first = page.getByRole('dialog', { name: 'Run get-tiny-image?' });
-  await first.getByRole('checkbox', { name: /every tool of this server/ }).check();
+  await first.getByRole('radio', { name: /Every tool of this server/ }).check();
+  // Its tools declare they only read and stay on this computer: the answer holds after their results.
   await first.getByRole('button', { name: 'Allow in this conversation' }).click();
-  await allowEachOnce(page, ['get-resource-links', 'get-resource-reference', 'get-structured-content']);
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here they are.');
 
   await test.step('an image is shown as an image', async () => {

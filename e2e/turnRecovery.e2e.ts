@@ -1,7 +1,11 @@
 // A turn that fails ends in the window, and a conversation survives a visit to every other view: a
 // wrong API key and an unreachable provider each show their sentence once, after which Send, Retry and
 // Stop work without a reload; an open conversation still shows its messages after Servers, Settings,
-// Roots, Resources and Get started; words not sent are still in the message box after a reload.
+// Roots, Resources and Get started; words not sent are still in the message box after a reload (kept by
+// the host, never in the page's storage, deleted with their conversation); a model server that could not
+// be reached is no longer said to be once it answers; a reload mid-reply lands on it and shows it once.
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Page } from '@playwright/test';
 import type { FakeLlmServer, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from './fixtures/llm/fakeAnthropicServer.ts';
@@ -59,7 +63,7 @@ async function expectTurnOver(page: Page): Promise<void> {
 }
 
 test('a failed turn ends in the window: its sentence shows once, then Retry, Send and Stop work', async ({ page }) => {
-  const { running } = await startHost([
+  const { llm, running } = await startHost([
     { error: { status: 401, message: 'invalid x-api-key' } },
     { text: 'Retried and answered.' },
     { hang: true, text: 'I am thinking about' },
@@ -78,12 +82,20 @@ test('a failed turn ends in the window: its sentence shows once, then Retry, Sen
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-wrong-key.png' });
   });
 
-  await test.step('Retry sends the words again and the reply comes', async () => {
+  await test.step('Retry answers the words again: shown once, read once by the model, the failed reply folded away', async () => {
     const retry = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('button', { name: 'Retry' });
     await expect(retry).toBeEnabled();
     await retry.click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Retried and answered.');
     await expectTurnOver(page);
+    await expect(page.getByRole('listitem', { name: 'You' }), 'the message is shown once').toHaveCount(1);
+    const retried = llm.requests.filter((r) => r.method === 'POST').at(-1)?.body as { messages: unknown[] };
+    expect(JSON.stringify(retried.messages).split('hello there').length - 1, 'the model reads the message once').toBe(1);
+    const replaced = page.getByRole('listitem', { name: 'Assistant (replaced by Retry)' });
+    await expect(replaced).toContainText('A reply that failed, replaced by Retry');
+    await expect(replaced.getByRole('alert'), 'a failure Retry answered is no longer an alert').toHaveCount(0);
+    await replaced.getByText('A reply that failed, replaced by Retry').click();
+    await expect(replaced, 'opened, it says why it failed').toContainText('rejected the API key');
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-retried.png' });
   });
 
@@ -257,4 +269,107 @@ test('words not sent stay in the message box after a reload: typed and left, or 
   } finally {
     await running.stop();
   }
+});
+
+test('"cannot reach" above the conversation goes once the model server is back and answers', async ({ page }) => {
+  // The model server's address is taken, then it goes away: the window opens while nothing answers there.
+  const away = await startFakeAnthropic([]);
+  const port = Number(new URL(away.url).port);
+  await away.close();
+  const running = await startHostProcess({
+    mcpServers: {},
+    // As a local model server added in Settings is: no default model, its models listed by the server.
+    providers: { providers: [{ id: 'local', kind: 'anthropic', baseUrl: away.url, apiKeySecret: 'local' }] },
+    env: { ATRIUM_SECRET_LOCAL: 'sk-ant-e2e-not-real' },
+  });
+  let back: FakeLlmServer | undefined;
+  try {
+    await openChat(page, running);
+    const header = page.locator('.conversation-head').getByRole('status');
+    await expect(header).toContainText('No model to use');
+    await expect(header).toContainText(`cannot reach ${away.url}`);
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-model-away.png' });
+
+    back = await startFakeAnthropic([{ text: 'I am back.' }], { models: ['local-model'], port });
+    await sendMessage(page, 'are you there now?');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I am back.');
+    await expect(page.getByText('No model to use'), 'the answer proves the model is reachable').toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Model' }).locator('option:checked')).toHaveText('local-model');
+    await page.screenshot({ path: 'e2e/artifacts/turn-recovery-model-back.png' });
+  } finally {
+    await running.stop();
+    await back?.close();
+  }
+});
+
+test('a reload while a reply streams lands on that conversation and shows the reply once, as it goes on', async ({ page }) => {
+  const hold = holdStream('The first half,');
+  const { running } = await startHost([{ text: 'An earlier answer.' }, { text: 'The first half, and the second half.', hold }]);
+  await openChat(page, running);
+  await sendMessage(page, 'an earlier question');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('An earlier answer.');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await sendMessage(page, 'tell me both halves');
+  await expect(page.getByRole('listitem', { name: 'Assistant (replying)' })).toContainText('The first half,');
+
+  await page.reload();
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'tell me both halves' }), 'the window opens on the conversation being answered').toBeVisible();
+  const replying = page.getByRole('listitem', { name: 'Assistant (replying)' });
+  await expect(replying).toContainText('The first half,');
+  await expect(page.getByText('The first half,'), 'the reply so far is shown once').toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Stop', exact: true }), 'the turn still runs, and can be stopped').toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' }), 'nothing offers to retry a reply still coming').toHaveCount(0);
+  await page.screenshot({ path: 'e2e/artifacts/turn-recovery-reload-mid-reply.png' });
+
+  hold.release();
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('The first half, and the second half.');
+  await expectTurnOver(page);
+  await expect(page.getByRole('listitem', { name: /^Assistant/ }), 'one reply, whole').toHaveCount(1);
+  await expect(page.getByText('The first half,')).toHaveCount(1);
+});
+
+test('unsent words — a secret included — are kept by Atrium, never in the page’s storage, and go with their conversation', async ({ page }) => {
+  const { running } = await startHost([{ text: 'Hello.' }]);
+  /** Everything this origin keeps in the browser, where another page later served on the same port could read it. */
+  const originStorage = () => page.evaluate(() => JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)]));
+  const keptByAtrium = () => {
+    const db = new DatabaseSync(join(running.host.home, 'atrium.db'), { readOnly: true });
+    try {
+      return (db.prepare('SELECT text FROM drafts').all() as { text: string }[]).map((row) => row.text);
+    } finally {
+      db.close();
+    }
+  };
+  const box = page.getByRole('textbox', { name: 'Message' });
+
+  await test.step('a draft an older Atrium left in the page’s storage is handed to Atrium and cleared there', async () => {
+    await openChat(page, running);
+    await page.evaluate(() => localStorage.setItem('atrium.drafts', JSON.stringify({ new: 'typed before the update' })));
+    await page.reload();
+    await openChat(page, running);
+    await expect(box).toHaveValue('typed before the update');
+    await expect.poll(originStorage).not.toContain('typed before the update');
+    await expect.poll(keptByAtrium).toEqual(['typed before the update']);
+  });
+
+  await test.step('a secret typed and not sent is in the box after a reload, and only Atrium has it', async () => {
+    await sendMessage(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Hello.');
+    await box.fill('my key is sk-ant-do-not-keep-me');
+    await expect.poll(keptByAtrium).toEqual(['my key is sk-ant-do-not-keep-me']);
+    await page.reload();
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('button', { name: 'hello there', exact: true }).click();
+    await expect(box).toHaveValue('my key is sk-ant-do-not-keep-me');
+    expect(await originStorage(), 'nothing typed is in the page’s storage').not.toContain('sk-ant-do-not-keep-me');
+  });
+
+  await test.step('deleting the conversation deletes its draft', async () => {
+    await page.getByRole('button', { name: 'Delete hello there' }).click();
+    await page.getByRole('group', { name: 'Delete hello there?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'hello there', exact: true })).toHaveCount(0);
+    await expect.poll(keptByAtrium).toEqual([]);
+    expect(await originStorage()).not.toContain('sk-ant-do-not-keep-me');
+  });
 });

@@ -14,6 +14,7 @@ import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
 import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
+import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
@@ -74,6 +75,7 @@ export function App() {
       </main>
       <PendingRequests />
       <LaunchApprovalRequests />
+      <LinkConfirmations />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );

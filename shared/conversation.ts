@@ -50,6 +50,8 @@ export interface StoredMessage extends ChatMessage {
   status: MessageStatus;
   error?: string;
   usage?: TokenUsage;
+  /** When Retry replaced this message (a reply, or a tool result of one): kept to be read, never given to a model again. */
+  replacedAt?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -109,3 +111,18 @@ export interface ToolCallRecord {
 
 /** A call the agent loop reports once it has ended: the record less what the store stamps itself. */
 export type FinishedToolCall = Omit<ToolCallRecord, 'createdAt' | 'finishedAt'>;
+
+/**
+ * A line Atrium adds to a conversation, saved with it and shown where it happened: a tool the model was
+ * not given because its server changed it since the person approved it.
+ */
+export interface ConversationNote {
+  id: number;
+  conversationId: string;
+  /** Shown after the message with this `seq` (the person's message of the turn it happened in). */
+  afterSeq: number;
+  kind: 'tool_withheld';
+  serverId: string;
+  tool: string;
+  createdAt: number;
+}

@@ -405,7 +405,8 @@ export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancell
 /** What happens during one turn of a conversation, as it happens. */
 export type ChatTurnEvent =
   | { type: 'assistant_started'; messageId: string }
-  | { type: 'text'; messageId: string; delta: string }
+  /** `at`: how many characters of text the reply had before this delta, so a window that joins midway (a reload) puts it in place. */
+  | { type: 'text'; messageId: string; delta: string; at: number }
   /** An image the model produced; `data` is base64. */
   | { type: 'image'; messageId: string; mimeType: string; data: string }
   /**
@@ -416,7 +417,11 @@ export type ChatTurnEvent =
   | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }
-  | { type: 'notice'; message: string }
+  /**
+   * What the host notes during a turn, in words. `withheld`: a tool the model was not given because it
+   * changed since it was approved; that note is saved with the conversation (its `notes`).
+   */
+  | { type: 'notice'; message: string; withheld?: { serverId: string; tool: string } }
   | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
 
 // ── grants and the audit log ─────────────────────────────────────────────────────────────────────────
@@ -426,8 +431,10 @@ export type GrantEffect = 'allow' | 'deny';
 
 export interface GrantTarget {
   serverId: ServerId;
-  /** Absent: every tool of the server. */
+  /** Absent: every tool of the server (that it listed when the person answered). */
   tool?: string;
+  /** A server-wide grant for only the tools that declared themselves read-only when the person answered. */
+  only?: 'read-only';
 }
 
 /** An answer the person gave that decides later tool calls, as the ledger keeps it and the window lists it. */

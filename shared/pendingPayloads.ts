@@ -11,6 +11,39 @@ import { skillAnswerSchema } from '../main/mcp/extensions/skills/contract/skillV
 
 // ── tool approval ─────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * Content in a conversation that Atrium does not trust: text a server the person does not trust wrote (a
+ * tool's result, a resource they attached, a prompt, what a view reported), or what a trusted server's
+ * open-world tool read from beyond the computer. It may carry instructions aimed at the model.
+ */
+export interface UntrustedSource {
+  serverId: string;
+  /** How it reached the model. */
+  kind: 'tool' | 'resource' | 'prompt' | 'view' | 'skill';
+  /** The tool, the resource's URI, the prompt, the tool whose view reported it, or the skill's name. */
+  name: string;
+  why: 'untrusted' | 'open-world';
+}
+
+/** One of the server's tools as a server-wide answer would cover it. */
+export interface ToolReach {
+  name: string;
+  /** It declares it only reads: "its read-only tools" covers it. */
+  readOnly: boolean;
+  /** It declares it deletes nothing and stays on this computer: an allow keeps deciding after untrusted content. */
+  keepsAfterUntrusted: boolean;
+}
+
+/** Another call the model asked for in the same step that asks too: the person may answer them together. */
+export interface AlongsideCall {
+  callId: string;
+  tool: ToolSummary;
+  arguments: Record<string, unknown>;
+  elevated: boolean;
+  /** Untrusted content in the conversation is why it asks. */
+  raised: boolean;
+}
+
 export interface ToolApprovalPayload {
   tool: ToolSummary;
   arguments: Record<string, unknown>;
@@ -19,16 +52,27 @@ export interface ToolApprovalPayload {
   /** Destructive and open-world: ask with a stronger warning. */
   elevated: boolean;
   reason: string;
+  /** The conversation holds content Atrium does not trust: the first such content, named. */
+  untrustedContent?: UntrustedSource;
   /**
-   * The conversation has read content from this tool (open-world, or of an untrusted server), so this
-   * call asks whatever was allowed before: only this once can be allowed.
+   * That content is why this call asks, whatever was allowed before: the tool may delete things or reach
+   * beyond the computer, so in this conversation only this once can be allowed.
    */
-  raisedBy?: { serverId: string; tool: string };
+  raisedBy?: UntrustedSource;
+  /**
+   * Whether an allow for this tool ("in this conversation", "always") keeps deciding once a conversation
+   * holds untrusted content: only for a tool that declares it deletes nothing and stays on this computer.
+   */
+  keepsAfterUntrusted: boolean;
+  /** The server's tools as it lists them now: what "its read-only tools" and "every tool" would cover. */
+  serverTools: ToolReach[];
+  /** The model's other calls of this step that ask too, listed so they can be answered together. */
+  alongside?: AlongsideCall[];
   /** MCP Apps: the call is asked by the view of this tool (the person clicked in it), not by the model. */
   fromView?: { serverId: string; tool: string };
 }
 
-/** The grant covers this tool, or (`target: 'server'`) every tool the server lists now. */
+/** The grant covers this tool, the server's read-only tools, or (`target: 'server'`) every tool the server lists now. */
 export type ToolApprovalAnswer = FromSchema<typeof toolApprovalOutcomeSchema>;
 export type GrantScopeAnswer = ToolApprovalAnswer['scope'];
 
@@ -98,7 +142,11 @@ export type SamplingRequestAnswer = FromSchema<typeof samplingRequestOutcomeSche
 
 export interface SamplingResultPayload {
   stage: 'result';
+  /** The provider that ran it, and the model that answered (as its API said, when it said another than the one asked for). */
+  provider: string;
   model: string;
+  /** Why that model: Atrium's choice and its reason, the person's pick, or what the API answered with. */
+  why: string;
   text: string;
   stopReason: string;
 }
@@ -109,14 +157,18 @@ export type SamplingPayload = SamplingRequestPayload | SamplingResultPayload;
 
 // ── the answers' shapes ─────────────────────────────────────────────────────────────────────────────
 
-/** Allow or deny one tool call, once, for the conversation, or always. */
+/**
+ * Allow or deny one tool call: once; together with the other calls of its step that were listed (`step`,
+ * each once); for the conversation; or always. A lasting answer covers this tool, the server's read-only
+ * tools, or every tool the server lists now.
+ */
 export const toolApprovalOutcomeSchema = {
   type: 'object',
   required: ['effect', 'scope', 'target'],
   properties: {
     effect: { enum: ['allow', 'deny'] },
-    scope: { enum: ['once', 'conversation', 'always'] },
-    target: { enum: ['tool', 'server'] },
+    scope: { enum: ['once', 'step', 'conversation', 'always'] },
+    target: { enum: ['tool', 'read-only-tools', 'server'] },
   },
   additionalProperties: false,
 } as const;

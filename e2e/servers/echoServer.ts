@@ -6,8 +6,9 @@
 // roots/list, elicitation/create and sampling/createMessage requests. With --both-eras it also
 // answers 2026-07-28 `server/discover`, and then asks for the same input through
 // `input_required` results instead.
-// With --pid-file PATH it writes its process id there, so a test can make it die mid-request.
-//   node e2e/servers/echoServer.ts [--both-eras] [--pid-file PATH]
+// With --pid-file PATH it writes its process id there, so a test can make it die mid-request; with
+// --cwd-file PATH, the folder it runs in.
+//   node e2e/servers/echoServer.ts [--both-eras] [--pid-file PATH] [--cwd-file PATH]
 import { writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -17,8 +18,10 @@ import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/s
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const { values } = parseArgs({ options: { 'both-eras': { type: 'boolean', default: false }, 'pid-file': { type: 'string' } } });
+const { values } = parseArgs({ options: { 'both-eras': { type: 'boolean', default: false }, 'pid-file': { type: 'string' }, 'cwd-file': { type: 'string' } } });
 if (values['pid-file']) writeFileSync(values['pid-file'], String(process.pid));
+// Where it was started, for tests of the folder a server runs in.
+if (values['cwd-file']) writeFileSync(values['cwd-file'], process.cwd());
 
 const ASK_SCHEMA = {
   type: 'object' as const,

@@ -19,7 +19,10 @@ export type StdioFixture =
   | 'hostileTextServer'
   | 'toolChangeServer'
   | 'appViewServer'
+  | 'viewAttackServer'
   | 'lyingResultServer'
+  | 'squattingServer'
+  | 'changeWhileListingServer'
   | 'skillServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';

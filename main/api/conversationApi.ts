@@ -3,8 +3,10 @@
 
 import type { AtriumApi, ConversationSummary } from '../../shared/contract.ts';
 import type { ConversationServices } from './conversationServices.ts';
+import { GrantError } from '../host/approval/grantLedger.ts';
 import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
+import type { TurnOutcome } from '../chat/agentLoop.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
 import type { ChatContent, Conversation } from '../../shared/conversation.ts';
@@ -17,12 +19,16 @@ type ConversationRequests = Pick<
   | 'deleteConversation'
   | 'exportConversation'
   | 'sendMessage'
+  | 'retryTurn'
   | 'cancelTurn'
+  | 'listDrafts'
+  | 'saveDraft'
   | 'listPending'
   | 'respondPending'
   | 'withdrawPending'
   | 'listProviders'
   | 'listGrants'
+  | 'addGrant'
   | 'revokeGrant'
   | 'listAudit'
 >;
@@ -34,7 +40,7 @@ export class NotFoundError extends Error {
 /** Reads a resource the person attached; the MCP side is reached only through this. */
 export type ResourceReader = (serverId: string, uri: string) => Promise<{ contents: { uri: string; mimeType?: string; text?: string; blob?: string }[] }>;
 
-export function createConversationApi({ history, chat, models, pending, ledger, audit }: ConversationServices, readResource: ResourceReader): ConversationRequests {
+export function createConversationApi({ history, drafts, chat, models, pending, ledger, audit, catalog }: ConversationServices, readResource: ResourceReader): ConversationRequests {
   const conversation = (id: string): Conversation => {
     const found = history.getConversation(id);
     if (!found) throw new NotFoundError(`there is no conversation "${id}"`);
@@ -46,6 +52,7 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       conversation: conversationSummary(conversation(conversationId), chat),
       messages: history.loadMessages(conversationId),
       toolCalls: history.toolCalls.list(conversationId),
+      notes: history.notes.list(conversationId),
     }),
     renameConversation: async ({ conversationId, title }) => {
       if (!history.renameConversation(conversationId, title)) throw new NotFoundError(`there is no conversation "${conversationId}"`);
@@ -76,14 +83,22 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       return sendTurn(chat, {
         content: [{ type: 'text', text }, ...attached],
+        ...(resources?.length ? { from: resources.map(({ serverId, uri }) => ({ kind: 'resource' as const, serverId, name: uri })) } : {}),
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
       });
     },
+    retryTurn: async ({ conversationId, provider, model }) =>
+      startedTurn((onStarted) => chat.retry({ conversationId, ...(provider ? { provider } : {}), ...(model ? { model } : {}), onStarted })),
     listProviders: async () => models.listProviders(),
     cancelTurn: async ({ conversationId }) => {
       chat.cancel(conversationId);
+      return null;
+    },
+    listDrafts: async () => drafts.list(),
+    saveDraft: async ({ conversationKey, text }) => {
+      drafts.save(conversationKey, text);
       return null;
     },
     listPending: async () => pending.list(),
@@ -96,6 +111,13 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
       return null;
     },
     listGrants: async ({ serverId }) => ledger.list(serverId ? { serverId } : {}),
+    addGrant: async ({ serverId, tool: name, only, effect }) => {
+      if (name !== undefined && only !== undefined) throw new GrantError('a rule is for one tool, or for the server’s read-only tools, not both');
+      if (name === undefined) return ledger.grant({ scope: 'always', effect, subject: { serverId, tools: catalog.list(serverId).filter((t) => t.enabled), ...(only ? { only } : {}) } });
+      const tool = await catalog.resolve(serverId, name);
+      if (!tool) throw new NotFoundError(`${serverId} does not offer a tool named "${name}" now`);
+      return ledger.grant({ scope: 'always', effect, subject: { tool } });
+    },
     revokeGrant: async ({ id }) => {
       if (!ledger.revoke(id)) throw new NotFoundError(`there is no grant "${id}"`);
       return null;
@@ -109,16 +131,25 @@ export function createConversationApi({ history, chat, models, pending, ledger, 
  * request, so the words come back to the composer; a failure after it is the turn's: saved with the
  * reply, announced by its `done` event and shown in the conversation, so the request succeeds.
  */
-export async function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
-  let started: string | undefined;
-  try {
-    const { conversationId, outcome } = await chat.send({
+export function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
+  return startedTurn((onStarted) =>
+    chat.send({
       ...request,
       onStarted: (id) => {
-        started = id;
+        onStarted(id);
         request.onStarted?.(id);
       },
-    });
+    }),
+  );
+}
+
+/** A turn run for a window (a message, a prompt, a retry), failing the request only when it could not begin. */
+async function startedTurn(
+  run: (onStarted: (conversationId: string) => void) => Promise<{ conversationId: string; outcome: TurnOutcome }>,
+): Promise<{ conversationId: string; stopReason: string }> {
+  let started: string | undefined;
+  try {
+    const { conversationId, outcome } = await run((id) => (started = id));
     return { conversationId, stopReason: outcome.stopReason };
   } catch (error) {
     if (started === undefined) throw error;

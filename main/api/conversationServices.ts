@@ -12,6 +12,7 @@ import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { AppsApiDeps } from '../mcp/extensions/apps/api/appsApi.ts';
 import type { SkillsHost } from '../mcp/extensions/skills/host/skillsHost.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
+import type { DraftStore } from '../store/draftStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
 
 export interface ConversationServices {
@@ -20,6 +21,8 @@ export interface ConversationServices {
   /** How the next tool call and sampling request are approved, read from the live settings each time. */
   approvals: LiveApprovals;
   history: HistoryStore;
+  /** The words typed in each conversation's message box and not sent. */
+  drafts: DraftStore;
   ledger: GrantLedger;
   /** The tools as the model and the person see them: listed, pinned, offered, loaded, searched. */
   catalog: ToolCatalog;

@@ -1,5 +1,5 @@
-// Where the owners of state are heard: each announces its own changes (the servers file, history, the turns
-// running, grants, view trust, workspaces), and here they become the contract's events, so every window mirrors them as they are now.
+// Where the owners of state are heard: each announces its own changes (the servers file, history, drafts,
+// the turns running, grants, view trust, workspaces), and here they become the contract's events, so every window mirrors them as they are now.
 // Nothing else emits these: the API only asks the owners to change.
 
 import type { ChatService } from '../chat/chatService.ts';
@@ -10,18 +10,20 @@ import type { ViewTrustStore } from '../mcp/extensions/apps/host/viewTrust.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
+import type { DraftStore } from '../store/draftStore.ts';
 
 export interface Owners {
   events: EventBus;
   registry: ServerRegistry;
   history: HistoryStore;
+  drafts: DraftStore;
   ledger: GrantLedger;
   viewTrust: ViewTrustStore;
   workspaces: Workspaces;
   chat: ChatService;
 }
 
-export function announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat }: Owners): void {
+export function announceOwnersChanges({ events, registry, history, drafts, ledger, viewTrust, workspaces, chat }: Owners): void {
   registry.onProblemsChange((problems) => events.emit('configProblems', [...problems]));
   history.onConversationChange((change) => {
     if (change.kind === 'deleted') events.emit('conversationsChanged', { removed: change.conversationId });
@@ -31,6 +33,7 @@ export function announceOwnersChanges({ events, registry, history, ledger, viewT
     const conversation = history.getConversation(conversationId);
     if (conversation) events.emit('conversationsChanged', { conversation: conversationSummary(conversation, chat) });
   });
+  drafts.onChange((change) => events.emit('draftChanged', change));
   ledger.onChange(() => events.emit('grantsChanged', ledger.list()));
   viewTrust.onChange((trust) => events.emit('viewTrustChanged', trust));
   workspaces.onChange((list) => events.emit('workspacesChanged', list));

@@ -1,5 +1,5 @@
 // The conversation side's storage: the SQLite file with the history, the grant ledger, the tool pins,
-// the conversation marks and the audit log, opened and migrated together. The composition root
+// the conversation marks, the drafts and the audit log, opened and migrated together. The composition root
 // (hostCore.ts) builds the rest over it in dependency order.
 
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/
 import { SkillApprovalStore, skillApprovalMigrations } from '../mcp/extensions/skills/store/skillApprovalStore.ts';
 import { SkillsInUseStore, skillsInUseMigrations } from '../mcp/extensions/skills/store/skillsInUseStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
+import { DraftStore, draftMigrations } from '../store/draftStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
 import type { SamplingModels } from '../host/sampling/samplingBroker.ts';
 
@@ -38,6 +39,8 @@ export interface ConversationStores {
   viewContext: ViewContextStore;
   /** The tools each conversation loaded or called, kept loaded in its later turns. */
   loadedTools: LoadedToolStore;
+  /** The words typed in each conversation's message box and not sent. */
+  drafts: DraftStore;
   /** Skills: the person's approvals, each bound to the files the skill had. */
   skillApprovals: SkillApprovalStore;
   /** Skills: the skills each conversation uses, with the entries they were loaded from. */
@@ -61,6 +64,7 @@ export const databaseMigrations = [
   ...viewTrustMigrations,
   ...viewContextMigrations,
   ...loadedToolMigrations,
+  ...draftMigrations,
   ...skillApprovalMigrations,
   ...skillsInUseMigrations,
 ];
@@ -82,6 +86,7 @@ export function openConversationStores(home: string, databasePath?: string): Con
     viewTrust: new ViewTrustStore(db),
     viewContext: new ViewContextStore(db),
     loadedTools: new LoadedToolStore(db),
+    drafts: new DraftStore(db, history),
     skillApprovals: new SkillApprovalStore(db),
     skillsInUse: new SkillsInUseStore(db),
     audit: new AuditLog(db),

@@ -4,30 +4,24 @@
 // the conformance client) starts exactly this, and nothing below main/app/ builds any of it.
 
 import { join } from 'node:path';
-import type { AtriumApi, SamplingChoice } from '../../shared/contract.ts';
-import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
-import type { ConfigProblem, ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
+import type { ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi } from '../api/atriumApi.ts';
 import { settingsView } from '../api/settingsApi.ts';
 import { announceOwnersChanges } from './announceChanges.ts';
+import type { HostCore, HostCoreOptions } from './hostCoreOptions.ts';
 import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
-import type { FrontEnd } from '../api/hostInfoApi.ts';
-import type { SampleServerLaunch } from '../api/setupApi.ts';
 import { ChatService } from '../chat/chatService.ts';
-import type { LlmProvider, ProviderConfig } from '../chat/llmTypes.ts';
 import { ModelResolver } from '../chat/modelResolver.ts';
-import type { ProviderChoice, ProviderSettings } from '../chat/providerSettings.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
-import type { ProviderOptions } from '../chat/providers/createProvider.ts';
 import { ProviderKeys } from '../chat/providerKeys.ts';
 import { liveApprovals } from '../host/approval/approvalChoices.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
-import { viewContextNote } from '../mcp/extensions/apps/host/viewContextNote.ts';
+import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -45,23 +39,18 @@ import { McpHub } from '../mcp/McpHub.ts';
 import { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import { followServersFile } from '../mcp/serversFileFollower.ts';
 import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
-import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
-import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
-import type { ElicitationBroker, SamplingBroker } from '../mcp/connection/connectionServices.ts';
-import type { RestartPolicy } from '../mcp/connection/restartPolicy.ts';
 import { LearnedEras } from '../mcp/launch/learnedEras.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import { launchUpgradeIn } from '../mcp/launch/launchUpgrade.ts';
 import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
+import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
 import { fileKeyProtector } from '../store/encryptedSecrets.ts';
-import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { environmentSecrets } from '../store/secrets.ts';
-import type { SecretSource } from '../store/secrets.ts';
 import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
@@ -69,115 +58,10 @@ import { wireSkills } from './skillsWiring.ts';
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
 export type { ApprovalMode, LaunchPinKeys, SamplingPolicy };
+export type { HostCore, HostCoreOptions, RunningHost } from './hostCoreOptions.ts';
+export { ONE_SHOT_CLOSE_GRACE_MS } from './hostCoreOptions.ts';
 /** For a command that runs once: a server that fails is reported, not restarted. */
 export { NO_RESTARTS } from '../mcp/connection/restartPolicy.ts';
-/**
- * How long a one-shot run (the CLI) lets a stopped stdio server exit after its input closes, and after
- * SIGTERM, before the next signal: a server that ignores the end of its input (server-everything does)
- * would otherwise hold every command for the default second.
- */
-export const ONE_SHOT_CLOSE_GRACE_MS = 200;
-
-export interface HostCoreOptions {
-  /** Atrium's data folder (ATRIUM_HOME, else the OS app-data folder). */
-  home: string;
-  /** A servers file to use instead of the stored one; it is read, never written. */
-  configPath?: string;
-  /** The workspace whose roots servers see (made if new); the last active one otherwise. */
-  workspace?: string;
-  /** Folders exposed to servers for this run only, beside the workspace's roots (the CLI's --root). */
-  roots?: string[];
-  /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
-  onlyServers?: readonly string[];
-  /** false: add the servers without starting them (the CLI's sign-out needs no connection). */
-  startServers?: boolean;
-  sampling?: SamplingBroker;
-  /** A broker that answers elicitations instead of the person (tests); the person is asked through pending requests otherwise. */
-  elicitation?: ElicitationBroker;
-  /** One answer to every elicitation (the CLI's --elicit), held to the same form rules as a person's. */
-  elicitationAnswer?: ElicitationAnswer;
-  /** Opens a URL the person agreed to open from a server's URL elicitation; by default it is written to the server's log. */
-  openUrl?(url: string, serverId: string, note?: (text: string, level?: 'info' | 'notice') => void): void;
-  restartPolicy?: RestartPolicy;
-  requestTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  keepAliveMs?: number;
-  /** The largest single message read from a stdio server (default 256 MiB); a server's config may override it. */
-  maxMessageBytes?: number;
-  /** How long a stopped stdio server has to exit before the next signal (default 1 s; the CLI waits less). */
-  serverCloseGraceMs?: number;
-  /**
-   * How tool calls are decided for this run only, over the choice saved in Settings: 'ask' (the policy and
-   * the person), 'ask-every', 'readonly', 'all', 'none'. Without it, the saved choice, else 'ask'.
-   */
-  approvalMode?: ApprovalMode;
-  /**
-   * Servers' sampling requests for this run only, over the choice saved in Settings: 'deny', 'ask' the
-   * person, or 'approve' a trusted server's without asking. Ignored when `sampling` is given.
-   */
-  samplingPolicy?: SamplingPolicy;
-  /** Sampling when neither this run nor Settings chose: 'deny' unless given ('ask' where a person is at a window). */
-  samplingDefault?: SamplingChoice;
-  /**
-   * The provider, model and base URL this run's flags name (the CLI): a server's sampling request uses
-   * them where its conversation names none, and the base URL applies to every request to that provider.
-   */
-  runChoice?: ProviderChoice;
-  secrets?: SecretSource;
-  /** Where keys entered in the window are kept (encrypted); without it, keys come from the environment only. */
-  secretStore?: WritableSecrets;
-  /** Why keys kept here are not well protected (no usable OS keychain); Settings shows it and asks before storing. */
-  keyStorageWarning?: string;
-  /** What signs the person's launch approvals (the desktop app's key is the keychain's); the data folder's `secrets.key` otherwise. */
-  launchPinKeys?: LaunchPinKeys;
-  /** The window's front end: which one, and the native abilities it injects (the folder picker). */
-  frontEnd?: FrontEnd;
-  /** How the sample server is started (the desktop app runs a bundled copy with a real Node). */
-  sampleServer?: SampleServerLaunch;
-  /** LLM providers; read from the home's providers.json when not given. */
-  providerSettings?: ProviderSettings;
-  makeProvider?: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider;
-  /** ':memory:' keeps conversations in memory only (the conformance client); the home's atrium.db otherwise. */
-  databasePath?: string;
-  /**
-   * Signing in to remote servers (OAuth). `openAuthorizationUrl` shows the person the authorization page
-   * (by default nothing is opened: the page's address is in the server's `auth.signInUrl` for the
-   * window); `mode` says whether a server that needs a sign-in starts one by itself ('automatic', the
-   * headless client that answers the page itself) or waits for the person's signIn ('when-asked', the default).
-   */
-  signIn?: Partial<Pick<SignInServices, 'mode' | 'openAuthorizationUrl' | 'clientMetadataUrl' | 'fetch' | 'timeoutMs'>>;
-  /**
-   * Where sign-ins are kept: by default the secret store when it is well protected (they survive a
-   * restart), else memory (they last this run).
-   */
-  credentialStore?: CredentialStore;
-}
-
-/**
- * What a front end holds of a running host: the API the window uses, the contract's events, and the
- * host's lifetime. The CLI, the browser mode and the desktop app take this, never the parts behind it.
- */
-export interface RunningHost {
-  readonly api: AtriumApi;
-  readonly events: Pick<EventBus, 'on'>;
-  /** The servers file in use (the stored one, or --config's). */
-  readonly configPath: string;
-  /** Resolves once every started server is ready, failed, or waits for the person (a sign-in, an approval). */
-  whenSettled(): Promise<Map<string, ServerStatus>>;
-  /** Stops every server (no child process left behind) and ends remote sessions. */
-  shutdown(): Promise<void>;
-}
-
-/** The running host with its parts, for the tests and benchmarks that set a scene up behind the API. */
-export interface HostCore extends RunningHost {
-  readonly events: EventBus;
-  readonly hub: McpHub;
-  readonly launchApprovals: LaunchApprovals;
-  readonly registry: ServerRegistry;
-  readonly configProblems: ConfigProblem[];
-  readonly conversations: ConversationServices;
-}
-
 export async function startHostCore(options: HostCoreOptions): Promise<HostCore> {
   // Private before anything is read or written in it: the folder 0700, every file 0600.
   await prepareDataFolder(options.home);
@@ -265,6 +149,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
       launchGate: launchApprovals,
+      workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
           mode: 'when-asked',
@@ -299,7 +184,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
-  const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, taint, stores });
+  const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, tookIn: (conversationId, content) => gate.tookIn(content, conversationId), stores });
   const chat = new ChatService({
     history,
     settings,
@@ -307,22 +192,23 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     tools: catalog,
     calls,
     hostTools: skills.hostTools,
-    viewContext: (conversationId) => viewContextNote(stores.viewContext.list(conversationId)),
+    viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
+    tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.
   const views = createToolViews({
     toolOf: (serverId, tool) => catalog.resolve(serverId, tool),
-    readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
+    readViewPage: (serverId, uri) => hub.get(serverId).readViewPage(uri),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
     callOf: (conversationId, callId) => history.toolCalls.list(conversationId).find((call) => call.id === callId),
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, skills };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, skills };
 
   // 6. What the owners of state announce reaches every window, as it is now.
-  announceOwnersChanges({ events, registry, history, ledger, viewTrust, workspaces, chat });
+  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat });
   settingsStore.onChange(() => {
     const deps = { approvals, secrets, ...(options.secretStore ? { store: options.secretStore } : {}), ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}) };
     void settingsView(deps, settingsStore).then((view) => events.emit('settingsChanged', view));

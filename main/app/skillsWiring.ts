@@ -5,7 +5,7 @@
 // the loader announce becomes the contract's events.
 
 import type { EventBus } from '../api/eventBus.ts';
-import type { ConversationTaint } from '../host/approval/conversationTaint.ts';
+import type { TakenIn } from '../host/approval/conversationTaint.ts';
 import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
@@ -21,11 +21,11 @@ export interface SkillsWiring {
   catalog: ToolCatalog;
   pending: PendingRequests;
   ledger: GrantLedger;
-  taint: ConversationTaint;
+  tookIn(conversationId: string, content: TakenIn): void;
   stores: ConversationStores;
 }
 
-export function wireSkills({ home, events, hub, catalog, pending, ledger, taint, stores }: SkillsWiring): SkillsHost {
+export function wireSkills({ home, events, hub, catalog, pending, ledger, tookIn, stores }: SkillsWiring): SkillsHost {
   const skills: SkillsHost = createSkillsHost({
     home,
     readyConnection: (serverId) => {
@@ -35,7 +35,7 @@ export function wireSkills({ home, events, hub, catalog, pending, ledger, taint,
     toolsOf: (serverId) => catalog.list(serverId),
     pending,
     ledger,
-    taint,
+    tookIn,
     stores,
     onInUseChanged: (conversationId) => events.emit('skillsInUseChanged', { conversationId, skills: skills.loader.inUse(conversationId) }),
   });

@@ -206,20 +206,20 @@ test('a few tools whose definitions would fill a small model’s context are sea
     inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'x'.repeat(400) } } },
     enabled: true,
   }));
-  const runWith = async (contextTokens: number) => {
+  const runWith = async (contextTokens: number, reported = false) => {
     const provider = scriptedProvider([{ text: 'ok' }]);
     const events: TurnEvent[] = [];
     const kit = scriptedTools(large, { run: () => ({ content: [] }) });
     await runTurn(
-      { conversationId: 'c', userContent: [{ type: 'text', text: 'hi' }], provider, model: 'm', tools: kit.plan('c', contextTokens), signal: new AbortController().signal },
+      { conversationId: 'c', userContent: [{ type: 'text', text: 'hi' }], provider, model: 'm', tools: kit.plan('c', contextTokens, reported), signal: new AbortController().signal },
       { store: memoryStore(), tools: kit.tools, calls: kit.calls, onEvent: (e) => events.push(e) },
     );
     return { offered: provider.requests[0]?.tools.map((t) => t.name) ?? [], events };
   };
-  const local = await runWith(32_000);
+  const local = await runWith(8_192, true);
   assert.deepEqual(local.offered, ['atrium_search_tools']);
-  assert.ok(local.events.some((e) => e.type === 'notice' && /would take more than a tenth of the model's context; the model gets a search tool/.test(e.message)));
-  assert.equal((await runWith(200_000)).offered.length, 12, 'a large context takes them all');
+  assert.ok(local.events.some((e) => e.type === 'notice' && /would take more than a quarter of the model's context \(8,192 tokens, as its server reports\); the model gets a search tool/.test(e.message)));
+  assert.equal((await runWith(32_000)).offered.length, 12, 'a 32k context takes them all');
 });
 
 test('in a later turn of a conversation that has a cut result, the reader is offered from the start', async () => {

@@ -1,7 +1,8 @@
 // One turn of a conversation: the person's message goes to the model with the tools of every ready
 // server; each tool call the model makes is validated against the tool's inputSchema, passed through the
 // consent gate, run on its server, and its result goes back to the model, until the model answers
-// without calling a tool. Everything is saved as it happens, the person's message first.
+// without calling a tool. Everything is saved as it happens, the person's message first (a retry adds
+// none: it answers the conversation as it stands).
 
 import type { ChatTurnEvent, ToolSummary } from '../../shared/domain.ts';
 import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
@@ -12,7 +13,7 @@ import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { SEARCH_TOOL_NAME, describeFound, resultCount, searchToolDefinition } from './toolSearch.ts';
-import type { HostTools, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
+import type { HostTools, StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
 import { runModelToolCall } from './modelToolCall.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
@@ -26,6 +27,8 @@ export interface TurnStore {
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
   /** Saves a call once it has ended (arguments that did not fit the tool's schema as an 'error'). */
   recordToolCall(call: FinishedToolCall): void;
+  /** Saves the line that a tool was withheld because it changed (once per conversation and definition). */
+  noteWithheld?(conversationId: string, withheld: { serverId: string; tool: string; fingerprint: string }): void;
   /** A call's saved result, whole: what the model reads in pages when its result was cut. */
   savedResult?(conversationId: string, callId: string): Record<string, unknown> | undefined;
 }
@@ -34,7 +37,8 @@ export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
-  userContent: ChatContent[];
+  /** The person's new message; absent when the turn answers the conversation as it stands (Retry). */
+  userContent?: ChatContent[];
   /** Set when the person's message is a server prompt's expansion rather than their own typing. */
   userOrigin?: MessageOrigin;
   provider: LlmProvider;
@@ -71,14 +75,17 @@ const DEFAULT_MAX_STEPS = 25;
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, onEvent } = deps;
   // Committed before the model is called: a crash after this point never loses what the person wrote.
-  store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  if (input.userContent) store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
   const plan = input.tools;
   const tools = plan.offered;
   // The names the model may use this turn; a tool found by a search is added as it is found.
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   // A tool that changed is said, for the person to review; one declared for its view only is simply not the model's.
+  // It is saved with the conversation, so the line is still there after a reload.
   for (const { tool } of plan.withheld) {
-    if (tool.changed) onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)` });
+    if (!tool.changed) continue;
+    store.noteWithheld?.(input.conversationId, { serverId: tool.serverId, tool: tool.name, fingerprint: tool.changed.fingerprint });
+    onEvent({ type: 'notice', message: `${tool.serverId}/${tool.name} is withheld: it changed since it was approved (review it on the server's Tools tab)`, withheld: { serverId: tool.serverId, tool: tool.name } });
   }
   // A model that remembers a withheld tool from earlier in the conversation reaches the pipeline, which says why it cannot call it.
   const withheldByName = new Map(plan.withheld.map(({ tool }) => [tool.modelName, tool]));
@@ -125,6 +132,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     onEvent({ type: 'assistant_started', messageId });
     const content: ChatContent[] = [];
     let text = '';
+    // Every character of text this step streamed, across its text blocks: where the next delta goes.
+    let streamed = 0;
     let stopReason: StopReason = 'other';
     // A tool with a view may draw its arguments as the model writes them.
     const toolNameOf = new Map<string, string>();
@@ -148,7 +157,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
         if (event.type === 'text_delta') {
           text += event.text;
           store.appendAssistantText(messageId, event.text);
-          onEvent({ type: 'text', messageId, delta: event.text });
+          onEvent({ type: 'text', messageId, delta: event.text, at: streamed });
+          streamed += event.text.length;
         } else if (event.type === 'image') {
           if (text) content.push({ type: 'text', text });
           text = '';
@@ -190,6 +200,11 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       return { stopReason: cancelled ? 'cancelled' : stopReason, usage, steps: step };
     }
     const results: ChatContent[] = [];
+    // The step's calls of tools, so that each call's question can list those still to come.
+    const stepCalls = calls.flatMap((call): StepCall[] => {
+      const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
+      return tool ? [{ callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input }] : [];
+    });
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
         const result = loadTools(call, deps, byModelName, loaded, onEvent);
@@ -208,7 +223,8 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
       }
       if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
       const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
-      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal }, modelCalls));
+      const later = stepCalls.slice(stepCalls.findIndex((stepCall) => stepCall.callId === call.id) + 1);
+      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later } }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
     conversation?.push({ role: 'user', content: results });

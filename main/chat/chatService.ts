@@ -4,9 +4,9 @@
 
 import type { ToolsInUse } from '../../shared/domain.ts';
 import { ChangeListeners } from '../changeListeners.ts';
-import { CONTEXT_TOKENS_BY_KIND } from './toolSearch.ts';
+import { ModelContexts } from './modelContexts.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
-import type { TurnEvent, TurnOutcome, TurnStore } from './agentLoop.ts';
+import type { TurnEvent, TurnInput, TurnOutcome, TurnStore } from './agentLoop.ts';
 import type { HostTools, ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
@@ -14,10 +14,19 @@ import { defaultProviderId } from './providerSettings.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { transcriptForModel } from './transcript.ts';
 import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
+import { sliceMarked } from '../../shared/serverText.ts';
 
 /** A request about a conversation that cannot be met as asked; the message is for the person. */
 export class ConversationError extends Error {
   readonly code = 'failed';
+}
+
+/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report, a skill. */
+export interface ServerContent {
+  kind: 'resource' | 'prompt' | 'view' | 'skill';
+  serverId: string;
+  /** The resource's URI, the prompt's name, the tool whose view reported, or the skill's name. */
+  name: string;
 }
 
 export interface ChatServiceDeps {
@@ -31,31 +40,72 @@ export interface ChatServiceDeps {
   calls: ToolCalls;
   /** Atrium's own tools an extension adds to every turn (Skills). */
   hostTools?: HostTools;
-  /** MCP Apps: what the views open in the conversation told the model, given with every turn. */
-  viewContext?: (conversationId: string) => string | undefined;
+  /** MCP Apps: what the views open in the conversation told the model, given with every turn, and whose views they are. */
+  viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
+  /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
+  tookIn?: (conversationId: string, content: ServerContent) => void;
+  /** How much context a model has (its server is asked, for a local one); made here unless given. */
+  contexts?: ModelContexts;
   onEvent(conversationId: string, event: TurnEvent): void;
 }
 
-export interface SendRequest extends ProviderChoice {
+/** What every turn a front end starts may say: where, with which model, and who hears that it began. */
+export interface TurnRequest extends ProviderChoice {
   conversationId?: string;
-  content: ChatContent[];
-  /** Where the content came from when the person did not type it (a server's prompt). */
-  origin?: MessageOrigin;
   system?: string;
   /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
   onStarted?(conversationId: string): void;
+}
+
+export interface SendRequest extends TurnRequest {
+  content: ChatContent[];
+  /** Where the content came from when the person did not type it (a server's prompt). */
+  origin?: MessageOrigin;
+  /** What in the content a server wrote, beside a prompt's (`origin`): the resources the person attached. */
+  from?: readonly ServerContent[];
+}
+
+/** Answers the person's last message again: the replies after it are replaced, the message is not sent twice. */
+export interface RetryRequest extends TurnRequest {
+  conversationId: string;
 }
 
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly runningChanges = new ChangeListeners<string>();
+  private readonly contexts: ModelContexts;
 
   constructor(deps: ChatServiceDeps) {
     this.deps = deps;
+    this.contexts = deps.contexts ?? new ModelContexts();
   }
 
-  async send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+  /** Saves the person's message (in a new conversation without `conversationId`) and runs the turn that answers it. */
+  send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+    return this.runTurnIn(request, () => ({ userContent: request.content, ...(request.origin ? { userOrigin: request.origin } : {}) }));
+  }
+
+  /**
+   * Runs the conversation's last turn again: what answered the person's last message is marked replaced
+   * (kept to be read, never given to the model), and the model answers that message, which is not saved
+   * again, so the model reads it once.
+   */
+  retry(request: RetryRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
+    return this.runTurnIn(request, (conversationId) => {
+      if (this.deps.history.replaceRepliesToLastMessage(conversationId) === undefined) throw new ConversationError('there is nothing to answer again: nothing was written in this conversation yet');
+      return {};
+    });
+  }
+
+  /**
+   * Resolves the model, makes the conversation when needed, then — once no other turn runs in it —
+   * `prepare` says what the person adds (nothing, for a retry) and the turn runs.
+   */
+  private async runTurnIn(
+    request: TurnRequest & Partial<Pick<SendRequest, 'content' | 'origin' | 'from'>>,
+    prepare: (conversationId: string) => Pick<TurnInput, 'userContent' | 'userOrigin'>,
+  ): Promise<{ conversationId: string; outcome: TurnOutcome }> {
     const { history } = this.deps;
     const existing = request.conversationId ? history.getConversation(request.conversationId) : undefined;
     if (request.conversationId && !existing) throw new ConversationError(`there is no conversation "${request.conversationId}"`);
@@ -67,14 +117,19 @@ export class ChatService {
     };
     const { config, model } = await this.deps.models.resolveModel(choice);
     const provider = this.deps.models.makeProvider(config);
-    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content), providerId: config.id, model });
+    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content ?? []), providerId: config.id, model });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
+    const added = prepare(conversation.id);
     // What the person picked for this message is the conversation's model from now on.
     if (existing && (existing.providerId !== config.id || existing.model !== model)) history.setConversationModel(conversation.id, config.id, model);
     const controller = new AbortController();
     this.running.set(conversation.id, controller);
     this.runningChanges.tell(conversation.id);
-    const system = [request.system, this.deps.viewContext?.(conversation.id)].filter((part) => part !== undefined && part !== '').join('\n\n');
+    const views = this.deps.viewContext?.(conversation.id);
+    const system = [request.system, views?.note].filter((part) => part !== undefined && part !== '').join('\n\n');
+    // Before the model reads a word of it, so that no call of this turn is decided without it.
+    const fromServers = [...(request.origin ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
+    for (const content of fromServers) this.deps.tookIn?.(conversation.id, content);
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
     const onEvent = (event: TurnEvent) => {
@@ -83,14 +138,15 @@ export class ChatService {
     };
     request.onStarted?.(conversation.id);
     try {
+      // Whether the tools are sent whole or searched for depends on how much context this model has.
+      const context = await this.contexts.contextOf(config, model);
       const outcome = await runTurn(
         {
           conversationId: conversation.id,
-          userContent: request.content,
-          ...(request.origin ? { userOrigin: request.origin } : {}),
+          ...added,
           provider,
           model,
-          tools: this.deps.tools.plan(conversation.id, CONTEXT_TOKENS_BY_KIND[config.kind]),
+          tools: this.deps.tools.plan(conversation.id, context),
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
@@ -117,8 +173,10 @@ export class ChatService {
     if (conversationId !== undefined && !conversation) throw new ConversationError(`there is no conversation "${conversationId}"`);
     const settings = this.deps.settings();
     const providerId = conversation?.providerId ?? defaultProviderId(settings);
-    const kind = settings.providers.find((provider) => provider.id === providerId)?.kind;
-    const plan = this.deps.tools.plan(conversationId, kind ? CONTEXT_TOKENS_BY_KIND[kind] : undefined);
+    const config = settings.providers.find((provider) => provider.id === providerId);
+    const model = conversation?.model ?? (settings.default?.provider === providerId ? settings.default?.model : undefined) ?? '';
+    // What the model's server said at the last turn, if it said; else the usual for its kind (no server is asked here).
+    const plan = this.deps.tools.plan(conversationId, config ? this.contexts.known(config, model) : undefined);
     return { offered: plan.offered.length, ...(plan.searching ? { searching: plan.searching } : {}), loaded: plan.loaded };
   }
 
@@ -144,9 +202,12 @@ export class ChatService {
 export function historyTurnStore(history: HistoryStore): TurnStore {
   return {
     appendUserMessage: (conversationId, content, origin) => void history.appendUserMessage(conversationId, content, origin),
-    loadChatMessages: (conversationId) => transcriptForModel(history.loadMessages(conversationId).map(({ role, content }) => ({ role, content }))),
+    // A reply replaced by Retry (and its tool results) is the person's to read, never the model's.
+    loadChatMessages: (conversationId) =>
+      transcriptForModel(history.loadMessages(conversationId).flatMap(({ role, content, replacedAt }) => (replacedAt === undefined ? [{ role, content }] : []))),
     beginAssistantMessage: (conversationId) => history.beginAssistantMessage(conversationId),
     appendAssistantText: (messageId, delta) => history.appendAssistantText(messageId, delta),
+    noteWithheld: (conversationId, withheld) => void history.notes.noteWithheld(conversationId, withheld),
     // What the server sent, as saved; a call that failed has no result to read.
     savedResult: (conversationId, callId) => {
       const result = history.toolCalls.list(conversationId).find((call) => call.id === callId)?.result;
@@ -177,7 +238,8 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
 function titleFrom(content: ChatContent[]): string {
   const text = content.find((c) => c.type === 'text');
   const line = text?.type === 'text' ? text.text.replace(/\s+/g, ' ').trim() : '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+  // A prompt's expansion is server text: its cut never falls inside the mark of a hidden character.
+  return line.length > 60 ? `${sliceMarked(line, 57)}…` : line || 'New conversation';
 }
 
 function dropUndefined(choice: ProviderChoice): ProviderChoice {

@@ -40,7 +40,8 @@ export type ModelStreamEvent =
   /** A tool call's arguments as they stream in (for showing progress); `tool_call` follows with the whole call. */
   | { type: 'tool_call_delta'; id: string; name: string; partialJson: string }
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'done'; stopReason: StopReason; usage: TokenUsage }
+  /** `model`: the model the API says answered, when that is not the one asked for (a server that serves whatever it has loaded). */
+  | { type: 'done'; stopReason: StopReason; usage: TokenUsage; model?: string }
   /** An image the model produced (the Responses API's image generation), whole. */
   | { type: 'image'; mimeType: string; data: string }
   /** Something the provider adapted (e.g. a schema keyword a provider refuses), for the log. */

@@ -6,7 +6,7 @@ import type { ChatTurnEvent, ToolCallOutcome as LiveOutcome, ToolSummary } from 
 import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, FinishedToolCall } from '../../shared/conversation.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
-import type { CallOutcome, ToolCalls } from './turnTools.ts';
+import type { CallOutcome, StepCall, ToolCalls } from './turnTools.ts';
 
 interface ModelCall {
   id: string;
@@ -28,6 +28,8 @@ interface CallContext {
   messageId: string;
   /** The turn's: stopping the turn cancels the call (the person can also cancel it alone, by its id). */
   signal: AbortSignal;
+  /** The model's step this call is one of, with the calls after it: the person may answer them together. */
+  step?: { id: string; later: readonly StepCall[] };
 }
 
 /**
@@ -59,6 +61,7 @@ export async function runModelToolCall(call: ModelCall, tool: ToolSummary | unde
     origin: { by: 'model', conversationId },
     callId: call.id,
     signal: context.signal,
+    ...(context.step ? { step: context.step } : {}),
     onAsking: () => announce('awaiting_approval'),
     onRunning: () => announce('running'),
     onProgress: (progress) => deps.onEvent({ type: 'tool_progress', callId: call.id, ...progress }),

@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ChatContent } from '../../shared/conversation.ts';
 import type { LoadedHow, LoadedToolView, ProgressUpdate, ToolSummary } from '../../shared/domain.ts';
+import type { FieldProblem } from '../../shared/fieldProblems.ts';
 import type { ModelTool } from './llmTypes.ts';
 
 /** The tools of one turn as the catalog plans them. */
@@ -19,10 +20,16 @@ export interface TurnToolPlan {
   loaded: LoadedToolView[];
 }
 
+/** How much context the model has: as its server reports, or the usual for its kind of provider. */
+export interface ModelContext {
+  tokens: number;
+  reported: boolean;
+}
+
 /** The tool catalog, as a turn uses it. */
 export interface TurnTools {
   /** The tools of a turn in a conversation (a new one without it), for a model with this much context. */
-  plan(conversationId: string | undefined, contextTokens?: number): TurnToolPlan;
+  plan(conversationId: string | undefined, context?: ModelContext): TurnToolPlan;
   /** The best matches among the offered tools, best first. */
   search(query: string, limit: number): ToolSummary[];
   /** The model found (with these words) or called these tools: they stay loaded in the conversation. */
@@ -42,6 +49,11 @@ export interface ToolCallRequest {
   origin: CallOrigin;
   /** Names the call for cancelling it (`cancelCall`) and in the audit log. */
   callId: string;
+  /**
+   * The model asked for this call in one step with others: the step's id and its calls still to come, so
+   * that the person, when asked, can answer them together.
+   */
+  step?: { id: string; later: readonly StepCall[] };
   /** Ends the call (the person stopped the turn); the call can also be cancelled on its own by its id. */
   signal?: AbortSignal;
   onProgress?(progress: Omit<ProgressUpdate, 'serverId' | 'callId'>): void;
@@ -51,10 +63,24 @@ export interface ToolCallRequest {
   onRunning?(): void;
 }
 
+/** A call the model asked for, as the pipeline takes it. */
+export interface StepCall {
+  callId: string;
+  serverId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
 /** How a call was decided: by whom, and the reason in words. */
 export interface CallDecision {
   decidedBy: 'person' | 'policy' | 'grant' | 'mode';
   reason: string;
+}
+
+/** One argument of a call that does not fit its tool: `field` is its key (a dotted path for a nested one), `message` a sentence naming it. */
+export interface ArgumentProblem extends FieldProblem {
+  /** What the tool's schema says the argument is, where it says. */
+  description?: string;
 }
 
 /** Why a call was refused before anyone was asked: it never reached the server. */
@@ -64,7 +90,8 @@ export type RefusedBecause = 'unknown-server' | 'server-unavailable' | 'unknown-
 export type CallOutcome =
   | { kind: 'done'; tool: ToolSummary; decision: CallDecision; startedAt: number; result: CallToolResult }
   /** `error` is the server's own, where the refusal is the server's state (gone, not ready). */
-  | { kind: 'refused'; because: RefusedBecause; message: string; tool?: ToolSummary; error?: Error }
+  /** `problems`: for arguments that do not fit, each argument's. */
+  | { kind: 'refused'; because: RefusedBecause; message: string; problems?: ArgumentProblem[]; tool?: ToolSummary; error?: Error }
   /** Not allowed: by the person, a grant or the policy; `unanswered` when nobody could be asked. */
   | { kind: 'denied'; tool: ToolSummary; decision: CallDecision; unanswered?: true }
   | { kind: 'failed'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }

@@ -4,6 +4,7 @@
 
 import { visibleText } from '../../shared/visibleText.ts';
 import { informationAnswer } from './cliArgs.ts';
+import type { StopSignal } from './interruption.ts';
 
 const argv = process.argv.slice(2);
 // --help and --version load nothing of the host, so they answer at once.
@@ -27,13 +28,21 @@ function unexpected(error: unknown): number {
 }
 
 async function runFromTerminal(): Promise<number> {
-  const [{ terminalAsk }, { runCli }] = await Promise.all([import('./chatCommand.ts'), import('./runCli.ts')]);
-  const terminal = terminalAsk();
-  // A question still on the terminal when the run is over is taken back, so the process can end.
-  const runOver = new AbortController();
-  const ask = terminal && ((question: string, signal?: AbortSignal) => terminal(question, signal ? AbortSignal.any([signal, runOver.signal]) : runOver.signal));
+  const [{ terminalAsk }, { runCli }] = await Promise.all([import('./terminalQuestion.ts'), import('./runCli.ts')]);
+  // Ctrl+C and SIGTERM end the command, whatever it is doing; the reason says which (interruption.ts).
   const controller = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  const stop = (by: StopSignal) => {
+    if (controller.signal.aborted) return;
+    // The terminal echoed ^C where the cursor was: what the command says next starts on its own line.
+    if (by === 'SIGINT' && process.stderr.isTTY) process.stderr.write('\n');
+    controller.abort(by);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal));
+  // Ctrl+C at a question reaches readline, not a signal handler: it interrupts the same way.
+  const terminal = terminalAsk(() => controller.abort('SIGINT'));
+  // A question still on the terminal when the run is over, or interrupted, is taken back, so the process can end.
+  const runOver = new AbortController();
+  const ask = terminal && ((question: string, signal?: AbortSignal) => terminal(question, AbortSignal.any([...(signal ? [signal] : []), runOver.signal, controller.signal])));
 
   // A reader that stopped reading (`atrium chat … | head`) wants nothing more: the run stops quietly.
   let readerGone = false;

@@ -3,7 +3,6 @@
 // call under `--approve ask|ask-every`, a sampling request under `--sampling ask|approve`, an elicitation under
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
-import { createInterface } from 'node:readline/promises';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
 import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
@@ -17,6 +16,7 @@ import { visible } from './formatOutput.ts';
 import { checkProviderChoice } from '../app/providerPreflight.ts';
 import { loadProviderSettings } from '../store/settingsStore.ts';
 import { cliCredentialStore } from './signInCommand.ts';
+import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface ChatIo {
   out(text: string): void;
@@ -58,20 +58,32 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
   });
   try {
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
-    // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
-    await settleLaunchApprovals(core, io, invocation.configPath, signal);
-    for (const [id, status] of await core.whenSettled()) {
+    // Until the turn begins, Ctrl+C ends the command where it is (a question, servers still starting).
+    const settled = await Promise.race([
+      (async () => {
+        // Nothing runs that the person did not approve: asked on a terminal, else left off with the command that approves it.
+        await settleLaunchApprovals(core, io, invocation.configPath, signal);
+        return core.whenSettled();
+      })(),
+      whenInterrupted(signal),
+    ]);
+    for (const [id, status] of settled) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
     const stopShowing = showTurn(core, io);
     let conversationId = invocation.conversation;
     // The turn's token counts come with its `done` event, as the window learns them.
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    const onAbort = () => {
+    const cancel = () => {
       for (const id of conversationId ? [conversationId] : []) void core.api.cancelTurn({ conversationId: id });
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', cancel, { once: true });
     const stopFollowing = core.events.on('chatEvent', ({ conversationId: id, event }) => {
+      // A new conversation is known by its first event: one interrupted before it is cancelled then.
+      if (conversationId === undefined && signal?.aborted) {
+        conversationId = id;
+        cancel();
+      }
       conversationId ??= id;
       if (id === conversationId && event.type === 'done') usage = event.usage;
     });
@@ -86,9 +98,10 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
       if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
       io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
-      return stopReason === 'cancelled' ? 130 : 0;
+      if (stopReason !== 'cancelled') return 0;
+      return signal?.aborted ? interruptedExit(signal, io.err) : 130;
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', cancel);
       stopFollowing();
       stopShowing();
     }
@@ -141,19 +154,6 @@ function showTurn(core: RunningHost, io: ChatIo): () => void {
     core.events.on('pendingClosed', consent.closed),
   ];
   return () => offs.forEach((off) => off());
-}
-
-/** A terminal question, when standard input is a terminal. */
-export function terminalAsk(): ((question: string, signal?: AbortSignal) => Promise<string>) | undefined {
-  if (!process.stdin.isTTY) return undefined;
-  return async (question, signal) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    try {
-      return await rl.question(question, signal ? { signal } : {});
-    } finally {
-      rl.close();
-    }
-  };
 }
 
 export async function runHistory(invocation: CliInvocation, home: string, io: ChatIo): Promise<number> {

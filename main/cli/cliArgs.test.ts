@@ -50,3 +50,20 @@ test('sign-in and sign-out take exactly one server', () => {
 test('a folder typed relative to the terminal is taken from where the person is; a file: URI stays as it is', () => {
   assert.deepEqual(parseCli(['tools', '--root', 'projects/app', '--root', 'file:///srv/data']).roots, [join(process.cwd(), 'projects/app'), 'file:///srv/data']);
 });
+
+test('servers add takes a name and the command line after --, or an address; its options go with it alone', () => {
+  const local = parseCli(['servers', 'add', 'fs', '--env', 'TOKEN=a=b', '--cwd', 'work', '--', 'npx', '-y', '@scope/server', '--json']);
+  assert.deepEqual(local.args, ['add', 'fs', 'npx', '-y', '@scope/server', '--json']);
+  assert.deepEqual(local.newServer, { command: 'npx', args: ['-y', '@scope/server', '--json'], env: { TOKEN: 'a=b' }, cwd: join(process.cwd(), 'work') });
+  assert.equal(local.json, false, 'after --, --json is the server’s');
+  assert.deepEqual(parseCli(['servers', 'add', 'plain', 'node', 'server.js']).newServer, { command: 'node', args: ['server.js'], env: {} });
+  assert.deepEqual(parseCli(['servers', 'add', 'web', '--url', 'https://example.com/mcp']).newServer, { url: 'https://example.com/mcp' });
+  assert.throws(() => parseCli(['servers', 'add', 'fs', 'npx', '-y', 'pkg']), /-y is not an option of Atrium's: put the server's command line after --/);
+  assert.throws(() => parseCli(['servers', 'add', 'fs']), /for a local server, or <name> --url <address> for a remote one/);
+  assert.throws(() => parseCli(['servers', 'add', 'web', '--url', 'https://example.com', '--', 'npx']), /either a command line \(after --\) or an address/);
+  assert.throws(() => parseCli(['servers', 'add', 'fs', 'extra', '--', 'npx']), /the name, then -- and the command line/);
+  assert.throws(() => parseCli(['servers', 'add', 'fs', '--env', 'TOKEN', '--', 'npx']), /--env takes NAME=value, not "TOKEN"/);
+  assert.throws(() => parseCli(['tools', '--url', 'https://example.com']), /go with "servers add"/);
+  assert.deepEqual(parseCli(['servers', 'remove', 'fs']).args, ['remove', 'fs']);
+  assert.throws(() => parseCli(['servers', 'remove']), /"servers" takes/);
+});

@@ -34,7 +34,12 @@ export interface CliInvocation {
   search?: string;
   /** How many results `tools --search` prints (1–20; default 8, as the model's search). */
   limit?: number;
+  /** `servers add`: what the new server is (its command line, or its address). */
+  newServer?: NewServer;
 }
+
+/** A server as `atrium servers add` describes it: the command line that starts it, or the address it answers at. */
+export type NewServer = { command: string; args: string[]; env: Record<string, string>; cwd?: string } | { url: string };
 
 export class UsageError extends Error {}
 
@@ -46,6 +51,11 @@ export const USAGE = `usage: atrium <command> [arguments] [options]
 commands:
   servers                          list configured servers and their status
   servers approve <server>         approve what a new or changed server runs (its command line or address), so it starts
+  servers add <name> -- <command> [args...]   add a local server: the command line that starts it
+                                   (--env NAME=value, repeatable; --cwd DIR: the folder it runs in)
+  servers add <name> --url <address>          add a remote server
+                                   an added server is not trusted, and asks for your approval before it first runs
+  servers remove <name>            remove a server
   tools --search "WORDS" [--limit N]  the tools the model's search finds for WORDS, ranked as the model gets them
   tools [--server S]               list tools (with their model-facing names); a tool its server changed
                                    since it was approved is marked, with what changed
@@ -111,6 +121,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -120,6 +131,9 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         elicit: { type: 'string', default: 'decline' },
         server: { type: 'string' },
         search: { type: 'string' },
+        url: { type: 'string' },
+        env: { type: 'string', multiple: true, default: [] },
+        cwd: { type: 'string' },
         limit: { type: 'string' },
         conversation: { type: 'string' },
         provider: { type: 'string' },
@@ -134,9 +148,14 @@ export function parseCli(argv: readonly string[]): CliInvocation {
       },
     });
   } catch (error) {
+    // A server's own option (npx -y) read as Atrium's: its command line goes after `--`.
+    const option = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    if (option !== undefined && argv[0] === 'servers' && argv[1] === 'add') {
+      throw new UsageError(`${option} is not an option of Atrium's: put the server's command line after --, as in atrium servers add NAME -- npx -y PACKAGE`);
+    }
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;
   if (values.help || command === undefined) throw new UsageError('');
   if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}"`);
@@ -170,7 +189,33 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     ...(limit !== undefined ? { limit } : {}),
   };
   checkArity(invocation);
+  const adding = command === 'servers' && args[0] === 'add';
+  if (!adding && (values.url !== undefined || values.env.length > 0 || values.cwd !== undefined)) throw new UsageError('--url, --env and --cwd go with "servers add"');
+  if (adding) {
+    // After `--` everything is the server's command line, however it looks.
+    const terminator = tokens.find((token) => token.kind === 'option-terminator');
+    const beforeTerminator = terminator ? tokens.filter((token) => token.kind === 'positional' && token.index < terminator.index).length : positionals.length;
+    if (terminator && beforeTerminator !== 3) throw new UsageError('"servers add" takes <name> -- <command> [args...]: the name, then -- and the command line');
+    invocation.newServer = newServer(args.slice(2), values);
+  }
   return invocation;
+}
+
+/** The server `servers add` describes: a command line (with --env and --cwd), or an address (--url). */
+function newServer(commandLine: string[], values: { url?: string | undefined; env: string[]; cwd?: string | undefined }): NewServer {
+  const [command, ...args] = commandLine;
+  if (values.url !== undefined) {
+    if (command !== undefined || values.env.length > 0 || values.cwd !== undefined) throw new UsageError('a server is either a command line (after --) or an address (--url), not both; --env and --cwd go with a command line');
+    return { url: values.url };
+  }
+  if (command === undefined) throw new UsageError('"servers add" takes <name> -- <command> [args...] for a local server, or <name> --url <address> for a remote one');
+  const env: Record<string, string> = {};
+  for (const pair of values.env) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--env takes NAME=value, not "${pair}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return { command, args, env, ...(values.cwd !== undefined ? { cwd: wholePath(values.cwd) } : {}) };
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
@@ -205,7 +250,7 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
 }
 
 const arity: Record<CommandName, [min: number, max: number, names: string]> = {
-  servers: [0, 2, '[approve <server>]'],
+  servers: [0, Number.POSITIVE_INFINITY, '[approve <server> | add <name> -- <command> [args...] | add <name> --url <address> | remove <name>]'],
   tools: [0, 3, '[approve <server> <tool>]'],
   resources: [0, 0, ''],
   templates: [0, 0, ''],
@@ -225,7 +270,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
 
 function checkArity({ command, args }: CliInvocation): void {
   const [min, max, names] = arity[command];
-  if (command === 'servers' && args.length > 0 && (args[0] !== 'approve' || args.length !== 2)) throw new UsageError(`"servers" takes ${names}`);
+  const serversArgs = args[0] === 'add' ? args.length >= 2 : (args[0] === 'approve' || args[0] === 'remove') && args.length === 2;
+  if (command === 'servers' && args.length > 0 && !serversArgs) throw new UsageError(`"servers" takes ${names}`);
   const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
   if (args.length < min || args.length > max || wrongTools) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);

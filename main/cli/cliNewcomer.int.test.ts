@@ -99,7 +99,7 @@ describe('atrium as a newcomer uses it', () => {
     const { code, stdout, stderr } = await runAtriumCli(home, ['call', 'echo', 'add', '{"a": "x", "b": 1}']);
     assert.equal(code, 1);
     assert.equal(stdout, '');
-    assert.match(stderr, /^atrium: echo: tool "add": the arguments do not fit its input schema: arguments\/a must be number$/m);
+    assert.match(stderr, /^atrium: echo: tool "add" cannot take these arguments:\n {2}✗ a must be a number, not "x"$/m);
     assert.doesNotMatch(stderr, /MCP error|-32602|\n\s+at /, 'the server never saw the call');
     const fine = await runAtriumCli(home, ['call', 'echo', 'add', '{"a": 2, "b": 1}']);
     assert.match(fine.stdout, /^3$/m);

@@ -16,14 +16,15 @@ import { commandLineText, isPersonFacing } from '../api/personFacingErrors.ts';
 import { runChat, runHistory } from './chatCommand.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
-import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
-import { describeLaunch } from '../../shared/domain.ts';
+import { settleLaunchApprovals } from './launchConsent.ts';
+import { runServersAction, serversAction } from './serversCommand.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import { formatShownSkill, formatSkills } from './skillsOutput.ts';
+import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -91,19 +92,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
           return await runHistory(invocation, home, io);
       }
     } catch (error) {
-      if (isExpectedFailure(error)) {
-        io.err(`atrium: ${expectedFailureText(error)}`);
-        return 1;
-      }
-      if (error instanceof UsageError) {
-        io.err(`atrium: ${error.message}`);
-        return 2;
-      }
-      throw error;
+      return failureExit(error, io, signal);
     }
   }
 
-  const approving = invocation.command === 'servers' && invocation.args[0] === 'approve' ? invocation.args[1] : undefined;
+  const action = serversAction(invocation);
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
   try {
@@ -113,8 +106,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       roots: invocation.roots,
       ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
-      // Approving pins a definition; it starts nothing.
-      ...(approving !== undefined ? { startServers: false } : {}),
+      // Approving pins a definition, adding and removing change the servers file: they start nothing else.
+      ...(action !== undefined ? { startServers: false } : {}),
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
@@ -130,38 +123,31 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     core.events.on('pendingOpened', consent.opened);
     core.events.on('pendingClosed', consent.closed);
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
-    if (serverScope !== undefined && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
+    if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
-    if (approving !== undefined) return await runApprove(approving, started, io);
-    const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new CliFailure('interrupted')), { once: true }));
+    // An interrupted run is left behind while the servers stop: whatever it would still say is not said.
+    const quiet = signal ? untilAborted(io, signal) : io;
     const run = async () => {
+      if (action !== undefined) return runServersAction(action, invocation, started, quiet, signal);
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
-      const unapproved = await settleLaunchApprovals(started, io, invocation.configPath, signal);
-      const code = await runCommand(invocation, started, io);
+      const unapproved = await settleLaunchApprovals(started, quiet, invocation.configPath, signal);
+      const code = await runCommand(invocation, started, quiet);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
-    return await Promise.race([run(), aborted]);
+    return await Promise.race([run(), whenInterrupted(signal)]);
   } catch (error) {
-    if (isExpectedFailure(error)) {
-      io.err(`atrium: ${expectedFailureText(error)}`);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      io.err(`atrium: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    return failureExit(error, io, signal);
   } finally {
     await core?.shutdown();
   }
 }
 
-/** The one server a command is about (call, read, prompt, tools approve, servers approve), started alone. */
+/** The one server a command is about (call, read, prompt, tools approve, servers approve|add|remove), started alone. */
 function targetedServer(invocation: CliInvocation): string | undefined {
   if (TARGETED.has(invocation.command)) return invocation.args[0];
   if (invocation.command === 'tools' && invocation.args[0] === 'approve') return invocation.args[1];
-  if (invocation.command === 'servers' && invocation.args[0] === 'approve') return invocation.args[1];
+  if (serversAction(invocation) !== undefined) return invocation.args[1];
   return undefined;
 }
 
@@ -277,21 +263,6 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
   }
 }
 
-/** `atrium servers approve NAME`: the person approves the server's definition as it is now, shown as it is pinned. */
-async function runApprove(serverId: string, core: RunningHost, io: CliIo): Promise<number> {
-  const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
-  if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
-  const review = await core.api.reviewServerLaunch({ serverId });
-  if (review.current) {
-    io.out(`${format.visible(serverId)} is approved already: ${format.visible(describeLaunch(review.definition))}`);
-    return 0;
-  }
-  for (const line of describeReview(review)) io.out(line);
-  await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
-  io.out(`Approved ${format.visible(serverId)}${server.status.kind === 'disabled' ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
-  return 0;
-}
-
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
   let imported: Awaited<ReturnType<typeof importServersFile>>;
@@ -314,6 +285,31 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
     io.out(`${report.added.length} server(s) added to ${target}`);
   }
   return report.added.length === 0 && report.problems.length > 0 ? 1 : 0;
+}
+
+/** How a command that failed ends: interrupted (Ctrl+C), a failure the person can fix in a line, bad usage; else a fault in Atrium. */
+function failureExit(error: unknown, io: CliIo, signal: AbortSignal | undefined): number {
+  // Whatever broke once the person pressed Ctrl+C broke because of it (a question taken back, a server stopped).
+  if (signal?.aborted) return interruptedExit(signal, io.err);
+  if (isExpectedFailure(error)) {
+    io.err(`atrium: ${expectedFailureText(error)}`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    io.err(`atrium: ${error.message}`);
+    return 2;
+  }
+  throw error;
+}
+
+/** The same output, silent once `signal` aborted. */
+function untilAborted(io: CliIo, signal: AbortSignal): CliIo {
+  return {
+    ...io,
+    out: (text) => (signal.aborted ? undefined : io.out(text)),
+    err: (text) => (signal.aborted ? undefined : io.err(text)),
+    write: (text) => (signal.aborted ? undefined : io.write(text)),
+  };
 }
 
 /** Failures a person can meet and fix: printed as one line, never as a stack trace. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { atriumCliPath } from '../../e2e/fixtures/atriumCliProcess.ts';
@@ -112,6 +112,48 @@ describe('answering on the terminal', () => {
       assert.match(out, /\[→ done: 3\]/);
     } finally {
       await llm.close();
+    }
+  });
+
+  test('two calls of one step are asked once, the second listed, and [s] runs both; what [c] and [a] reach is said before the answer', async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }, { name: 'echo__echo', input: { text: 'hi' } }] }, { text: 'Both.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'add and echo', ...flags], ['s']);
+      assert.equal(code, 0, err);
+      // add's result is an untrusted server's text, after which it asks again: [c] would be no more than once, so it is not offered.
+      assert.deepEqual(asked, ['  Allow? [y] once, [s] these 2 calls, [a] always, [r] its 1 read-only tool always, [n] no, [S] none of the 2, [N] never: ']);
+      assert.match(out, / {2}The model asks for 1 more call in this step:\n {4}1\. echo\/echo with \{"text":"hi"\}/);
+      assert.match(out, / {2}\[a\]: Once a conversation holds content Atrium does not trust, add asks there every time, because it reaches beyond this computer/);
+      assert.match(out, /\[→ done: 3\]/);
+      assert.match(out, /\[→ done: hi\]/);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  test("each field of a server's form is asked with what the server says it is for", async () => {
+    const everything = await makeTempDir('atrium-terminal-everything-');
+    try {
+      await writeFile(join(everything, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] } } }));
+      await approveServers(everything);
+      const asked: string[] = [];
+      let out = '';
+      const code = await runCli(['call', 'everything', 'trigger-elicitation-request', '--elicit', 'ask'], {
+        out: (text) => (out += `${text}\n`),
+        err: () => undefined,
+        write: (text) => (out += text),
+        env: { ...process.env, ATRIUM_HOME: everything },
+        // Fill it in; a name, and every other field left to its default.
+        ask: async (question: string) => (asked.push(question), asked.length === 1 ? 'y' : asked.length === 2 ? 'Ada' : ''),
+      });
+      assert.equal(code, 0, out);
+      assert.equal(asked[1], '  String* — Your full, legal name: ');
+      assert.equal(asked[2], '  Boolean — Agree to the terms and conditions [y/n]: ');
+      assert.match(asked.join('\n'), /Integer — Your favorite integer \(do not give us your phone number, pin, or other sensitive info\) \[default 42\]: /);
+      assert.match(out, /Name: Ada/);
+    } finally {
+      await rm(everything, { recursive: true, force: true });
     }
   });
 

@@ -9,6 +9,7 @@
 import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
 import type { ElicitationPayload, PendingAnswer, PendingOf, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
+import { conversationAnswerOutlastsCall, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
 import { askForm } from './terminalForm.ts';
@@ -48,9 +49,9 @@ export function terminalConsent(host: ConsentHost, io: ConsentIo): TerminalConse
       queue = queue
         .then(() => (controller.signal.aborted ? undefined : settle(host, io, record, controller.signal)))
         .catch((error: Error) => {
-          // The request ended while its question was on the terminal: the line is finished, the reason is the caller's to tell.
-          if (controller.signal.aborted) io.out('');
-          else io.err(`atrium: ${error.message}`);
+          // The question was taken back (its request ended, or Ctrl+C ended the command): the reason is the caller's to tell.
+          if (controller.signal.aborted || error.name === 'AbortError') return;
+          io.err(`atrium: ${error.message}`);
         })
         .finally(() => open.delete(record.id));
     },
@@ -126,33 +127,55 @@ async function send(respond: Respond, record: PendingRequestView, outcome: Pendi
 }
 
 async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: ToolApprovalPayload): Promise<void> {
-  const { tool, arguments: args, elevated, reason, raisedBy, fromView } = payload;
+  const { tool, arguments: args, elevated, reason, raisedBy, untrustedContent, fromView, alongside = [] } = payload;
   const asker = fromView ? `the view of ${visible(fromView.serverId)}/${visible(fromView.tool)} asks for ` : '';
   io.out(`\n${elevated || raisedBy ? '⚠ ' : ''}${asker}${visible(tool.serverId)}/${visible(tool.name)} ${fromView ? 'to run' : 'wants to run'} with ${visible(JSON.stringify(args))}`);
   // What the tool declares, then why Atrium asks, each said once: the reason says when the server is
   // not trusted (which is why its declaration is not believed).
   io.out(`  ${visible(toolDeclaration(tool.name, tool.annotations))}`);
   io.out(`  Atrium asks because ${visible(reason)}.`);
-  // After untrusted content, this conversation asks every time: only this once can be allowed.
-  const reply = (await ask(raisedBy ? '  Allow this call only if you asked for it. Allow? [y] once, [n] no, [N] never: ' : '  Allow? [y] once, [c] this conversation, [a] always, [n] no, [N] never: ')).trim();
-  const answer = answerFrom(raisedBy && (reply === 'c' || reply === 'a') ? 'n' : reply);
-  await send(respond, record, { ...answer });
+  if (untrustedContent && !raisedBy) io.out(`  ${visible(untrustedContentNote(untrustedContent, tool.name))}`);
+  if (alongside.length > 0) {
+    io.out(`  The model asks for ${alongside.length} more call${alongside.length === 1 ? '' : 's'} in this step:`);
+    alongside.forEach((call, index) => io.out(`    ${index + 1}. ${visible(call.tool.serverId)}/${visible(call.tool.name)} with ${visible(JSON.stringify(call.arguments))}${call.raised ? ' (asks every time here)' : ''}`));
+  }
+  const choices = offeredAnswers(payload);
+  // What a lasting answer reaches is said before it is chosen; after untrusted content only this once can be allowed.
+  const lasting = choices.some((choice) => choice.key === 'c') ? '[c] and [a]' : '[a]';
+  io.out(raisedBy ? '  In this conversation it asks every time: allow it only if this call is what you asked for.' : `  ${lasting}: ${visible(lastingAllowReach(payload, 'tool'))}`);
+  if (choices.some((choice) => choice.key === 'r')) io.out(`  [r]: ${visible(lastingAllowReach(payload, 'read-only-tools'))}`);
+  const reply = (await ask(`  Allow? ${choices.map((choice) => `[${choice.key}] ${choice.label}`).join(', ')}: `)).trim();
+  const key = reply === 'Y' ? 'y' : reply;
+  await send(respond, record, choices.find((choice) => choice.key === key)?.answer ?? { effect: 'deny', scope: 'once', target: 'tool' });
 }
 
-export function answerFrom(reply: string): ToolApprovalAnswer {
-  switch (reply) {
-    case 'y':
-    case 'Y':
-      return { effect: 'allow', scope: 'once', target: 'tool' };
-    case 'c':
-      return { effect: 'allow', scope: 'conversation', target: 'tool' };
-    case 'a':
-      return { effect: 'allow', scope: 'always', target: 'tool' };
-    case 'N':
-      return { effect: 'deny', scope: 'always', target: 'tool' };
-    default:
-      return { effect: 'deny', scope: 'once', target: 'tool' };
-  }
+interface OfferedAnswer {
+  key: string;
+  label: string;
+  answer: ToolApprovalAnswer;
+}
+
+/** The answers this question offers, in the order they are listed; anything else typed is a no. */
+function offeredAnswers(payload: ToolApprovalPayload): OfferedAnswer[] {
+  const { raisedBy, alongside = [] } = payload;
+  const all = alongside.length + 1;
+  const readOnlyTools = payload.serverTools.filter((tool) => tool.readOnly).length;
+  return [
+    { key: 'y', label: 'once', answer: { effect: 'allow', scope: 'once', target: 'tool' } },
+    ...(alongside.length > 0 ? [{ key: 's', label: `these ${all} calls`, answer: { effect: 'allow', scope: 'step', target: 'tool' } } as const] : []),
+    ...(raisedBy
+      ? []
+      : ([
+          ...(conversationAnswerOutlastsCall(payload, 'tool') ? [{ key: 'c', label: 'this conversation', answer: { effect: 'allow', scope: 'conversation', target: 'tool' } } as const] : []),
+          { key: 'a', label: 'always', answer: { effect: 'allow', scope: 'always', target: 'tool' } },
+          ...(lastingTargets(payload).includes('read-only-tools')
+            ? [{ key: 'r', label: `its ${readOnlyTools} read-only tool${readOnlyTools === 1 ? '' : 's'} always`, answer: { effect: 'allow', scope: 'always', target: 'read-only-tools' } } as const]
+            : []),
+        ] as const)),
+    { key: 'n', label: 'no', answer: { effect: 'deny', scope: 'once', target: 'tool' } },
+    ...(alongside.length > 0 ? [{ key: 'S', label: `none of the ${all}`, answer: { effect: 'deny', scope: 'step', target: 'tool' } } as const] : []),
+    { key: 'N', label: 'never', answer: { effect: 'deny', scope: 'always', target: 'tool' } },
+  ];
 }
 
 type Ask = (question: string) => Promise<string>;

@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import { checkAnswer } from '../../shared/formAnswers.ts';
 import type { FormField } from '../../shared/pendingPayloads.ts';
-import { visible } from './formatOutput.ts';
+import { oneLine, visible } from './formatOutput.ts';
 
 type JsonValue = JsonObject[string];
 
@@ -47,7 +47,9 @@ function fieldQuestion(field: FormField): string {
   const options = field.options ? ` (${field.options.map((o) => `${visible(o.value)}${o.label !== o.value ? `=${visible(o.label)}` : ''}`).join(', ')}${field.kind === 'choices' ? '; comma-separated' : ''})` : '';
   const hint = field.kind === 'boolean' ? ' [y/n]' : field.format ? ` (${field.format})` : '';
   const fallback = field.default !== undefined ? ` [default ${visible(JSON.stringify(field.default))}]` : '';
-  return `  ${field.secretLooking ? '⚠ ' : ''}${visible(labelOf(field))}${field.required ? '*' : ''}${options}${hint}${fallback}: `;
+  // What the server says the field is for, as the window shows under the field; one line, so it cannot pass for another question.
+  const description = field.description?.trim() ? ` — ${visible(oneLine(field.description))}` : '';
+  return `  ${field.secretLooking ? '⚠ ' : ''}${visible(labelOf(field))}${field.required ? '*' : ''}${description}${options}${hint}${fallback}: `;
 }
 
 /** The typed value of a terminal answer; an empty answer leaves the field out (its default, if any, applies). */

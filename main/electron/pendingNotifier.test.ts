@@ -13,6 +13,8 @@ const payloads = {
     annotationsTrusted: false,
     elevated: false,
     reason: 'not read-only',
+    keepsAfterUntrusted: false,
+    serverTools: [],
   }),
   elicitation: (mode: 'form' | 'url'): PendingOf<'elicitation'>['payload'] =>
     mode === 'url'
@@ -20,7 +22,7 @@ const payloads = {
       : { mode, message: 'Fill this', fields: [], requestedSchema: { type: 'object' }, asksForSecrets: false },
   sampling: (stage: 'request' | 'result'): PendingOf<'sampling'>['payload'] =>
     stage === 'result'
-      ? { stage, model: 'm', text: 'hi', stopReason: 'endTurn' }
+      ? { stage, provider: 'p', model: 'm', why: 'default', text: 'hi', stopReason: 'endTurn' }
       : { stage, messages: [], maxTokens: 10, includeContext: 'none', contextAvailable: false, provider: 'p', model: 'm', why: 'default', models: ['m'] },
 };
 

@@ -14,7 +14,7 @@ test('views are shown from atrium-view://sandbox, a standard, secure scheme of t
   assert.equal(viewSchemePrivileges.privileges?.allowServiceWorkers, false);
 });
 
-test('the relay page carries the view’s policy and may be framed only by atrium://app', async () => {
+test('the relay page carries the view’s policy and allowlist, runs apart from the page, and may be framed only by atrium://app', async () => {
   const { csp } = cleanViewCsp({ resourceDomains: ['https://cdn.example.org'] });
   const page = serveViewSandboxRequest(new Request(`${viewSandboxUrl}?${viewSandboxQuery('atrium://app', csp)}`));
   assert.equal(page.status, 200);
@@ -23,6 +23,9 @@ test('the relay page carries the view’s policy and may be framed only by atriu
   assert.match(policy, /img-src 'self' data: blob: https:\/\/cdn\.example\.org;/);
   assert.match(policy, /connect-src 'none';/);
   assert.match(policy, /frame-ancestors atrium:\/\/app$/);
+  // What a CSP does not cover (WebRTC among it) is closed by the allowlist; the relay gets a process of its own.
+  assert.equal(page.headers.get('connection-allowlist'), '(response-origin "https://cdn.example.org/*")');
+  assert.equal(page.headers.get('origin-agent-cluster'), '?1');
   assert.match(await page.text(), /<script src="relay.js"><\/script>/);
   const script = serveViewSandboxRequest(new Request('atrium-view://sandbox/relay.js'));
   assert.match(await script.text(), /setAttribute\('sandbox', 'allow-scripts'\)/);

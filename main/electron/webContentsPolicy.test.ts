@@ -22,16 +22,18 @@ function opener(fail = false) {
 function fakeContents() {
   const listeners = new Map<string, (event: { url?: string; preventDefault(): void }) => void>();
   let openHandler: ((details: { url: string }) => unknown) | undefined;
+  const webrtc: string[] = [];
   const contents = {
     on: (name: string, listener: (event: { url?: string; preventDefault(): void }) => void) => listeners.set(name, listener),
     setWindowOpenHandler: (handler: (details: { url: string }) => unknown) => (openHandler = handler),
+    setWebRTCIPHandlingPolicy: (policy: string) => webrtc.push(policy),
   };
   const fire = (name: string, url?: string) => {
     let prevented = false;
     listeners.get(name)?.({ url, preventDefault: () => (prevented = true) });
     return prevented;
   };
-  return { contents: contents as unknown as WebContents, fire, open: (url: string) => openHandler?.({ url }), listeners };
+  return { contents: contents as unknown as WebContents, fire, open: (url: string) => openHandler?.({ url }), listeners, webrtc };
 }
 
 test('window.open never creates a window; an https link the gate accepts goes to the browser', async () => {
@@ -62,7 +64,7 @@ test('a failure of the OS’s URL handler is reported, not thrown', async () => 
   assert.deepEqual(links.warnings, ['Atrium could not open https://example.com/: no handler for this address']);
 });
 
-test('a guarded page never navigates, never attaches a webview, and opens links only through the gate', async () => {
+test('a guarded page never navigates, never attaches a webview, sends no WebRTC over plain UDP, and opens links only through the gate', async () => {
   const links = opener();
   const page = fakeContents();
   guardWebContents(page.contents, links);
@@ -75,6 +77,7 @@ test('a guarded page never navigates, never attaches a webview, and opens links 
   assert.deepEqual(page.open('file:///etc/passwd'), { action: 'deny' });
   await Promise.resolve();
   assert.deepEqual(links.opened, ['https://example.com/a']);
+  assert.deepEqual(page.webrtc, ['disable_non_proxied_udp'], 'no page sends WebRTC over plain UDP');
 });
 
 function permissionHandlers(allowed: ViewPermission[]) {

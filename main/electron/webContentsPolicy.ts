@@ -1,6 +1,6 @@
 // What every page Electron creates may do: never navigate away from Atrium, never open a window,
-// never embed a <webview>, and never get a device or browser permission, except the few an MCP Apps view
-// may use once the person allowed them for its server. Links leave only through `window.open(url)` (after
+// never embed a <webview>, never send WebRTC over plain UDP, and never get a device or browser permission,
+// except the few an MCP Apps view may use once the person allowed them for its server. Links leave only through `window.open(url)` (after
 // the person confirmed the address), the URL gate and the OS's URL handler.
 import type { HandlerDetails, Session, WebContents, WindowOpenHandlerResponse } from 'electron';
 import type { ViewPermission } from '../mcp/extensions/apps/contract/viewSandbox.ts';
@@ -53,6 +53,10 @@ export function guardWebContents(contents: WebContents, opener: LinkOpener): voi
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(windowOpenHandler(opener));
+  // Atrium itself has no use for WebRTC. A view's peer connection is refused by its sandbox (the relay's
+  // Connection-Allowlist and the guard before its code); this is one more layer under them: no UDP to a
+  // STUN or TURN server, nor to a peer, from any page.
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
 }
 
 /** The permissions the person allowed some server's views, as they are now (main keeps it current). */

@@ -4,7 +4,7 @@ import { PendingRequests, PendingWithdrawnError } from './pendingRequests.ts';
 import type { PendingRecord } from './pendingRequests.ts';
 
 /** A model's reply waiting for review: the smallest payload a pending request carries. */
-const reply = { stage: 'result', model: 'm', text: 'hi', stopReason: 'endTurn' } as const;
+const reply = { stage: 'result', provider: 'p', model: 'm', why: 'the default', text: 'hi', stopReason: 'endTurn' } as const;
 
 function registry() {
   const log: string[] = [];

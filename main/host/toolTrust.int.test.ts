@@ -139,8 +139,8 @@ describe('untrusted content raises the bar', () => {
     await waitForLog(run.core, 'notes', /deleted \/home\/you\/thesis\.tex/);
     assert.equal(run.asked.length, 2, 'the delete after the page asked again, whatever was allowed always');
     assert.equal(run.asked[1]?.tool.name, 'delete_file');
-    assert.match(run.asked[1]?.reason ?? '', /^this conversation has read content from notes\/fetch_page, which may carry instructions/);
-    assert.deepEqual(run.asked[1]?.raisedBy, { serverId: 'notes', tool: 'fetch_page' });
+    assert.match(run.asked[1]?.reason ?? '', /^this conversation holds what notes\/fetch_page returned \(a tool that reads from beyond this computer\), which may carry instructions/);
+    assert.deepEqual(run.asked[1]?.raisedBy, { serverId: 'notes', kind: 'tool', name: 'fetch_page', why: 'open-world' });
     await run.close();
 
     const again = await openHost(home, [
@@ -151,7 +151,7 @@ describe('untrusted content raises the bar', () => {
     ]);
     await again.core.api.sendMessage({ conversationId: read.conversationId, text: 'delete /tmp/a' });
     assert.equal(again.asked.length, 1, 'the conversation is still marked after a restart');
-    assert.match(again.asked[0]?.reason ?? '', /read content from notes\/fetch_page/);
+    assert.match(again.asked[0]?.reason ?? '', /holds what notes\/fetch_page returned/);
     await again.core.api.sendMessage({ text: 'delete /tmp/b' });
     assert.equal(again.asked.length, 1, 'a new conversation keeps the "always" grant');
     await waitForLog(again.core, 'notes', /deleted \/tmp\/b/);

@@ -96,3 +96,14 @@ test('images are named, not inlined, in Markdown; JSON keeps everything', () => 
   assert.deepEqual(document.messages, [...messages, ...withImage]);
   assert.deepEqual(document.toolCalls, toolCalls);
 });
+
+test('a reply Retry replaced is exported with a note saying the model no longer reads it', () => {
+  const retried = [
+    message(1, { role: 'user', content: [{ type: 'text', text: 'hello' }] }),
+    message(2, { role: 'assistant', status: 'error', error: 'the key was refused', content: [], replacedAt: 5 }),
+    message(3, { role: 'assistant', content: [{ type: 'text', text: 'Hello again.' }] }),
+  ];
+  const markdown = exportMarkdown(conversation, retried, []);
+  assert.match(markdown, /> \*\*Error:\*\* the key was refused\n\n> \*\*Replaced by Retry:\*\* the model was asked again/);
+  assert.equal(markdown.match(/Replaced by Retry/g)?.length, 1, 'only the replaced reply carries the note');
+});

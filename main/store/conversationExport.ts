@@ -4,6 +4,7 @@
 // so nothing in them can become raw HTML or close its fence. The store holds no secrets, so neither does this.
 
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
+import { shownValue } from '../../shared/visibleText.ts';
 
 export const EXPORT_FORMAT = 'atrium.conversation';
 export const EXPORT_VERSION = 1;
@@ -99,7 +100,10 @@ function heading(message: StoredMessage): string {
   return `## ${who} · ${time(message.createdAt)}`;
 }
 
-export function exportMarkdown(conversation: Conversation, messages: readonly StoredMessage[], toolCalls: readonly ToolCallRecord[]): string {
+export function exportMarkdown(conversation: Conversation, savedMessages: readonly StoredMessage[], savedCalls: readonly ToolCallRecord[]): string {
+  // Hidden characters show as the window shows them (invoice⟨U+202E⟩fdp.exe), where they were.
+  const messages = shownValue(savedMessages);
+  const toolCalls = shownValue(savedCalls);
   const calls = new Map(toolCalls.map((call) => [call.id, call]));
   const shown = new Set<string>();
   const sections = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`];
@@ -117,6 +121,7 @@ export function exportMarkdown(conversation: Conversation, messages: readonly St
     }
     if (message.status === 'streaming' || message.status === 'incomplete') parts.push(quote('**Incomplete:** this reply was interrupted before it finished.'));
     if (message.status === 'error') parts.push(quote(`**Error:** ${escapeProse(message.error ?? 'the reply failed')}`));
+    if (message.replacedAt !== undefined && parts.length > 0) parts.push(quote('**Replaced by Retry:** the model was asked again and no longer reads this.'));
     if (parts.length === 0) continue;
     sections.push(heading(message), ...parts);
   }

@@ -361,3 +361,35 @@ test('finishing with the final content replaces the buffered text in the same st
   assert.deepEqual(store.getMessage(replyId)?.content, final);
   assert.deepEqual(store.loadMessages(id)[0]?.content, final);
 });
+
+test('Retry replaces what came after the person’s last message (replies and tool results), and nothing when they wrote nothing', () => {
+  const { store, clock } = memoryStore();
+  const { id } = store.createConversation({ title: 't' });
+  assert.equal(store.replaceRepliesToLastMessage(id), undefined, 'nothing written: nothing to answer again');
+  store.appendUserMessage(id, say('first'));
+  const answered = store.beginAssistantMessage(id);
+  store.finishAssistantMessage(answered, { status: 'complete', content: say('first answer') });
+  store.appendUserMessage(id, say('second'));
+  const step = store.beginAssistantMessage(id);
+  store.finishAssistantMessage(step, { status: 'complete', content: [{ type: 'tool_use', id: 'call-1', name: 'x', input: {} }] });
+  store.appendUserMessage(id, [{ type: 'tool_result', toolUseId: 'call-1', content: [{ type: 'text', text: 'ok' }] }]);
+  const failed = store.beginAssistantMessage(id);
+  store.finishAssistantMessage(failed, { status: 'error', error: 'down' });
+  clock.now = 2_000;
+
+  assert.equal(store.replaceRepliesToLastMessage(id), 3);
+  const marks = store.loadMessages(id).map((m) => [typedOf(m.content), m.replacedAt ?? null]);
+  assert.deepEqual(marks, [
+    ['first', null],
+    ['first answer', null],
+    ['second', null],
+    ['tool_use', 2_000],
+    ['tool_result', 2_000],
+    ['', 2_000],
+  ]);
+  assert.equal(store.replaceRepliesToLastMessage(id), 0, 'a second Retry before any reply replaces nothing more');
+});
+
+function typedOf(content: ChatContent[]): string {
+  return content.map((block) => (block.type === 'text' ? block.text : block.type)).join('');
+}

@@ -1,6 +1,6 @@
 // The history in Atrium's SQLite file: this store keeps the conversations and their messages, and opens
-// the two stores beside it over the same tables' migrations — the tool calls (toolCallLog.ts) and the
-// requests a person settled (requestJournal.ts). Every public write is one transaction that has committed when the method returns, except streamed
+// the stores beside it over the same tables' migrations — the tool calls (toolCallLog.ts), the requests a
+// person settled (requestJournal.ts) and Atrium's own lines (conversationNotes.ts). Every public write is one transaction that has committed when the method returns, except streamed
 // assistant text: deltas are buffered in memory and written by `flush()`, which runs on its own at most every
 // `flushIntervalMs` or as soon as `flushChars` characters are waiting (see appendAssistantText). A kill can
 // therefore lose at most that last window of a reply that was still streaming, never anything acknowledged.
@@ -20,11 +20,12 @@ import { transaction } from './database.ts';
 import { readOne, readRows, RowReader } from './rowReader.ts';
 import { RequestJournal } from './requestJournal.ts';
 import { ToolCallLog } from './toolCallLog.ts';
+import { ConversationNotes } from './conversationNotes.ts';
 import type { Database } from './database.ts';
 import { likePattern, prepareStatements, readConversation, readMessage } from './historyTables.ts';
 import type { Statements } from './historyTables.ts';
 
-export { historyMigrations } from './historyTables.ts';
+export { historyMigrations } from './historyMigrations.ts';
 
 export interface HistoryStoreOptions {
   /** Streamed text waits in memory at most this long before it is written (default 200 ms). */
@@ -71,6 +72,8 @@ export class HistoryStore {
   readonly toolCalls: ToolCallLog;
   /** The requests from servers a person was asked to settle, and how each ended. */
   readonly requests: RequestJournal;
+  /** The lines Atrium adds to each conversation (a tool withheld because it changed). */
+  readonly notes: ConversationNotes;
 
   /** `db` must have been opened with `historyMigrations` among its migrations. */
   constructor(db: Database, options: HistoryStoreOptions = {}) {
@@ -83,6 +86,7 @@ export class HistoryStore {
     this.sql = prepareStatements(db);
     this.toolCalls = new ToolCallLog(db, this.now);
     this.requests = new RequestJournal(db, this.now, this.newId);
+    this.notes = new ConversationNotes(db, this.now);
   }
 
   /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */
@@ -220,6 +224,21 @@ export class HistoryStore {
     if (Number(changed.changes) === 0) throw new Error(`history: message ${messageId} is not a streaming reply`);
     if (stream !== undefined) this.pendingChars -= stream.pending;
     this.streams.delete(messageId);
+  }
+
+  /**
+   * For Retry: what came after the person's last message (the replies, the tool results) is marked as
+   * replaced, so the next reply answers that message again. Replaced messages stay for the person to read
+   * and are never given to a model. Returns how many were replaced; undefined when the person has written
+   * nothing in the conversation (there is nothing to answer again).
+   */
+  replaceRepliesToLastMessage(conversationId: string): number | undefined {
+    return transaction(this.db, () => {
+      const row = this.sql.lastPersonMessage.get(conversationId);
+      const seq = row === undefined ? undefined : new RowReader('messages', row).optInt('seq');
+      if (seq === undefined) return undefined;
+      return Number(this.sql.replaceAfter.run(this.now(), conversationId, seq).changes);
+    });
   }
 
   /** At startup: replies that were streaming when the process died become 'incomplete'. Returns how many. */

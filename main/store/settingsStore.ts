@@ -47,7 +47,7 @@ export interface ProviderSettings {
   default?: { provider: string; model: string };
   /** More tools than this, and the model gets a tool-search tool instead of all of them (default 64). */
   toolThreshold?: number;
-  /** The share of the model's context, in percent, tool definitions may take before the model searches instead (default 10). */
+  /** The share of the model's context, in percent, tool definitions may take before the model searches instead (default 25). */
   toolContextPercent?: number;
   /** How costly, fast and capable each model is (0..1), for sampling's model choice; guessed from names otherwise. */
   modelTraits?: Record<string, Partial<ModelTraits>>;

@@ -35,6 +35,9 @@ test('the relay page carries the view’s own policy: what it declared, framed o
   const policy = String(page.headers['content-security-policy']);
   assert.match(policy, /connect-src https:\/\/api\.example\.org;/);
   assert.match(policy, /frame-ancestors http:\/\/127\.0\.0\.1:7431$/);
+  assert.equal(page.headers['connection-allowlist'], '(response-origin "https://api.example.org/*")');
+  // Another port of 127.0.0.1 is the page's own site: this keeps the relay out of the page's process.
+  assert.equal(page.headers['origin-agent-cluster'], '?1');
   assert.match(page.body, /<script src="relay.js"><\/script>/);
   const script = await get('/relay.js');
   assert.equal(script.status, 200);

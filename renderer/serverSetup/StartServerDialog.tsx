@@ -4,7 +4,7 @@ import type { LaunchReview, LaunchView, ServerSnapshot } from '../../shared/doma
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer } from '../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 
 /**
@@ -72,10 +72,7 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
         <button type="button" className={risky ? 'button button-danger' : 'button'} disabled={!review} onClick={start}>
           Start server
         </button>
-        {/* The safe answer is both the focused and the coloured one, as in every consent dialog. */}
-        <button type="button" className="button button-primary" data-autofocus onClick={() => onDone(false)}>
-          Keep it off
-        </button>
+        <SafeAnswer onClick={() => onDone(false)}>Keep it off</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -35,6 +35,7 @@ function scriptedHost() {
     prompts: { files: [prompt('files', 'summarise')], notes: [] } as Record<string, PromptSummary[]>,
     settings: settings([]),
     providers: [] as ProviderView[],
+    drafts: {} as Record<string, string>,
   };
   const asked: string[] = [];
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -55,6 +56,12 @@ function scriptedHost() {
     listGrants: () => answer('listGrants', []),
     toolsInUse: () => answer('toolsInUse', { offered: 0, loaded: [] }),
     listProviders: () => answer('listProviders', holds.providers),
+    listDrafts: () => answer('listDrafts', holds.drafts),
+    saveDraft: ({ conversationKey, text }: { conversationKey: string; text: string }) => {
+      if (text === '') delete holds.drafts[conversationKey];
+      else holds.drafts[conversationKey] = text;
+      return answer(`saveDraft ${conversationKey}`, null);
+    },
     listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
     listResources: ({ serverId }: { serverId?: string }) => answer(`listResources ${serverId}`, []),
     listResourceTemplates: ({ serverId }: { serverId?: string }) => answer(`listResourceTemplates ${serverId}`, []),
@@ -220,4 +227,25 @@ test('the permissions shown are the grants the host announces, not read again at
   await settle();
   assert.deepEqual(host.asked, [], 'nothing is read again');
   unbind();
+});
+
+test('drafts: the host’s are in the boxes on connecting; what is typed goes to the host; what it announces comes back, unless typed here since', async () => {
+  const store = createAtriumStore();
+  const host = scriptedHost();
+  host.holds.drafts = { new: 'kept by the host' };
+  const unbind = bindAtriumStore(host.connection, store);
+  await settle();
+  assert.deepEqual(store.getState().composerText, { new: 'kept by the host' });
+  assert.ok(!host.asked.some((name) => name.startsWith('saveDraft')), 'what the host listed is not sent back');
+
+  store.getState().setComposerText('c-1', 'typed here');
+  await settle();
+  host.emit('draftChanged', { conversationKey: 'c-1', text: 'an older version' });
+  assert.equal(store.getState().composerText['c-1'], 'typed here', 'not confirmed yet: the box keeps what was typed');
+  delete host.holds.drafts['new'];
+  host.emit('draftChanged', { conversationKey: 'new', text: '' });
+  assert.equal(store.getState().composerText['new'], undefined, 'gone at the host (sent elsewhere, or its conversation deleted): gone here');
+  unbind();
+  assert.deepEqual(host.holds.drafts, { 'c-1': 'typed here' }, 'unbinding (the page going) sends what waits');
+  assert.ok(!host.asked.includes('saveDraft new'), 'what the host announced is not sent back');
 });

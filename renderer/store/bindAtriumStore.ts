@@ -11,6 +11,7 @@ import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
 import { bindSkillsStore } from '../../main/mcp/extensions/skills/window/bindSkillsStore.ts';
+import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
@@ -32,6 +33,37 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setLogHistory(serverId, await api.getServerLog({ serverId, limit: maxLogLines }));
     } catch {
       // The live lines still show; the history is fetched again on the next selection or reconnect.
+    }
+  };
+
+  // What the person types goes to the host (keptDrafts.ts); what the host lists or announces comes back
+  // into the boxes, without being sent again.
+  const drafts = new DraftKeeper((conversationKey, text) => api.saveDraft({ conversationKey, text }));
+  let mirroring = false;
+  const mirror = (apply: () => void) => {
+    mirroring = true;
+    try {
+      apply();
+    } finally {
+      mirroring = false;
+    }
+  };
+  // Read once: an older Atrium's drafts, handed to the host at the first load, then cleared from the origin.
+  let leftByOlderAtrium: Record<string, string> | undefined = legacyDrafts();
+  const loadDrafts = async () => {
+    try {
+      const fromHost = await api.listDrafts({});
+      mirror(() => state().mirrorDrafts(fromHost, (key) => drafts.isWriting(key)));
+      const older = leftByOlderAtrium;
+      leftByOlderAtrium = undefined;
+      for (const [key, text] of Object.entries(older ?? {})) {
+        // Only this host's conversations (and the one not started): a draft is kept by the host it was typed for.
+        if (fromHost[key] === undefined && (key === 'new' || state().conversations.some((c) => c.id === key))) state().setComposerText(key, text);
+      }
+      // Words typed while the link was down, or handed over from the origin's storage, go now.
+      if (await drafts.flush()) clearLegacyDrafts();
+    } catch {
+      // Listed again at the next reconnect.
     }
   };
 
@@ -129,8 +161,12 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setPending(pending);
       state().setLoadError(null);
       await loadConversations();
-      // Events sent while the link was down are lost: the host's list says which turns still run.
+      // Events sent while the link was down are lost: the host's list says which turns still run, and a
+      // turn this window did not see begin (it was reloaded) is followed from its saved reply on.
       state().endTurnsNotRunning();
+      state().joinRunningTurns();
+      if (firstLoad) state().landOnRunningConversation();
+      await loadDrafts();
       await Promise.all([loadDetail(), loadToolsInUse()]);
       await loadHostSettings();
       // A first run (no servers, no conversations) opens on Get started, unless the person already went elsewhere.
@@ -188,12 +224,18 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (appeared && state().awaitingNewConversation) state().adoptNewConversation(change.conversation.id);
     }),
     api.on('grantsChanged', (grants) => state().setGrants(grants)),
+    api.on('draftChanged', ({ conversationKey, text }) => {
+      if (!drafts.isWriting(conversationKey)) mirror(() => state().mirrorDraft(conversationKey, text));
+    }),
     api.on('chatEvent', ({ conversationId, event }) => {
       if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) state().adoptNewConversation(conversationId);
       const shown = state().selectedConversationId === conversationId;
       // A turn that ends or loads tools changes what the model has of them.
       if (shown && (event.type === 'done' || event.type === 'notice')) void loadToolsInUse();
       if (event.type === 'done') {
+        // A model answered: a provider the picker could not reach when it listed them is listed again, so
+        // "cannot reach" does not outlive the answer that proves it wrong.
+        if (event.stopReason !== 'error' && (state().providersError !== null || state().providers?.some((provider) => provider.error !== undefined))) void loadProviders();
         // The live reply stays until the saved one is loaded, so a stopped reply never blinks away.
         const finishing = state().live[conversationId];
         const finish = () => {
@@ -214,6 +256,11 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (link === 'open') void reload();
     }),
     store.subscribe((next, previous) => {
+      if (next.composerText !== previous.composerText && !mirroring) {
+        for (const key of new Set([...Object.keys(next.composerText), ...Object.keys(previous.composerText)])) {
+          if (next.composerText[key] !== previous.composerText[key]) drafts.typed(key, next.composerText[key] ?? '');
+        }
+      }
       if (next.staleLists.length > 0 && (next.staleLists !== previous.staleLists || next.link !== previous.link)) fetchStaleLists();
       if (next.selectedServerId && next.selectedServerId !== previous.selectedServerId) void loadLog(next.selectedServerId);
       if (next.selectedConversationId !== previous.selectedConversationId) {
@@ -227,6 +274,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   if (connection.status() === 'open') void reload();
 
   return () => {
+    drafts.dispose();
     offs.forEach((off) => off());
     extensions.forEach((extension) => extension.unbind());
     if (frame !== undefined) cancelAnimationFrame(frame);

@@ -2,7 +2,6 @@ import type { AtriumEvents, ConversationDetail, ConversationSummary } from '../.
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { SliceCreator } from './AtriumState.ts';
-import { keepDraftsSoon, loadKeptDrafts } from './keptDrafts.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
@@ -26,6 +25,12 @@ export interface LiveToolCall {
 /** A turn in flight: the reply streaming in, its tool calls, what the host noted. */
 export interface LiveTurn {
   messageId?: string;
+  /**
+   * Where `text` starts in the reply's whole text: 0 for a step this window saw begin; for a turn joined
+   * midway (the window was reloaded while it ran), where the first delta it heard goes, the saved reply
+   * holding what came before; undefined until it hears one (the saved reply, as loaded, is all there is).
+   */
+  textFrom?: number;
   text: string;
   images: { mimeType: string; data: string }[];
   toolCalls: LiveToolCall[];
@@ -51,10 +56,14 @@ export interface ChatSlice {
   setDraft(text: string): void;
   /**
    * What is written in each conversation's message box (by conversationKey), kept while other views or
-   * conversations are shown, and across reloads (keptDrafts.ts).
+   * conversations are shown, and by the host across reloads (the binder sends it: keptDrafts.ts).
    */
   composerText: Record<string, string>;
   setComposerText(conversationKey: string, text: string | ((current: string) => string)): void;
+  /** The drafts the host keeps, as listed; those `writing` here (not confirmed yet) keep what is in their box. */
+  mirrorDrafts(fromHost: Record<string, string>, writing: (conversationKey: string) => boolean): void;
+  /** A draft the host announced (typed in another window, or gone with its conversation). */
+  mirrorDraft(conversationKey: string, text: string): void;
   /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
@@ -98,22 +107,35 @@ export interface ChatSlice {
   applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
   /** After the link came back: a turn the host no longer runs (its `done` was missed) ends here too. */
   endTurnsNotRunning(): void;
+  /** After a (re)load: a turn the host runs that this window has not seen begin is followed from here on. */
+  joinRunningTurns(): void;
+  /** A window just opened, where the person has gone nowhere yet, shows the conversation being answered. */
+  landOnRunningConversation(): void;
 }
 
-const emptyTurn = (): LiveTurn => ({ text: '', images: [], toolCalls: [], notices: [] });
+const emptyTurn = (): LiveTurn => ({ textFrom: 0, text: '', images: [], toolCalls: [], notices: [] });
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
-  composerText: loadKeptDrafts(),
+  composerText: {},
   setComposerText: (key, text) =>
     set((state) => {
       const next = typeof text === 'function' ? text(state.composerText[key] ?? '') : text;
       const { [key]: _was, ...others } = state.composerText;
-      // The one written last goes last, so the oldest drafts are the ones the storage lets go.
-      const composerText = next === '' ? others : { ...others, [key]: next };
-      keepDraftsSoon(composerText);
-      return { composerText };
+      return { composerText: next === '' ? others : { ...others, [key]: next } };
+    }),
+  mirrorDrafts: (fromHost, writing) =>
+    set((state) => {
+      const kept = Object.fromEntries(Object.entries(fromHost).filter(([key]) => !writing(key)));
+      const typedHere = Object.fromEntries(Object.entries(state.composerText).filter(([key]) => writing(key)));
+      return { composerText: { ...kept, ...typedHere } };
+    }),
+  mirrorDraft: (key, text) =>
+    set((state) => {
+      if ((state.composerText[key] ?? '') === text) return {};
+      const { [key]: _was, ...others } = state.composerText;
+      return { composerText: text === '' ? others : { ...others, [key]: text } };
     }),
   composerFocusRequested: false,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
@@ -173,6 +195,20 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
     }),
   endTurnsNotRunning: () =>
     set((state) => ({ live: Object.fromEntries(Object.entries(state.live).filter(([id]) => state.conversations.some((c) => c.id === id && c.running))) })),
+  joinRunningTurns: () =>
+    set((state) => {
+      const joined = state.conversations.filter((c) => c.running && state.live[c.id] === undefined);
+      if (joined.length === 0) return {};
+      const { textFrom: _unknown, ...midway } = emptyTurn();
+      return { live: { ...state.live, ...Object.fromEntries(joined.map((c) => [c.id, { ...midway }])) } };
+    }),
+  landOnRunningConversation: () =>
+    set((state) => {
+      if (state.viewChosen || state.selectedConversationId !== null) return {};
+      // The list is most recent first: the conversation the person wrote in last.
+      const running = state.conversations.find((c) => c.running);
+      return running ? { view: 'chat', selectedConversationId: running.id, detail: null } : {};
+    }),
   applyTurnEvent: (conversationId, event) =>
     set((state) => {
       if (event.type === 'done') {
@@ -180,6 +216,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         return { live };
       }
       const turn = { ...(state.live[conversationId] ?? emptyTurn()) };
+      // A step this window did not see begin (it joined the turn midway): its start is in the saved reply.
+      const joinStep = (messageId: string) => {
+        if (turn.messageId === messageId) return;
+        turn.messageId = messageId;
+        delete turn.textFrom;
+        turn.text = '';
+        turn.images = [];
+      };
       const updateCall = (callId: string, patch: Partial<LiveToolCall>) => {
         turn.toolCalls = turn.toolCalls.map((call) => (call.callId === callId ? { ...call, ...patch } : call));
       };
@@ -187,13 +231,17 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
         case 'assistant_started':
           // A new model step: the reply so far is saved and reloaded; this step streams afresh.
           turn.messageId = event.messageId;
+          turn.textFrom = 0;
           turn.text = '';
           turn.images = [];
           break;
         case 'text':
+          joinStep(event.messageId);
+          turn.textFrom ??= event.at;
           turn.text += event.delta;
           break;
         case 'image':
+          joinStep(event.messageId);
           turn.images = [...turn.images, { mimeType: event.mimeType, data: event.data }];
           break;
         case 'tool_input':
@@ -214,7 +262,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
           updateCall(event.callId, { status: event.status, summary: event.summary, endedAt: Date.now() });
           break;
         case 'notice':
-          turn.notices = [...turn.notices, event.message];
+          // A withheld tool's note is saved with the conversation and shown from there, where it happened.
+          if (!event.withheld) turn.notices = [...turn.notices, event.message];
           break;
       }
       return { live: { ...state.live, [conversationId]: turn } };

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, mock, test } from 'node:test';
-import { keepDrafts, keepDraftsSoon, loadKeptDrafts } from './keptDrafts.ts';
+import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 
-/** The window's local storage, as far as drafts use it; `full` refuses every write, as a full quota does. */
-function fakeStorage(full = false) {
+/** The window's local storage as an older Atrium used it; any write fails the test: drafts are never written there. */
+function fakeStorage() {
   const items = new Map<string, string>();
   return {
     items,
     getItem: (key: string) => items.get(key) ?? null,
-    setItem: (key: string, value: string) => {
-      if (full) throw new Error('QuotaExceededError');
-      items.set(key, value);
-    },
+    setItem: (key: string) => assert.fail(`nothing may be written to the origin's storage (${key})`),
+    removeItem: (key: string) => void items.delete(key),
   };
 }
 
@@ -22,55 +20,59 @@ beforeEach(() => {
 });
 afterEach(() => {
   Reflect.deleteProperty(globalThis, 'localStorage');
+  mock.timers.reset();
 });
 
-test('drafts kept by one page are there for the next', () => {
-  keepDrafts({ new: 'half a question', 'c-1': 'another' });
-  assert.deepEqual(loadKeptDrafts(), { new: 'half a question', 'c-1': 'another' });
+/** A host that takes drafts when `up`, and records each save. */
+function host() {
+  const saves: [string, string][] = [];
+  const link = { up: true };
+  const save = async (key: string, text: string) => {
+    if (!link.up) throw new Error('the link is down');
+    saves.push([key, text]);
+  };
+  return { saves, link, save };
+}
+
+test('drafts go to the host once typing pauses, one request per conversation with its latest words', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  const { saves, save } = host();
+  const keeper = new DraftKeeper(save);
+  for (const text of ['a', 'a l', 'a lo', 'a long paste']) keeper.typed('new', text);
+  keeper.typed('c-1', 'another');
+  mock.timers.tick(100);
+  assert.deepEqual(saves, [], 'nothing sent mid-typing');
+  assert.equal(keeper.isWriting('new'), true, 'words not confirmed yet are the box’s, whatever the host says meanwhile');
+  mock.timers.tick(300);
+  await keeper.flush();
+  assert.deepEqual(saves, [['new', 'a long paste'], ['c-1', 'another']]);
+  assert.equal(keeper.isWriting('new'), false);
+  keeper.dispose();
 });
 
-test('only the 50 drafts written last are kept', () => {
-  keepDrafts(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`c-${i}`, `draft ${i}`])));
-  const kept = loadKeptDrafts();
-  assert.equal(Object.keys(kept).length, 50);
-  assert.equal(kept['c-10'], 'draft 10');
-  assert.equal(kept['c-9'], undefined);
+test('a draft the host could not take (the link was down) waits and goes with the next flush', async () => {
+  const { saves, link, save } = host();
+  const keeper = new DraftKeeper(save);
+  link.up = false;
+  keeper.typed('c-1', 'typed while offline');
+  assert.equal(await keeper.flush(), false);
+  assert.equal(keeper.isWriting('c-1'), true);
+  link.up = true;
+  assert.equal(await keeper.flush(), true);
+  assert.deepEqual(saves, [['c-1', 'typed while offline']]);
+  keeper.dispose();
 });
 
-test('a damaged or foreign value reads as no drafts, and what is not a draft is left out', () => {
+test('an older Atrium’s drafts are read from the origin’s storage, then cleared; a damaged value reads as none', () => {
+  storage.items.set('atrium.drafts', JSON.stringify({ new: 'kept', odd: 5, empty: '' }));
+  assert.deepEqual(legacyDrafts(), { new: 'kept' });
+  clearLegacyDrafts();
+  assert.equal(storage.items.has('atrium.drafts'), false);
   for (const damaged of ['{not json', '[1,2]', '"text"', 'null']) {
     storage.items.set('atrium.drafts', damaged);
-    assert.deepEqual(loadKeptDrafts(), {}, damaged);
+    assert.deepEqual(legacyDrafts(), {}, damaged);
   }
-  storage.items.set('atrium.drafts', JSON.stringify({ new: 'kept', odd: 5, empty: '' }));
-  assert.deepEqual(loadKeptDrafts(), { new: 'kept' });
-});
-
-test('no storage, or a full one, keeps nothing and breaks nothing', () => {
-  Object.defineProperty(globalThis, 'localStorage', { value: fakeStorage(true), configurable: true });
-  assert.doesNotThrow(() => keepDrafts({ new: 'words' }));
-  assert.deepEqual(loadKeptDrafts(), {});
   Reflect.deleteProperty(globalThis, 'localStorage');
-  assert.doesNotThrow(() => keepDrafts({ new: 'words' }));
-  assert.deepEqual(loadKeptDrafts(), {});
-});
-
-test('while typing, the drafts are written once the typing pauses, not at every keystroke', () => {
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    let writes = 0;
-    const setItem = storage.setItem;
-    storage.setItem = (key: string, value: string) => {
-      writes++;
-      setItem(key, value);
-    };
-    for (const text of ['a', 'a l', 'a lo', 'a long paste']) keepDraftsSoon({ new: text });
-    mock.timers.tick(100);
-    assert.equal(writes, 0, 'nothing written mid-typing');
-    mock.timers.tick(300);
-    assert.equal(writes, 1);
-    assert.deepEqual(loadKeptDrafts(), { new: 'a long paste' });
-  } finally {
-    mock.timers.reset();
-  }
+  assert.deepEqual(legacyDrafts(), {}, 'no storage: nothing to read');
+  assert.doesNotThrow(clearLegacyDrafts);
 });

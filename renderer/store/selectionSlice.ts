@@ -12,6 +12,8 @@ export interface SelectionSlice {
   selectServerTab(tab: ServerTab): void;
   /** Shows a server's Sign-in tab in the Servers view, from anywhere (a tool call that needs a sign-in). */
   showServerSignIn(serverId: ServerId): void;
+  /** Shows one of a server's tabs in the Servers view, from anywhere (the chat's line about a withheld tool). */
+  showServerTab(serverId: ServerId, tab: ServerTab): void;
   /** Servers waiting for launch approval whose start dialog the person put off ("Keep it off") in this window. */
   launchReviewsPutOff: ServerId[];
   putOffLaunchReview(serverId: ServerId): void;
@@ -26,6 +28,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
     set((state) => (state.selectedServerId === selectedServerId ? {} : { selectedServerId, selectedServerTab: 'log' })),
   selectServerTab: (selectedServerTab) => set({ selectedServerTab }),
   showServerSignIn: (selectedServerId) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab: 'sign-in' }),
+  showServerTab: (selectedServerId, selectedServerTab) => set({ view: 'servers', viewChosen: true, selectedServerId, selectedServerTab }),
   launchReviewsPutOff: [],
   putOffLaunchReview: (serverId) => set((state) => ({ launchReviewsPutOff: [...state.launchReviewsPutOff.filter((id) => id !== serverId), serverId] })),
   reviewLaunch: (serverId) => set((state) => ({ launchReviewsPutOff: state.launchReviewsPutOff.filter((id) => id !== serverId) })),

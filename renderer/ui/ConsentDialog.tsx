@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { returnFocus } from './focusHome.ts';
 
 interface ConsentDialogProps {
   title: string;
@@ -15,18 +16,25 @@ interface ConsentDialogProps {
 
 /**
  * A modal that cannot be missed: the native <dialog> with showModal traps focus, makes the page behind
- * it inert, and turns Escape into the safe answer (deny, decline, reject).
+ * it inert, and turns Escape into the safe answer (deny, decline, reject). When it goes, the focus goes
+ * back where it was — or, when that control is gone or disabled, to the message box.
  */
 export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = false, children }: ConsentDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   // Its own id: two dialogs can be open at once (a start dialog over Import…), each named by its own title.
   const titleId = useId();
-  useEffect(() => {
+  // Layout effects: the dialog closes (and the focus moves) before React removes it from the page, which
+  // would otherwise drop the focus on the page's body.
+  useLayoutEffect(() => {
     const element = dialog.current;
+    const before = element?.ownerDocument.activeElement ?? null;
     if (element && !element.open) element.showModal();
     // The safe answer takes the focus, so a stray Enter never approves anything.
     element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => element?.close();
+    return () => {
+      element?.close();
+      returnFocus(before);
+    };
   }, []);
   return (
     <dialog
@@ -44,6 +52,18 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
       <p className="consent-from">{from}</p>
       {children}
     </dialog>
+  );
+}
+
+/**
+ * The answer that lets nothing happen (deny, decline, reject, keep it off, don't open): in every dialog
+ * the same colour, and the focus when the dialog opens. The other answers are plain buttons.
+ */
+export function SafeAnswer({ onClick, children }: { onClick(): void; children: ReactNode }) {
+  return (
+    <button type="button" className="button button-primary consent-safe" data-autofocus onClick={onClick}>
+      {children}
+    </button>
   );
 }
 

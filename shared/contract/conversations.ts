@@ -2,7 +2,7 @@
 // Assembled with the other sections (and the extensions') in shared/contract.ts.
 
 import type { ChatTurnEvent, AuditEntry, Grant } from '../domain.ts';
-import type { Conversation, StoredMessage, ToolCallRecord } from '../conversation.ts';
+import type { Conversation, ConversationNote, StoredMessage, ToolCallRecord } from '../conversation.ts';
 import type { PendingRequestView } from '../pendingPayloads.ts';
 import { pendingAnswerSchema } from '../pendingPayloads.ts';
 import type { ParamsSchema } from './schemaParts.ts';
@@ -18,6 +18,8 @@ export interface ConversationDetail {
   conversation: ConversationSummary;
   messages: StoredMessage[];
   toolCalls: ToolCallRecord[];
+  /** Atrium's own lines, each shown after the message its `afterSeq` names. */
+  notes: ConversationNote[];
 }
 
 /** What each request of this section resolves with; its params are its schema's (`conversationsRequests`). */
@@ -31,7 +33,16 @@ export interface ConversationsResults {
   sendMessage: { conversationId: string; stopReason: string };
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: { conversationId: string; stopReason: string };
+  /**
+   * Answers the person's last message again (Retry): the replies after it are kept, marked as replaced,
+   * and never given to the model; the message itself is not sent a second time. Resolves when the turn ends.
+   */
+  retryTurn: { conversationId: string; stopReason: string };
   cancelTurn: null;
+  /** The words typed in each conversation's message box and not sent, by conversation key ("new": the one not started yet). */
+  listDrafts: Record<string, string>;
+  /** Keeps a conversation's unsent words (empty: none); a draft for a conversation that is gone is dropped. */
+  saveDraft: null;
   listPending: PendingRequestView[];
   respondPending: null;
   /**
@@ -40,6 +51,12 @@ export interface ConversationsResults {
    */
   withdrawPending: null;
   listGrants: Grant[];
+  /**
+   * A rule the person sets in Servers › Permissions: always allow or always deny one tool, the server's
+   * read-only tools or every tool, as the server lists them now. It replaces an earlier "always" answer
+   * for the same target.
+   */
+  addGrant: Grant;
   revokeGrant: null;
   listAudit: AuditEntry[];
 }
@@ -52,6 +69,8 @@ export interface ConversationsEvents {
   conversationsChanged: { conversation: ConversationSummary } | { removed: string };
   /** The grants (answers that decide later tool calls) as they are now, after one was given, spent or revoked. */
   grantsChanged: Grant[];
+  /** A conversation's unsent words as they are now (empty: none, also when it was deleted). */
+  draftChanged: { conversationKey: string; text: string };
 }
 
 /** The JSON Schema of each request's params: the runtime half of this section. */
@@ -124,7 +143,28 @@ export const conversationsRequests = {
       model: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
+  retryTurn: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId'],
+    properties: {
+      conversationId,
+      provider: { type: 'string', minLength: 1, maxLength: 100 },
+      model: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
   cancelTurn: conversationOnly,
+  listDrafts: noParams,
+  saveDraft: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationKey', 'text'],
+    properties: {
+      // "new", or a conversation's id.
+      conversationKey: { type: 'string', minLength: 1, maxLength: 200 },
+      text: { type: 'string', maxLength: 1_000_000 },
+    },
+  },
   listPending: noParams,
   respondPending: {
     type: 'object',
@@ -139,6 +179,18 @@ export const conversationsRequests = {
     properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, reason: { type: 'string', minLength: 1, maxLength: 500 } },
   },
   listGrants: serverFilter,
+  addGrant: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverId', 'effect'],
+    properties: {
+      serverId,
+      /** Absent: a server-wide rule, for every tool or (`only`) its read-only tools. */
+      tool: { type: 'string', minLength: 1, maxLength: 512 },
+      only: { const: 'read-only' },
+      effect: { enum: ['allow', 'deny'] },
+    },
+  },
   revokeGrant: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } },
   listAudit: {
     type: 'object',
@@ -154,4 +206,5 @@ export const conversationsEvents: { readonly [K in keyof ConversationsEvents]: t
   pendingClosed: true,
   conversationsChanged: true,
   grantsChanged: true,
+  draftChanged: true,
 };

@@ -27,7 +27,7 @@ export interface ProviderSettingsView {
   providers: ConfiguredProviderView[];
   default?: { provider: string; model: string };
   toolThreshold?: number;
-  /** The share of the model's context (percent) tool definitions may take before the model searches for tools (default 10). */
+  /** The share of the model's context (percent) tool definitions may take before the model searches for tools (default 25). */
   toolContextPercent?: number;
   /** The choices saved in Settings, or the defaults where none was saved. */
   approvals: ApprovalChoices;

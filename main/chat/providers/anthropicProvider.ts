@@ -122,10 +122,12 @@ async function* streamTurn(
   const toolBlocks = new Map<number, { id: string; name: string; json: string; startInput: unknown }>();
   let stopReason: StopReason = 'other';
   let finished = false;
+  let answeredBy: string | undefined;
   try {
     for await (const event of events) {
       switch (event.type) {
         case 'message_start': {
+          answeredBy = event.message.model;
           const u = event.message.usage;
           usage.inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
           usage.outputTokens = u.output_tokens;
@@ -177,7 +179,7 @@ async function* streamTurn(
     throw streamFailure(config.id, error, errors);
   }
   if (!finished) throw streamCutShort(config.id, errors);
-  yield { type: 'done', stopReason, usage: { ...usage } };
+  yield { type: 'done', stopReason, usage: { ...usage }, ...(answeredBy && answeredBy !== request.model ? { model: answeredBy } : {}) };
 }
 
 /**

@@ -60,8 +60,10 @@ async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, r
   const calls = new Map<number, { id: string; name: string; args: string }>();
   let finishReason: ChatCompletionChunk.Choice['finish_reason'] | undefined;
   let refused = false;
+  let answeredBy: string | undefined;
   try {
     for await (const chunk of chunks) {
+      if (chunk.model) answeredBy = chunk.model;
       if (chunk.usage) {
         usage.inputTokens = chunk.usage.prompt_tokens;
         usage.outputTokens = chunk.usage.completion_tokens;
@@ -106,7 +108,7 @@ async function* streamTurn(config: ProviderConfig, source: OpenAiClientSource, r
   // Some compatible servers say "stop" after tool calls; the loop must still run the tools.
   if (calls.size > 0 && stopReason === 'end_turn') stopReason = 'tool_use';
   if (refused) stopReason = 'refusal';
-  yield { type: 'done', stopReason, usage: { ...usage } };
+  yield { type: 'done', stopReason, usage: { ...usage }, ...(answeredBy && answeredBy !== request.model ? { model: answeredBy } : {}) };
 }
 
 /** Empty arguments mean a call without arguments; anything else must parse to an object. */

@@ -61,6 +61,7 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
   const calls: { id: string; name: string; args: string }[] = [];
   let stopReason: StopReason | undefined;
   let refused = false;
+  let answeredBy: string | undefined;
   try {
     for await (const event of events) {
       switch (event.type) {
@@ -98,6 +99,7 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
           break;
         case 'response.completed':
         case 'response.incomplete':
+          answeredBy = event.response.model;
           usage.inputTokens = event.response.usage?.input_tokens ?? 0;
           usage.outputTokens = event.response.usage?.output_tokens ?? 0;
           stopReason = event.type === 'response.completed' ? (calls.length > 0 ? 'tool_use' : 'end_turn') : incompleteReason(event.response.incomplete_details?.reason);
@@ -116,7 +118,7 @@ async function* streamResponse(config: ProviderConfig, source: OpenAiClientSourc
   }
   if (stopReason === undefined) throw streamCutShort(config.id, errors);
   for (const call of calls) yield { type: 'tool_call', id: call.id, name: call.name, input: call.args.trim() === '' ? {} : toolArguments(config.id, errors, call.name, call.args) };
-  yield { type: 'done', stopReason: refused ? 'refusal' : stopReason, usage: { ...usage } };
+  yield { type: 'done', stopReason: refused ? 'refusal' : stopReason, usage: { ...usage }, ...(answeredBy && answeredBy !== request.model ? { model: answeredBy } : {}) };
 }
 
 function incompleteReason(reason: string | undefined): StopReason {

@@ -31,7 +31,7 @@ export function scriptedTools(tools: readonly ToolSummary[], options: ScriptedTo
     catalog: { resolve: async (serverId, name) => tools.find((t) => t.serverId === serverId && t.name === name), withheld, unavailable: () => undefined },
     consent: {
       check: async ({ tool }) => options.gate?.(tool) ?? { allowed: true, decidedBy: 'policy', reason: 'test' },
-      tookIn: (tool) => void tookIn.push(tool.name),
+      tookIn: (content) => void tookIn.push(content.kind === 'tool' ? content.tool.name : content.name),
     },
     runner: {
       call: async (serverId, tool, args) => {
@@ -44,14 +44,14 @@ export function scriptedTools(tools: readonly ToolSummary[], options: ScriptedTo
     audit: { append: () => undefined as never },
   });
   const catalog: TurnTools = {
-    plan: (conversationId, contextTokens) => planTurn(tools, withheld, { ...(contextTokens !== undefined ? { contextTokens } : {}), kept: conversationId === undefined ? [] : (kept.get(conversationId) ?? []) }),
+    plan: (conversationId, context) => planTurn(tools, withheld, { ...(context !== undefined ? { context } : {}), kept: conversationId === undefined ? [] : (kept.get(conversationId) ?? []) }),
     search: (query, limit) => createToolIndex(tools.filter(() => withheld() === undefined)).search(query, limit).map((hit) => hit.tool),
     noteLoaded: (conversationId, modelNames, how = { kind: 'called' }) => {
       const before = (kept.get(conversationId) ?? []).filter((entry) => !modelNames.includes(entry.modelName));
       kept.set(conversationId, [...modelNames.map((modelName) => ({ modelName, how })), ...before]);
     },
   };
-  /** The plan of a turn in `conversationId`, for a model with this much context. */
-  const plan = (conversationId = 'c1', contextTokens?: number): TurnToolPlan => catalog.plan(conversationId, contextTokens);
+  /** The plan of a turn in `conversationId`, for a model with this much context (the usual for its kind, unless `reported`). */
+  const plan = (conversationId = 'c1', contextTokens?: number, reported = false): TurnToolPlan => catalog.plan(conversationId, contextTokens === undefined ? undefined : { tokens: contextTokens, reported });
   return { tools: catalog, calls, plan, served, servedNames, tookIn };
 }

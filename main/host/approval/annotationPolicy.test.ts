@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolAnnotationsView } from '../../../shared/domain.ts';
-import { defaultDecision, effectiveHints } from './annotationPolicy.ts';
+import { effectiveHints } from '../../../shared/toolHints.ts';
+import { defaultDecision } from './annotationPolicy.ts';
 
 type Row = [label: string, annotations: ToolAnnotationsView | undefined, trusted: boolean, kind: 'allow' | 'ask', record: boolean, elevated: boolean];
 

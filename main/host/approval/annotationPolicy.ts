@@ -5,6 +5,8 @@
 // consider tool annotations to be untrusted unless they come from trusted servers").
 
 import type { ToolAnnotationsView } from '../../../shared/domain.ts';
+import { effectiveHints, SPEC_DEFAULT_HINTS } from '../../../shared/toolHints.ts';
+import type { EffectiveHints } from '../../../shared/toolHints.ts';
 
 export type DecisionKind = 'allow' | 'ask' | 'deny';
 
@@ -16,37 +18,6 @@ export interface PolicyDecision {
   elevated: boolean;
   /** A sentence for the person saying why. */
   reason: string;
-}
-
-export interface EffectiveHints {
-  readOnly: boolean;
-  destructive: boolean;
-  idempotent: boolean;
-  openWorld: boolean;
-}
-
-/** The spec's defaults for missing hints; every one of them is the cautious choice. */
-export const SPEC_DEFAULT_HINTS: Readonly<EffectiveHints> = Object.freeze({
-  readOnly: false,
-  destructive: true,
-  idempotent: false,
-  openWorld: true,
-});
-
-/**
- * The hints with the spec's defaults filled in. destructiveHint and idempotentHint mean something only
- * when readOnlyHint is false: a tool that changes nothing destroys nothing and can be repeated.
- */
-export function effectiveHints(annotations: ToolAnnotationsView | undefined): EffectiveHints {
-  const readOnly = annotations?.readOnlyHint ?? SPEC_DEFAULT_HINTS.readOnly;
-  const openWorld = annotations?.openWorldHint ?? SPEC_DEFAULT_HINTS.openWorld;
-  if (readOnly) return { readOnly, destructive: false, idempotent: true, openWorld };
-  return {
-    readOnly,
-    destructive: annotations?.destructiveHint ?? SPEC_DEFAULT_HINTS.destructive,
-    idempotent: annotations?.idempotentHint ?? SPEC_DEFAULT_HINTS.idempotent,
-    openWorld,
-  };
 }
 
 /** The hints Atrium acts on: a server's own, when it is trusted; the spec's cautious defaults otherwise. */

@@ -276,3 +276,35 @@ test('ask-every asks even for a trusted read-only tool, and says why; a tool cha
   const again = ledger.decide({ tool: changed, serverTrusted: true, conversationId: conv, mode: 'ask-every' });
   assert.deepEqual([again.kind, again.reason], ['ask', 'you asked to approve every tool call; this tool changed since you approved it']);
 });
+
+test("a grant for the server's read-only tools covers those that declared read-only when it was given, in a slot of its own beside “every tool”", () => {
+  const ledger = freshLedger();
+  const later = tool('read_later', { annotations: { readOnlyHint: true } });
+  const readOnlyTools = ledger.grant({ scope: 'always', effect: 'allow', subject: { serverId: 'fs', tools: [write, read], only: 'read-only' } });
+  assert.deepEqual([readOnlyTools.target, Object.keys(readOnlyTools.fingerprints)], [{ serverId: 'fs', only: 'read-only' }, ['read_file']]);
+  const decision = ledger.decide({ tool: read, serverTrusted: false, conversationId: conv });
+  assert.deepEqual([decision.kind, decision.reason], ['allow', 'you allowed the read-only tools of fs always']);
+  assert.equal(ledger.decide({ tool: write, serverTrusted: false, conversationId: conv }).kind, 'ask', 'not a tool that is not read-only');
+  assert.equal(ledger.decide({ tool: later, serverTrusted: false, conversationId: conv }).kind, 'ask', 'not a tool the server added since');
+  const changed = { ...read, description: 'reads, and now also mails it' };
+  assert.equal(ledger.decide({ tool: changed, serverTrusted: false, conversationId: conv }).changedSinceApproval, true, 'not a tool that changed since');
+
+  const every = ledger.grant({ scope: 'always', effect: 'deny', subject: { serverId: 'fs', tools: [write, read] } });
+  assert.deepEqual(ledger.list().map((g) => g.id).sort(), [readOnlyTools.id, every.id].sort(), 'the “every tool” answer does not replace it');
+  assert.throws(() => ledger.grant({ scope: 'always', effect: 'allow', subject: { serverId: 'fs', tools: [write], only: 'read-only' } }), /fs lists no tool that declares it only reads/);
+});
+
+test('a read-only-tools grant survives reopening the database file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-grants-'));
+  try {
+    const file = join(dir, 'atrium.db');
+    const db1 = openDatabase(file, grantMigrations);
+    const given = new GrantLedger(db1).grant({ scope: 'always', effect: 'allow', subject: { serverId: 'fs', tools: [write, read], only: 'read-only' } });
+    db1.close();
+    const db2 = openDatabase(file, grantMigrations);
+    assert.deepEqual(new GrantLedger(db2).list(), [given]);
+    db2.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,5 @@
-// The person's answers that outlive one question: allow or deny, for one tool or a whole server, once,
-// for a conversation, or always. A grant remembers the fingerprint of every tool it covers, as the person
+// The person's answers that outlive one question: allow or deny, for one tool, a server's read-only tools
+// or a whole server, once, for a conversation, or always. A grant remembers the fingerprint of every tool it covers, as the person
 // saw it; an allow grant stops applying to a tool whose fingerprint changed, so that tool asks again (the
 // changed definition itself is withheld from the model by toolPins until the person approves it).
 // `decide` turns grants, the approval mode (chosen in Settings, or the CLI's --approve for one run) and
@@ -12,6 +12,7 @@ import type { Database, Migration } from '../../store/database.ts';
 import { ChangeListeners } from '../../changeListeners.ts';
 import { readRows } from '../../store/rowReader.ts';
 import type { RowReader } from '../../store/rowReader.ts';
+import { effectiveHints } from '../../../shared/toolHints.ts';
 import { believedHints, defaultDecision } from './annotationPolicy.ts';
 import type { DecisionKind } from './annotationPolicy.ts';
 import { toolFingerprint } from './toolFingerprint.ts';
@@ -23,8 +24,11 @@ import { toolFingerprint } from './toolFingerprint.ts';
  */
 export type ApprovalMode = 'ask' | 'ask-every' | 'readonly' | 'all' | 'none';
 
-/** What the person answered about: one tool as shown, or a whole server with the tools it lists now. */
-export type GrantSubject = { tool: ToolSummary } | { serverId: ServerId; tools: readonly ToolSummary[] };
+/**
+ * What the person answered about: one tool as shown, or a whole server with the tools it lists now (with
+ * `only: 'read-only'`, those of them that declare they only read).
+ */
+export type GrantSubject = { tool: ToolSummary } | { serverId: ServerId; tools: readonly ToolSummary[]; only?: 'read-only' };
 
 export interface GrantRequest {
   scope: GrantScope;
@@ -72,11 +76,20 @@ export const grantMigrations: readonly Migration[] = [
       CREATE INDEX approval_grants_conversation ON approval_grants (conversation_id);
     `,
   },
+  {
+    id: 'approval-grants-2',
+    sql: "ALTER TABLE approval_grants ADD COLUMN only_tools TEXT CHECK (only_tools IS NULL OR (only_tools = 'read-only' AND tool IS NULL));",
+  },
 ];
 
 export interface GrantLedgerOptions {
   now?: () => number;
   newId?: () => string;
+}
+
+/** A grant the person asked for that cannot be made as asked; the message is for the person. */
+export class GrantError extends Error {
+  readonly code = 'failed';
 }
 
 // Among grants of the same rank, a 'once' grant is reported first so the call spends it.
@@ -114,7 +127,7 @@ export class GrantLedger {
       createdAt: this.now(),
     };
     const sameSlot = (g: Grant) =>
-      g.scope === grant.scope && g.target.serverId === target.serverId && g.target.tool === target.tool && g.conversationId === conversationId;
+      g.scope === grant.scope && g.target.serverId === target.serverId && g.target.tool === target.tool && g.target.only === target.only && g.conversationId === conversationId;
     if (grant.scope === 'once') {
       for (const existing of [...this.onceGrants.values()]) if (sameSlot(existing)) this.onceGrants.delete(existing.id);
       this.onceGrants.set(grant.id, grant);
@@ -123,14 +136,14 @@ export class GrantLedger {
     }
     transaction(this.db, () => {
       this.db
-        .prepare('DELETE FROM approval_grants WHERE scope = ? AND server_id = ? AND tool IS ? AND conversation_id IS ?')
-        .run(grant.scope, target.serverId, target.tool ?? null, conversationId ?? null);
+        .prepare('DELETE FROM approval_grants WHERE scope = ? AND server_id = ? AND tool IS ? AND only_tools IS ? AND conversation_id IS ?')
+        .run(grant.scope, target.serverId, target.tool ?? null, target.only ?? null, conversationId ?? null);
       this.db
         .prepare(
-          `INSERT INTO approval_grants (id, scope, server_id, tool, effect, fingerprints, conversation_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO approval_grants (id, scope, server_id, tool, only_tools, effect, fingerprints, conversation_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(grant.id, grant.scope, target.serverId, target.tool ?? null, grant.effect, JSON.stringify(fingerprints), conversationId ?? null, grant.createdAt);
+        .run(grant.id, grant.scope, target.serverId, target.tool ?? null, target.only ?? null, grant.effect, JSON.stringify(fingerprints), conversationId ?? null, grant.createdAt);
     });
     this.changes.tell();
     return grant;
@@ -181,7 +194,7 @@ export class GrantLedger {
     const { winner, changedSinceApproval } = this.match(tool, conversationId);
 
     if (winner) {
-      const what = winner.target.tool === undefined ? `every tool of ${winner.target.serverId}` : 'this tool';
+      const what = winner.target.tool !== undefined ? 'this tool' : winner.target.only === 'read-only' ? `the read-only tools of ${winner.target.serverId}` : `every tool of ${winner.target.serverId}`;
       const when = winner.scope === 'always' ? 'always' : winner.scope === 'conversation' ? 'in this conversation' : 'once';
       return {
         kind: winner.effect,
@@ -287,18 +300,24 @@ function describeSubject(subject: GrantSubject): { target: GrantTarget; fingerpr
   const fingerprints: Record<string, string> = {};
   for (const tool of subject.tools) {
     if (tool.serverId !== subject.serverId) throw new Error(`tool ${tool.name} belongs to ${tool.serverId}, not ${subject.serverId}`);
+    if (subject.only === 'read-only' && !effectiveHints(tool.annotations).readOnly) continue;
     fingerprints[tool.name] = toolFingerprint(tool);
+  }
+  if (subject.only === 'read-only') {
+    if (Object.keys(fingerprints).length === 0) throw new GrantError(`${subject.serverId} lists no tool that declares it only reads`);
+    return { target: { serverId: subject.serverId, only: 'read-only' }, fingerprints };
   }
   return { target: { serverId: subject.serverId }, fingerprints };
 }
 
 function readGrant(row: RowReader): Grant {
   const tool = row.optText('tool');
+  const only = row.optText('only_tools');
   const conversationId = row.optText('conversation_id');
   return {
     id: row.text('id'),
     scope: row.oneOf('scope', ['once', 'conversation', 'always']),
-    target: tool === undefined ? { serverId: row.text('server_id') } : { serverId: row.text('server_id'), tool },
+    target: tool !== undefined ? { serverId: row.text('server_id'), tool } : only === 'read-only' ? { serverId: row.text('server_id'), only } : { serverId: row.text('server_id') },
     effect: row.oneOf('effect', ['allow', 'deny']),
     fingerprints: fingerprintsOf(row.json('fingerprints')),
     ...(conversationId === undefined ? {} : { conversationId }),

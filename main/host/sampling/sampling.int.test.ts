@@ -45,7 +45,7 @@ for (const era of ['2025 (sampling/createMessage)', '2026-07-28 (input_required)
       const review = nextEvent(host.core, 'pendingOpened');
       await host.core.api.respondPending({ id: first.id, outcome: { action: 'approve' } });
       const second = await review;
-      assert.deepEqual(second.payload as SamplingResultPayload, { stage: 'result', model: 'claude-fake-1', text: 'Hi there!', stopReason: 'endTurn' });
+      assert.deepEqual(second.payload as SamplingResultPayload, { stage: 'result', provider: 'fake', model: 'claude-fake-1', why: shown.why, text: 'Hi there!', stopReason: 'endTurn' });
       await host.core.api.respondPending({ id: second.id, outcome: { action: 'send', text: 'Hello, kindly.' } });
       assert.equal(textOf(await call), 'Hello, kindly.');
       // The server's own log says, in the host's words, which model answered and why.

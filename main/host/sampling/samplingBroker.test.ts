@@ -89,7 +89,7 @@ test('the person sees the request with the chosen model, edits and approves it, 
   assert.equal(llm.seen[0]?.system, 'be very brief', 'the edited system prompt reached the model');
   assert.equal(llm.seen[0]?.maxTokens, 50);
   assert.deepEqual(llm.seen[0]?.messages, [{ role: 'user', content: [{ type: 'text', text: 'Summarise this, kindly' }] }]);
-  assert.deepEqual(shown[1]?.payload as SamplingResultPayload, { stage: 'result', model: 'claude-haiku-4', text: 'sampled reply', stopReason: 'endTurn' });
+  assert.deepEqual(shown[1]?.payload as SamplingResultPayload, { stage: 'result', provider: 'p', model: 'claude-haiku-4', why: request.why, text: 'sampled reply', stopReason: 'endTurn' });
   assert.deepEqual(result, { role: 'assistant', content: { type: 'text', text: 'edited reply' }, model: 'claude-haiku-4', stopReason: 'endTurn' });
 });
 
@@ -161,4 +161,22 @@ test('with no model to use, the request is declined with the reason (not an inte
   });
   await assert.rejects(ask('s'), (error: unknown) => error instanceof RequestRefusedError && /declined: no model provider is set up yet/.test(error.message));
   assert.equal(shown.length, 0);
+});
+
+test('the review and its record say which model answered: the provider, the model and why; a server that answered with another model than asked says so', async () => {
+  const answeredAs: LlmProvider = {
+    ...provider(['whatever-is-asked']),
+    id: 'local',
+    async *stream() {
+      yield { type: 'text_delta', text: 'from the model it had loaded' };
+      yield { type: 'done', stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 }, model: 'llama-3.1-8b-q4' };
+    },
+  };
+  const { ask, shown } = setup('ask', (record) => (stage(record) === 'request' ? { action: 'approve', model: 'claude-opus-4' } : { action: 'send' }), {
+    models: async () => ({ provider: answeredAs, defaultModel: 'claude-sonnet-4' }),
+  });
+  const result = await ask('untrusted');
+  const review = shown[1]?.payload as SamplingResultPayload;
+  assert.deepEqual([review.provider, review.model, review.why], ['local', 'llama-3.1-8b-q4', 'claude-opus-4 was asked for; local answered with llama-3.1-8b-q4']);
+  assert.equal(result.model, 'llama-3.1-8b-q4', 'the server is told the model that answered');
 });

@@ -107,11 +107,20 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       let stopReason = 'endTurn';
       for await (const event of provider.stream({ model, messages, tools: [], maxTokens, signal, ...(system ? { system } : {}) })) {
         if (event.type === 'text_delta') text += event.text;
-        if (event.type === 'done') stopReason = event.stopReason === 'max_tokens' ? 'maxTokens' : event.stopReason === 'end_turn' ? 'endTurn' : event.stopReason;
+        if (event.type === 'done') {
+          stopReason = event.stopReason === 'max_tokens' ? 'maxTokens' : event.stopReason === 'end_turn' ? 'endTurn' : event.stopReason;
+          // A server that serves whatever it has loaded answers with another model than the one asked for: that one is said.
+          if (event.model !== undefined && event.model !== model) {
+            why = `${model} was asked for; ${provider.id} answered with ${event.model}`;
+            model = event.model;
+            note?.(`sampling: ${why}`);
+          }
+        }
       }
 
       if (asked) {
-        const review = await deps.pending.request<'sampling', SamplingResultAnswer>('sampling', serverId, { stage: 'result', model, text, stopReason }, { ...options, check: checkResultAnswer });
+        const reply: SamplingResultPayload = { stage: 'result', provider: provider.id, model, why, text, stopReason };
+        const review = await deps.pending.request<'sampling', SamplingResultAnswer>('sampling', serverId, reply, { ...options, check: checkResultAnswer });
         if (review.action === 'reject') throw new RequestRefusedError(`The sampled reply for "${serverId}" was withheld by the person`);
         if (review.text !== undefined) text = review.text;
       }

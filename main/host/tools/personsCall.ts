@@ -20,7 +20,7 @@ export function resultForPerson(outcome: CallOutcome, serverId: string, tool: st
     case 'refused':
       if (outcome.error) throw outcome.error;
       if (outcome.because === 'unknown-tool') throw new ServerError(serverId, 'not_found', `${serverId}: there is no tool named "${tool}"`);
-      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}": the arguments do not fit its input schema: ${outcome.message}`);
+      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}"`, outcome.problems ?? [{ field: '', message: outcome.message }]);
       if (outcome.tool?.changed) throw new ToolWithheldError(serverId, tool);
       throw new ToolRefusedError(outcome.message);
     case 'denied':

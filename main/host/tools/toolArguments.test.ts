@@ -1,19 +1,62 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
-import { toolArgumentsProblem } from './toolArguments.ts';
+import { InvalidToolArgumentsError, toolArgumentProblems } from './toolArguments.ts';
 
-const schema = { type: 'object', properties: { a: { type: 'number' }, verbose: { type: 'boolean' } }, required: ['a'] };
+const schema = {
+  type: 'object',
+  properties: {
+    a: { type: 'number', description: 'First number' },
+    b: { type: 'number', description: 'Second number' },
+    verbose: { type: 'boolean' },
+    mode: { type: 'string', enum: ['fast', 'careful'] },
+    options: { type: 'object', properties: { depth: { type: 'integer', minimum: 1, description: 'How deep to look' } }, required: ['depth'] },
+    files: { type: 'array', items: { type: 'string' } },
+    id: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+  },
+  required: ['a', 'b'],
+  additionalProperties: false,
+};
 const validator = new CachedSchemaValidator();
+const problems = (args: Record<string, unknown>) => toolArgumentProblems(validator, schema, args);
 
-test('arguments that do not fit the input schema are described as the arguments', () => {
-  assert.match(toolArgumentsProblem(validator, schema, { a: 'x' }) ?? '', /^arguments\/a must be number/);
+test('every argument that does not fit is named at once, each with what the tool says it is', () => {
+  assert.deepEqual(problems({ a: 'x' }), [
+    { field: 'a', message: 'a must be a number, not "x"', description: 'First number' },
+    { field: 'b', message: 'b is required', description: 'Second number' },
+  ]);
+});
+
+test('nested arguments, lists, choices, forms and unknown arguments are each said in words, one problem per argument', () => {
+  const found = problems({ a: 1, b: 2, mode: 'quick', options: { depth: 0 }, files: ['x', 3], id: true, colour: 'red' });
+  assert.deepEqual(
+    found?.map((problem) => problem.message),
+    [
+      'mode must be one of "fast", "careful"',
+      'options.depth must be at least 1',
+      'files[1] must be text, not 3',
+      'id does not fit any of the forms it can take',
+      'colour is not an argument this tool takes',
+    ],
+  );
+  assert.equal(found?.find((problem) => problem.field === 'options.depth')?.description, 'How deep to look');
+  assert.deepEqual(problems({ a: 1, b: 2, options: {} })?.[0], { field: 'options.depth', message: 'options.depth is required', description: 'How deep to look' });
 });
 
 test('a null for an optional parameter counts as not given (as the transport treats it for Mcp-Param headers)', () => {
-  assert.equal(toolArgumentsProblem(validator, schema, { a: 1, verbose: null }), undefined);
+  assert.equal(problems({ a: 1, b: 2, verbose: null }), undefined);
 });
 
 test('a null for a required parameter is still refused', () => {
-  assert.match(toolArgumentsProblem(validator, schema, { a: null }) ?? '', /arguments\/a must be number/);
+  assert.equal(problems({ a: null, b: 2 })?.[0]?.message, 'a must be a number, not null');
+});
+
+test('the error says every problem in a line, and on a terminal a line per argument with its description', () => {
+  const error = new InvalidToolArgumentsError('calc: tool "add"', problems({ a: 'x' }) ?? []);
+  assert.equal(error.message, 'calc: tool "add" cannot take these arguments: a must be a number, not "x"; b is required.');
+  assert.equal(error.commandLine, 'calc: tool "add" cannot take these arguments:\n  ✗ a must be a number, not "x" — First number\n  ✗ b is required — Second number');
+  assert.deepEqual(error.fields, [
+    { field: 'a', message: 'a must be a number, not "x"' },
+    { field: 'b', message: 'b is required' },
+  ]);
 });

@@ -70,7 +70,7 @@ for (const origin of origins) {
   test(`${origin.by}: arguments that do not fit the tool's schema never reach the server`, async () => {
     const kit = pipeline();
     const outcome = await kit.call(origin, { a: 'two' });
-    assert.deepEqual(outcome.kind === 'refused' && [outcome.because, outcome.message], ['invalid-arguments', "arguments must have required property 'b'"]);
+    assert.deepEqual(outcome.kind === 'refused' && [outcome.because, outcome.message], ['invalid-arguments', 'a must be a number, not "two"; b is required']);
     assert.deepEqual(kit.served, []);
   });
 }
@@ -118,4 +118,34 @@ test('a call can be cancelled by its id from the moment it is asked for, and the
   assert.equal((await running).kind, 'cancelled');
   assert.equal(kit.audited.at(-1)?.outcome, 'cancelled');
   assert.equal(kit.calls.cancel('running'), false, 'a call that ended is no longer known');
+});
+
+test("a model's call asked with others of its step hands consent the later calls as they would run now: an unknown tool, a withheld one and arguments that do not fit are left out", async () => {
+  const sub: ToolSummary = { ...add, name: 'sub', modelName: 'calc__sub' };
+  const tools = new Map<string, ToolSummary>([['add', add], ['sub', sub], ['mul', changed({ ...add, name: 'mul', modelName: 'calc__mul' })]]);
+  let later: { callId: string; tool: string; arguments: Record<string, unknown> }[] = [];
+  const calls = createToolCallPipeline({
+    catalog: { resolve: async (_serverId, name) => tools.get(name), withheld: withheldFrom, unavailable: () => undefined },
+    consent: {
+      check: async ({ step }) => {
+        later = (await step?.later())?.map((call) => ({ callId: call.callId, tool: call.tool.name, arguments: call.arguments })) ?? [];
+        return { allowed: false, decidedBy: 'person', reason: 'test' };
+      },
+      tookIn: () => undefined,
+    },
+    runner: { call: async () => ({ content: [] }) },
+    validator: new CachedSchemaValidator(),
+    audit: { append: (entry) => ({ ...entry, seq: 1 }) },
+  });
+  const step = {
+    id: 'message-1',
+    later: [
+      { callId: 'c2', serverId: 'calc', tool: 'sub', arguments: { a: 1, b: 2 } },
+      { callId: 'c3', serverId: 'calc', tool: 'gone', arguments: {} },
+      { callId: 'c4', serverId: 'calc', tool: 'mul', arguments: { a: 1, b: 2 } },
+      { callId: 'c5', serverId: 'calc', tool: 'sub', arguments: { a: 'one' } },
+    ],
+  };
+  await calls.call({ serverId: 'calc', tool: 'add', arguments: { a: 1, b: 1 }, origin: { by: 'model', conversationId: 'c1' }, callId: 'c1', step });
+  assert.deepEqual(later, [{ callId: 'c2', tool: 'sub', arguments: { a: 1, b: 2 } }]);
 });

@@ -3,29 +3,32 @@
 //
 //   resolve the tool in the catalog at this moment → withheld? (changed since approved, not for this
 //   caller, turned off) → arguments against its input schema → consent (the person's own call is not
-//   asked about; the pin still holds for it) → the call, repeated only where a trusted server says that
-//   is safe → what the conversation took in → the audit log.
+//   asked about; the pin still holds for it; a model's call asked with others of its step lists those
+//   the person may answer with it) → the call, repeated only where a trusted server says that is safe →
+//   what the conversation took in → the audit log.
 //
 // The callers are thin: each turns the outcome into its own words (a tool result for the model, an
 // error for a view or a terminal). Checking at the moment of the call, not when a turn listed its tools,
 // is what refuses a tool that changed in the middle of a turn.
 
-import type { jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { ProgressUpdate, ToolSummary } from '../../../shared/domain.ts';
 import type { CallDecision, CallOutcome, ToolCallRequest, ToolCalls } from '../../chat/turnTools.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
 import type { AuditLog } from '../approval/auditLog.ts';
+import type { StepCallShown } from '../approval/stepAnswers.ts';
 import type { ConsentGate } from '../consentGate.ts';
 import type { ToolRunner } from './resilientRunner.ts';
 import type { ToolAudience, ToolCatalog } from './toolCatalog.ts';
-import { toolArgumentsProblem } from './toolArguments.ts';
+import { argumentProblemsText, toolArgumentProblems } from './toolArguments.ts';
+import type { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
 
 export interface ToolCallPipelineDeps {
   catalog: Pick<ToolCatalog, 'resolve' | 'withheld' | 'unavailable'>;
   consent: Pick<ConsentGate, 'check' | 'tookIn'>;
   /** Runs an allowed call on its server (the hub, made resilient, with each call's conversation noted). */
   runner: ToolRunner;
-  validator: jsonSchemaValidator;
+  /** Checks arguments against a tool's input schema, every problem at once. */
+  validator: Pick<CachedSchemaValidator, 'errorsOf'>;
   audit: Pick<AuditLog, 'append'>;
   /** Told of every call's progress, whoever made it (the contract's `progress` event). */
   onProgress?(update: ProgressUpdate): void;
@@ -58,19 +61,39 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     }
   };
 
+  /** The tool as it is now, if a call of it may go on to consent: it exists, is not withheld, and the arguments fit. */
+  const prepare = async (call: Pick<ToolCallRequest, 'serverId' | 'tool' | 'arguments' | 'origin'>): Promise<{ tool: ToolSummary } | { refused: Refused }> => {
+    const { serverId, tool: name, arguments: args, origin } = call;
+    const tool = await deps.catalog.resolve(serverId, name);
+    if (!tool) return { refused: unresolved(serverId, name, deps.catalog.unavailable(serverId)) };
+    const withheld = deps.catalog.withheld(tool, audienceOf(origin));
+    if (withheld !== undefined) return { refused: { kind: 'refused', because: 'withheld', message: withheld, tool } };
+    // A mismatch goes back to whoever asked, as an error they can fix; the server never sees it.
+    const problems = toolArgumentProblems(deps.validator, tool.inputSchema, args);
+    if (problems !== undefined) return { refused: { kind: 'refused', because: 'invalid-arguments', message: argumentProblemsText(problems), problems, tool } };
+    return { tool };
+  };
+
+  /** The step's later calls that would reach consent, for the person to answer with this one. */
+  const laterInStep = async (request: ToolCallRequest): Promise<StepCallShown[]> => {
+    const shown: StepCallShown[] = [];
+    for (const call of request.step?.later ?? []) {
+      const prepared = await prepare({ ...call, origin: request.origin });
+      if ('tool' in prepared) shown.push({ callId: call.callId, tool: prepared.tool, arguments: call.arguments });
+    }
+    return shown;
+  };
+
   const decideAndRun = async (request: ToolCallRequest, signal: AbortSignal): Promise<CallOutcome> => {
     const { serverId, tool: name, arguments: args, origin } = request;
-    const tool = await deps.catalog.resolve(serverId, name);
-    if (!tool) return unresolved(serverId, name, deps.catalog.unavailable(serverId));
-    const conversationId = origin.by === 'person' ? undefined : origin.conversationId;
-    const withheld = deps.catalog.withheld(tool, audienceOf(origin));
-    if (withheld !== undefined) {
-      audit(tool, request, { decision: 'deny', decidedBy: 'policy', outcome: 'denied', detail: withheld });
-      return { kind: 'refused', because: 'withheld', message: withheld, tool };
+    const prepared = await prepare(request);
+    if ('refused' in prepared) {
+      const { refused } = prepared;
+      if (refused.because === 'withheld' && refused.tool) audit(refused.tool, request, { decision: 'deny', decidedBy: 'policy', outcome: 'denied', detail: refused.message });
+      return refused;
     }
-    // A mismatch goes back to whoever asked, as an error they can fix; the server never sees it.
-    const problem = toolArgumentsProblem(deps.validator, tool.inputSchema, args);
-    if (problem !== undefined) return { kind: 'refused', because: 'invalid-arguments', message: problem, tool };
+    const { tool } = prepared;
+    const conversationId = origin.by === 'person' ? undefined : origin.conversationId;
 
     let decision: CallDecision;
     if (conversationId === undefined) {
@@ -78,6 +101,7 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
       audit(tool, request, { decision: 'allow', decidedBy: 'person', outcome: 'allowed', detail: decision.reason });
     } else {
       request.onAsking?.();
+      const { step } = request;
       const decided = await deps.consent.check({
         tool,
         arguments: args,
@@ -85,6 +109,7 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
         signal,
         callId: request.callId,
         ...(origin.by === 'view' ? { fromView: origin.viewOf } : {}),
+        ...(step ? { step: { id: step.id, later: () => laterInStep(request) } } : {}),
       });
       decision = { decidedBy: decided.decidedBy, reason: decided.reason };
       if (!decided.allowed) return { kind: 'denied', tool, decision, ...(decided.unanswered ? { unanswered: true as const } : {}) };
@@ -104,13 +129,13 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
         },
         ...(conversationId !== undefined ? { conversationId } : {}),
       });
-      if (conversationId !== undefined) deps.consent.tookIn(tool, conversationId);
+      if (conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' });
       return { kind: 'done', tool, decision, startedAt, result };
     } catch (error) {
       const cancelled = signal.aborted;
       // A server's error message is its text too, and it reaches the model.
-      if (!cancelled && conversationId !== undefined) deps.consent.tookIn(tool, conversationId);
+      if (!cancelled && conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message });
       return { kind: cancelled ? 'cancelled' : 'failed', tool, decision, startedAt, error: error as Error };
     }
@@ -142,7 +167,9 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
 }
 
 /** A call whose tool is not there: the server is gone or not ready (its own error), or it has no such tool. */
-function unresolved(serverId: string, name: string, unavailable: Error | undefined): CallOutcome {
+type Refused = Extract<CallOutcome, { kind: 'refused' }>;
+
+function unresolved(serverId: string, name: string, unavailable: Error | undefined): Refused {
   if (!unavailable) return { kind: 'refused', because: 'unknown-tool', message: `${serverId} does not offer a tool named "${name}"` };
   const gone = unavailable instanceof ServerError && unavailable.kind === 'not_found';
   return { kind: 'refused', because: gone ? 'unknown-server' : 'server-unavailable', message: unavailable.message, error: unavailable };

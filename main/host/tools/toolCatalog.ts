@@ -6,7 +6,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import type { LoadedHow, ServerId, ToolSearchHit, ToolSummary } from '../../../shared/domain.ts';
-import type { TurnToolPlan, TurnTools } from '../../chat/turnTools.ts';
+import type { ModelContext, TurnToolPlan, TurnTools } from '../../chat/turnTools.ts';
 import type { ServerDefinition } from '../../mcp/config/serverConfig.ts';
 import { isToolAlwaysLoaded, isToolEnabled, withToolAlwaysLoaded, withToolEnabled } from '../../mcp/config/serverConfig.ts';
 import { appMetaOf, isForTheModel } from '../../mcp/extensions/apps/appsMeta.ts';
@@ -121,14 +121,14 @@ export class ToolCatalog implements TurnTools {
    * The tools of one turn: what is offered, what is withheld (and said), whether the model searches
    * instead of getting them all, and what it has loaded without searching, each with how.
    */
-  plan(conversationId: string | undefined, contextTokens?: number): TurnToolPlan {
+  plan(conversationId: string | undefined, context?: ModelContext): TurnToolPlan {
     const ready = new Set(this.deps.connections().flatMap((c) => (c.snapshot.status.kind === 'ready' ? [c.id] : [])));
     const candidates = this.deps.pins.review(this.current().tools.filter((t) => ready.has(t.serverId) && t.enabled));
     const settings = this.deps.settings();
     return planTurn(candidates, (tool) => this.withheld(tool, 'model'), {
       ...(settings.toolThreshold ? { threshold: settings.toolThreshold } : {}),
       ...(settings.toolContextPercent ? { contextShare: settings.toolContextPercent / 100 } : {}),
-      ...(contextTokens !== undefined ? { contextTokens } : {}),
+      ...(context !== undefined ? { context } : {}),
       kept: conversationId === undefined ? [] : this.deps.loaded.entries(conversationId),
     });
   }

@@ -4,14 +4,14 @@
 // loaded before (found, called, or loaded by hand), most recent first. Pure: the catalog gathers the inputs.
 
 import type { LoadedToolView, ToolSummary } from '../../../shared/domain.ts';
-import type { TurnToolPlan } from '../../chat/turnTools.ts';
+import type { ModelContext, TurnToolPlan } from '../../chat/turnTools.ts';
 import type { LoadedToolEntry } from '../../store/loadedToolStore.ts';
 import { deferralVerdict } from './toolDeferral.ts';
 
 export interface PlanOptions {
   threshold?: number;
   contextShare?: number;
-  contextTokens?: number;
+  context?: ModelContext;
   /** What the conversation loaded before, most recently used first. */
   kept: readonly LoadedToolEntry[];
 }

@@ -64,6 +64,8 @@ export interface ConnectionServices {
    * signal (default 1 s). The spec leaves the wait to the client: a one-shot CLI run waits less.
    */
   closeGraceMs?: number;
+  /** The folder a stdio server runs in when its definition names none; without it, the host's own working folder. */
+  workingFolder?: string;
   /** What the host learnt of stdio servers' protocol eras in earlier runs (a 2025-era one is started once). */
   eras?: EraMemory;
   /** OAuth for remote servers (the host's sign-in); without it, a server that wants a token just fails. */

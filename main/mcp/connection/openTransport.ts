@@ -12,6 +12,7 @@ import { boundedFetch } from '../http/answerBounds.ts';
 import type { AnswerBounds } from '../http/answerBounds.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
+import { prepareWorkingFolder } from '../stdio/serverFolder.ts';
 import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
 
 export interface StdioHooks {
@@ -23,10 +24,13 @@ export interface StdioHooks {
 export async function openStdioTransport(
   def: StdioServerDefinition,
   hooks: StdioHooks,
-  limits: { maxMessageBytes?: number; closeGraceMs?: number } = {},
+  limits: { maxMessageBytes?: number; closeGraceMs?: number; workingFolder?: string } = {},
   gate?: LaunchGate,
 ): Promise<StdioProcessTransport> {
   const env = await buildServerEnvironment(def.env);
+  // A folder the definition names must be there already (its absence is the person's to fix); Atrium's own is made.
+  const cwd = def.cwd ?? limits.workingFolder;
+  if (def.cwd === undefined && limits.workingFolder !== undefined) await prepareWorkingFolder(limits.workingFolder);
   // Checked with the very environment it gets, as late as can be: a script edited or a program put
   // earlier on the PATH since the person approved it is not run.
   if ((await gate?.confirm(def, env)) === 'changed') {
@@ -37,7 +41,7 @@ export async function openStdioTransport(
       command: def.command,
       args: def.args,
       env,
-      ...(def.cwd ? { cwd: def.cwd } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
       ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
       ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
     },

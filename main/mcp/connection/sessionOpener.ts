@@ -25,6 +25,8 @@ export interface TransportDefaults {
   eras?: EraMemory;
   /** Confirms, just before each spawn, that what the server runs is what the person approved. */
   launchGate?: LaunchGate;
+  /** Where a server runs when its definition names no folder. */
+  workingFolder?: string;
 }
 
 export class SessionOpener {
@@ -56,7 +58,11 @@ export class SessionOpener {
     const def = this.definition;
     const maxMessageBytes = def.maxMessageBytes ?? this.defaults.maxMessageBytes;
     if (def.transport === 'stdio') {
-      const limits = { ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}), ...(this.defaults.closeGraceMs !== undefined ? { closeGraceMs: this.defaults.closeGraceMs } : {}) };
+      const limits = {
+        ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
+        ...(this.defaults.closeGraceMs !== undefined ? { closeGraceMs: this.defaults.closeGraceMs } : {}),
+        ...(this.defaults.workingFolder !== undefined ? { workingFolder: this.defaults.workingFolder } : {}),
+      };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
       const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate), this.prior);

@@ -10,6 +10,7 @@ import type { ServerDefinition } from '../config/serverConfig.ts';
 import { loadServersFile, serversFilePath } from '../config/serversFile.ts';
 import type { LaunchGate } from '../connection/connectionServices.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
+import { serversWorkingFolder } from '../stdio/serverFolder.ts';
 import type { ApprovalRecord, ApprovalsDocument } from './approvalsFile.ts';
 import { readApprovals, writeApprovals } from './approvalsFile.ts';
 import { definitionFingerprint } from './launchDefinition.ts';
@@ -40,12 +41,15 @@ export class LaunchApprovals implements LaunchGate {
 
   /** Names an older Atrium's unkeyed pins approve, found after its upgrade: written by hand or by a copy; they count for nothing. */
   private unsigned: ReadonlySet<string> = new Set();
+  /** Where the data folder's servers run when their definition names no folder (serverFolder.ts). */
+  private readonly workingFolder: string;
 
-  private constructor(path: string, document: ApprovalsDocument, own: PinKey, signers: readonly PinKey[]) {
+  private constructor(path: string, document: ApprovalsDocument, own: PinKey, signers: readonly PinKey[], workingFolder: string) {
     this.path = path;
     this.document = document;
     this.own = own;
     this.signers = signers;
+    this.workingFolder = workingFolder;
   }
 
   /**
@@ -59,7 +63,7 @@ export class LaunchApprovals implements LaunchGate {
     const signers = [own, ...others.filter((key) => key.id !== own.id)];
     const path = launchApprovalsPath(home);
     const stored = await readApprovals(path);
-    const approvals = new LaunchApprovals(path, stored.kind === 'current' ? stored.document : { version: 2, byKey: {} }, own, signers);
+    const approvals = new LaunchApprovals(path, stored.kind === 'current' ? stored.document : { version: 2, byKey: {} }, own, signers, serversWorkingFolder(home));
     if (upgrade.isDue()) {
       upgrade.consume();
       if (stored.kind === 'absent' || stored.kind === 'earlier') await approvals.carryOver(home, stored.kind === 'earlier' ? stored.fingerprints : undefined);
@@ -79,13 +83,13 @@ export class LaunchApprovals implements LaunchGate {
   /** Just before a local server is spawned, with the environment it gets: whether its program and scripts are the approved ones. */
   async confirm(server: ServerDefinition, environment: Readonly<Record<string, string>>): Promise<'changed' | undefined> {
     const record = this.verified(this.own, server.id);
-    const current = launchPin(server, this.own, await resolveLaunch(server, async () => environment));
+    const current = launchPin(server, this.own, await resolveLaunch(server, async () => environment, this.workingFolder));
     return record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : 'changed';
   }
 
   /** What the person is shown before approving: what it runs now, what was approved before, what changed, the risks. */
   async review(server: ServerDefinition): Promise<LaunchReview> {
-    const current = launchPin(server, this.own, await resolutionOf(server));
+    const current = launchPin(server, this.own, await this.resolutionOf(server));
     const record = this.verified(this.own, server.id);
     const approved = record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : record?.pin;
     return {
@@ -101,7 +105,7 @@ export class LaunchApprovals implements LaunchGate {
 
   /** Approves what the server runs now; `seen` is the hash the person was shown, refused when it no longer matches. */
   async approve(server: ServerDefinition, seen?: string): Promise<void> {
-    const resolution = await resolutionOf(server);
+    const resolution = await this.resolutionOf(server);
     if (seen !== undefined && seen !== this.own.sign(signedText(server.id, launchPin(server, this.own, resolution)))) {
       throw new StaleApprovalError(`${server.id} changed while you were looking at it; review what it runs now before starting it`);
     }
@@ -135,7 +139,7 @@ export class LaunchApprovals implements LaunchGate {
     const { servers } = await loadServersFile(serversFilePath(home));
     for (const server of servers) {
       if (fingerprints ? fingerprints[server.id] !== definitionFingerprint(server) : server.disabled) continue;
-      this.record(server, await resolutionOf(server), fingerprints ? 'earlier-approval' : 'existing-setup');
+      this.record(server, await this.resolutionOf(server), fingerprints ? 'earlier-approval' : 'existing-setup');
     }
     await this.write();
   }
@@ -173,6 +177,11 @@ export class LaunchApprovals implements LaunchGate {
       : [];
   }
 
+  /** The program and scripts a server runs, looked up with the environment and in the folder it will get. */
+  private resolutionOf(server: ServerDefinition): Promise<Resolution> {
+    return resolveLaunch(server, () => (server.transport === 'stdio' ? buildServerEnvironment(server.env) : Promise.resolve({})), this.workingFolder);
+  }
+
   /** Another Atrium (the command line beside the window) may have approved something since. */
   private async refresh(): Promise<void> {
     const latest = await readApprovals(this.path);
@@ -184,9 +193,5 @@ export class LaunchApprovals implements LaunchGate {
   }
 }
 
-/** The program and scripts a server runs, looked up with the environment it will get. */
-function resolutionOf(server: ServerDefinition): Promise<Resolution> {
-  return resolveLaunch(server, () => (server.transport === 'stdio' ? buildServerEnvironment(server.env) : Promise.resolve({})));
-}
 
 export type { LaunchPin };

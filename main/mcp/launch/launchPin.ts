@@ -54,14 +54,15 @@ export function launchPin(server: ServerDefinition, key: PinKey, resolution: Res
 
 /**
  * Finds the program and the scripts a local server runs. `environment` gives the environment the server
- * gets (asked for only when the command is a bare name, to search its PATH).
+ * gets (asked for only when the command is a bare name, to search its PATH); `workingFolder` is where it
+ * runs when its definition names no folder, what a relative path in its command line is relative to.
  */
-export async function resolveLaunch(server: ServerDefinition, environment: () => Promise<Readonly<Record<string, string>>>): Promise<Resolution> {
+export async function resolveLaunch(server: ServerDefinition, environment: () => Promise<Readonly<Record<string, string>>>, workingFolder: string = process.cwd()): Promise<Resolution> {
   if (server.transport !== 'stdio') return { program: null, files: {} };
   const withFolder = /[\\/]/.test(server.command);
-  const lookup = lookUpCommand(server.command, withFolder ? {} : await environment(), server.cwd);
+  const base = server.cwd ?? workingFolder;
+  const lookup = lookUpCommand(server.command, withFolder ? {} : await environment(), base);
   const program = 'found' in lookup ? lookup.found : null;
-  const base = server.cwd ?? process.cwd();
   const candidates: string[] = [];
   if (program && withFolder && (SCRIPT_FILE.test(program) || (await startsWithShebang(program)))) candidates.push(program);
   const interpreter = INTERPRETER.test(basename(server.command).replace(/\.exe$/i, ''));

@@ -8,8 +8,11 @@ import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
+import { useFocusHome } from '../../ui/focusHome.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 import type { SlashOption } from './slashCommands.ts';
 
 /**
@@ -30,6 +33,8 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
   const input = useRef<HTMLTextAreaElement>(null);
+  // A dialog that leaves nothing to go back to (it came by itself, or its control is gone) hands the keyboard here.
+  useFocusHome(input);
   const pickerId = useId();
   // The words belong to the conversation, not to this box: they wait while another view or conversation is shown.
   const key = conversationKey(conversationId);
@@ -196,8 +201,8 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         <ul className="attachments" aria-label="Attached resources">
           {attachments.map((attachment) => (
             <li key={`${attachment.serverId} ${attachment.uri}`} className="chip">
-              {attachment.name} <span className="muted">· {attachment.serverId}</span>
-              <button type="button" className="icon-button" aria-label={`Remove ${attachment.name}`} onClick={() => detach(attachment.uri)}>
+              <UntrustedText text={attachment.name} /> <span className="muted">· {attachment.serverId}</span>
+              <button type="button" className="icon-button" aria-label={`Remove ${shownText(attachment.name)}`} onClick={() => detach(attachment.uri)}>
                 ×
               </button>
             </li>

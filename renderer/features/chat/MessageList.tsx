@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { Range } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
-import type { StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
+import type { ConversationNote, StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -12,9 +12,10 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
+import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 
-type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number };
+type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
 
 interface MessageListProps {
   detail: ConversationDetail | null;
@@ -29,8 +30,10 @@ interface MessageListProps {
  * The saved conversation, then the step streaming now. Virtualised, so a conversation of thousands of
  * messages opens and scrolls at once; a streamed delta re-renders only the live row.
  */
-export function MessageList({ detail, live, scroller, model }: MessageListProps) {
+export function MessageList({ detail, live: heard, scroller, model }: MessageListProps) {
   const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
+  // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
+  const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
   // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
@@ -48,13 +51,19 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     return byMessage;
   }, [liveToolCalls]);
   const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);
+  const notes = detail?.notes;
   const rows = useMemo<Row[]>(
     () => [
-      ...messages.filter((message) => message.id !== live?.messageId).map((message): Row => ({ kind: 'saved', message })),
+      // Atrium's saved lines (a tool withheld) go where they happened, between the messages.
+      ...withNotes<StoredMessage, Row>(
+        messages.filter((message) => message.id !== live?.messageId),
+        notes ?? [],
+        { message: (message) => ({ kind: 'saved', message }), note: (note) => ({ kind: 'note', note }) },
+      ),
       ...(showLive ? [{ kind: 'live' } as const] : []),
       ...(live?.notices ?? []).map((text, index): Row => ({ kind: 'notice', text, index })),
     ],
-    [messages, live?.messageId, live?.notices, showLive],
+    [messages, notes, live?.messageId, live?.notices, showLive],
   );
   // A view shown picture-in-picture floats over the list: its message's row stays mounted wherever the
   // person scrolls, or the view would be torn down with it.
@@ -85,7 +94,7 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
     // tool calls) carry on rather than being made again when the step ends.
     getItemKey: (index) => {
       const row = rows[index];
-      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : (live?.messageId ?? 'live');
+      return row?.kind === 'saved' ? row.message.id : row?.kind === 'notice' ? `notice-${row.index}` : row?.kind === 'note' ? `note-${row.note.id}` : (live?.messageId ?? 'live');
     },
   });
 
@@ -134,6 +143,12 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
           const last = row.message.id === messages.at(-1)?.id;
           return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} last={last} retryModel={last ? model : null} />;
         }
+        if (row.kind === 'note')
+          return (
+            <li key={item.key} {...rowPlace(at)} className="message-row message-notice">
+              <ConversationNoteLine note={row.note} />
+            </li>
+          );
         if (row.kind === 'notice')
           return (
             <li key={item.key} {...rowPlace(at)} className="message-row message-notice muted">
@@ -144,6 +159,23 @@ export function MessageList({ detail, live, scroller, model }: MessageListProps)
       })}
     </ol>
   );
+}
+
+/**
+ * The turn as this window shows it. A step it saw begin is what it heard; a step it joined midway is the
+ * saved reply (as last loaded) up to where the deltas it heard begin, then those deltas.
+ */
+function joinedTurn(live: LiveTurn | undefined, messages: readonly StoredMessage[]): LiveTurn | undefined {
+  if (!live || live.textFrom === 0) return live;
+  const last = messages.at(-1);
+  const messageId = live.messageId ?? (last?.role === 'assistant' && last.status === 'streaming' ? last.id : undefined);
+  const saved = messageId === undefined ? undefined : messages.findLast((message) => message.id === messageId);
+  if (!saved) return live;
+  // A reply's text blocks are its deltas in order, cut where an image or a tool call came.
+  const savedText = typedText(saved, '');
+  const savedImages = saved.content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
+  const text = live.textFrom === undefined ? savedText : savedText.slice(0, live.textFrom) + live.text;
+  return { ...live, messageId: saved.id, text, images: [...savedImages, ...live.images] };
 }
 
 /** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
@@ -258,6 +290,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     const saved = calls.get(call.callId);
     items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} conversationId={message.conversationId} messageId={message.id} />);
   }
+  const replaced = message.replacedAt !== undefined;
   if (message.status === 'incomplete') {
     items.push(
       <p key="stopped" className="message-stopped">
@@ -265,12 +298,23 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
+  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
   if (message.status === 'error') {
     items.push(
-      <p key="error" className="message-error" role="alert">
+      <p key="error" className="message-error" role={replaced ? undefined : 'alert'}>
         {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
       </p>,
+    );
+  }
+  if (replaced) {
+    // A reply Retry replaced is kept, folded, for the person to read; the model no longer gets it.
+    return (
+      <li {...place} className="message-row message-row-assistant message-replaced" aria-label="Assistant (replaced by Retry)">
+        <details className="message message-assistant">
+          <summary className="muted">{message.status === 'error' ? 'A reply that failed' : message.status === 'incomplete' ? 'A reply that was stopped' : 'An earlier reply'}, replaced by Retry</summary>
+          {items}
+        </details>
+      </li>
     );
   }
   return (
@@ -305,25 +349,23 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
   // Retry is offered while this reply is the conversation's very last message.
-  const lastUserText = useAtriumStore((state) => {
-    const saved = state.detail?.messages;
-    return saved?.at(-1)?.id === messageId ? lastTypedText(saved) : undefined;
-  });
+  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setSending = useAtriumStore((state) => state.setSending);
-  // A Retry that cannot start says why under the message box, where a failed send says it.
-  const retry = (id: string, words: string) => {
+  // The host answers the person's last message again (it is not sent twice); a Retry that cannot start
+  // says why under the message box, where a failed send says it.
+  const retry = (id: string) => {
     setSendError(id, null);
     setSending(id, true);
     api
-      .sendMessage({ conversationId: id, text: words, ...(model ?? {}) })
+      .retryTurn({ conversationId: id, ...(model ?? {}) })
       .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
       .finally(() => setSending(id, false));
   };
-  if (!conversationId || lastUserText === undefined) return null;
+  if (!conversationId || !last) return null;
   return (
     <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId, lastUserText)}>
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
         Retry
       </button>
     </div>
@@ -335,14 +377,6 @@ function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
-function typedText(message: StoredMessage): string {
-  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-}
-
-function lastTypedText(messages: readonly StoredMessage[]): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role === 'user' && !m.origin && m.content.some((b) => b.type === 'text')) return typedText(m);
-  }
-  return undefined;
+function typedText(message: StoredMessage, separator = '\n'): string {
+  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(separator);
 }

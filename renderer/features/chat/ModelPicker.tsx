@@ -16,7 +16,8 @@ export function ModelPicker({ conversationKey, providers, shown }: { conversatio
     // Nothing to pick: say why beside the picker rather than offer an empty list.
     return (
       <p className="model-picker muted" role="status">
-        No model to use: {providers.map((p) => `${p.id}: ${p.error ?? 'it offers no models'}`).join(' ')}
+        {/* A provider's error already names it. */}
+        No model to use: {providers.map((p) => p.error ?? `${p.id} offers no models.`).join(' ')}
       </p>
     );
   }

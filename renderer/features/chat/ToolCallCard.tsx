@@ -3,7 +3,7 @@ import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
-import type { ViewedCall } from '../../../main/mcp/extensions/apps/window/viewedCall.ts';
+import { viewedCall } from '../../../main/mcp/extensions/apps/window/viewedCall.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
@@ -60,8 +60,8 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   const viewTool = useAtriumStore((state) => state.catalogs[serverId]?.tools?.find((t) => t.name === tool && t.view !== undefined));
   // While the model searches for tools: why it had this one (found by a search, always loaded, by hand).
   const loadedHow = useAtriumStore((state) => (state.toolsInUse?.tools.searching ? state.toolsInUse.tools.loaded.find((t) => t.serverId === serverId && t.tool === tool)?.how : undefined));
-  // A view shows from the moment the model starts writing the call (its arguments as they come), and
-  // from what was saved once the call ended, so a reopened conversation shows it again.
+  // A view shows from the moment the model starts writing the call, and from what was saved once the call
+  // ended, so a reopened conversation shows it again; it learns the call's arguments only once it is allowed.
   const viewed = viewedCall(saved, live, conversationId, messageId);
 
   return (
@@ -128,27 +128,6 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>
   );
-}
-
-/** The call as its view sees it: whatever is known of it now, from the live turn and what was saved. */
-function viewedCall(saved: ToolCallRecord | undefined, live: LiveToolCall | undefined, conversationId: string | undefined, messageId: string | undefined): ViewedCall | undefined {
-  const id = saved?.id ?? live?.callId;
-  const conversation = saved?.conversationId ?? conversationId;
-  const message = saved?.messageId ?? messageId;
-  if (id === undefined || conversation === undefined || message === undefined) return undefined;
-  const status = live?.status ?? saved?.status ?? 'pending';
-  // A result is taken from what was saved only once the call ended: a call run again is not shown its old one.
-  const ended = status !== 'composing' && status !== 'awaiting_approval' && status !== 'running' && status !== 'pending';
-  return {
-    id,
-    conversationId: conversation,
-    messageId: message,
-    serverId: saved?.serverId ?? live?.serverId ?? '',
-    tool: saved?.tool ?? live?.tool ?? '',
-    ...(status === 'composing' ? { partialArguments: live?.partialArguments ?? {} } : { arguments: saved?.arguments ?? live?.arguments ?? {} }),
-    cancelled: status === 'cancelled',
-    ...(ended && saved?.result !== undefined ? { result: saved.result } : {}),
-  };
 }
 
 /** "840 ms", "2.4 s", "3 min 5 s". */

@@ -6,6 +6,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { loadedBecause } from './toolsInUseText.ts';
+import { sliceMarked } from '../../../shared/serverText.ts';
 
 /**
  * What the model has of the tools in this conversation: all of them, or — with many — a search and the
@@ -58,7 +59,7 @@ function ToolsInUsePanel({ conversationId, onClose }: { conversationId: string |
               <UntrustedText text={inUse.searching} />: the model searches for the tools it needs. It has these without searching:
             </>
           ) : (
-            `The model gets all ${inUse.offered} tools with every message. With more than the count set in Settings (or tools that would take a tenth of its context), it searches for them instead.`
+            `The model gets all ${inUse.offered} tools with every message. With more than the count set in Settings (or tools that would take more than the share of its context set there), it searches for them instead.`
           )}
         </p>
         <button type="button" className="button button-small" onClick={onClose}>
@@ -118,7 +119,7 @@ function ToolsInUsePanel({ conversationId, onClose }: { conversationId: string |
                       {tool.description ? (
                         <span className="muted">
                           {' '}
-                          · <UntrustedText text={tool.description.slice(0, 120)} />
+                          · <UntrustedText text={sliceMarked(tool.description, 120)} />
                         </span>
                       ) : null}
                     </span>

@@ -5,7 +5,8 @@ import { AddressWithDomain } from '../../ui/AddressWithDomain.tsx';
 import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
-import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
+import { withoutMarks } from '../../../shared/serverText.ts';
 
 type Values = Record<string, string | boolean | string[]>;
 
@@ -36,7 +37,7 @@ function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogP
       <div className="consent-actions">
         <button
           type="button"
-          className="button button-primary"
+          className="button"
           onClick={() =>
             answer({ action: 'accept' }).then(
               () => openUrl(payload.url),
@@ -46,9 +47,7 @@ function UrlElicitation({ record, payload, answer, openUrl }: ElicitationDialogP
         >
           Open page
         </button>
-        <button type="button" className="button" data-autofocus onClick={() => safely(answer, { action: 'decline' })}>
-          Decline
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'decline' })}>Decline</SafeAnswer>
         <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
           Cancel
         </button>
@@ -62,7 +61,8 @@ function initialValues(fields: readonly FormField[]): Values {
   for (const field of fields) {
     if (field.kind === 'boolean') values[field.name] = field.default === true;
     else if (field.kind === 'choices') values[field.name] = Array.isArray(field.default) ? (field.default as string[]) : [];
-    else values[field.name] = field.default === undefined ? '' : String(field.default);
+    // A default is the server's text: the field holds it without the neutraliser's marks.
+    else values[field.name] = field.default === undefined ? '' : withoutMarks(String(field.default));
   }
   return values;
 }
@@ -119,12 +119,10 @@ function FormElicitation({ record, payload, answer }: { record: PendingOf<'elici
         ))}
         <FormProblemsSummary problems={problems} notDone="Not sent" />
         <div className="consent-actions">
-          <button type="submit" className="button button-primary">
+          <button type="submit" className="button">
             Send answer
           </button>
-          <button type="button" className="button" onClick={() => safely(answer, { action: 'decline' })}>
-            Decline
-          </button>
+          <SafeAnswer onClick={() => safely(answer, { action: 'decline' })}>Decline</SafeAnswer>
           <button type="button" className="button" onClick={() => safely(answer, { action: 'cancel' })}>
             Cancel
           </button>

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload } from '../../../shared/pendingPayloads.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog, safely } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
+import { neutraliseProse } from '../../../shared/serverText.ts';
 
 interface SamplingDialogProps {
   record: PendingOf<'sampling'>;
@@ -17,13 +18,17 @@ export function SamplingDialog({ record, answer }: SamplingDialogProps) {
 }
 
 function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { payload: SamplingRequestPayload }) {
-  const [system, setSystem] = useState(payload.systemPrompt ?? '');
-  const [messages, setMessages] = useState(payload.messages.map((m) => ({ role: m.role, text: m.text })));
+  // The fields hold the text as the model would read it (hidden characters out, a note of them); what
+  // the server wrote, with a mark where each was, shows under a field that differs.
+  const [givenSystem] = useState(() => neutraliseProse(payload.systemPrompt ?? ''));
+  const [givenMessages] = useState(() => payload.messages.map((m) => ({ role: m.role, text: neutraliseProse(m.text) })));
+  const [system, setSystem] = useState(givenSystem);
+  const [messages, setMessages] = useState(givenMessages);
   const [model, setModel] = useState(payload.model);
   const [maxTokens, setMaxTokens] = useState(String(payload.maxTokens));
   const [shareContext, setShareContext] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const edited = system !== (payload.systemPrompt ?? '') || messages.some((m, i) => m.text !== payload.messages[i]?.text);
+  const edited = system !== givenSystem || messages.some((m, i) => m.text !== givenMessages[i]?.text);
   const approve = () => {
     setProblem(null);
     const outcome: SamplingRequestAnswer = {
@@ -58,12 +63,14 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
       <label className="field">
         System prompt
         <textarea value={system} rows={2} onChange={(event) => setSystem(event.target.value)} />
+        <AsWritten written={payload.systemPrompt ?? ''} given={givenSystem} />
       </label>
       {messages.map((message, index) => (
         <label key={index} className="field">
           {message.role === 'user' ? 'User message' : 'Assistant message'} {index + 1}
           {payload.messages[index]?.attachments.length ? <span className="field-description"> with {payload.messages[index]?.attachments.join(', ')}</span> : null}
           <textarea value={message.text} rows={3} onChange={(event) => setMessages((all) => all.map((m, i) => (i === index ? { ...m, text: event.target.value } : m)))} />
+          <AsWritten written={payload.messages[index]?.text ?? ''} given={givenMessages[index]?.text ?? ''} />
         </label>
       ))}
       <label className="field">
@@ -79,12 +86,10 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
       ) : null}
       <ProblemAlert text={problem} />
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={approve}>
+        <button type="button" className="button" onClick={approve}>
           Run it
         </button>
-        <button type="button" className="button button-danger" data-autofocus onClick={() => safely(answer, { action: 'reject' })}>
-          Reject
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Reject</SafeAnswer>
       </div>
     </ConsentDialog>
   );
@@ -95,21 +100,36 @@ function SamplingReview({ record, payload, answer }: SamplingDialogProps & { pay
   return (
     <ConsentDialog
       title="Send this reply to the server?"
-      from={<>{payload.model} answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
+      from={<>Your model answered <strong><UntrustedText text={record.serverId} /></strong>. Read it, edit it if you like, then send or withhold it.</>}
       onDismiss={() => safely(answer, { action: 'reject' })}
     >
+      <p className="sampling-model">
+        Answered by <strong><UntrustedText text={payload.model} /></strong> from <UntrustedText text={payload.provider} />
+        <span className="field-description">
+          {' '}
+          — <UntrustedText text={payload.why} />
+        </span>
+      </p>
       <label className="field">
         Reply
         <textarea value={text} rows={8} onChange={(event) => setText(event.target.value)} />
       </label>
       <div className="consent-actions">
-        <button type="button" className="button button-primary" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
+        <button type="button" className="button" onClick={() => safely(answer, text === payload.text ? { action: 'send' } : { action: 'send', text })}>
           Send reply
         </button>
-        <button type="button" className="button button-danger" onClick={() => safely(answer, { action: 'reject' })}>
-          Withhold
-        </button>
+        <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Withhold</SafeAnswer>
       </div>
     </ConsentDialog>
+  );
+}
+
+/** What the server wrote, with its hidden characters marked, when the field's text had some taken out. */
+function AsWritten({ written, given }: { written: string; given: string }) {
+  if (written === given) return null;
+  return (
+    <span className="field-description">
+      As the server wrote it: <UntrustedText text={written} />
+    </span>
   );
 }

@@ -1,26 +1,40 @@
 import { useState } from 'react';
 import type { PendingOf } from '../../../shared/pendingPayloads.ts';
 import type { ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
+import type { LastingTarget } from '../../../shared/approvalReach.ts';
+import { conversationAnswerOutlastsCall, coveredTools, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../../shared/toolDeclaration.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
+import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
+import { RadioChoices } from '../../ui/RadioChoices.tsx';
+import { StepCalls } from './StepCalls.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 /**
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
  * reaches. What the tool declares about itself is said once, in proportion: as an alarm only when the
  * host's policy asks for the stronger warning, with why Atrium asks and, for a server that is not
- * trusted, what trusting it would change. Deny is both the focused answer and the coloured one. In a
- * conversation that has read untrusted content the call asks whatever was allowed before, so the dialog
- * says so and offers to allow only this once.
+ * trusted, what trusting it would change. Deny is both the focused answer and the coloured one. Before a
+ * lasting answer is chosen, the dialog says what it covers and whether it holds once the conversation
+ * holds untrusted content; where that content is why it asks, only this once can be allowed. Other calls
+ * of the same step that ask too are listed, to be answered together.
  */
 export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool_approval'>; answer(outcome: ToolApprovalAnswer): void }) {
-  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy, fromView } = record.payload;
-  const [wholeServer, setWholeServer] = useState(false);
-  const target = wholeServer ? 'server' : 'tool';
+  const { payload } = record;
+  const { tool, arguments: args, annotationsTrusted, elevated, reason, raisedBy, untrustedContent, fromView, alongside } = payload;
+  const [target, setTarget] = useState<LastingTarget>('tool');
   const declared = toolDeclaration(tool.name, tool.annotations);
+  // Under a raised bar only a deny lasts, and denying a server's read-only tools alone would be an odd way to say no.
+  const targets: LastingTarget[] = raisedBy ? ['tool', 'server'] : lastingTargets(payload);
+  const serverWide = (choice: Exclude<LastingTarget, 'tool'>) => coveredTools(payload, choice).length;
+  const targetLabels: Record<LastingTarget, string> = {
+    tool: 'This tool',
+    'read-only-tools': `Its read-only tools (${serverWide('read-only-tools')})`,
+    server: `Every tool of this server (${serverWide('server')})`,
+  };
   return (
     <ConsentDialog
-      title={`Run ${tool.name}?`}
+      title={`Run ${shownText(tool.name)}?`}
       from={
         fromView ? (
           <>
@@ -61,6 +75,11 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
             Why Atrium asks: <UntrustedText text={reason} />.
           </p>
         )}
+        {untrustedContent && !raisedBy ? (
+          <p className="muted" data-testid="untrusted-content">
+            <UntrustedText text={untrustedContentNote(untrustedContent, tool.name)} />
+          </p>
+        ) : null}
         {annotationsTrusted ? (
           <p className="muted">You trust this server, so Atrium believes what its tools declare.</p>
         ) : (
@@ -73,19 +92,33 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
       <pre className="code-block consent-arguments" tabIndex={0} aria-label="Arguments">
         <UntrustedText text={JSON.stringify(args, null, 2)} />
       </pre>
-      <label className="consent-check">
-        <input type="checkbox" checked={wholeServer} onChange={(event) => setWholeServer(event.target.checked)} />
-        Apply {raisedBy ? 'an “always deny”' : 'a “this conversation” or “always”'} answer to every tool of this server
-      </label>
+      {alongside && alongside.length > 0 ? <StepCalls calls={alongside} answer={answer} /> : null}
+      <RadioChoices<LastingTarget>
+        legend={raisedBy ? 'An “always deny” covers' : 'A lasting answer covers'}
+        name={`grant-target-${record.id}`}
+        choices={targets.map((value): { value: LastingTarget; label: string } => ({ value, label: targetLabels[value] }))}
+        value={target}
+        onChange={setTarget}
+      >
+        <p className="muted consent-reach" data-testid="lasting-reach">
+          {raisedBy ? (
+            'Only this once can be allowed here. “Always deny” refuses it from now on, in every conversation.'
+          ) : (
+            <UntrustedText text={lastingAllowReach(payload, target)} />
+          )}
+        </p>
+      </RadioChoices>
       <div className="consent-actions">
         <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'once', target: 'tool' })}>
           Allow once
         </button>
         {raisedBy ? null : (
           <>
-            <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
-              Allow in this conversation
-            </button>
+            {conversationAnswerOutlastsCall(payload, target) ? (
+              <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'conversation', target })}>
+                Allow in this conversation
+              </button>
+            ) : null}
             <button type="button" className="button" onClick={() => answer({ effect: 'allow', scope: 'always', target })}>
               Always allow
             </button>
@@ -94,9 +127,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
         <button type="button" className="button" onClick={() => answer({ effect: 'deny', scope: 'always', target })}>
           Always deny
         </button>
-        <button type="button" className="button button-primary" data-autofocus onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>
-          Deny
-        </button>
+        <SafeAnswer onClick={() => answer({ effect: 'deny', scope: 'once', target: 'tool' })}>Deny</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -7,7 +7,7 @@ import { ConsentDialog } from '../../ui/ConsentDialog.tsx';
 import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 import { SERVER_FORM_LABELS as L } from '../../../shared/serverFormLabels.ts';
 import type { Draft, Kind } from './serverDraft.ts';
-import { draftOf, emptyDraft as empty, entryOf, formFields } from './serverDraft.ts';
+import { draftOf, emptyDraft as empty, entryOf, formFields, splitCommandField } from './serverDraft.ts';
 
 interface ServerEditorProps {
   /** The server being edited and its stored entry; null adds a new one. */
@@ -24,12 +24,30 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
   const [draft, setDraft] = useState<Draft>(() => (editing ? draftOf(editing.id, editing.entry) : empty));
   const { problems, report, clear, formRef, describe, messageFor } = useFormProblems(formFields, 'server-editor');
   const [toStart, setToStart] = useState<ServerSnapshot | null>(null);
+  // A whole command line typed into Command is split into the command and its arguments, and the form
+  // says so, with a way back for a command whose path really has spaces in it.
+  const [split, setSplit] = useState<{ before: Draft; command: string; moved: number } | null>(null);
+  const [keptWhole, setKeptWhole] = useState<string | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const splitCommand = (current: Draft): Draft => {
+    if (current.kind !== 'stdio' || current.command === keptWhole) return current;
+    const made = splitCommandField(current);
+    if (!made) return current;
+    setSplit({ before: current, command: made.command, moved: made.moved });
+    setDraft(made.draft);
+    return made.draft;
+  };
+  const keepWhole = () => {
+    if (!split) return;
+    setDraft(split.before);
+    setKeptWhole(split.before.command);
+    setSplit(null);
+  };
 
   const save = async () => {
     clear();
     try {
-      const entry = entryOf(draft, editing?.entry ?? null);
+      const entry = entryOf(splitCommand(draft), editing?.entry ?? null);
       const saved = await api.saveServer({ serverId: draft.name.trim(), entry, ...(editing ? { replaces: editing.id } : {}) });
       if (saved.status.kind === 'disabled' && entry['disabled'] !== true) setToStart(saved);
       else onDone();
@@ -70,9 +88,28 @@ export function ServerEditor({ editing, onDone }: ServerEditorProps) {
           <>
             <label className="field">
               {L.command}
-              <input value={draft.command} placeholder="npx" onChange={(event) => set('command', event.target.value)} {...describe('entry.command')} />
+              <input
+                value={draft.command}
+                placeholder="npx — its arguments go in Arguments, below"
+                onChange={(event) => {
+                  set('command', event.target.value);
+                  setSplit(null);
+                }}
+                onBlur={() => splitCommand(draft)}
+                {...describe('entry.command')}
+              />
             </label>
             {problemUnder('entry.command')}
+            {split ? (
+              <p className="field-note" role="status">
+                <span>
+                  Split into the command <code>{split.command}</code> and {split.moved === 1 ? 'one argument' : `${split.moved} arguments`}, now first in Arguments below.
+                </span>
+                <button type="button" className="button button-small" onClick={keepWhole}>
+                  Keep it as one command
+                </button>
+              </p>
+            ) : null}
             <label className="field">
               {L.args} (one per line)
               <textarea rows={3} value={draft.args} onChange={(event) => set('args', event.target.value)} {...describe('entry.args')} />

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredServerEntry } from '../../../shared/domain.ts';
-import { draftOf, entryOf } from './serverDraft.ts';
+import { commandWords, draftOf, emptyDraft, entryOf, splitCommandField } from './serverDraft.ts';
 
 const remote: StoredServerEntry = {
   type: 'http',
@@ -29,4 +29,21 @@ test('a stdio entry round-trips through the form: one argument per line, KEY=val
   const draft = draftOf('files', stdio);
   assert.deepEqual([draft.args, draft.env], ['-y\nserver-filesystem\n/tmp/a b', 'TOKEN_NAME=x']);
   assert.deepEqual(entryOf(draft, stdio), stdio);
+});
+
+test('a whole command line typed into Command is split: the command stays, the rest goes first in Arguments', () => {
+  const typed = { ...emptyDraft, command: 'npx -y @modelcontextprotocol/server-filesystem "/home/me/My Documents"', args: '--read-only' };
+  const split = splitCommandField(typed);
+  assert.equal(split?.command, 'npx');
+  assert.equal(split?.moved, 3);
+  assert.equal(split?.draft.args, '-y\n@modelcontextprotocol/server-filesystem\n/home/me/My Documents\n--read-only');
+  assert.deepEqual(entryOf(split?.draft ?? typed, null), { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/My Documents', '--read-only'] });
+});
+
+test('Command that holds one command is left alone; a quoted path with spaces is the command, unquoted', () => {
+  assert.equal(splitCommandField({ ...emptyDraft, command: 'uvx' }), undefined);
+  assert.equal(splitCommandField({ ...emptyDraft, command: '  node  ' }), undefined);
+  assert.deepEqual(splitCommandField({ ...emptyDraft, command: '"C:\\Program Files\\nodejs\\node.exe" server.js' })?.draft, { ...emptyDraft, command: 'C:\\Program Files\\nodejs\\node.exe', args: 'server.js' });
+  assert.deepEqual(splitCommandField({ ...emptyDraft, command: "'/opt/my tools/server'" })?.draft, { ...emptyDraft, command: '/opt/my tools/server' });
+  assert.deepEqual(commandWords(`python -c 'print("a b")'`), ['python', '-c', 'print("a b")']);
 });

@@ -35,6 +35,44 @@ export function draftOf(name: string, entry: StoredServerEntry): Draft {
   return { ...emptyDraft, ...common, kind: entry.type, url: entry.url, headers: lines(entry.headers, ': ') };
 }
 
+/**
+ * The words of a command line as a shell would split it for the simple cases people paste: at spaces,
+ * with a word in single or double quotes kept whole (a path with spaces is quoted). A backslash is an
+ * ordinary character, as in a Windows path.
+ */
+export function commandWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (const char of line) {
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      word ??= '';
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/**
+ * A whole command line typed (or pasted) into Command, moved where it belongs: its first word stays the
+ * command, the others go first in Arguments, one per line. Undefined when Command holds just a command.
+ */
+export function splitCommandField(draft: Draft): { draft: Draft; command: string; moved: number } | undefined {
+  const [command, ...rest] = commandWords(draft.command);
+  if (command === undefined || (rest.length === 0 && command === draft.command.trim())) return undefined;
+  const args = [...rest, ...draft.args.split('\n').filter((line) => line !== '')].join('\n');
+  return { draft: { ...draft, command, args }, command, moved: rest.length };
+}
+
 /** The request keys of the fields this form shows, so the host's problems land beside them. */
 export const formFields = ['serverId', 'entry.command', 'entry.args', 'entry.env', 'entry.cwd', 'entry.url', 'entry.headers'] as const;
 

@@ -41,9 +41,14 @@ export function ApprovalSettings({ saved, onSave }: { saved: ApprovalChoices; on
     <>
       <RadioChoices legend="Tool calls" name="approval-tools" choices={TOOL_CHOICES} value={shown.tools} onChange={(tools) => void choose({ tools }, TOOLS_SAVED[tools])}>
         <p className="muted">
-          What you already told Atrium to always allow or always deny, for a tool or a server, still decides first (revoke it in Servers). Allowing every call without
-          asking is not offered: a model misled by what a tool returned could then make any server act, with nobody checking. For one unattended run, the command
-          line’s <code>--approve all</code> does it.
+          What you told Atrium to always allow or always deny — for a tool, a server’s read-only tools or every tool — still decides first (set or revoke these rules in
+          Servers › Permissions). Once a conversation holds content Atrium does not trust (from a server you do not trust, or a tool that reads the web), a tool that may
+          delete things or reach beyond this computer asks there every time, whatever was allowed; a tool that declares it deletes nothing and stays on this computer keeps
+          your answer.
+        </p>
+        <p className="muted">
+          Allowing every call without asking is not offered: a model misled by what a tool returned could then make any server act, with nobody checking. For one
+          unattended run, the command line’s <code>--approve all</code> does it.
         </p>
       </RadioChoices>
       <RadioChoices legend="Sampling requests from servers" name="approval-sampling" choices={SAMPLING_CHOICES} value={shown.sampling} onChange={(sampling) => void choose({ sampling }, SAMPLING_SAVED[sampling])}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ProviderView } from '../../../shared/contract.ts';
+import { DEFAULT_TOOL_CONTEXT_PERCENT, DEFAULT_TOOL_THRESHOLD } from '../../../shared/toolDeferralDefaults.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -121,15 +122,15 @@ export function SettingsView() {
         </label>
         <NumberSetting
           label="Past this many tools, the model gets a search tool instead of all of them"
-          value={settings?.toolThreshold ?? 64}
+          value={settings?.toolThreshold ?? DEFAULT_TOOL_THRESHOLD}
           min={1}
           max={10_000}
           onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)}
         />
         <NumberSetting
           label="Or when their definitions would take more than this share of the model’s context (percent)"
-          hint="Estimated per provider: 200,000 tokens for Anthropic, 128,000 for OpenAI, 32,000 for an OpenAI-compatible local server. Tools you keep always loaded (a server’s Tools tab) are sent either way."
-          value={settings?.toolContextPercent ?? 10}
+          hint="The context a local server reports for its model (Ollama, LM Studio, llama.cpp, vLLM); else 200,000 tokens for Anthropic, 128,000 for OpenAI, 32,000 for an OpenAI-compatible server. Tools you keep always loaded (a server’s Tools tab) are sent either way."
+          value={settings?.toolContextPercent ?? DEFAULT_TOOL_CONTEXT_PERCENT}
           min={1}
           max={100}
           onSave={(toolContextPercent) => act(() => api.saveDefaults({ toolContextPercent }), `The model searches for tools once their definitions would take more than ${toolContextPercent}% of its context`)}

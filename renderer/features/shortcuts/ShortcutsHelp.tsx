@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { shortcutLabel } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from '../../ui/appShortcuts.ts';
+import { returnFocus } from '../../ui/focusHome.ts';
 
 // The keys a person can use, by where they work; the app-wide ones come from the definitions the
 // handlers use, so the list cannot drift from what the keys do.
@@ -28,7 +29,7 @@ const sections: { title: string; keys: { keys: string; does: string }[] }[] = [
   },
 ];
 
-/** The keyboard shortcuts, in a modal the person closes with Close or Escape; the focus goes back where it was. */
+/** The keyboard shortcuts, in a modal the person closes with Close or Escape; the focus goes back where it was (or to the message box). */
 export function ShortcutsHelp({ onClose }: { onClose(): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -37,7 +38,7 @@ export function ShortcutsHelp({ onClose }: { onClose(): void }) {
     if (element && !element.open) element.showModal();
     return () => {
       element?.close();
-      if (opener instanceof HTMLElement) opener.focus();
+      returnFocus(opener);
     };
   }, []);
   return (

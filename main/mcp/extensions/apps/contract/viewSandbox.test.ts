@@ -2,7 +2,7 @@
 // Content-Security-Policy is default-deny and never wider than what its resource declares in `_meta.ui.csp`.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanViewCsp, declaredOrigins, readViewSandboxQuery, requestedViewPermissions, viewContentPolicy, viewSandboxQuery } from './viewSandbox.ts';
+import { cleanViewCsp, declaredOrigins, readViewSandboxQuery, requestedViewPermissions, viewConnectionAllowlist, viewContentPolicy, viewSandboxQuery } from './viewSandbox.ts';
 
 const directive = (policy: string, name: string) => policy.split('; ').find((part) => part.startsWith(`${name} `));
 
@@ -67,4 +67,21 @@ test('the relay page query round-trips, and one that says more than Atrium would
 test('MCP Apps permissions: only the ones Atrium knows are read', () => {
   assert.deepEqual(requestedViewPermissions({ camera: {}, clipboardWrite: {}, usb: {} }), ['camera', 'clipboardWrite']);
   assert.deepEqual(requestedViewPermissions('camera'), []);
+});
+
+test('the Connection-Allowlist of a view that declares nothing names the sandbox only, which blocks WebRTC and every other way out', () => {
+  assert.equal(viewConnectionAllowlist(cleanViewCsp(undefined).csp), '(response-origin)');
+});
+
+test('the Connection-Allowlist names each origin a view declared for fetching, loading or framing, as a URLPattern', () => {
+  const { csp } = cleanViewCsp({
+    connectDomains: ['https://api.example.org', 'wss://live.example.org', 'ws://localhost:3000', 'http://[::1]:8080'],
+    resourceDomains: ['https://*.cdn.example', 'https://api.example.org'],
+    frameDomains: ['https://embed.example:8443'],
+    baseUriDomains: ['https://base.example'],
+  });
+  assert.equal(
+    viewConnectionAllowlist(csp),
+    '(response-origin "https://api.example.org/*" "https://live.example.org/*" "http://localhost:3000/*" "http://\\\\[\\\\:\\\\:1\\\\]:8080/*" "https://*.cdn.example/*" "https://embed.example:8443/*")',
+  );
 });

@@ -133,6 +133,37 @@ export function viewContentPolicy(csp: ViewCsp, frameAncestor: string): string {
   ].join('; ');
 }
 
+/**
+ * The Connection-Allowlist the view's document runs under (a header Chromium knows): the network layer's
+ * list of where it may connect at all, so what a Content-Security-Policy does not cover is closed too —
+ * WebRTC (blocked whenever the header is set), preconnect and DNS prefetch, a frame navigating itself. It
+ * names the sandbox itself (which serves only the relay) and the origins the view declared for fetching,
+ * loading and framing; the CSP still says which of them each kind of request may use.
+ */
+export function viewConnectionAllowlist(csp: ViewCsp): string {
+  const origins = [...new Set([...csp.connectDomains, ...csp.resourceDomains, ...csp.frameDomains])];
+  for (const origin of origins) {
+    if (!isAllowedViewOrigin(origin)) throw new Error(`"${origin}" is not an origin a view's allowlist may name.`);
+  }
+  const patterns = origins.map((origin) => `"${structuredString(originPattern(origin))}"`);
+  return `(${['response-origin', ...patterns].join(' ')})`;
+}
+
+/** A URLPattern for every address on a declared origin; WebSocket schemes match as their HTTP ones. */
+function originPattern(origin: string): string {
+  const match = /^(\w+):\/\/(.+?)(:\d{1,5})?\/?$/.exec(origin);
+  if (!match) throw new Error(`"${origin}" is not an origin.`);
+  const [, scheme = '', host = '', port = ''] = match;
+  const http = scheme.toLowerCase() === 'wss' ? 'https' : scheme.toLowerCase() === 'ws' ? 'http' : scheme.toLowerCase();
+  // In a pattern `:`, `[` and `]` have meanings of their own (an IPv6 loopback has all three); `*.` stays a wildcard.
+  return `${http}://${host.replace(/[:[\]]/g, (ch) => `\\${ch}`)}${port}/*`;
+}
+
+/** A Structured Field string's content: a backslash and a quote are escaped. */
+function structuredString(text: string): string {
+  return text.replace(/[\\"]/g, (ch) => `\\${ch}`);
+}
+
 /** The relay page's query: which page hosts it and what the view declared. */
 export function viewSandboxQuery(hostOrigin: string, csp: ViewCsp): string {
   const params = new URLSearchParams({ host: hostOrigin, csp: JSON.stringify(csp) });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { downloadQuestion, fileNameOf } from './viewDownloads.ts';
+import { extensionOf, fileNameOf, mediaTypeOf, runsCode } from './viewDownloads.ts';
 
 test('a file a view saves is named by the last part of its address, and never names a folder or a hidden file', () => {
   assert.equal(fileNameOf('file:///reports/../chart data.csv'), 'chart data.csv');
@@ -12,10 +12,32 @@ test('a file a view saves is named by the last part of its address, and never na
   assert.equal(fileNameOf(`file:///${'a'.repeat(300)}.csv`).length, 100);
 });
 
-test('the question names who asks and each file with its type and size, hidden characters shown', () => {
-  const question = downloadQuestion('View of charts/show', [
-    { name: 'a.csv', mimeType: 'text/csv', bytes: new Uint8Array(24) },
-    { name: 'b.pdf', mimeType: 'application/pdf', bytes: new Uint8Array(3 * 1024 * 1024) },
-  ]);
-  assert.equal(question, 'View of charts/show asks to save 2 files to your computer:\n\n• a.csv (text/csv, 24 bytes)\n• b.pdf (application/pdf, 3.0 MB)\n\nSave them?');
+test('an extension cannot hide behind spaces, trailing dots or a long name: the name shown ends as it is saved', () => {
+  const spaced = fileNameOf(`file:///report.pdf${' '.repeat(200)}.exe`);
+  assert.equal(spaced, 'report.pdf.exe');
+  assert.equal(extensionOf(spaced), 'exe');
+  assert.equal(fileNameOf('file:///invoice.exe. . .'), 'invoice.exe');
+  assert.equal(fileNameOf('file:///a%0A%0Ab.txt'), 'a__b.txt');
+  const long = fileNameOf(`file:///${'a'.repeat(300)}.exe`);
+  assert.equal(long.length, 100);
+  assert.equal(extensionOf(long), 'exe');
+  assert.equal(extensionOf('README'), '');
+  assert.equal(extensionOf('chart data.csv'), 'csv');
+});
+
+test('a media type is kept only as a plain type/subtype; newlines, spaces and text after it make it unknown', () => {
+  assert.equal(mediaTypeOf('text/csv'), 'text/csv');
+  assert.equal(mediaTypeOf('Text/CSV; charset=utf-8'), 'text/csv');
+  assert.equal(mediaTypeOf('application/vnd.ms-excel'), 'application/vnd.ms-excel');
+  assert.equal(mediaTypeOf('text/csv\n\n• checked.txt (text/plain, 1 KB)\n\nAtrium scanned this file: safe'), 'application/octet-stream');
+  assert.equal(mediaTypeOf('text/plain                                   x'), 'application/octet-stream');
+  assert.equal(mediaTypeOf(undefined), 'application/octet-stream');
+  assert.equal(mediaTypeOf(`text/${'x'.repeat(200)}`), 'application/octet-stream');
+});
+
+test('a file that runs code when opened is recognised by its last extension, whatever its type says', () => {
+  assert.equal(runsCode('report.pdf.exe'), true);
+  assert.equal(runsCode('setup.MSI'), true);
+  assert.equal(runsCode('chart data.csv'), false);
+  assert.equal(runsCode('exe'), false);
 });

@@ -1,26 +1,34 @@
 // The page's end of one view's message channel. The view runs two frames down (Atrium's page → the
 // relay on the sandbox origin → the view), so every message from it arrives from the relay's window: a
 // message is taken only when it comes from that frame's window on the sandbox origin, is a JSON-RPC 2.0
-// object, fits the size cap and keeps within the rate. Anything else is dropped; a view that keeps
-// flooding is reported (`onflood`) so the card can stop it. The bridge (ext-apps' AppBridge) checks
-// each message against the extension's schema on top of this.
+// object, fits the size cap and keeps within the rate. The relay has already dropped what is over the cap
+// or not plain JSON (it says so, and the size is checked here again). Anything else is dropped; a view that
+// keeps flooding, or keeps sending messages over the cap, is reported (`onstop`) so the card can stop it.
+// The bridge (ext-apps' AppBridge) checks each message against the extension's schema on top of this.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { MAX_VIEW_MESSAGE_CHARS, viewMessageDropped } from '../contract/viewSandboxRelay.ts';
+import { plainValue } from '../../../../../shared/serverText.ts';
 
-/** A message from a view larger than this (serialised) is dropped. */
-export const MAX_VIEW_MESSAGE_CHARS = 4 * 1024 * 1024;
+const SANDBOX_RESOURCE_READY = 'ui/notifications/sandbox-resource-ready';
+
 /** A view may send this many messages in a burst, refilled at `RATE_PER_SECOND`. */
 const BURST = 200;
 const RATE_PER_SECOND = 50;
 /** Dropped for exceeding the rate this many times, a view is reported as flooding. */
 const FLOOD_DROPS = 500;
+/** This many messages over the cap, and a view is reported: each cost the relay the time to read it. */
+const TOO_LARGE_DROPS = 3;
+
+/** Why the transport stopped listening to a view. */
+export type ViewStop = 'flood' | 'too-large';
 
 export interface ViewTransportOptions {
   /** The relay frame's window: the only source messages are taken from. */
   frame: Window;
   /** The sandbox's origin: where messages go, and where they must come from. */
   sandboxOrigin: string;
-  /** The view sent more than it may; it is no longer listened to. */
-  onflood(): void;
+  /** The view sent more, or larger, than it may; it is no longer listened to. */
+  onstop(why: ViewStop): void;
   now?: () => number;
 }
 
@@ -48,7 +56,10 @@ export class ViewTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    this.options.frame.postMessage(message, this.options.sandboxOrigin);
+    // A view is its server's code: server text reaches it as the model reads it, with no marks of Atrium's.
+    // The page itself (the relay's sandbox-resource-ready) goes as its server wrote it: it only runs there.
+    const page = 'method' in message && message.method === SANDBOX_RESOURCE_READY;
+    this.options.frame.postMessage(page ? message : plainValue(message), this.options.sandboxOrigin);
   }
 
   async close(): Promise<void> {
@@ -65,13 +76,16 @@ export class ViewTransport implements Transport {
     }
     if (!this.withinRate()) {
       this.dropped.tooFast += 1;
-      if (this.dropped.tooFast >= FLOOD_DROPS) {
-        void this.close();
-        this.options.onflood();
-      }
+      if (this.dropped.tooFast >= FLOOD_DROPS) this.stop('flood');
       return;
     }
     const message: unknown = event.data;
+    if (isDropReport(message)) {
+      this.dropped.tooLarge += message.params.reason === 'too-large' ? 1 : 0;
+      this.dropped.malformed += message.params.reason === 'too-large' ? 0 : 1;
+      if (this.dropped.tooLarge >= TOO_LARGE_DROPS) this.stop('too-large');
+      return;
+    }
     if (!isJsonRpc(message)) {
       this.dropped.malformed += 1;
       return;
@@ -85,10 +99,17 @@ export class ViewTransport implements Transport {
     }
     if (size > MAX_VIEW_MESSAGE_CHARS) {
       this.dropped.tooLarge += 1;
+      if (this.dropped.tooLarge >= TOO_LARGE_DROPS) this.stop('too-large');
       return;
     }
     this.onmessage?.(message);
   };
+
+  private stop(why: ViewStop): void {
+    if (this.closed) return;
+    void this.close();
+    this.options.onstop(why);
+  }
 
   private withinRate(): boolean {
     const now = this.now();
@@ -107,4 +128,12 @@ function isJsonRpc(value: unknown): value is JSONRPCMessage {
   const hasMethod = typeof record['method'] === 'string' && (record['method'] as string).length <= 200;
   const isAnswer = 'result' in record || 'error' in record;
   return hasMethod || isAnswer;
+}
+
+/** The relay's word that it dropped one of the view's messages (a view could send it too: only to be stopped). */
+function isDropReport(value: unknown): value is { params: { reason: string } } {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const params = record['params'] as Record<string, unknown> | undefined;
+  return record['method'] === viewMessageDropped && typeof params === 'object' && params !== null && typeof params['reason'] === 'string';
 }

@@ -16,6 +16,7 @@ import type { HeldSkill, SkillsInUseStore } from '../store/skillsInUseStore.ts';
 import type { SkillConsent } from './skillConsent.ts';
 import { changeSince, approvedFilesOf, isUnchanged, pathIn, sameFrontmatter } from './skillEntries.ts';
 import type { SkillRegistry } from './skillRegistry.ts';
+import type { TakenIn } from '../../../../host/approval/conversationTaint.ts';
 
 /** A skill that could not be used or read, in a sentence for the person and the model. */
 export class SkillRefusal extends Error {
@@ -52,7 +53,7 @@ export interface SkillLoaderDeps {
   /** Reads a resource of a server (a read on another server a skill drives, once the person allowed it). */
   readResource(serverId: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
   /** The conversation took in a server's content: it asks before tools that could act on it. */
-  tookIn(conversationId: string, serverId: string, what: string): void;
+  tookIn(conversationId: string, content: TakenIn): void;
   /** Lets the tools of a skill's `allowed-tools` the person granted run without asking in this conversation. */
   grantTools(conversationId: string, serverId: string, tools: readonly string[]): void;
   onInUseChanged(conversationId: string): void;
@@ -86,7 +87,7 @@ export class SkillLoader {
   /** The conversation uses the loaded skill from now on: its entry is held, it took in the server's text, and the tools the person granted run without asking. */
   hold(conversationId: string, loaded: LoadedSkill): void {
     this.deps.inUse.hold(conversationId, loaded.serverId, loaded.skill);
-    this.deps.tookIn(conversationId, loaded.serverId, `skill ${loaded.summary.name}`);
+    this.deps.tookIn(conversationId, { kind: 'skill', serverId: loaded.serverId, name: loaded.summary.name });
     if (loaded.toolsGranted.length > 0) this.deps.grantTools(conversationId, loaded.serverId, loaded.toolsGranted);
     this.deps.onInUseChanged(conversationId);
   }
@@ -172,7 +173,7 @@ export class SkillLoader {
     const allowed = await this.deps.consent.toReadElsewhere({ skill, target: { serverId: onServer, uri: file }, conversationId, ...(signal ? { signal } : {}) });
     if (!allowed) throw new SkillRefusal(`the person did not allow the skill “${summary.name}” of ${held.serverId} to read ${file} on ${onServer}`);
     const [content] = (await this.deps.readResource(onServer, file, signal)).contents;
-    this.deps.tookIn(conversationId, onServer, `resource ${file}`);
+    this.deps.tookIn(conversationId, { kind: 'resource', serverId: onServer, name: file });
     const text = content && 'text' in content && typeof content.text === 'string' ? content.text : undefined;
     const size = text !== undefined ? Buffer.byteLength(text) : content && 'blob' in content && typeof content.blob === 'string' ? Math.floor((content.blob.length * 3) / 4) : 0;
     return { kind: 'file', serverId: onServer, uri: file, size, fromSkill: false, skill: summary, ...(text !== undefined ? { text } : {}), ...(content?.mimeType ? { mimeType: content.mimeType } : {}) };

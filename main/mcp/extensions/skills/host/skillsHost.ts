@@ -6,7 +6,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ToolSummary } from '../../../../../shared/domain.ts';
 import type { HostTools } from '../../../../chat/turnTools.ts';
-import type { ConversationTaint } from '../../../../host/approval/conversationTaint.ts';
+import type { TakenIn } from '../../../../host/approval/conversationTaint.ts';
 import type { GrantLedger } from '../../../../host/approval/grantLedger.ts';
 import type { PendingRequests } from '../../../../host/pendingRequests.ts';
 import { connectionSkills } from '../connectionSkills.ts';
@@ -28,7 +28,8 @@ export interface SkillsHostDeps {
   toolsOf(serverId: string): readonly ToolSummary[];
   pending: Pick<PendingRequests, 'request'>;
   ledger: GrantLedger;
-  taint: ConversationTaint;
+  /** The conversation took in a server's text (the consent gate decides whether it raises the bar). */
+  tookIn(conversationId: string, content: TakenIn): void;
   stores: { skillApprovals: SkillApprovalStore; skillsInUse: SkillsInUseStore };
   onInUseChanged(conversationId: string): void;
 }
@@ -64,7 +65,7 @@ export function createSkillsHost(deps: SkillsHostDeps): SkillsHost {
       if (!connection) throw new Error(`${serverId} is not connected`);
       return connection.readResource(uri, signal);
     },
-    tookIn: (conversationId, serverId, what) => deps.taint.mark(conversationId, { serverId, tool: what, why: 'untrusted' }),
+    tookIn: deps.tookIn,
     grantTools: (conversationId, serverId, names) => {
       const granted = deps.ledger.list({ serverId, conversationId }).filter((grant) => grant.conversationId === conversationId);
       for (const tool of deps.toolsOf(serverId).filter((candidate) => names.includes(candidate.name))) {

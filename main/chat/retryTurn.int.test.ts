@@ -1,0 +1,96 @@
+// Retry, end to end: the real Anthropic SDK against a scripted fake, a real MCP server, the SQLite
+// history. Retry answers the person's last message again: the model reads it once, the replies it
+// replaces are kept (marked) for the person and never given to a model again.
+
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
+import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { startTestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { fixtureCommand } from '../../e2e/servers/launch.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function retryHost(script: FakeTurn[]): Promise<{ host: TestHost; llm: FakeLlmServer }> {
+  const llm = await startFakeAnthropic(script);
+  const host = await startTestHost(
+    { echo: { ...fixtureCommand('echoServer'), trusted: true } },
+    {
+      approvalMode: 'all',
+      providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
+      secrets: { get: async () => 'sk-test-key-not-real' },
+    },
+  );
+  cleanups.push(async () => {
+    await host.close();
+    await llm.close();
+  });
+  await host.core.hub.whenSettled();
+  return { host, llm };
+}
+
+/** The messages the model was sent in its `index`-th request, as role and text. */
+function sentMessages(llm: FakeLlmServer, index: number): { role: string; texts: string[] }[] {
+  const body = llm.requests.filter((r) => r.method === 'POST')[index]?.body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+  return body.messages.map(({ role, content }) => ({
+    role,
+    texts: typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' && block.text !== undefined ? [block.text] : [`[${block.type}]`])),
+  }));
+}
+
+describe('Retry', () => {
+  test('after a failed reply, the model gets the person’s message once, and the history shows it once with the failed reply replaced', async () => {
+    const { host, llm } = await retryHost([{ error: { status: 401, message: 'invalid x-api-key' } }, { text: 'Answered this time.' }]);
+    const first = await host.core.api.sendMessage({ text: 'hello there' });
+    assert.equal(first.stopReason, 'error');
+
+    const retried = await host.core.api.retryTurn({ conversationId: first.conversationId });
+    assert.equal(retried.stopReason, 'end_turn');
+    assert.deepEqual(sentMessages(llm, 1), [{ role: 'user', texts: ['hello there'] }], 'the model reads the message once, and not the failed reply');
+
+    const { messages } = await host.core.api.getConversation({ conversationId: first.conversationId });
+    const shown = messages.map((m) => [m.role, m.status, m.replacedAt === undefined ? 'stands' : 'replaced', m.content.map((c) => (c.type === 'text' ? c.text : c.type)).join('')]);
+    assert.deepEqual(shown, [
+      ['user', 'complete', 'stands', 'hello there'],
+      ['assistant', 'error', 'replaced', ''],
+      ['assistant', 'complete', 'stands', 'Answered this time.'],
+    ]);
+  });
+
+  test('a turn that called a tool and then failed is answered again from the person’s message: its steps are replaced, not given to the model', async () => {
+    const { host, llm } = await retryHost([
+      { text: 'Let me echo that.', toolCalls: [{ name: 'echo__echo', input: { text: 'ping' } }] },
+      { error: { status: 400, message: 'the model fell over' } },
+      { text: 'Second try, no tool needed.' },
+      { text: 'And the next question is answered after it.' },
+    ]);
+    const first = await host.core.api.sendMessage({ text: 'echo ping please' });
+    assert.equal(first.stopReason, 'error');
+    await host.core.api.retryTurn({ conversationId: first.conversationId });
+    assert.deepEqual(sentMessages(llm, 2), [{ role: 'user', texts: ['echo ping please'] }]);
+
+    await host.core.api.sendMessage({ conversationId: first.conversationId, text: 'next question' });
+    assert.deepEqual(sentMessages(llm, 3), [
+      { role: 'user', texts: ['echo ping please'] },
+      { role: 'assistant', texts: ['Second try, no tool needed.'] },
+      { role: 'user', texts: ['next question'] },
+    ]);
+    // The replaced step's call is still there for the person to read.
+    const { messages, toolCalls } = await host.core.api.getConversation({ conversationId: first.conversationId });
+    assert.equal(toolCalls.length, 1);
+    const replaced = messages.filter((m) => m.replacedAt !== undefined).map((m) => m.role);
+    assert.deepEqual(replaced, ['assistant', 'user', 'assistant'], 'the step with the call, its result, and the failed step');
+  });
+
+  test('Retry with the picker on another model answers with that one; a conversation without a message of the person’s has nothing to retry', async () => {
+    const { host, llm } = await retryHost([{ error: { status: 401, message: 'invalid x-api-key' } }, { text: 'From the other model.' }]);
+    const first = await host.core.api.sendMessage({ text: 'hi' });
+    await host.core.api.retryTurn({ conversationId: first.conversationId, provider: 'fake', model: 'other-model' });
+    assert.equal((llm.requests.filter((r) => r.method === 'POST')[1]?.body as { model: string }).model, 'other-model');
+    await assert.rejects(host.core.api.retryTurn({ conversationId: 'no-such-conversation' }), /there is no conversation/);
+  });
+});

@@ -1,0 +1,83 @@
+// `atrium servers add` and `servers remove` as a person uses them, with the real `atrium` process: a
+// server added from the command line is saved not trusted and runs nothing before the person approved
+// what it runs — on a terminal they are asked, as the window's start dialog asks; without one the
+// command that approves it is printed.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
+import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import type { TerminalSession } from '../../e2e/fixtures/terminalSession.ts';
+import { openTerminal, shellQuote, tmuxAvailable } from '../../e2e/fixtures/terminalSession.ts';
+import { fixturePath } from '../../e2e/servers/launch.ts';
+
+const storedServers = async (home: string) => (JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers;
+
+describe('atrium servers add', () => {
+  let home: string;
+  before(async () => {
+    home = await makeTempDir('atrium-servers-add-');
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  test('without a terminal a local server is added, not trusted, runs nothing, and the command that approves it is printed', async () => {
+    const pidFile = join(home, 'echo.pid');
+    const added = await runAtriumCli(home, ['servers', 'add', 'echo', '--env', 'GREETING=hello', '--', process.execPath, fixturePath('echoServer'), '--pid-file', pidFile]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /^Added echo to .*servers\.json\. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs\.$/m);
+    assert.match(added.stderr, /^echo is new: Atrium has not run it before\.$/m);
+    assert.match(added.stderr, /^ {2}runs: .*echoServer\.ts --pid-file /m);
+    assert.match(added.stderr, /^atrium: echo: not started until you approve it\. To approve it: atrium servers approve echo$/m);
+    assert.deepEqual((await storedServers(home)).echo, { command: process.execPath, args: [fixturePath('echoServer'), '--pid-file', pidFile], env: { GREETING: 'hello' } });
+    assert.equal(existsSync(pidFile), false, 'nothing ran before it was approved');
+
+    const approved = await runAtriumCli(home, ['servers', 'approve', 'echo']);
+    assert.equal(approved.code, 0, approved.stderr);
+    const called = await runAtriumCli(home, ['call', 'echo', 'env', '{"name": "GREETING"}']);
+    assert.equal(called.code, 0, called.stderr);
+    assert.equal(called.stdout.trim(), 'hello', 'it runs as added, with its environment');
+  });
+
+  test('a remote server is added by its address; a name taken, a command line and an address together, and an option of the server before -- are refused in words', async () => {
+    const remote = await runAtriumCli(home, ['servers', 'add', 'web', '--url', 'http://127.0.0.1:9/mcp']);
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.deepEqual((await storedServers(home)).web, { type: 'http', url: 'http://127.0.0.1:9/mcp' });
+    assert.match(remote.stderr, /^atrium: web: not started until you approve it\. To approve it: atrium servers approve web$/m);
+
+    const taken = await runAtriumCli(home, ['servers', 'add', 'web', '--', 'npx', 'something']);
+    assert.equal(taken.code, 1);
+    assert.match(taken.stderr, /^atrium: Name "web" is taken by another server: choose another name\.$/m);
+    const both = await runAtriumCli(home, ['servers', 'add', 'other', '--url', 'https://example.com/mcp', '--', 'npx']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /a server is either a command line \(after --\) or an address \(--url\), not both/);
+    const option = await runAtriumCli(home, ['servers', 'add', 'files', 'npx', '-y', '@modelcontextprotocol/server-filesystem']);
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /^atrium: -y is not an option of Atrium's: put the server's command line after --, as in atrium servers add NAME -- npx -y PACKAGE$/m);
+    assert.deepEqual(Object.keys(await storedServers(home)).sort(), ['echo', 'web'], 'nothing refused was saved');
+
+    const removed = await runAtriumCli(home, ['servers', 'remove', 'web']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /^Removed web from /m);
+    assert.equal((await storedServers(home)).web, undefined);
+  });
+
+  test('on a terminal the person is asked whether to start it, as the window asks, and sees it start', { skip: tmuxAvailable ? false : 'no tmux on this machine' }, async () => {
+    let terminal: TerminalSession | undefined;
+    try {
+      const command = ['env', `ATRIUM_HOME=${shellQuote(home)}`, shellQuote(process.execPath), shellQuote(atriumCliPath), 'servers', 'add', 'echo2', '--', shellQuote(process.execPath), shellQuote(fixturePath('echoServer'))];
+      terminal = await openTerminal(command.join(' '));
+      await terminal.waitFor(/echo2 is new: Atrium has not run it before\./);
+      await terminal.waitFor(/Start echo2 with this definition\? \[y\] yes, \[n\] no: $/m);
+      await terminal.type('y');
+      const pane = await terminal.waitFor(/exited with \d+/, 60_000);
+      assert.match(pane, /echo2 {2}\[stdio\] {2}Ready\n {4}\d+ tools,/);
+      assert.match(pane, /exited with 0/);
+      assert.equal((await storedServers(home)).echo2?.['trusted'], undefined, 'not trusted');
+    } finally {
+      await terminal?.close();
+    }
+  });
+});

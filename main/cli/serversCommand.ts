@@ -1,0 +1,81 @@
+// `atrium servers approve | add | remove`: changing the servers file from the command line through the
+// same requests the window's server editor makes. An added server is never trusted and runs only once
+// the person approved its definition: asked on a terminal as the window's start dialog asks, else left
+// waiting with the one command that approves it.
+
+import type { RunningHost } from '../app/hostCore.ts';
+import type { StoredServerEntry } from '../../shared/domain.ts';
+import { describeLaunch } from '../../shared/domain.ts';
+import type { CliInvocation, NewServer } from './cliArgs.ts';
+import { CliFailure } from './cliArgs.ts';
+import { formatServers, visible } from './formatOutput.ts';
+import type { LaunchConsentIo } from './launchConsent.ts';
+import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
+
+export interface ServersIo extends LaunchConsentIo {
+  out(text: string): void;
+}
+
+export type ServersAction = 'approve' | 'add' | 'remove';
+
+export function serversAction(invocation: CliInvocation): ServersAction | undefined {
+  const [action] = invocation.args;
+  return invocation.command === 'servers' && (action === 'approve' || action === 'add' || action === 'remove') ? action : undefined;
+}
+
+export function runServersAction(action: ServersAction, invocation: CliInvocation, core: RunningHost, io: ServersIo, signal?: AbortSignal): Promise<number> {
+  const serverId = invocation.args[1] ?? '';
+  switch (action) {
+    case 'approve':
+      return runApprove(serverId, core, io);
+    case 'remove':
+      return runRemove(serverId, core, io);
+    case 'add':
+      if (!invocation.newServer) throw new CliFailure('"servers add" needs a command line or an address');
+      return runAdd(serverId, invocation.newServer, invocation.configPath, core, io, signal);
+  }
+}
+
+/** `atrium servers approve NAME`: the person approves the server's definition as it is now, shown as it is pinned. */
+async function runApprove(serverId: string, core: RunningHost, io: ServersIo): Promise<number> {
+  const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
+  if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
+  const review = await core.api.reviewServerLaunch({ serverId });
+  if (review.current) {
+    io.out(`${visible(serverId)} is approved already: ${visible(describeLaunch(review.definition))}`);
+    return 0;
+  }
+  for (const line of describeReview(review)) io.out(line);
+  await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
+  io.out(`Approved ${visible(serverId)}${server.status.kind === 'disabled' ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
+  return 0;
+}
+
+/**
+ * `atrium servers add NAME -- COMMAND ARGS…` or `--url ADDRESS`: saved as the window's editor saves a
+ * server (not trusted, off until approved), then put to the person like any server that waits for approval.
+ */
+async function runAdd(serverId: string, server: NewServer, configPath: string | undefined, core: RunningHost, io: ServersIo, signal?: AbortSignal): Promise<number> {
+  const entry: StoredServerEntry =
+    'url' in server
+      ? { type: 'http', url: server.url }
+      : { command: server.command, args: server.args, ...(Object.keys(server.env).length ? { env: server.env } : {}), ...(server.cwd !== undefined ? { cwd: server.cwd } : {}) };
+  await core.api.saveServer({ serverId, entry });
+  io.out(`Added ${visible(serverId)} to ${visible(core.configPath)}. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs.`);
+  // On, so it waits for approval as an imported server does: the question follows, or the command that approves it.
+  await core.api.setServerEnabled({ serverId, enabled: true });
+  const refused = await settleLaunchApprovals(core, io, configPath, signal);
+  if (refused.includes(serverId)) return 0;
+  await core.whenSettled();
+  const started = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
+  if (!started) return 0;
+  io.out(formatServers([started]));
+  return started.status.kind === 'ready' ? 0 : 1;
+}
+
+/** `atrium servers remove NAME`: out of the servers file. */
+async function runRemove(serverId: string, core: RunningHost, io: ServersIo): Promise<number> {
+  await core.api.removeServer({ serverId });
+  io.out(`Removed ${visible(serverId)} from ${visible(core.configPath)}.`);
+  return 0;
+}

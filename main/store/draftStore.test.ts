@@ -1,0 +1,51 @@
+import { afterEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase } from './database.ts';
+import { DraftStore, draftMigrations } from './draftStore.ts';
+import type { DraftChange } from './draftStore.ts';
+import { HistoryStore, historyMigrations } from './historyStore.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function stores() {
+  const db = openDatabase(':memory:', [...historyMigrations, ...draftMigrations]);
+  const history = new HistoryStore(db);
+  const drafts = new DraftStore(db, history);
+  const heard: DraftChange[] = [];
+  drafts.onChange((change) => heard.push(change));
+  cleanups.push(() => db.close(), () => history.close());
+  return { history, drafts, heard };
+}
+
+test('a draft is kept per conversation, replaced by newer words, and gone when emptied; each change is announced once', () => {
+  const { history, drafts, heard } = stores();
+  const { id } = history.createConversation({ title: 't' });
+  drafts.save('new', 'half a question');
+  drafts.save(id, 'my API key is sk-not-real');
+  drafts.save(id, 'my API key is sk-not-real');
+  drafts.save(id, 'second thoughts');
+  assert.deepEqual(drafts.list(), { new: 'half a question', [id]: 'second thoughts' });
+  drafts.save('new', '');
+  assert.deepEqual(drafts.list(), { [id]: 'second thoughts' });
+  assert.deepEqual(heard, [
+    { conversationKey: 'new', text: 'half a question' },
+    { conversationKey: id, text: 'my API key is sk-not-real' },
+    { conversationKey: id, text: 'second thoughts' },
+    { conversationKey: 'new', text: '' },
+  ], 'the same words saved again are no change');
+});
+
+test('a conversation deleted takes its draft with it, and the windows are told; a draft for a conversation that is gone is not kept', () => {
+  const { history, drafts, heard } = stores();
+  const { id } = history.createConversation({ title: 't' });
+  drafts.save(id, 'a secret typed and not sent');
+  history.deleteConversation(id);
+  assert.deepEqual(drafts.list(), {});
+  assert.deepEqual(heard.at(-1), { conversationKey: id, text: '' });
+  assert.equal(drafts.save(id, 'typed in a window that had not heard yet'), false);
+  assert.equal(drafts.save('no-such-conversation', 'words'), false);
+  assert.deepEqual(drafts.list(), {});
+});
