@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { nextEvent } from '../../../../e2e/fixtures/hostHarness.ts';
+import { nextEvent, waitForLog } from '../../../../e2e/fixtures/hostHarness.ts';
 import { SKILL_CACHE_FOLDER } from './store/skillCache.ts';
 import type { SkillScene } from './testKits/skillScene.ts';
 import { modelRequests, refundsFolder, skillScene, skillServer } from './testKits/skillScene.ts';
@@ -28,11 +28,14 @@ describe('skills: lazy, asked once, bound to their files', () => {
     const scene = await skillScene([useRefunds, { text: 'Following the refunds skill.' }], { shop: skillServer(['--skills', folder]) });
     scenes.push(scene);
     const { api } = scene.host.core;
+    await waitForLog(scene.host.core, 'shop', /^skills\/list$/);
     for (let connect = 1; connect <= 10; connect++) {
       if (connect > 1) {
+        // This connect's own listing, as the server logs it (its stderr may come after the answer).
+        const listedNow = nextEvent(scene.host.core, 'log', (line) => line.serverId === 'shop' && line.text === 'skills/list');
         const ready = nextEvent(scene.host.core, 'skillsChanged', (list) => list.serverId === 'shop' && list.skills.length === 1);
         await api.restartServer({ serverId: 'shop' });
-        await ready;
+        await Promise.all([listedNow, ready]);
       }
       const [listed] = await api.listSkills({ serverId: 'shop' });
       assert.deepEqual(listed?.skills.map((skill) => [skill.name, skill.approval.kind]), [['refunds', 'not-asked']], `connect ${connect}`);
