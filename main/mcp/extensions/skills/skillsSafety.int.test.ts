@@ -98,9 +98,11 @@ describe('skills: origin, verification and grants', () => {
     scenes.push(scene);
     const { api } = scene.host.core;
     const toolQuestions: string[] = [];
+    const raisedBy: unknown[] = [];
     scene.host.core.events.on('pendingOpened', (record) => {
       if (record.kind !== 'tool_approval') return;
       toolQuestions.push(record.payload.tool.name);
+      if (record.payload.raisedBy) raisedBy.push(record.payload.raisedBy);
       void api.respondPending({ id: record.id, outcome: { effect: 'allow', scope: 'once', target: 'tool' } });
     });
     await api.sendMessage({ text: 'use it, no grant' });
@@ -113,6 +115,7 @@ describe('skills: origin, verification and grants', () => {
     await api.sendMessage({ text: 'use it, with the grant' });
     assert.equal(scene.asked.length, 2, 'the approval was forgotten: asked again');
     assert.deepEqual(toolQuestions, ['note_order', 'refund_order'], 'granted: note_order ran without asking; refund_order, destructive, still asks in a conversation that took in a skill');
+    assert.deepEqual(raisedBy, [{ serverId: 'shop', kind: 'skill', name: 'refunds', why: 'untrusted' }], 'the question says the skill is why it asks, though shop is trusted');
     assert.deepEqual((await scene.serverSaid('shop')).filter((line) => !line.startsWith('skills/') && !line.startsWith('read ')), ['noted 42: refund asked', 'noted 42: refund asked', 'refunded 42']);
     const [listed] = await api.listSkills({ serverId: 'shop' });
     assert.deepEqual(listed?.skills[0]?.approval.kind === 'approved' ? listed.skills[0].approval.toolsGranted : undefined, ['note_order', 'refund_order'], 'Bash names no tool here: nothing granted for it');
