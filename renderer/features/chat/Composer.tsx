@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -124,7 +124,15 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
 
   const runSkill = ({ serverId, uri, name }: { serverId: string; uri: string; name: string }) => {
     setText('');
-    void submit(() => api.runSkill({ serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${name}`);
+    void submit(async () => {
+      try {
+        await api.runSkill({ serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) });
+      } catch (failure) {
+        // The person said no to the skill: that is said, and the box stays empty rather than offering it again.
+        if (!(failure instanceof AtriumRequestError && failure.code === 'cancelled')) throw failure;
+        setError(errorMessage(failure));
+      }
+    }, `/${name}`);
   };
 
   const pick = (chosen: SlashOption) => {

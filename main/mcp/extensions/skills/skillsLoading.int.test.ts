@@ -91,6 +91,7 @@ describe('skills: lazy, asked once, bound to their files', () => {
     scene.answerWith({ effect: 'deny' });
     await assert.rejects(api.runSkill({ serverId: 'shop', uri: 'skill://refunds/SKILL.md' }), (error: Error) => {
       assert.equal(error.message, 'you chose not to use the skill; nothing was sent');
+      assert.equal((error as Error & { code?: string }).code, 'cancelled', 'the window keeps the box empty for a use the person cancelled');
       return true;
     });
     assert.equal(scene.asked.length, 1, 'asked once');

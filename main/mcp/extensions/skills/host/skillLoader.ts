@@ -20,13 +20,15 @@ import type { TakenIn } from '../../../../host/approval/conversationTaint.ts';
 
 /** A skill that could not be used or read, in a sentence for the person and the model. */
 export class SkillRefusal extends Error {
-  readonly code = 'failed';
+  /** The person's own no is a use they cancelled; a check or a limit failed it. */
+  readonly code: 'failed' | 'cancelled';
   /** The person said no (rather than a check or a limit). */
   readonly denied: boolean;
 
   constructor(message: string, options: { denied?: boolean } = {}) {
     super(message);
     this.denied = options.denied === true;
+    this.code = this.denied ? 'cancelled' : 'failed';
   }
 }
 
