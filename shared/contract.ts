@@ -13,6 +13,8 @@ import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contra
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import type { TasksEvents, TasksResults } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 import { tasksEvents, tasksRequests } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+import type { SkillsEvents, SkillsResults } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
+import { skillsEvents, skillsRequests } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
@@ -40,14 +42,15 @@ export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/
 export type { HostInfo } from './contract/workspaces.ts';
 export type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail, TraceWatch } from './contract/trace.ts';
 export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults {}
+export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents {}
+export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -60,6 +63,7 @@ export const requestParamSchemas = {
   ...traceRequests,
   ...appsRequests,
   ...tasksRequests,
+  ...skillsRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
@@ -73,6 +77,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...traceEvents,
   ...appsEvents,
   ...tasksEvents,
+  ...skillsEvents,
 };
 
 export type RequestName = keyof AtriumResults;

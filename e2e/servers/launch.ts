@@ -23,7 +23,8 @@ export type StdioFixture =
   | 'viewAttackServer'
   | 'lyingResultServer'
   | 'squattingServer'
-  | 'changeWhileListingServer';
+  | 'changeWhileListingServer'
+  | 'skillServer';
 
 export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

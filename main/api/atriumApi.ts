@@ -16,6 +16,7 @@ import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
 import { createTasksApi } from '../mcp/extensions/tasks/api/tasksApi.ts';
+import { createSkillsApi } from '../mcp/extensions/skills/api/skillsApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
@@ -170,6 +171,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),
     ...createTasksApi({ tracker: conversations.tasks, hub }),
+    ...createSkillsApi(conversations.skills, conversations.chat),
   } satisfies AtriumApi;
   return api;
 }

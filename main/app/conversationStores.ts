@@ -17,6 +17,8 @@ import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../mcp/extensions/apps/host/viewTrust.ts';
 import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/store/viewContextStore.ts';
 import { TaskStore, taskMigrations } from '../mcp/extensions/tasks/store/taskStore.ts';
+import { SkillApprovalStore, skillApprovalMigrations } from '../mcp/extensions/skills/store/skillApprovalStore.ts';
+import { SkillsInUseStore, skillsInUseMigrations } from '../mcp/extensions/skills/store/skillsInUseStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
 import { DraftStore, draftMigrations } from '../store/draftStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
@@ -42,6 +44,10 @@ export interface ConversationStores {
   drafts: DraftStore;
   /** The tasks calls started (MCP Tasks), kept with their conversation. */
   tasks: TaskStore;
+  /** Skills: the person's approvals, each bound to the files the skill had. */
+  skillApprovals: SkillApprovalStore;
+  /** Skills: the skills each conversation uses, with the entries they were loaded from. */
+  skillsInUse: SkillsInUseStore;
   audit: AuditLog;
   close(): void;
 }
@@ -63,6 +69,8 @@ export const databaseMigrations = [
   ...loadedToolMigrations,
   ...draftMigrations,
   ...taskMigrations,
+  ...skillApprovalMigrations,
+  ...skillsInUseMigrations,
 ];
 
 /** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
@@ -85,6 +93,8 @@ export function openConversationStores(home: string, databasePath?: string): Con
     loadedTools: new LoadedToolStore(db),
     drafts: new DraftStore(db, history),
     tasks,
+    skillApprovals: new SkillApprovalStore(db),
+    skillsInUse: new SkillsInUseStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

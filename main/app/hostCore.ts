@@ -56,6 +56,7 @@ import { environmentSecrets } from '../store/secrets.ts';
 import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
+import { wireSkills } from './skillsWiring.ts';
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
 export type { ApprovalMode, LaunchPinKeys, SamplingPolicy };
@@ -190,6 +191,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
+  const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, tookIn: (conversationId, content) => gate.tookIn(content, conversationId), stores });
   const chat = new ChatService({
     history,
     settings,
@@ -198,6 +200,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     contexts: new ModelContexts(undefined, async (config) => (config.apiKeySecret === undefined ? undefined : keys.sourceFor(config).get(config.apiKeySecret))),
     tools: catalog,
     calls,
+    hostTools: skills.hostTools,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
     tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
@@ -211,7 +214,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, tasks };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, tasks, skills };
 
   // 6. What the owners of state announce reaches every window, as it is now; the tasks a last run left are taken up.
   announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat, tasks });

@@ -13,7 +13,7 @@ import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { SEARCH_TOOL_NAME, describeFound, resultCount, searchToolDefinition } from './toolSearch.ts';
-import type { StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
+import type { HostTools, StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
 import { runModelToolCall } from './modelToolCall.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
@@ -56,6 +56,8 @@ export interface TurnDeps {
   tools: TurnTools;
   /** The one tool-call pipeline. */
   calls: ToolCalls;
+  /** Atrium's own tools an extension adds (Skills), beside the servers'. */
+  hostTools?: HostTools;
   onEvent(event: TurnEvent): void;
   /** Messages that came in meanwhile (a task's result), for the model's next request: each is saved, then `saved()`. */
   arrived?(): { content: ChatContent[]; origin?: MessageOrigin; saved?(): void }[];
@@ -107,10 +109,13 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
   // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
   // comes last, so offering it leaves the tools before it as they were.
   let readerOffered = false;
+  // An extension's own tools come after the servers' and stay the same for the whole turn.
+  const hostTools = (await deps.hostTools?.definitions(input.conversationId, { searching })) ?? [];
   const definition = (tool: ToolSummary): ModelTool => ({ name: tool.modelName, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
   const modelTools = (): ModelTool[] => [
     ...(searching ? [{ ...searchToolDefinition, searchesTools: true }] : []),
     ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : [...byModelName.values()].filter((tool) => loaded.has(tool.modelName)).map(definition)),
+    ...hostTools,
     ...(readerOffered ? [readResultToolDefinition] : []),
   ];
   const named = (names: string[]) => names.map((name) => describeTool(byModelName.get(name))).join(', ');
@@ -204,13 +209,18 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
     });
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
-        const result = loadTools(call, deps.tools, byModelName, loaded, onEvent);
+        const result = loadTools(call, deps, byModelName, loaded, onEvent);
         deps.tools.noteLoaded(input.conversationId, result.found, { kind: 'search', query: result.query });
         results.push(result.content);
         continue;
       }
       if (readerOffered && call.name === READ_RESULT_TOOL_NAME) {
         results.push(readKeptResult(call, input.conversationId, deps));
+        continue;
+      }
+      const ownResult = deps.hostTools?.run({ conversationId: input.conversationId, id: call.id, name: call.name, input: call.input, signal: input.signal, notice: (message) => onEvent({ type: 'notice', message }) });
+      if (ownResult) {
+        results.push(await ownResult);
         continue;
       }
       if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
@@ -239,7 +249,7 @@ export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOut
 
 function loadTools(
   call: { id: string; input: Record<string, unknown> },
-  catalog: TurnTools,
+  { tools: catalog, hostTools }: Pick<TurnDeps, 'tools' | 'hostTools'>,
   byModelName: Map<string, ToolSummary>,
   loaded: Set<string>,
   onEvent: (event: TurnEvent) => void,
@@ -253,8 +263,15 @@ function loadTools(
   }
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
   const names = found.map((tool) => tool.modelName);
+  // What an extension's own search finds (servers' skills) follows the tools, in its own words.
+  const alsoFound = hostTools?.found?.(query, resultCount(limit));
+  const text = alsoFound === undefined ? describeFound(found) : `${describeFound(found)}\n\n${alsoFound}`;
   // Words for a model without deferral, and the names for a provider that loads them by reference.
-  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }], ...(names.length > 0 ? { loadsTools: names } : {}) }, found: names, query };
+  return {
+    content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], ...(names.length > 0 ? { loadsTools: names } : {}), ...(alsoFound !== undefined ? { alsoFound } : {}) },
+    found: names,
+    query,
+  };
 }
 
 /** One page of a cut result, read from what was saved with its call (never from the server again). */

@@ -7,7 +7,7 @@ import { ChangeListeners } from '../changeListeners.ts';
 import { ModelContexts } from './modelContexts.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { TurnEvent, TurnInput, TurnOutcome, TurnStore } from './agentLoop.ts';
-import type { ToolCalls, TurnTools } from './turnTools.ts';
+import type { HostTools, ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
 import { defaultProviderId } from './providerSettings.ts';
@@ -21,11 +21,11 @@ export class ConversationError extends Error {
   readonly code = 'failed';
 }
 
-/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report. */
+/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report, a skill. */
 export interface ServerContent {
-  kind: 'resource' | 'prompt' | 'view';
+  kind: 'resource' | 'prompt' | 'view' | 'skill';
   serverId: string;
-  /** The resource's URI, the prompt's name, or the tool whose view reported. */
+  /** The resource's URI, the prompt's name, the tool whose view reported, or the skill's name. */
   name: string;
 }
 
@@ -38,6 +38,8 @@ export interface ChatServiceDeps {
   tools: TurnTools;
   /** The one tool-call pipeline every call of the model goes through. */
   calls: ToolCalls;
+  /** Atrium's own tools an extension adds to every turn (Skills). */
+  hostTools?: HostTools;
   /** MCP Apps: what the views open in the conversation told the model, given with every turn, and whose views they are. */
   viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
   /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
@@ -158,7 +160,7 @@ export class ChatService {
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
-        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent, arrived: () => this.takeArrivals(conversation.id) },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, ...(this.deps.hostTools ? { hostTools: this.deps.hostTools } : {}), onEvent, arrived: () => this.takeArrivals(conversation.id) },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {

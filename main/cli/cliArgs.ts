@@ -6,7 +6,7 @@ import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'trace', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -66,6 +66,8 @@ commands:
   resources | templates | prompts  list resources, resource templates, prompts
   read <server> <uri>              read a resource
   prompt <server> <name> [json]    get a prompt with arguments
+  skills [--server S]              list servers' skills (from their listings: no skill file is read)
+  skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing
   trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
                                    with their contents, secrets redacted); --follow prints them as they pass, until Ctrl+C
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
@@ -86,7 +88,7 @@ options:
   --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
-  --server S         only this server (tools, resources, templates, prompts)
+  --server S         only this server (tools, resources, templates, prompts, skills)
   --help, --version  print this, or Atrium's version
 
 chat options:
@@ -263,6 +265,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   call: [2, 3, '<server> <tool> [json-args]'],
   read: [2, 2, '<server> <uri>'],
   prompt: [2, 3, '<server> <name> [json-args]'],
+  skills: [0, 0, ''],
+  skill: [2, 3, '<server> <uri> [file]'],
   trace: [1, 1, '<server>'],
   import: [1, 1, '<file>'],
   chat: [1, 1, '<message>'],

@@ -25,6 +25,7 @@ import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } fr
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import { followTasks } from './taskLines.ts';
+import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
@@ -37,9 +38,9 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-const TARGETED = new Set(['call', 'read', 'prompt', 'trace']);
+const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'trace', 'chat', 'sign-in', 'sign-out']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'trace', 'chat', 'sign-in', 'sign-out']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -268,6 +269,22 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
       const args = json === undefined ? undefined : toStringArguments(parseJsonObject(json, 'the prompt arguments'));
       const result: JsonObject = await api.getPrompt({ serverId, name, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatPromptMessages(result));
+      return 0;
+    }
+    case 'skills': {
+      const lists = await api.listSkills(filter);
+      print(lists, () => formatSkills(lists));
+      return 0;
+    }
+    case 'skill': {
+      const [serverId = '', uri = '', file] = invocation.args;
+      if (file === undefined) {
+        const shown = await api.showSkill({ serverId, uri });
+        print(shown, () => formatShownSkill(shown));
+      } else {
+        const shown = await api.showSkillFile({ serverId, uri, file });
+        print(shown, () => (shown.text === undefined ? `${format.visible(shown.uri)} is not text (${shown.size.toLocaleString('en')} bytes)` : format.visible(shown.text)));
+      }
       return 0;
     }
     default:

@@ -11,6 +11,7 @@ import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
 import { bindTasksStore } from '../../main/mcp/extensions/tasks/window/bindTasksStore.ts';
+import { bindSkillsStore } from '../../main/mcp/extensions/skills/window/bindSkillsStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 import { bindTraceStore } from './bindTraceStore.ts';
 
@@ -18,7 +19,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   const { api } = connection;
   const state = () => store.getState();
   // The parts of the mirror with a binder of their own (the extensions', the trace's), one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindTraceStore(api, store)];
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindSkillsStore(api, store), bindTraceStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

@@ -2,7 +2,7 @@ import type { ServerId } from '../../shared/domain.ts';
 import type { SliceCreator } from './AtriumState.ts';
 
 /** The tabs of a server's detail; 'sign-in' is offered for remote servers only. */
-export type ServerTab = 'log' | 'trace' | 'tools' | 'permissions' | 'about' | 'sign-in';
+export type ServerTab = 'log' | 'trace' | 'tools' | 'skills' | 'permissions' | 'about' | 'sign-in';
 
 export interface SelectionSlice {
   selectedServerId: ServerId | null;

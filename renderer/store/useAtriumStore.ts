@@ -13,6 +13,7 @@ import { createViewSlice } from './viewSlice.ts';
 import { createTraceSlice } from './traceSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
 import { createTasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
+import { createSkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -31,6 +32,7 @@ export const createAtriumStore = () =>
     // The extensions' slices, one line each.
     ...createAppsSlice(...args),
     ...createTasksSlice(...args),
+    ...createSkillsSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

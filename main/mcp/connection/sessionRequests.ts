@@ -3,7 +3,7 @@
 // sign-in lost, the HTTP session expired (sent once more on a new one), or the server's error. McpConnection
 // extends it with the session's lifecycle; a request only ever sees the session that is live now.
 
-import type { CallToolRequest, CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, Client, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { CompletionReference } from '../../../shared/contract.ts';
 import type { LogLevel, ProgressUpdate, ServerStatus } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -174,6 +174,15 @@ export abstract class SessionRequests {
       await session.client.setLoggingLevel(level as LoggingLevel, { timeout: this.requestTimeout() });
     });
     this.logLevel = level;
+  }
+
+  /**
+   * An extension's request on the live session (Skills: its listing, one entry, a verified read), made with
+   * the connection's own time limit and its handling of a failure: not ready, cancelled, the sign-in lost,
+   * the HTTP session expired.
+   */
+  extensionRequest<T>(what: string, signal: AbortSignal | undefined, run: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>): Promise<T> {
+    return this.withSession(what, signal, (session) => run(session.client, { timeout: this.requestTimeout(), ...(signal ? { signal } : {}) }));
   }
 
   /** Tells the server its roots changed, if it is connected; a server that cannot hear it is skipped. */

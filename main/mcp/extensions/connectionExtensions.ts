@@ -5,8 +5,9 @@ import type { JSONObject } from '@modelcontextprotocol/client';
 import type { ConnectionExtension, ConnectionServices } from '../connection/connectionServices.ts';
 import { appsConnection } from './apps/appsConnection.ts';
 import { tasksConnection } from './tasks/tasksConnection.ts';
+import { skillsConnection } from './skills/skillsConnection.ts';
 
-export const connectionExtensions: readonly ConnectionExtension[] = [appsConnection, tasksConnection];
+export const connectionExtensions: readonly ConnectionExtension[] = [appsConnection, tasksConnection, skillsConnection];
 
 /** The client's `extensions` capability: what each extension declares, or undefined when none takes part. */
 export function declaredExtensions(services: ConnectionServices): Record<string, JSONObject> | undefined {

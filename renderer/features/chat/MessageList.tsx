@@ -272,7 +272,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   else if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
-        from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
+        {message.origin.kind === 'skill' ? 'with skill ' : 'from prompt /'}
+        <UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
       </span>,
     );
   }
@@ -340,7 +341,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
 function rowLabel(message: StoredMessage): string {
   if (message.role === 'assistant') return 'Assistant';
   if (message.origin?.kind === 'task') return `Task result from ${message.origin.serverId}/${message.origin.tool}`;
-  return message.origin ? `You, from prompt ${message.origin.name}` : 'You';
+  return message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You';
 }
 
 /**

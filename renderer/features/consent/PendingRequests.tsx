@@ -6,11 +6,13 @@ import { ElicitationDialog } from './ElicitationDialog.tsx';
 import { SamplingDialog } from './SamplingDialog.tsx';
 import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
 import { QuestionTaskContext } from '../../../main/mcp/extensions/tasks/window/TaskQuestionLabel.tsx';
+import { SkillQuestionDialog } from '../../../main/mcp/extensions/skills/window/SkillQuestionDialog.tsx';
 
 const requestName: Record<PendingKind, string> = {
   tool_approval: 'approval request',
   elicitation: 'request for information',
   sampling: 'request to use your model',
+  skill: 'question about a skill',
 };
 
 /**
@@ -52,6 +54,7 @@ export function PendingRequests() {
         <ElicitationDialog key={record.id} record={record} answer={respond} openUrl={(url) => window.open(url, '_blank', 'noopener,noreferrer')} />
       ) : null}
       {record?.kind === 'sampling' ? <SamplingDialog key={record.id} record={record} answer={respond} /> : null}
+      {record?.kind === 'skill' ? <SkillQuestionDialog key={record.id} record={record} answer={quiet} /> : null}
       </QuestionTaskContext.Provider>
     </>
   );
