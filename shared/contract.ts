@@ -12,6 +12,8 @@ import type { FromExtendedSchema } from 'json-schema-to-ts';
 import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
+import type { InstallsEvents, InstallsResults } from './contract/installs.ts';
+import { installsEvents, installsRequests } from './contract/installs.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
 import { serverOffersEvents, serverOffersRequests } from './contract/serverOffers.ts';
@@ -39,13 +41,14 @@ export type { HostInfo } from './contract/workspaces.ts';
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
+export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
   ...serversRequests,
+  ...installsRequests,
   ...toolsRequests,
   ...serverOffersRequests,
   ...workspacesRequests,
@@ -57,6 +60,7 @@ export const requestParamSchemas = {
 // A record over every event name, so a section's event that is not spread here fails the type-check.
 const eventNameSet: { readonly [K in EventName]: true } = {
   ...serversEvents,
+  ...installsEvents,
   ...toolsEvents,
   ...serverOffersEvents,
   ...workspacesEvents,

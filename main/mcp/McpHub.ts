@@ -122,6 +122,11 @@ export class McpHub {
     return this.get(serverId).callTool(tool, args, options);
   }
 
+  /** What may start changed for every server (the organisation's policy did): each is held, or let through, as the gate says now. */
+  reconsiderLaunches(): void {
+    for (const connection of this.list()) connection.reconsider();
+  }
+
   async notifyRootsChanged(): Promise<void> {
     await Promise.all(this.list().map((connection) => connection.notifyRootsChanged()));
   }
