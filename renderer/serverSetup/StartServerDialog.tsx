@@ -47,7 +47,6 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
               <p>{describeBlock(blocked)}</p>
             </div>
           ) : null}
-          {review.origin ? <ServerOriginDetails origin={review.origin} /> : null}
           <LaunchDetails view={review.definition} label={review.approved ? 'Now' : undefined} />
           {review.changes.length ? (
             <div className="launch-changes">
@@ -62,6 +61,7 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
             </div>
           ) : null}
           {review.approved ? <LaunchDetails view={review.approved} label="Approved before" /> : null}
+          {review.origin ? <ServerOriginDetails origin={review.origin} /> : null}
           <ServerReachDetails reach={review.reach} />
           {risky ? (
             <div className="consent-warning" role="alert">
