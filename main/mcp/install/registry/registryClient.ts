@@ -30,17 +30,22 @@ export interface RegistryClient {
   entry(name: string, version?: string, signal?: AbortSignal): Promise<RegistryRecord>;
 }
 
-export function registryClient(address: string, fetchImpl: typeof fetch = fetch): RegistryClient {
+/** How long one answer may take (tests shorten it). */
+export interface RegistryLimits {
+  timeoutMs: number;
+}
+
+export function registryClient(address: string, fetchImpl: typeof fetch = fetch, limits: RegistryLimits = { timeoutMs: REQUEST_TIMEOUT_MS }): RegistryClient {
   const base = address.replace(/\/+$/, '');
   const get = async (path: string, signal: AbortSignal | undefined): Promise<{ status: number; body: unknown }> => {
-    const limit = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    const limit = AbortSignal.timeout(limits.timeoutMs);
     let response: Response;
     try {
       response = await fetchImpl(`${base}${path}`, { headers: { Accept: 'application/json' }, redirect: 'follow', signal: signal ? AbortSignal.any([signal, limit]) : limit });
       response = await readBounded(response, { maxBytes: MAX_ANSWER_BYTES, tooLarge: () => new InstallError('failed', `the registry at ${base} sent an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB`) });
     } catch (error) {
       if (error instanceof InstallError) throw error;
-      const why = limit.aborted ? `it did not answer within ${REQUEST_TIMEOUT_MS / 1000} s` : 'it could not be reached';
+      const why = limit.aborted ? `it did not answer within ${limits.timeoutMs / 1000} s` : 'it could not be reached';
       throw new InstallError('failed', `the registry at ${base} did not answer: ${why} (${(error as Error).message})`);
     }
     if (response.status === 404) return { status: 404, body: undefined };
