@@ -5,6 +5,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import type { RunningHost } from '../app/hostCore.ts';
+import { InstallError } from '../mcp/install/installError.ts';
 import type { RegistrySearch } from '../../shared/installs.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
 import { timeFromNow } from '../../shared/timeFromNow.ts';
@@ -38,7 +39,7 @@ export function formatSearch(words: string, found: RegistrySearch, now: number =
     lines.push(`    publisher ${visible(entry.publisher.namespace)}: ${entry.publisher.verified ? 'verified' : 'not verified'}`);
     if (entry.status === 'deprecated') lines.push(`    ⚠ deprecated${entry.statusMessage ? `: ${visible(oneLine(entry.statusMessage))}` : ''}`);
   }
-  const skipped = found.skipped ? ` (${found.skipped} entries the registry sent could not be read and were left out)` : '';
+  const skipped = found.skipped ? ` (${found.skipped === 1 ? '1 entry' : `${found.skipped} entries`} the registry sent could not be read and ${found.skipped === 1 ? 'was' : 'were'} left out)` : '';
   lines.push(`${found.total} server${found.total === 1 ? '' : 's'} match${found.total === 1 ? 'es' : ''} "${visible(words)}"${skipped}.`);
   return lines.join('\n');
 }
@@ -46,9 +47,14 @@ export function formatSearch(words: string, found: RegistrySearch, now: number =
 export async function runInstall(invocation: CliInvocation, core: RunningHost, io: InstallIo, signal?: AbortSignal): Promise<number> {
   const [what = ''] = invocation.args;
   const values = invocation.values ?? {};
-  const server = isBundlePath(what)
-    ? await core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
-    : await core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) });
+  const server = await (isBundlePath(what)
+    ? core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
+    : core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) })
+  ).catch((error: unknown) => {
+    // The host names the value missing; how to give it is this command's own words.
+    if (error instanceof InstallError && error.missingKey !== undefined) throw new CliFailure(`${error.message}: give it with --env ${error.missingKey}=…`);
+    throw error;
+  });
   io.out(`Installed ${visible(server.id)} in ${visible(core.configPath)}. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs.`);
   const refused = await settleLaunchApprovals(core, io, invocation.configPath, signal);
   if (refused.includes(server.id)) return 0;

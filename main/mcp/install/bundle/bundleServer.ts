@@ -98,7 +98,7 @@ async function settingValue(key: string, option: ConfigOption, given: string | u
   const fallback = option.default === undefined ? undefined : Array.isArray(option.default) ? option.default.join('\n') : String(option.default);
   const text = given !== undefined && given.trim() !== '' ? given : fallback;
   if (text === undefined || text.trim() === '') {
-    if (option.required) throw new InstallError('invalid_params', `${label} is required (${option.description}): give it with --env ${key}=…`);
+    if (option.required) throw new InstallError('invalid_params', `${label} is required (${option.description})`, key);
     return undefined;
   }
   const parts = option.multiple ? text.split('\n').map((part) => part.trim()).filter(Boolean) : [text];

@@ -73,7 +73,7 @@ export class EntryValues {
     const value = given !== undefined && given !== '' ? given : input.default;
     if (this.planning) return value ?? `{${key}}`;
     if (value === undefined || value === '') {
-      if (input.isRequired) throw new InstallError('invalid_params', `${describeInput(key, kind)} is required${input.description ? ` (${input.description})` : ''}: give it with --env ${key}=…`);
+      if (input.isRequired) throw new InstallError('invalid_params', `${describeInput(key, kind)} is required${input.description ? ` (${input.description})` : ''}`, key);
       return undefined;
     }
     if (input.choices?.length && !input.choices.includes(value)) throw new InstallError('invalid_params', `${describeInput(key, kind)} must be one of ${input.choices.join(', ')}, not "${value}"`);
