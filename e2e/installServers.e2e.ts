@@ -53,6 +53,15 @@ test('the registry: searched, an entry installed with its secret, approved in it
       expect(await violationsInBothThemes(page, 'the registry list')).toEqual([]);
     });
 
+    await test.step('the registry down: the list kept is shown, said as such', async () => {
+      registry.setDown(true);
+      await dialog.getByRole('button', { name: 'Read the list again' }).click();
+      await expect(dialog.getByRole('status').filter({ hasText: 'The registry did not answer' })).toContainText('this is the list Atrium kept less than a minute ago.');
+      await expect(dialog).toContainText('answered 503 Service Unavailable');
+      await expect(list.getByRole('article', { name: 'io.github.atrium-test/legacy-notes' })).toBeVisible();
+      registry.setDown(false);
+    });
+
     await test.step('an npm entry: its exact version, its secret asked in a hidden field; installed, it waits', async () => {
       await dialog.getByLabel('Search by name, title or description').fill('weather');
       await list.getByRole('button', { name: 'Install io.github.atrium-test/weather…' }).click();

@@ -14,7 +14,7 @@ import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 import { buildBundle } from '../../e2e/fixtures/bundleFixture.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
-import { startRegistryFixture } from '../../e2e/fixtures/registryFixture.ts';
+import { sampleRegistryItems, startRegistryFixture } from '../../e2e/fixtures/registryFixture.ts';
 import type { RegistryFixture } from '../../e2e/fixtures/registryFixture.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
@@ -113,6 +113,27 @@ describe('atrium registry search and atrium install', () => {
   });
 });
 
+test('a registry entry whose bundle does not have the SHA-256 it lists is refused, and nothing written', async () => {
+  const registry = await startRegistryFixture((url) => {
+    const { items, files } = sampleRegistryItems(url);
+    const greeter = items.find((item) => item.server.name === 'io.github.atrium-test/greeter');
+    const pkg = (greeter?.server.packages as { fileSha256: string }[] | undefined)?.[0];
+    if (pkg) pkg.fileSha256 = 'cd'.repeat(32);
+    return { items, files };
+  });
+  const home = await makeTempDir('atrium-entry-hash-');
+  try {
+    const run = await runAtriumCli(home, ['install', 'io.github.atrium-test/greeter', '--registry', registry.url, '--env', 'api_key=x']);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, /the bundle's SHA-256 is [0-9a-f]{64}, not the (cd){32} expected: it is not the file that was published/);
+    assert.ok(!existsSync(join(home, 'bundles')), 'nothing unpacked');
+    assert.ok(!existsSync(join(home, 'servers.json')) || !(await readFile(join(home, 'servers.json'), 'utf8')).includes('greeter'));
+  } finally {
+    await registry.close();
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
 describe('atrium install FILE.mcpb', () => {
   let home: string;
   const atrium = (...args: string[]) => runAtriumCli(home, [...args, '--timeout', '20000']);
@@ -143,8 +164,10 @@ describe('atrium install FILE.mcpb', () => {
   test('the valid one, its hash checked, installs under the data folder and answers once approved', async () => {
     const bytes = buildBundle();
     await writeFile(join(home, 'greeter.mcpb'), bytes);
-    const run = await atrium('install', join(home, 'greeter.mcpb'), '--sha256', createHash('sha256').update(bytes).digest('hex'), '--env', 'api_key=0123456789', '--env', 'greeting=Hi');
+    const run = await atrium('install', join(home, 'greeter.mcpb'), '--sha256', createHash('sha256').update(bytes).digest('hex'), '--env', 'api_key=0123456789', '--env', 'greeting=Hi', '--env', `workspace=${home}`);
     assert.equal(run.code, 0, run.stderr);
+    const stored = (JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, { roots?: string[] }> }).mcpServers['greeter-bundle'];
+    assert.deepEqual(stored?.roots, [home], 'a directory setting becomes a root');
     const [folder] = await readdir(join(home, 'bundles'));
     assert.match(folder ?? '', /^greeter-bundle-1\.0\.0-[0-9a-f]{12}$/);
     assert.ok(!(await readFile(join(home, 'servers.json'), 'utf8')).includes('0123456789'));
