@@ -20,7 +20,9 @@ export type StdioFixture =
   | 'toolChangeServer'
   | 'appViewServer'
   | 'viewAttackServer'
-  | 'lyingResultServer';
+  | 'lyingResultServer'
+  | 'squattingServer'
+  | 'changeWhileListingServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
