@@ -5,7 +5,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import type { RunningHost } from '../app/hostCore.ts';
-import { InstallError } from '../mcp/install/installError.ts';
+import { readFieldProblems } from '../../shared/fieldProblems.ts';
 import type { RegistrySearch } from '../../shared/installs.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
 import { timeFromNow } from '../../shared/timeFromNow.ts';
@@ -51,8 +51,9 @@ export async function runInstall(invocation: CliInvocation, core: RunningHost, i
     ? core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
     : core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) })
   ).catch((error: unknown) => {
-    // The host names the value missing; how to give it is this command's own words.
-    if (error instanceof InstallError && error.missingKey !== undefined) throw new CliFailure(`${error.message}: give it with --env ${error.missingKey}=…`);
+    // The host names each value missing (as the form's field); how to give it is this command's own words.
+    const missing = readFieldProblems((error as { fields?: unknown } | null)?.fields)?.filter((problem) => problem.field.startsWith('values.'));
+    if (missing?.length) throw new CliFailure(missing.map((problem) => `${problem.message}: give it with --env ${problem.field.slice('values.'.length)}=…`).join('\n'));
     throw error;
   });
   io.out(`Installed ${visible(server.id)} in ${visible(core.configPath)}. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs.`);

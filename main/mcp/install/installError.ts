@@ -4,11 +4,8 @@
 
 export class InstallError extends Error {
   readonly code: 'invalid_params' | 'not_found' | 'failed';
-  /** A required value that was not given, by the key the entry or bundle names it (the command line says how to give it). */
-  readonly missingKey: string | undefined;
-  constructor(code: InstallError['code'], message: string, missingKey?: string) {
+  constructor(code: InstallError['code'], message: string) {
     super(message);
     this.code = code;
-    this.missingKey = missingKey;
   }
 }

@@ -11,6 +11,7 @@ import type { BundlePlan, InstallInput } from '../../../../shared/installs.ts';
 import type { StdioServerDefinition } from '../../config/serverConfig.ts';
 import { secretReference, serverSecretName } from '../../config/secretReferences.ts';
 import { InstallError } from '../installError.ts';
+import { FieldProblemsError } from '../../../../shared/fieldProblems.ts';
 import type { BundleRead } from './bundleArchive.ts';
 
 type ConfigOption = NonNullable<McpbManifestAny['user_config']>[string];
@@ -98,7 +99,7 @@ async function settingValue(key: string, option: ConfigOption, given: string | u
   const fallback = option.default === undefined ? undefined : Array.isArray(option.default) ? option.default.join('\n') : String(option.default);
   const text = given !== undefined && given.trim() !== '' ? given : fallback;
   if (text === undefined || text.trim() === '') {
-    if (option.required) throw new InstallError('invalid_params', `${label} is required (${option.description})`, key);
+    if (option.required) throw new FieldProblemsError([{ field: `values.${key}`, message: `${label} is required (${option.description})` }]);
     return undefined;
   }
   const parts = option.multiple ? text.split('\n').map((part) => part.trim()).filter(Boolean) : [text];

@@ -6,6 +6,7 @@
 import type { InstallInput, InstallInputKind } from '../../../../shared/installs.ts';
 import { hasSecretReference, secretReference, serverSecretName } from '../../config/secretReferences.ts';
 import { InstallError } from '../installError.ts';
+import { FieldProblemsError } from '../../../../shared/fieldProblems.ts';
 import type { RegistryInput } from './registryRecords.ts';
 
 /** What the answers fill, and the secrets they hand over. */
@@ -73,7 +74,7 @@ export class EntryValues {
     const value = given !== undefined && given !== '' ? given : input.default;
     if (this.planning) return value ?? `{${key}}`;
     if (value === undefined || value === '') {
-      if (input.isRequired) throw new InstallError('invalid_params', `${describeInput(key, kind)} is required${input.description ? ` (${input.description})` : ''}`, key);
+      if (input.isRequired) throw new FieldProblemsError([{ field: `values.${key}`, message: `${describeInput(key, kind)} is required${input.description ? ` (${input.description})` : ''}` }]);
       return undefined;
     }
     if (input.choices?.length && !input.choices.includes(value)) throw new InstallError('invalid_params', `${describeInput(key, kind)} must be one of ${input.choices.join(', ')}, not "${value}"`);
