@@ -71,8 +71,12 @@ test('the registry: searched, an entry installed with its secret, approved in it
       await expect(key).toHaveAttribute('type', 'password');
       await expect(form).toContainText('A secret: kept in Atrium’s encrypted store, never in servers.json.');
       await form.getByRole('button', { name: 'Install' }).click();
-      await expect(form.getByRole('alert')).toContainText('the environment variable WEATHER_API_KEY is required (Your weather service key)');
-      await expect(form.getByRole('alert'), 'no command-line flag in the window').not.toContainText('--env');
+      await expect(key, 'the field at fault is marked and has the focus').toHaveAttribute('aria-invalid', 'true');
+      await expect(key).toBeFocused();
+      await expect(key).toHaveAccessibleDescription(/The environment variable WEATHER_API_KEY is required \(Your weather service key\)$/);
+      await expect(form.getByRole('alert')).toHaveText('Not installed: correct the fields marked above.');
+      await expect(form, 'no command-line flag in the window').not.toContainText('--env');
+      await page.screenshot({ path: 'e2e/artifacts/install-registry-missing.png' });
       await key.fill(SECRET);
       await page.screenshot({ path: 'e2e/artifacts/install-registry-form.png' });
       expect(await violationsInBothThemes(page, 'an entry’s install form')).toEqual([]);

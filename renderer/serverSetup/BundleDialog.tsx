@@ -1,12 +1,14 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { BundlePlan } from '../../shared/installs.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { ConsentDialog } from '../ui/ConsentDialog.tsx';
+import { FieldProblem, FormProblemsSummary } from '../ui/FieldProblem.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
+import { useFormProblems } from '../ui/useFormProblems.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { InstallInputsForm } from './InstallInputsForm.tsx';
+import { InstallInputsForm, inputField } from './InstallInputsForm.tsx';
 
 /**
  * A bundle (.mcpb) the person opened: read by the host before anything of it is written (its manifest,
@@ -23,6 +25,8 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameId = useId();
+  const fields = useMemo(() => ['serverId', ...(plan?.inputs ?? []).map(inputField)], [plan]);
+  const problems = useFormProblems(fields, nameId);
 
   useEffect(() => {
     if (file.size > BUNDLE_LIMITS.fileBytes) {
@@ -48,13 +52,13 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
   const install = async () => {
     if (!bytes || !plan) return;
     setBusy(true);
-    setProblem(null);
+    problems.clear();
     try {
       const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
       await api.installBundle({ bundle: bytes, sha256: plan.sha256, values: given, serverId: (name ?? plan.suggestedId).trim() });
       onDone();
     } catch (failure) {
-      setProblem(errorMessage(failure));
+      problems.report(failure);
     } finally {
       setBusy(false);
     }
@@ -65,6 +69,7 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
       {!plan && !problem ? <p className="muted">Reading the bundle…</p> : null}
       {plan ? (
         <form
+          ref={problems.formRef}
           className="consent-form"
           noValidate
           onSubmit={(event) => {
@@ -94,12 +99,13 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
           <pre className="code-block" aria-label="What it runs">
             <UntrustedText text={plan.runs} />
           </pre>
-          <InstallInputsForm inputs={plan.inputs} values={values} onChange={(key, value) => setValues((all) => ({ ...all, [key]: value }))} />
+          <InstallInputsForm inputs={plan.inputs} values={values} onChange={(key, value) => setValues((all) => ({ ...all, [key]: value }))} problems={problems} />
           <div className="field">
             <label htmlFor={nameId}>Name in Atrium</label>
-            <input id={nameId} value={name ?? plan.suggestedId} onChange={(event) => setName(event.target.value)} />
+            <input id={nameId} value={name ?? plan.suggestedId} onChange={(event) => setName(event.target.value)} {...problems.describe('serverId')} />
+            <FieldProblem {...problems.messageFor('serverId')} />
           </div>
-          <ProblemAlert text={problem} />
+          <FormProblemsSummary problems={problems.problems} notDone="Not installed" />
           <p className="muted">Installing runs nothing: you are asked to start it next, with everything it will run shown.</p>
           <div className="consent-actions">
             <button type="submit" className="button button-primary" disabled={busy}>

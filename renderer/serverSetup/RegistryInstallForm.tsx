@@ -1,13 +1,14 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { RegistryEntryView } from '../../shared/installs.ts';
-import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { useHostQuery } from '../store/useHostQuery.ts';
 import { ConsentDialog } from '../ui/ConsentDialog.tsx';
+import { FieldProblem, FormProblemsSummary } from '../ui/FieldProblem.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
+import { useFormProblems } from '../ui/useFormProblems.ts';
 import { RadioChoices } from '../ui/RadioChoices.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { InstallInputsForm } from './InstallInputsForm.tsx';
+import { InstallInputsForm, inputField } from './InstallInputsForm.tsx';
 
 /**
  * One registry entry, to install: who published it (and whether anyone checked), the ways it can run,
@@ -20,23 +21,24 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
   const [choice, setChoice] = useState<number | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [name, setName] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameId = useId();
   const installable = plan?.choices.flatMap((way, index) => (way.unsupported ? [] : [index])) ?? [];
   const picked = choice ?? installable[0];
   const way = picked === undefined ? undefined : plan?.choices[picked];
+  const fields = useMemo(() => ['serverId', ...(way?.inputs ?? []).map(inputField)], [way]);
+  const problems = useFormProblems(fields, nameId);
 
   const install = async () => {
     if (picked === undefined) return;
     setBusy(true);
-    setProblem(null);
+    problems.clear();
     try {
       const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
       await api.installFromRegistry({ name: entry.name, version: entry.version, registry, choice: picked, values: given, serverId: (name ?? plan?.suggestedId ?? '').trim() });
       onInstalled();
     } catch (failure) {
-      setProblem(errorMessage(failure));
+      problems.report(failure);
     } finally {
       setBusy(false);
     }
@@ -60,6 +62,7 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
       {!plan && !error ? <p className="muted">Reading the entry…</p> : null}
       {plan ? (
         <form
+          ref={problems.formRef}
           className="consent-form"
           noValidate
           onSubmit={(event) => {
@@ -85,20 +88,23 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
             ))}
           {way ? (
             <>
-              <p className="launch-details-label">{way.kind === 'remote' ? 'It connects to' : 'It runs'} (values in braces are filled from what you give below)</p>
+              <p className="launch-details-label">{way.kind === 'remote' ? 'It connects to' : 'It runs'}
+                {way.runs.includes('{') ? ' (values in braces are filled from what you give below)' : ''}
+              </p>
               <pre className="code-block" aria-label="What it runs">
                 <UntrustedText text={way.runs} />
               </pre>
-              <InstallInputsForm inputs={way.inputs} values={values} onChange={(key, value) => setValues((all) => ({ ...all, [key]: value }))} />
+              <InstallInputsForm inputs={way.inputs} values={values} onChange={(key, value) => setValues((all) => ({ ...all, [key]: value }))} problems={problems} />
               <div className="field">
                 <label htmlFor={nameId}>Name in Atrium</label>
-                <input id={nameId} value={name ?? plan.suggestedId} onChange={(event) => setName(event.target.value)} />
+                <input id={nameId} value={name ?? plan.suggestedId} onChange={(event) => setName(event.target.value)} {...problems.describe('serverId')} />
+                <FieldProblem {...problems.messageFor('serverId')} />
               </div>
             </>
           ) : (
             <p className="consent-problem">Atrium cannot install any way this entry offers.</p>
           )}
-          <ProblemAlert text={problem} />
+          <FormProblemsSummary problems={problems.problems} notDone="Not installed" />
           <p className="muted">Installing runs nothing: you are asked to start it next, with everything it will run shown.</p>
           <div className="consent-actions">
             <button type="submit" className="button button-primary" disabled={!way || busy}>

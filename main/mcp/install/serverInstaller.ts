@@ -18,6 +18,7 @@ import { readBundle } from './bundle/bundleArchive.ts';
 import { bundleFolder, unpackBundle } from './bundle/bundleFolders.ts';
 import { bundlePlan, bundleServer } from './bundle/bundleServer.ts';
 import { InstallError } from './installError.ts';
+import { FieldProblemsError } from '../../../shared/fieldProblems.ts';
 import type { InstallRecords } from './installRecords.ts';
 import { entryServer, installChoices } from './registry/entryDefinition.ts';
 import { chooseRegistry } from './registry/registryAddress.ts';
@@ -228,7 +229,7 @@ export class ServerInstaller {
   /** The name asked for (refused when taken), else the suggested one made free. */
   private nameFor(asked: string | undefined, suggested: string): string {
     if (asked === undefined) return this.freeName(suggested);
-    if (this.deps.registry.get(asked)) throw new InstallError('invalid_params', `Name "${asked}" is taken by another server: choose another name.`);
+    if (this.deps.registry.get(asked)) throw new FieldProblemsError([{ field: 'serverId', message: `Name "${asked}" is taken by another server: choose another name.` }]);
     return asked;
   }
 

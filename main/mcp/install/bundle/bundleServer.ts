@@ -99,7 +99,7 @@ async function settingValue(key: string, option: ConfigOption, given: string | u
   const fallback = option.default === undefined ? undefined : Array.isArray(option.default) ? option.default.join('\n') : String(option.default);
   const text = given !== undefined && given.trim() !== '' ? given : fallback;
   if (text === undefined || text.trim() === '') {
-    if (option.required) throw new FieldProblemsError([{ field: `values.${key}`, message: `${label} is required (${option.description})` }]);
+    if (option.required) throw new FieldProblemsError([{ field: `values.${key}`, message: `The setting ${option.title || key} is required (${option.description})` }]);
     return undefined;
   }
   const parts = option.multiple ? text.split('\n').map((part) => part.trim()).filter(Boolean) : [text];

@@ -74,7 +74,7 @@ export class EntryValues {
     const value = given !== undefined && given !== '' ? given : input.default;
     if (this.planning) return value ?? `{${key}}`;
     if (value === undefined || value === '') {
-      if (input.isRequired) throw new FieldProblemsError([{ field: `values.${key}`, message: `${describeInput(key, kind)} is required${input.description ? ` (${input.description})` : ''}` }]);
+      if (input.isRequired) throw new FieldProblemsError([{ field: `values.${key}`, message: `${capitalised(describeInput(key, kind))} is required${input.description ? ` (${input.description})` : ''}` }]);
       return undefined;
     }
     if (input.choices?.length && !input.choices.includes(value)) throw new InstallError('invalid_params', `${describeInput(key, kind)} must be one of ${input.choices.join(', ')}, not "${value}"`);
@@ -109,4 +109,8 @@ export function describeInput(key: string, kind: InstallInputKind): string {
     case 'setting':
       return `the setting ${key}`;
   }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
