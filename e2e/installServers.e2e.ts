@@ -163,7 +163,7 @@ test('a .mcpb opened in the window: unsigned said plainly, its settings a form, 
 test('a server the organisation forbids says which rule of which file, cannot be started, and runs once the rule is gone', async ({ page }) => {
   const folder = await mkdtemp(join(tmpdir(), 'atrium-policy-'));
   const policyFile = join(folder, 'policy.json');
-  await writeFile(policyFile, JSON.stringify({ deniedMcpServers: [{ serverName: 'echo' }] }));
+  await writeFile(policyFile, JSON.stringify({ deniedMcpServers: [{ serverName: 'echo' }, { serverName: 'forbidden' }] }));
   const running = await startHostProcess({ mcpServers: { echo: fixtureCommand('echoServer') }, env: { ATRIUM_POLICY_FILE: policyFile } });
   try {
     await openServers(page, running.host.url);
@@ -173,6 +173,25 @@ test('a server the organisation forbids says which rule of which file, cannot be
     await expect(card.getByRole('button', { name: /^Start|^Restart|^Review and start/ })).toHaveCount(0);
     await page.screenshot({ path: 'e2e/artifacts/install-policy-blocked.png' });
     expect(await violationsInBothThemes(page, 'a server blocked by policy')).toEqual([]);
+
+    // A server added by hand that the policy forbids: its start dialog says so and offers no way to start it.
+    const echo = fixtureCommand('echoServer');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('forbidden');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(echo.command);
+    await form.getByRole('textbox', { name: 'Arguments (one per line)' }).fill(echo.args.join('\n'));
+    await form.getByRole('button', { name: 'Save' }).click();
+    const start = page.getByRole('dialog', { name: 'forbidden cannot start' });
+    await expect(start.getByRole('alert').first()).toContainText('Blocked by your organisation’s policy: it cannot start, whatever you approve.');
+    await expect(start).toContainText('What it would run, were it allowed:');
+    await expect(start).toContainText('(rule deniedMcpServers[1] {"serverName":"forbidden"}');
+    await expect(start.getByRole('button', { name: 'Start server' })).toHaveCount(0);
+    await page.screenshot({ path: 'e2e/artifacts/install-policy-start-dialog.png' });
+    expect(await violationsInBothThemes(page, 'a blocked server’s start dialog')).toEqual([]);
+    await start.getByRole('button', { name: 'Close' }).click();
+    // Saved from the form, a server stays off until its start dialog starts it: this one never can be.
+    await expect(page.getByRole('article', { name: 'forbidden', exact: true }).getByRole('status')).toHaveText('Disabled');
 
     await writeFile(policyFile, JSON.stringify({ deniedMcpServers: [] }));
     await expect(card.getByRole('status'), 'the policy is read again within seconds').toHaveText('Ready', { timeout: 5000 });

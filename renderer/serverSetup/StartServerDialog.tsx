@@ -32,18 +32,20 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
       (failure: unknown) => setProblem(errorMessage(failure)),
     );
   };
-  const intro = review?.approved
-    ? `${server.id} changed since you approved it. ${local ? 'Atrium will now run exactly this command, with your permissions:' : 'Atrium will now connect to exactly this address:'}`
-    : local
-      ? 'Atrium will run exactly this command, with your permissions:'
-      : 'Atrium will connect to exactly this address:';
+  const intro = blocked
+    ? `What it would ${local ? 'run' : 'connect to'}, were it allowed:`
+    : review?.approved
+      ? `${server.id} changed since you approved it. ${local ? 'Atrium will now run exactly this command, with your permissions:' : 'Atrium will now connect to exactly this address:'}`
+      : local
+        ? 'Atrium will run exactly this command, with your permissions:'
+        : 'Atrium will connect to exactly this address:';
   return (
-    <ConsentDialog title={`Start ${server.id}?`} from={intro} tone={risky || blocked ? 'danger' : 'normal'} onDismiss={() => onDone(false)}>
+    <ConsentDialog title={blocked ? `${server.id} cannot start` : `Start ${server.id}?`} from={intro} tone={risky || blocked ? 'danger' : 'normal'} onDismiss={() => onDone(false)}>
       {review ? (
         <>
           {blocked ? (
             <div className="consent-warning" role="alert">
-              <p className="launch-risks-title">Blocked by your organisation’s policy: it cannot start, whatever you answer.</p>
+              <p className="launch-risks-title">Blocked by your organisation’s policy: it cannot start, whatever you approve.</p>
               <p>{describeBlock(blocked)}</p>
             </div>
           ) : null}
@@ -86,7 +88,7 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
             Start server
           </button>
         )}
-        <SafeAnswer onClick={() => onDone(false)}>Keep it off</SafeAnswer>
+        <SafeAnswer onClick={() => onDone(false)}>{blocked ? 'Close' : 'Keep it off'}</SafeAnswer>
       </div>
     </ConsentDialog>
   );
