@@ -23,6 +23,8 @@ import type { SettingsEvents, SettingsResults } from './contract/settings.ts';
 import { settingsEvents, settingsRequests } from './contract/settings.ts';
 import type { ToolsEvents, ToolsResults } from './contract/tools.ts';
 import { toolsEvents, toolsRequests } from './contract/tools.ts';
+import type { TraceEvents, TraceResults } from './contract/trace.ts';
+import { traceEvents, traceRequests } from './contract/trace.ts';
 import type { WorkspacesEvents, WorkspacesResults } from './contract/workspaces.ts';
 import { workspacesEvents, workspacesRequests } from './contract/workspaces.ts';
 import type { FieldProblem } from './fieldProblems.ts';
@@ -36,14 +38,15 @@ export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contr
 export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEdit, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
+export type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail, TraceWatch } from './contract/trace.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
+export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults {}
 
-export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -54,6 +57,7 @@ export const requestParamSchemas = {
   ...workspacesRequests,
   ...conversationsRequests,
   ...settingsRequests,
+  ...traceRequests,
   ...appsRequests,
 } as const;
 
@@ -66,6 +70,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...workspacesEvents,
   ...conversationsEvents,
   ...settingsEvents,
+  ...traceEvents,
   ...appsEvents,
 };
 

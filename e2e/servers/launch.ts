@@ -13,6 +13,7 @@ export type StdioFixture =
   | 'slowStartServer'
   | 'echoServer'
   | 'logLevelsServer'
+  | 'tickingServer'
   | 'structuredWeatherServer'
   | 'familyServer'
   | 'daemonServer'

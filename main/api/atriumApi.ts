@@ -25,6 +25,7 @@ import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import { createHostInfoApi } from './hostInfoApi.ts';
+import { createTraceApi } from './traceApi.ts';
 import type { FrontEnd } from './hostInfoApi.ts';
 import type { SampleServerLaunch } from './setupApi.ts';
 import { dataFileProblems } from '../store/dataFile.ts';
@@ -170,6 +171,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...createHostInfoApi(deps.frontEnd),
     ...createWorkspaceApi(workspaces, roots),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
+    ...createTraceApi(hub),
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),

@@ -6,7 +6,7 @@ import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -34,6 +34,8 @@ export interface CliInvocation {
   search?: string;
   /** How many results `tools --search` prints (1–20; default 8, as the model's search). */
   limit?: number;
+  /** `trace --follow`: go on printing messages as they pass, until Ctrl+C. */
+  follow: boolean;
   /** `servers add`: what the new server is (its command line, or its address). */
   newServer?: NewServer;
   /** `registry search`, `install`: the registry to ask (--registry). */
@@ -70,6 +72,8 @@ commands:
   resources | templates | prompts  list resources, resource templates, prompts
   read <server> <uri>              read a resource
   prompt <server> <name> [json]    get a prompt with arguments
+  trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
+                                   with their contents, secrets redacted); --follow prints them as they pass, until Ctrl+C
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
   registry search <words...>       the MCP Registry's servers whose name, title or description hold every word
                                    (--registry URL; else ATRIUM_REGISTRY_URL, Settings, the official registry)
@@ -148,6 +152,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         sha256: { type: 'string' },
         cwd: { type: 'string' },
         limit: { type: 'string' },
+        follow: { type: 'boolean', default: false },
         conversation: { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
@@ -178,11 +183,13 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   if ((values.search !== undefined || limit !== undefined) && command !== 'tools') throw new UsageError('--search and --limit go with the tools command');
   if (values.search !== undefined && values.search.trim() === '') throw new UsageError('--search needs words to search for');
   if (limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
+  if (values.follow && command !== 'trace') throw new UsageError('--follow goes with the trace command');
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout takes a whole number of milliseconds, not "${values.timeout}"`);
   const invocation: CliInvocation = {
     command: command as CommandName,
     args,
     json: values.json,
+    follow: values.follow,
     // In a terminal a folder is typed relative to where the person is; the host takes only whole paths.
     roots: values.root.map(wholePath),
     elicit: parseElicit(values.elicit),
@@ -298,6 +305,7 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   call: [2, 3, '<server> <tool> [json-args]'],
   read: [2, 2, '<server> <uri>'],
   prompt: [2, 3, '<server> <name> [json-args]'],
+  trace: [1, 1, '<server>'],
   import: [1, 1, '<file>'],
   registry: [2, Number.POSITIVE_INFINITY, 'search <words...>'],
   install: [1, 1, '<name>[@<version>] or <file.mcpb>'],

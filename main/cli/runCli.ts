@@ -21,6 +21,7 @@ import { runServersAction, serversAction } from './serversCommand.ts';
 import { runInstall, runRegistrySearch } from './installCommand.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
+import { runTrace } from './traceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
@@ -37,9 +38,9 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-const TARGETED = new Set(['call', 'read', 'prompt']);
+const TARGETED = new Set(['call', 'read', 'prompt', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'chat', 'sign-in', 'sign-out', 'install']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'trace', 'chat', 'sign-in', 'sign-out', 'install']);
 /** Commands that start no configured server (an install starts only, once approved, what it installs). */
 const STARTS_NONE = new Set(['registry', 'install']);
 /** Commands that start the host core their own way. */
@@ -76,6 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const holder = await runningHost(home);
     if (holder) {
       io.err(`atrium: ${alreadyRunningSentence(home, holder)}`);
+      if (invocation.command === 'trace') io.err(`Its Servers view shows each server's messages as they pass: the server's Trace tab.`);
       io.err(`Use it there, or stop it first. To run this command apart from it, give it its own data folder: ATRIUM_HOME=/another/folder atrium ${invocation.command} …`);
       return 1;
     }
@@ -100,6 +102,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
 
   const action = serversAction(invocation);
+  // Following a trace runs until Ctrl+C: the server is kept alive (pinged, restarted) as the app keeps it.
+  const following = invocation.command === 'trace' && invocation.follow;
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
   try {
@@ -115,8 +119,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
-      restartPolicy: NO_RESTARTS,
-      keepAliveMs: 0,
+      ...(following ? {} : { restartPolicy: NO_RESTARTS, keepAliveMs: 0 }),
       serverCloseGraceMs: ONE_SHOT_CLOSE_GRACE_MS,
       // Remote servers are signed in to with `atrium sign-in`, which keeps the sign-in here.
       credentialStore: cliCredentialStore(home),
@@ -138,10 +141,12 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       if (invocation.command === 'install') return runInstall(invocation, started, quiet, signal);
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
       const unapproved = await settleLaunchApprovals(started, quiet, invocation.configPath, signal);
-      const code = await runCommand(invocation, started, quiet);
+      const code = await runCommand(invocation, started, quiet, signal);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
-    return await Promise.race([run(), whenInterrupted(signal)]);
+    // Ctrl+C is how following a trace ends, not a failure.
+    const interrupted = following ? whenInterrupted(signal).catch(() => 0) : whenInterrupted(signal);
+    return await Promise.race([run(), interrupted]);
   } catch (error) {
     return failureExit(error, io, signal);
   } finally {
@@ -157,10 +162,21 @@ function targetedServer(invocation: CliInvocation): string | undefined {
   return undefined;
 }
 
-async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo): Promise<number> {
+async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo, signal?: AbortSignal): Promise<number> {
   const { api } = core;
   const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
   const statuses = await core.whenSettled();
+  // A server that failed to start has a trace too: how it failed is in its messages.
+  if (invocation.command === 'trace') {
+    const serverId = invocation.args[0] ?? '';
+    const failure = (status: ServerStatus) => {
+      if (status.kind === 'disabled') return `${serverId} is disabled: it sends nothing to trace`;
+      if (status.kind === 'ready' || isReported(status)) return undefined;
+      const reason = describeFailure(serverId, status);
+      return reason.startsWith(`${serverId}: `) ? reason : `${serverId}: ${reason}`;
+    };
+    return runTrace(serverId, core, io, { follow: invocation.follow, json: invocation.json, failure, ...(signal ? { signal } : {}) });
+  }
 
   if (invocation.command === 'servers') {
     const servers = await api.listServers({});

@@ -4,7 +4,7 @@
 // server added: a host with none (`atrium servers` on a new data folder, a first run) never loads it.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { AtriumEvents, ListKind } from '../../shared/contract.ts';
+import type { AtriumEvents, ListKind, TraceWatch } from '../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
 import type { CallOptions, McpConnection } from './connection/McpConnection.ts';
@@ -12,6 +12,7 @@ import type * as ConnectionCode from './connection/McpConnection.ts';
 import type { ConnectionServices } from './connection/connectionServices.ts';
 import { ServerError } from './connection/serverError.ts';
 import { KeyedQueue } from '../keyedQueue.ts';
+import { TraceWatches } from './trace/traceWatches.ts';
 
 export type HubEmit = <K extends keyof AtriumEvents>(event: K, payload: AtriumEvents[K]) => void;
 
@@ -23,6 +24,8 @@ export class McpHub {
   private connectionCode: typeof ConnectionCode | undefined;
   private loading: Promise<typeof ConnectionCode> | undefined;
   private readonly changes = new KeyedQueue();
+  // By server name, not by connection: a watch goes on to the connection that replaces one (an edit).
+  private readonly traceWatches = new TraceWatches((serverId, watched) => this.connections.get(serverId)?.trace.setWatched(watched));
 
   constructor(services: ConnectionServices, emit: HubEmit) {
     this.services = services;
@@ -61,7 +64,9 @@ export class McpHub {
         onLog: (line) => this.emit('log', line),
         onListChanged: (list: ListKind) => this.emit('listChanged', { serverId: definition.id, list }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { serverId: definition.id, uri }),
+        onTrace: (messages, skipped) => this.emit('traceMessages', { serverId: definition.id, messages, ...(skipped > 0 ? { skipped } : {}) }),
       });
+      if (this.traceWatches.isWatched(definition.id)) connection.trace.setWatched(true);
       this.connections.set(definition.id, connection);
     }
     if (!start) return;
@@ -125,6 +130,21 @@ export class McpHub {
   /** What may start changed for every server (the organisation's policy did): each is held, or let through, as the gate says now. */
   reconsiderLaunches(): void {
     for (const connection of this.list()) connection.reconsider();
+  }
+
+  /** Starts watching a server's trace: the messages it keeps now, and its new ones announced until the watch ends. */
+  watchTrace(serverId: string): TraceWatch {
+    const { trace } = this.get(serverId);
+    const watchId = this.traceWatches.watch(serverId);
+    return { watchId, renewWithinMs: this.traceWatches.renewWithinMs, messages: trace.messages(), limits: trace.limits };
+  }
+
+  renewTraceWatch(watchId: string): boolean {
+    return this.traceWatches.renew(watchId);
+  }
+
+  unwatchTrace(watchId: string): void {
+    this.traceWatches.unwatch(watchId);
   }
 
   async notifyRootsChanged(): Promise<void> {

@@ -9,9 +9,10 @@ import type { SelectionSlice } from './selectionSlice.ts';
 import type { PendingSlice } from './pendingSlice.ts';
 import type { ServersSlice } from './serversSlice.ts';
 import type { ViewSlice } from './viewSlice.ts';
+import type { TraceSlice } from './traceSlice.ts';
 import type { AppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
 
-export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice &
+export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice & TraceSlice &
   // The extensions' slices, one each.
   AppsSlice;
 

@@ -11,12 +11,13 @@ import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
+import { bindTraceStore } from './bindTraceStore.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
   const state = () => store.getState();
-  // The extensions' parts of the mirror, one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store)];
+  // The parts of the mirror with a binder of their own (the extensions', the trace's), one line each.
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTraceStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

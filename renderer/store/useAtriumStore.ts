@@ -10,6 +10,7 @@ import { createSelectionSlice } from './selectionSlice.ts';
 import { createPendingSlice } from './pendingSlice.ts';
 import { createServersSlice } from './serversSlice.ts';
 import { createViewSlice } from './viewSlice.ts';
+import { createTraceSlice } from './traceSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
@@ -25,6 +26,7 @@ export const createAtriumStore = () =>
     ...createDataFilesSlice(...args),
     ...createCatalogSlice(...args),
     ...createHostSettingsSlice(...args),
+    ...createTraceSlice(...args),
     // The extensions' slices, one line each.
     ...createAppsSlice(...args),
   }));

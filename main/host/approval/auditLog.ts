@@ -6,7 +6,7 @@
 import type { AuditEntry, AuditEntryInput } from '../../../shared/domain.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { readRows, RowReader } from '../../store/rowReader.ts';
-import { redactSecrets, redactString } from './redactSecrets.ts';
+import { redactSecrets, redactString } from '../../redactSecrets.ts';
 
 export const auditMigrations: readonly Migration[] = [
   {

@@ -18,6 +18,8 @@ export interface ToolRunner {
       onProgress: (progress: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
       /** The conversation the call serves: requests the server makes meanwhile are shown there. */
       conversationId?: string;
+      /** The pipeline's id of the call: its messages in the server's trace are linked to it. */
+      callId?: string;
     },
   ): Promise<CallToolResult>;
 }

@@ -123,6 +123,7 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     try {
       const result = await deps.runner.call(serverId, name, args, {
         signal,
+        callId: request.callId,
         onProgress: (progress) => {
           request.onProgress?.(progress);
           deps.onProgress?.({ serverId, callId: request.callId, ...progress });

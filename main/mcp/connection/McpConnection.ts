@@ -4,7 +4,7 @@
 // policy: roots, sampling and elicitation come in through injected services, and everything it learns
 // goes out through hooks. One connection's failure never touches another's.
 
-import type { ListKind } from '../../../shared/contract.ts';
+import type { ListKind, TraceMessage } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { LaunchHeldError } from './connectionServices.ts';
@@ -25,12 +25,15 @@ import { SessionOpener } from './sessionOpener.ts';
 import { describeStatus, SessionRequests } from './sessionRequests.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
+import { ServerTrace } from '../trace/serverTrace.ts';
 
 export interface ConnectionHooks {
   onChange(snapshot: ServerSnapshot): void;
   onLog(line: LogLine): void;
   onListChanged(kind: ListKind): void;
   onResourceUpdated(uri: string): void;
+  /** New messages of the trace, while someone watches it (`skipped`: more, too many to list). */
+  onTrace?(messages: TraceMessage[], skipped: number): void;
 }
 
 export type { CallOptions } from './sessionRequests.ts';
@@ -44,6 +47,8 @@ export class McpConnection extends SessionRequests {
   readonly id: string;
   readonly definition: ServerDefinition;
   readonly log: ServerLog;
+  /** Every message to and from the server, across its sessions. */
+  readonly trace: ServerTrace;
   protected readonly services: ConnectionServices;
   private readonly hooks: ConnectionHooks;
   private readonly policy: RestartPolicy;
@@ -70,6 +75,7 @@ export class McpConnection extends SessionRequests {
     this.hooks = hooks;
     this.policy = services.restartPolicy ?? defaultRestartPolicy;
     this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
+    this.trace = new ServerTrace(definition.id, { announce: (messages, skipped) => hooks.onTrace?.(messages, skipped) });
     this.authorization =
       definition.transport === 'stdio'
         ? undefined
@@ -306,6 +312,7 @@ export class McpConnection extends SessionRequests {
       services: this.services,
       definition: this.definition,
       log: this.log,
+      trace: this.trace,
       connectTimeoutMs,
       probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs / 2),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),

@@ -17,6 +17,8 @@ import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
+import { TracingTransport } from '../trace/tracingTransport.ts';
+import type { ServerTrace } from '../trace/serverTrace.ts';
 import { packageRunnerFailure } from './packageRunnerFailure.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { declaredExtensions } from '../extensions/connectionExtensions.ts';
@@ -27,6 +29,8 @@ export interface SessionOptions {
   services: ConnectionServices;
   definition: ServerDefinition;
   log: ServerLog;
+  /** Sees every message in and out, under every other layer. */
+  trace: ServerTrace;
   connectTimeoutMs: number;
   probeTimeoutMs: number;
   onClosed(session: Session): void;
@@ -100,9 +104,10 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
-    // The SDK Client sees the server through two layers: the neutraliser (every message marked), then
-    // the tool-call channel (which keeps the answers to its own calls).
-    const toolCalls = new ToolCallChannel(new NeutralisingTransport(session.transport, log, () => options.onToolsChangeAnnounced()));
+    // The SDK Client sees the server through three layers: the trace (every message as it travelled), the
+    // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
+    const traced = new TracingTransport(session.transport, options.trace);
+    const toolCalls = new ToolCallChannel(new NeutralisingTransport(traced, log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);

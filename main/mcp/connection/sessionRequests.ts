@@ -18,11 +18,15 @@ import { ServerError } from './serverError.ts';
 import { VIEW_PAGE_READ } from './neutralisingTransport.ts';
 import type { Session } from './session.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
+import { linkCall } from '../trace/traceLink.ts';
 
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
   timeoutMs?: number;
+  /** The pipeline's call and, for a model's call, its conversation: the trace links the call's messages to them. */
+  callId?: string;
+  conversationId?: string;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -69,6 +73,7 @@ export abstract class SessionRequests {
       if (args) params.arguments = args;
       const { _meta } = session.requestMeta(this.logLevel);
       if (_meta) params._meta = _meta;
+      if (options.callId !== undefined) linkCall(params, options.conversationId === undefined ? { callId: options.callId } : { callId: options.callId, conversationId: options.conversationId });
       return session.callTool(params, callOptions, tool);
     });
   }

@@ -122,6 +122,17 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [conversationId, rows.length, virtualizer]);
 
+  // A tool call someone asked to see (from its messages in a server's trace) is scrolled to, once.
+  const focusedCall = useAtriumStore((state) => state.focusedCall);
+  const scrolledToCall = useRef<typeof focusedCall>(null);
+  useEffect(() => {
+    if (!focusedCall || scrolledToCall.current === focusedCall || focusedCall.conversationId !== conversationId) return;
+    const index = rows.findIndex((row) => row.kind === 'saved' && row.message.content.some((block) => block.type === 'tool_use' && block.id === focusedCall.callId));
+    if (index < 0) return;
+    scrolledToCall.current = focusedCall;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [focusedCall, conversationId, rows, virtualizer]);
+
   // A turn the person just started is followed from wherever they were reading.
   // Only when a turn starts: while it runs, ChatView follows the reply as long as the person stays at the end.
   const turnRunning = live !== undefined;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -34,6 +34,19 @@ const statusText: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
+/** A call in these states was sent to its server: its messages are in the server's trace. */
+const reachedServer = new Set(['running', 'done', 'error', 'cancelled']);
+
+/** The card takes the focus when someone asks to see its call (from the call's messages in a trace). */
+function useFocusWhenAsked(callId: string) {
+  const card = useRef<HTMLElement>(null);
+  const asked = useAtriumStore((state) => (state.focusedCall?.callId === callId && callId !== '' ? state.focusedCall : null));
+  useEffect(() => {
+    if (asked) card.current?.focus({ preventScroll: true });
+  }, [asked]);
+  return card;
+}
+
 interface ToolCallCardProps {
   saved?: ToolCallRecord;
   live?: LiveToolCall;
@@ -63,9 +76,11 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   // A view shows from the moment the model starts writing the call, and from what was saved once the call
   // ended, so a reopened conversation shows it again; it learns the call's arguments only once it is allowed.
   const viewed = viewedCall(saved, live, conversationId, messageId);
+  const showServerTrace = useAtriumStore((state) => state.showServerTrace);
+  const card = useFocusWhenAsked(callId);
 
   return (
-    <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
+    <article ref={card} tabIndex={-1} className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
       <header className="tool-call-head">
         <span className="tool-call-name">
           <UntrustedText text={serverId} /> / <UntrustedText text={tool} />
@@ -74,6 +89,11 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
           {statusText[status] ?? status}
           {duration !== undefined ? ` · ${formatDuration(duration)}` : ''}
         </span>
+        {serverId && callId && reachedServer.has(status) ? (
+          <button type="button" className="link-button tool-call-trace" onClick={() => showServerTrace(serverId, callId)}>
+            Show messages
+          </button>
+        ) : null}
         {running ? (
           <button
             type="button"

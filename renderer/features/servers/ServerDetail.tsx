@@ -8,9 +8,11 @@ import { ServerGrantsPanel } from './ServerGrantsPanel.tsx';
 import { ServerLogPanel } from './ServerLogPanel.tsx';
 import { ServerSignInPanel } from './ServerSignInPanel.tsx';
 import { ServerToolsPanel } from './ServerToolsPanel.tsx';
+import { ServerTracePanel } from './ServerTracePanel.tsx';
 
 const everyServersTabs: { name: ServerTab; label: string }[] = [
   { name: 'log', label: 'Log' },
+  { name: 'trace', label: 'Trace' },
   { name: 'tools', label: 'Tools' },
   { name: 'permissions', label: 'Permissions' },
   { name: 'about', label: 'About' },
@@ -20,13 +22,14 @@ const remoteServersTabs = [...everyServersTabs, { name: 'sign-in' as const, labe
 
 const panels: Record<ServerTab, ComponentType<{ server: ServerSnapshot }>> = {
   log: ServerLogPanel,
+  trace: ServerTracePanel,
   tools: ServerToolsPanel,
   permissions: ServerGrantsPanel,
   about: ServerAboutPanel,
   'sign-in': ServerSignInPanel,
 };
 
-/** The selected server in depth: its log, its tools (on/off for the model), the permissions given, what it is, and its sign-in. */
+/** The selected server in depth: its log, its trace, its tools (on/off for the model), the permissions given, what it is, and its sign-in. */
 export function ServerDetail({ server }: { server: ServerSnapshot }) {
   const chosen = useAtriumStore((state) => state.selectedServerTab);
   const selectTab = useAtriumStore((state) => state.selectServerTab);
