@@ -16,6 +16,8 @@ import { tasksEvents, tasksRequests } from '../main/mcp/extensions/tasks/contrac
 import type { SkillsEvents, SkillsResults } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import { skillsEvents, skillsRequests } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
+import type { InstallsEvents, InstallsResults } from './contract/installs.ts';
+import { installsEvents, installsRequests } from './contract/installs.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
 import { serverOffersEvents, serverOffersRequests } from './contract/serverOffers.ts';
@@ -48,13 +50,14 @@ export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/exte
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults {}
+export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents {}
+export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
   ...serversRequests,
+  ...installsRequests,
   ...toolsRequests,
   ...serverOffersRequests,
   ...workspacesRequests,
@@ -69,6 +72,7 @@ export const requestParamSchemas = {
 // A record over every event name, so a section's event that is not spread here fails the type-check.
 const eventNameSet: { readonly [K in EventName]: true } = {
   ...serversEvents,
+  ...installsEvents,
   ...toolsEvents,
   ...serverOffersEvents,
   ...workspacesEvents,

@@ -18,6 +18,9 @@ import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
 import { createTasksApi } from '../mcp/extensions/tasks/api/tasksApi.ts';
 import { createSkillsApi } from '../mcp/extensions/skills/api/skillsApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
+import type { LaunchFacts } from './serverConfigApi.ts';
+import { createInstallApi } from './installApi.ts';
+import type { ServerInstaller } from '../mcp/install/serverInstaller.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
 import type { SecretSource } from '../store/secrets.ts';
@@ -42,6 +45,9 @@ export interface ApiDeps {
   registry: ServerRegistry;
   /** The launch definitions the person approved; a server runs only with its exact one approved. */
   launchApprovals: LaunchApprovals;
+  /** Where an installed server came from, what a server can touch, and the organisation's policy's word on it. */
+  launchFacts: LaunchFacts;
+  installer: ServerInstaller;
   roots: RootsStore;
   workspaces: Workspaces;
   conversations: ConversationServices;
@@ -160,7 +166,8 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, deps.launchApprovals),
+    ...createServerConfigApi(hub, registry, deps.launchApprovals, deps.launchFacts),
+    ...createInstallApi(deps.installer, conversations.settings),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps, conversations.models.makeProvider),
     ...createHostInfoApi(deps.frontEnd),

@@ -44,6 +44,13 @@ import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { LearnedEras } from '../mcp/launch/learnedEras.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
+import { launchGate } from '../mcp/launch/launchGate.ts';
+import { serverReach } from '../mcp/launch/serverReach.ts';
+import { InstallRecords } from '../mcp/install/installRecords.ts';
+import { RegistryLists } from '../mcp/install/registry/registryLists.ts';
+import { ServerInstaller } from '../mcp/install/serverInstaller.ts';
+import { OrganisationPolicy } from '../host/policy/organisationPolicy.ts';
+import { policyFilesOf } from '../host/policy/policyFiles.ts';
 import { launchUpgradeIn } from '../mcp/launch/launchUpgrade.ts';
 import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
@@ -51,8 +58,8 @@ import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
-import { fileKeyProtector } from '../store/encryptedSecrets.ts';
-import { environmentSecrets } from '../store/secrets.ts';
+import { encryptedFileSecrets, fileKeyProtector } from '../store/encryptedSecrets.ts';
+import { chainSecrets, environmentSecrets } from '../store/secrets.ts';
 import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
@@ -97,8 +104,15 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // 2. Which servers there are, and which launches the person approved.
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
-  const launchApprovals = await LaunchApprovals.open(options.home, options.launchPinKeys ?? { own: fileKeyProtector(options.home).dataKey }, launchUpgradeIn(stores.db));
+  const pinKeys = options.launchPinKeys ?? { own: fileKeyProtector(options.home).dataKey };
+  const launchApprovals = await LaunchApprovals.open(options.home, pinKeys, launchUpgradeIn(stores.db));
   const eras = await LearnedEras.open(options.home);
+  // What Atrium installed and from where, and the organisation's policy that every start passes first.
+  const installs = await InstallRecords.open(options.home, pinKeys);
+  const environment = options.environment ?? process.env;
+  const policy = await OrganisationPolicy.open(policyFilesOf(environment, options.machinePolicyFile), { installedFrom: (server) => installs.installedFrom(server), reach: serverReach });
+  // The secrets installed servers ask for: the window's store, or the browser mode's and the command line's.
+  const serverSecrets = options.secretStore ?? encryptedFileSecrets(options.home);
   const trusted = (serverId: string) => registry.get(serverId)?.trusted === true;
 
   // 3. What settles servers' requests: the person (through pending requests), the model, the saved choices.
@@ -152,7 +166,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
-      launchGate: launchApprovals,
+      launchGate: launchGate(launchApprovals, policy),
+      secrets: chainSecrets(environmentSecrets(environment), serverSecrets),
       workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
@@ -252,7 +267,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
   // The files the person edits, changed elsewhere (their editor, `atrium import`), are taken up: servers.json reaches the running servers (a host limited to some servers takes in no others).
-  const stopFollowing = [settingsStore.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
+  // A change to the organisation's policy holds, or lets through, every server within seconds.
+  policy.onChange(() => hub.reconsiderLaunches());
+  const installer = new ServerInstaller({
+    home: options.home,
+    registry,
+    hub,
+    records: installs,
+    lists: new RegistryLists(options.home),
+    secrets: serverSecrets,
+    policy,
+    savedRegistry: () => settingsStore.current().registryUrl,
+    ...(environment.ATRIUM_REGISTRY_URL ? { environmentRegistry: environment.ATRIUM_REGISTRY_URL } : {}),
+  });
+  const stopFollowing = [settingsStore.follow(), policy.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
 
   let stopping: Promise<void> | undefined;
   return {
@@ -261,6 +289,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       hub,
       registry,
       launchApprovals,
+      launchFacts: { originOf: (server) => installs.originOf(server), reach: serverReach, blocked: (server) => policy.blocked(server) },
+      installer,
       roots,
       workspaces,
       conversations,

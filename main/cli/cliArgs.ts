@@ -6,7 +6,7 @@ import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -38,6 +38,12 @@ export interface CliInvocation {
   follow: boolean;
   /** `servers add`: what the new server is (its command line, or its address). */
   newServer?: NewServer;
+  /** `registry search`, `install`: the registry to ask (--registry). */
+  registry?: string;
+  /** `install`: the values the server asks for (--env KEY=VALUE; a key given twice: one value per line). */
+  values?: Record<string, string>;
+  /** `install FILE.mcpb`: the SHA-256 the bundle must have (--sha256). */
+  sha256?: string;
 }
 
 /** A server as `atrium servers add` describes it: the command line that starts it, or the address it answers at. */
@@ -71,6 +77,13 @@ commands:
   trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
                                    with their contents, secrets redacted); --follow prints them as they pass, until Ctrl+C
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
+  registry search <words...>       the MCP Registry's servers whose name, title or description hold every word
+                                   (--registry URL; else ATRIUM_REGISTRY_URL, Settings, the official registry)
+  install <name>[@<version>]       install a server from the registry: an exact version, never "latest"
+                                   (--env KEY=VALUE for each variable, header or address part it asks for;
+                                   a secret goes to Atrium's encrypted store; --registry URL)
+  install <file.mcpb>              install an MCP bundle (--env SETTING=VALUE; --sha256 HEX to check the file)
+                                   an installed server is not trusted, and asks for your approval before it first runs
   chat <message>                   send a message; the reply and tool calls stream to stdout
   history [export <id>]            list conversations, or export one (--format markdown|json)
   workspaces                       list workspaces and their roots
@@ -137,6 +150,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         search: { type: 'string' },
         url: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
+        registry: { type: 'string' },
+        sha256: { type: 'string' },
         cwd: { type: 'string' },
         limit: { type: 'string' },
         follow: { type: 'boolean', default: false },
@@ -197,7 +212,17 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   };
   checkArity(invocation);
   const adding = command === 'servers' && args[0] === 'add';
-  if (!adding && (values.url !== undefined || values.env.length > 0 || values.cwd !== undefined)) throw new UsageError('--url, --env and --cwd go with "servers add"');
+  const installing = command === 'install';
+  if (values.registry !== undefined && !installing && command !== 'registry') throw new UsageError('--registry goes with "registry search" and "install"');
+  if (values.sha256 !== undefined && !(installing && isBundlePath(args[0] ?? ''))) throw new UsageError('--sha256 goes with "install FILE.mcpb"');
+  if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256)) throw new UsageError(`--sha256 takes the file's SHA-256 as 64 hexadecimal digits, not "${values.sha256}"`);
+  if (installing) {
+    if (values.url !== undefined || values.cwd !== undefined) throw new UsageError('--url and --cwd go with "servers add"');
+    invocation.values = installValues(values.env);
+    if (values.registry !== undefined) invocation.registry = values.registry;
+    if (values.sha256 !== undefined) invocation.sha256 = values.sha256.toLowerCase();
+  } else if (command === 'registry' && values.registry !== undefined) invocation.registry = values.registry;
+  if (!adding && !installing && (values.url !== undefined || values.env.length > 0 || values.cwd !== undefined)) throw new UsageError('--url, --env and --cwd go with "servers add"');
   if (adding) {
     // After `--` everything is the server's command line, however it looks.
     const terminator = tokens.find((token) => token.kind === 'option-terminator');
@@ -223,6 +248,23 @@ function newServer(commandLine: string[], values: { url?: string | undefined; en
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return { command, args, env, ...(values.cwd !== undefined ? { cwd: wholePath(values.cwd) } : {}) };
+}
+
+/** A bundle's file, as `install` tells it from a registry name: it ends in .mcpb. */
+export function isBundlePath(argument: string): boolean {
+  return /\.mcpb$/i.test(argument);
+}
+
+/** `--env KEY=VALUE` for `install`: a key given again adds a line (a bundle's setting that takes several). */
+function installValues(pairs: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--env takes KEY=VALUE, not "${pair}"`);
+    const key = pair.slice(0, at);
+    values[key] = Object.hasOwn(values, key) ? `${values[key]}\n${pair.slice(at + 1)}` : pair.slice(at + 1);
+  }
+  return values;
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
@@ -269,6 +311,8 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   skill: [2, 3, '<server> <uri> [file]'],
   trace: [1, 1, '<server>'],
   import: [1, 1, '<file>'],
+  registry: [2, Number.POSITIVE_INFINITY, 'search <words...>'],
+  install: [1, 1, '<name>[@<version>] or <file.mcpb>'],
   chat: [1, 1, '<message>'],
   history: [0, 2, '[export <conversation id>]'],
   workspaces: [0, 257, '[set <name> <dir>... | use <name> | remove <name>]'],
@@ -281,7 +325,8 @@ function checkArity({ command, args }: CliInvocation): void {
   const serversArgs = args[0] === 'add' ? args.length >= 2 : (args[0] === 'approve' || args[0] === 'remove') && args.length === 2;
   if (command === 'servers' && args.length > 0 && !serversArgs) throw new UsageError(`"servers" takes ${names}`);
   const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
-  if (args.length < min || args.length > max || wrongTools) {
+  const wrongRegistry = command === 'registry' && args[0] !== 'search';
+  if (args.length < min || args.length > max || wrongTools || wrongRegistry) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);
   }
 }

@@ -18,6 +18,8 @@ import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { settleLaunchApprovals } from './launchConsent.ts';
 import { runServersAction, serversAction } from './serversCommand.ts';
+import { runInstall, runRegistrySearch } from './installCommand.ts';
+import { describeBlock } from '../../shared/installs.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
 import { runTrace } from './traceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
@@ -40,7 +42,9 @@ export interface CliIo {
 
 const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'trace', 'chat', 'sign-in', 'sign-out']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'trace', 'chat', 'sign-in', 'sign-out', 'install']);
+/** Commands that start no configured server (an install starts only, once approved, what it installs). */
+const STARTS_NONE = new Set(['registry', 'install']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -113,7 +117,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
       // Approving pins a definition, adding and removing change the servers file: they start nothing else.
-      ...(action !== undefined ? { startServers: false } : {}),
+      ...(action !== undefined || STARTS_NONE.has(invocation.command) ? { startServers: false } : {}),
+      environment: io.env,
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
       // A server's sampling request during a call (a task's, too) is settled as --sampling says, as in `atrium chat`.
       ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
@@ -140,6 +145,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const quiet = signal ? untilAborted(io, signal) : io;
     const run = async () => {
       if (action !== undefined) return runServersAction(action, invocation, started, quiet, signal);
+      if (invocation.command === 'registry') return runRegistrySearch(invocation, started, quiet);
+      if (invocation.command === 'install') return runInstall(invocation, started, quiet, signal);
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
       const unapproved = await settleLaunchApprovals(started, quiet, invocation.configPath, signal);
       const code = await runCommand(invocation, started, quiet, signal);
@@ -296,16 +303,18 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
   const [source = ''] = invocation.args;
   let imported: Awaited<ReturnType<typeof importServersFile>>;
   try {
-    imported = await importServersFile(home, source, invocation.configPath);
+    imported = await importServersFile(home, source, { ...(invocation.configPath !== undefined ? { target: invocation.configPath } : {}), environment: io.env });
   } catch (error) {
     // A full disk, a file someone else holds locked, one damaged meanwhile: said in a sentence, nothing written.
     if (!isExpectedFailure(error)) throw error;
     io.err(`atrium: ${expectedFailureText(error)}`);
     return 1;
   }
-  const { target, report } = imported;
+  const { target, report, blocked } = imported;
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
-  if (invocation.json) io.out(safeJson({ target, ...report }, 2));
+  // Added, but the organisation's policy keeps it from starting: said now, with the rule.
+  for (const { id, block } of blocked) io.err(`atrium: ${format.visible(id)} will not start: ${format.visible(describeBlock(block))}`);
+  if (invocation.json) io.out(safeJson({ target, ...report, blocked }, 2));
   else {
     for (const { id, from } of report.added) io.out(id === from ? `added ${id}` : `added ${from} as ${id} (the name was taken)`);
     // Imported servers are not trusted, and each is asked about (or approved with `atrium servers approve`) before it first runs.
@@ -361,6 +370,7 @@ function isReported(status: ServerStatus): boolean {
 
 function describeFailure(id: string, status: ServerStatus): string {
   if (status.kind === 'error') return status.message;
+  if (status.kind === 'blocked') return `not started: ${describeBlock(status.block)}`;
   if (status.kind === 'needs-sign-in') return `${status.message} — atrium sign-in ${format.visible(id)}`;
   if (status.kind === 'restarting') return status.lastError;
   return `not ready (${status.kind})`;

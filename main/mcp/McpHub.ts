@@ -128,6 +128,11 @@ export class McpHub {
     return this.get(serverId).callTool(tool, args, options);
   }
 
+  /** What may start changed for every server (the organisation's policy did): each is held, or let through, as the gate says now. */
+  reconsiderLaunches(): void {
+    for (const connection of this.list()) connection.reconsider();
+  }
+
   /** Starts watching a server's trace: the messages it keeps now, and its new ones announced until the watch ends. */
   watchTrace(serverId: string): TraceWatch {
     const { trace } = this.get(serverId);

@@ -7,14 +7,15 @@
 import type { ListKind, TraceMessage } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { LaunchChangedError } from './connectionServices.ts';
-import type { ConnectionServices } from './connectionServices.ts';
+import { LaunchHeldError } from './connectionServices.ts';
+import type { ConnectionServices, LaunchHold } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { toServerError } from './connectionErrors.ts';
 import { ServerError } from './serverError.ts';
 import { AnnouncedToolChanges } from './announcedToolChanges.ts';
 import { startKeepAlive } from './keepAlive.ts';
+import { StatusWaiters } from './statusWaiters.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
@@ -63,7 +64,7 @@ export class McpConnection extends SessionRequests {
   private stopKeepAlive: () => void = () => undefined;
   private readonly opener: SessionOpener;
   private readonly authorization: RemoteAuthorization | undefined;
-  private readonly settledWaiters = new Set<() => void>();
+  private readonly settled = new StatusWaiters();
   protected readonly signInsLost = new WeakMap<Session, string>();
 
   constructor(definition: ServerDefinition, services: ConnectionServices, hooks: ConnectionHooks) {
@@ -92,6 +93,7 @@ export class McpConnection extends SessionRequests {
         ...(services.eras ? { eras: services.eras } : {}),
         ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
+        ...(services.secrets ? { secrets: services.secrets } : {}),
       },
       (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
@@ -143,14 +145,26 @@ export class McpConnection extends SessionRequests {
       this.setStatus({ kind: 'disabled' });
       return;
     }
-    // Nothing runs, and nothing is contacted, that the person did not approve.
-    const unapproved = this.services.launchGate?.check(this.definition);
-    if (unapproved) {
-      this.setStatus({ kind: 'needs-approval', reason: unapproved });
+    // Nothing runs, and nothing is contacted, that the person did not approve or the policy forbids.
+    const hold = this.services.launchGate?.check(this.definition);
+    if (hold) {
+      this.setStatus(hold);
       return;
     }
     this.consecutiveFailures = 0;
     void this.launch();
+  }
+
+  /**
+   * The gate's answer may have changed (the organisation's policy did): a server it holds now stops and
+   * says why; one it held only for its policy and lets through now starts.
+   */
+  reconsider(): void {
+    if (this.definition.disabled) return;
+    const hold = this.services.launchGate?.check(this.definition);
+    if (hold) {
+      if (!sameHold(this.status, hold)) void this.endSession(hold);
+    } else if (this.status.kind === 'blocked') this.start();
   }
 
   /** What the person's Restart button does: forget past failures and start afresh. */
@@ -200,17 +214,9 @@ export class McpConnection extends SessionRequests {
     return report;
   }
 
-  /** Resolves once the server is ready, has failed (error or waiting to restart), or is off. */
+  /** Resolves once the server is ready, has failed (error or waiting to restart), is held, or is off. */
   whenSettled(): Promise<ServerStatus> {
-    if (this.isSettled()) return Promise.resolve(this.status);
-    return new Promise((resolve) => {
-      const waiter = () => {
-        if (!this.isSettled()) return;
-        this.settledWaiters.delete(waiter);
-        resolve(this.status);
-      };
-      this.settledWaiters.add(waiter);
-    });
+    return this.settled.until(() => (this.status.kind === 'starting' ? undefined : this.status));
   }
 
   protected async reconnectAfterExpiry(expired: Session): Promise<Session> {
@@ -253,11 +259,11 @@ export class McpConnection extends SessionRequests {
       if (session.answersPing) this.startKeepAlive(session, generation);
     } catch (error) {
       if (generation !== this.generation) return;
-      if (error instanceof LaunchChangedError) {
-        // Not a failure to retry: it waits for the person, as a new definition does.
+      if (error instanceof LaunchHeldError) {
+        // Not a failure to retry: it waits for the person (or the policy), as a new definition does.
         this.log.add('notice', 'host', error.message);
         this.clearTimers();
-        this.setStatus({ kind: 'needs-approval', reason: 'changed' });
+        this.setStatus(error.hold);
         return;
       }
       const failed = this.session;
@@ -391,17 +397,17 @@ export class McpConnection extends SessionRequests {
     this.restartTimer = this.healthyTimer = undefined;
   }
 
-  private isSettled(): boolean {
-    return this.status.kind !== 'starting';
-  }
-
   private setStatus(status: ServerStatus): void {
     this.status = status;
     this.emitChange();
-    for (const waiter of [...this.settledWaiters]) waiter();
+    this.settled.changed();
   }
 
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
+}
+
+function sameHold(status: ServerStatus, hold: LaunchHold): boolean {
+  return JSON.stringify(status) === JSON.stringify(hold);
 }

@@ -1,6 +1,8 @@
 // One live connection to a server: an SDK Client bound to one transport, from discovery / initialize to
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolRequest, CallToolResult, ClientCapabilities, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { checkStructuredContent } from './callToolResultShape.ts';
@@ -9,7 +11,7 @@ import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
 import { markHidden } from '../../../shared/serverText.ts';
-import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
+import type { LogLevel, ProtocolEra, RootEntry, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
@@ -366,7 +368,7 @@ function createClient(options: SessionOptions, capabilities: ClientCapabilities)
   });
 
   client.setRequestHandler('roots/list', async () => {
-    const roots = services.roots.list();
+    const roots = withOwnRoots(services.roots.list(), definition.roots ?? []);
     log.add('debug', 'host', `the server asked for roots; sent ${roots.length}`);
     return { roots };
   });
@@ -401,4 +403,14 @@ function createClient(options: SessionOptions, capabilities: ClientCapabilities)
   // A sampling or elicitation request sent as a task (2025-11-25) is answered through the same brokers.
   receiveTasks(client, { serverId, sampling: services.sampling, elicitation: services.elicitation, note: (text, level) => log.add(level ?? 'info', 'host', text) });
   return client;
+}
+
+/** The workspace's roots and the folders the server's own definition gives it (a bundle's folder settings), each once. */
+function withOwnRoots(shared: RootEntry[], own: readonly string[]): RootEntry[] {
+  const roots = [...shared];
+  for (const path of own) {
+    const uri = pathToFileURL(path).href;
+    if (!roots.some((root) => root.uri === uri)) roots.push({ uri, name: basename(path) });
+  }
+  return roots;
 }

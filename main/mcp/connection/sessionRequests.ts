@@ -6,6 +6,7 @@
 import type { CallToolRequest, CallToolResult, Client, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { CompletionReference } from '../../../shared/contract.ts';
 import type { LogLevel, ProgressUpdate, ServerStatus } from '../../../shared/domain.ts';
+import { describeBlock } from '../../../shared/installs.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import type { AnnouncedToolChanges } from './announcedToolChanges.ts';
@@ -258,6 +259,8 @@ export function describeStatus(status: ServerStatus): string {
       return `restarting after: ${status.lastError}`;
     case 'needs-approval':
       return `not started: it is ${status.reason === 'new' ? 'new' : 'changed since you approved it'} and waits for your approval`;
+    case 'blocked':
+      return `not started: ${describeBlock(status.block)}`;
     default:
       return status.kind;
   }
