@@ -1,6 +1,6 @@
 // Atrium's McpConnection as the benches use it: no restarts, no keep-alive, hooks that do nothing
 // unless a bench asks, so what is measured is the connection itself.
-import type { ListKind } from '../shared/contract.ts';
+import type { ListKind, TraceMessage } from '../shared/contract.ts';
 import type { ServerDefinition } from '../main/mcp/config/serverConfig.ts';
 import { McpConnection } from '../main/mcp/connection/McpConnection.ts';
 import { CachedSchemaValidator } from '../main/mcp/schemaValidatorCache.ts';
@@ -10,6 +10,8 @@ export interface BenchConnectionOptions {
   /** Share one validator between connections, as the hub does. */
   validator?: CachedSchemaValidator;
   onListChanged?: (kind: ListKind) => void;
+  /** New trace messages, while the connection's trace is watched (bench/traceOverhead.ts). */
+  onTrace?: (messages: TraceMessage[], skipped: number) => void;
 }
 
 export function createBenchConnection(definition: ServerDefinition, options: BenchConnectionOptions = {}): McpConnection {
@@ -24,7 +26,7 @@ export function createBenchConnection(definition: ServerDefinition, options: Ben
       keepAliveMs: 0,
       restartPolicy: { baseDelayMs: 0, maxDelayMs: 0, maxConsecutiveFailures: 1, healthyAfterMs: Number.POSITIVE_INFINITY },
     },
-    { onChange: () => {}, onLog: () => {}, onListChanged: options.onListChanged ?? (() => {}), onResourceUpdated: () => {} },
+    { onChange: () => {}, onLog: () => {}, onListChanged: options.onListChanged ?? (() => {}), onResourceUpdated: () => {}, ...(options.onTrace ? { onTrace: options.onTrace } : {}) },
   );
 }
 

@@ -4,6 +4,11 @@
 // person would use Atrium (list the tools, call one, accept a form); every protocol detail on the wire
 // comes from the host core, so the suite measures Atrium's real connection layer.
 //
+// The Skills scenarios (sep-2640-*) too: the person opens the server's skills (listed, nothing read), then
+// picks the first one in the composer. Atrium asks them (they agree), reads and checks its SKILL.md, and
+// gives it to the model — a scripted one here, which reads each file the skill lists, as a model following
+// a skill would. A skill Atrium refuses is said to the person, and nothing more of it is read.
+//
 // The auth/* scenarios are met the way a person would: the server's 401 starts Atrium's sign-in, and
 // the authorization page is "opened" in a headless browser that follows the suite's auto-approving
 // authorization server back to Atrium's loopback redirect. Credentials the suite hands over (a
@@ -16,7 +21,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AtriumApi, JsonObject } from '../shared/contract.ts';
+import type { AtriumApi, JsonObject, SkillSummary } from '../shared/contract.ts';
+import type { LlmProvider, ModelStreamEvent } from '../main/chat/llmTypes.ts';
+import { isPersonFacing } from '../main/api/personFacingErrors.ts';
 import type { ToolSummary } from '../shared/domain.ts';
 import { fixedElicitation } from '../main/host/brokers.ts';
 import type { OAuthServerConfig } from '../main/mcp/config/oauthConfig.ts';
@@ -37,10 +44,12 @@ const CIMD_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata
 /** What the person does with the one configured server; every call goes through the typed API. */
 class Person {
   private readonly api: AtriumApi;
+  private readonly events: HostCore['events'];
   readonly context: Record<string, unknown>;
 
-  constructor(api: AtriumApi, context: Record<string, unknown>) {
+  constructor(api: AtriumApi, events: HostCore['events'], context: Record<string, unknown>) {
     this.api = api;
+    this.events = events;
     this.context = context;
   }
 
@@ -65,6 +74,27 @@ class Person {
     });
   }
 
+  /** Calls a tool that runs as a task until it is cancelled, and presses its Cancel once the task runs. */
+  async callAndCancel(tool: string): Promise<void> {
+    const running = new Promise<string>((resolve) => {
+      const off = this.events.on('taskChanged', (task) => {
+        if (task.tool !== tool || task.endedAt !== undefined) return;
+        off();
+        resolve(task.key);
+      });
+    });
+    const call = this.callMayFail(tool);
+    await this.api.cancelTask({ key: await running });
+    await call;
+  }
+
+  /** Reads a resource the scenario may answer wrongly (with a task): its refusal is not the client's failure. */
+  async readFirstResourceMayFail(): Promise<void> {
+    await this.readFirstResource().catch((error: unknown) => {
+      if (!(error instanceof ServerError)) throw error;
+    });
+  }
+
   async readFirstResource(): Promise<void> {
     const [first] = await this.api.listResources({ serverId: SERVER_ID });
     if (first) await this.api.readResource({ serverId: SERVER_ID, uri: first.uri });
@@ -74,6 +104,45 @@ class Person {
     const [first] = await this.api.listPrompts({ serverId: SERVER_ID });
     if (first) await this.api.getPrompt({ serverId: SERVER_ID, name: first.name, arguments: {} });
   }
+
+  /** Servers › the server › Skills: what it offers, from its listing alone. */
+  async skills(): Promise<SkillSummary[]> {
+    return (await this.api.listSkills({ serverId: SERVER_ID })).flatMap((list) => list.skills);
+  }
+
+  /** Picks a skill in the composer: Atrium asks (the person agrees), checks it, and the model follows it. A refusal is Atrium's answer to the person, not a failure. */
+  async runSkill(skill: SkillSummary): Promise<void> {
+    try {
+      await this.api.runSkill({ serverId: skill.serverId, uri: skill.uri });
+    } catch (error) {
+      if (!isPersonFacing(error)) throw error;
+      process.stderr.write(`conformance-client: the person is told: ${error.message.split('\n')[0]}\n`);
+    }
+  }
+}
+
+/**
+ * The model the person talks to, scripted: on the skill it is given, it reads each of the skill's other
+ * files (as `skillFiles` lists them), then says it is done.
+ */
+function skillFollowingModel(skillFiles: () => { server: string; skill: string; file: string }[]): LlmProvider {
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  return {
+    id: 'scripted',
+    kind: 'anthropic',
+    defersTools: false,
+    listModels: async () => ['scripted'],
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      const readSoFar = request.messages.some((message) => message.content.some((block) => block.type === 'tool_use'));
+      if (!readSoFar && request.tools.some((tool) => tool.name === 'atrium_read_skill_file')) {
+        for (const [index, input] of skillFiles().entries()) yield { type: 'tool_call', id: `read-${index}`, name: 'atrium_read_skill_file', input };
+        yield { type: 'done', stopReason: 'tool_use', usage };
+        return;
+      }
+      yield { type: 'text_delta', text: 'Done.' };
+      yield { type: 'done', stopReason: 'end_turn', usage };
+    },
+  };
 }
 
 class ConformanceFailure extends Error {}
@@ -116,6 +185,21 @@ const scripts: Record<string, ScenarioScript> = {
   'http-invalid-tool-headers': async (person) => {
     for (const tool of await person.tools()) await person.callMayFail(tool.name, { region: 'us-west1' });
   },
+  // The tasks extension's draft client scenario (SEP-2663; not yet in the suite's release): a task that
+  // completes, a plain result, a task that fails, one cancelled with tasks/cancel, and a request that
+  // cannot be a task answered with one (ping in the scenario; the 2026-07-28 revision has no ping, so
+  // where the server answers another such request with a task, Atrium refuses that one).
+  'tasks-client-lifecycle': async (person) => {
+    await person.call('quick_task');
+    await person.call('sync_echo');
+    await person.callMayFail('failing_task');
+    await person.callAndCancel('cancel_task');
+    await person.readFirstResourceMayFail();
+  },
+  // SEP-2640 lazy retrieval: the person looks at the skills; nothing of them is read.
+  'sep-2640-client-no-prefetch': async (person) => {
+    await person.skills();
+  },
   'sep-2322-client-request-state': async (person) => {
     await person.call('test_mrtr_echo_state');
     await person.call('test_mrtr_no_state');
@@ -123,6 +207,14 @@ const scripts: Record<string, ScenarioScript> = {
     await person.callMayFail('test_mrtr_no_result_type');
   },
 };
+
+/** SEP-2640 verification: the person picks the first skill; what fails a check is refused before the model sees it. */
+const useFirstSkill: ScenarioScript = async (person) => {
+  const [first] = await person.skills();
+  if (!first) throw new ConformanceFailure('the server lists no skill');
+  await person.runSkill(first);
+};
+for (const check of ['digest', 'size', 'frontmatter', 'unlisted']) scripts[`sep-2640-client-verify-${check}`] = useFirstSkill;
 
 /** Every auth/* server guards its tools with OAuth: signing in happens on the way to calling one. */
 const authScript: ScenarioScript = async (person) => {
@@ -195,6 +287,8 @@ async function run(url: string, scenario: string, context: Record<string, unknow
   let core: HostCore | undefined;
   try {
     const configPath = join(home, 'servers.json');
+    // The files the scripted model reads: those the person's skill lists, beside its SKILL.md.
+    let skillFiles: { server: string; skill: string; file: string }[] = [];
     const setup = oauthSetup(scenario, context);
     await writeFile(configPath, JSON.stringify({ servers: { [SERVER_ID]: { type: 'http', url, ...(setup ? { oauth: setup.oauth } : {}) } } }));
     core = await startHostCore({
@@ -206,6 +300,17 @@ async function run(url: string, scenario: string, context: Record<string, unknow
       keepAliveMs: 0,
       secrets: secretTable(setup?.secrets ?? {}),
       signIn: { mode: 'automatic', openAuthorizationUrl: approvingBrowser(), clientMetadataUrl: CIMD_CLIENT_METADATA_URL },
+      providerSettings: { providers: [{ id: 'scripted', kind: 'anthropic' }], default: { provider: 'scripted', model: 'scripted' } },
+      makeProvider: () => skillFollowingModel(() => skillFiles),
+    });
+    // The person agrees to the skill they picked (and to nothing a skill asks of another server).
+    core.events.on('pendingOpened', (record) => {
+      if (record.kind !== 'skill') return;
+      void core?.api.respondPending({ id: record.id, outcome: { effect: record.payload.question === 'use' ? 'allow' : 'deny' } });
+      if (record.payload.question === 'use') {
+        const { skill } = record.payload;
+        skillFiles = skill.files === 'dynamic' ? [] : skill.files.slice(1).map((file) => ({ server: skill.serverId, skill: skill.uri, file: file.path }));
+      }
     });
     const [problem] = core.configProblems;
     if (problem) throw new ConformanceFailure(problem.message);
@@ -219,7 +324,7 @@ async function run(url: string, scenario: string, context: Record<string, unknow
       throw new ConformanceFailure(status?.kind === 'error' ? status.message : `the server is not ready (${status?.kind ?? 'missing'})`);
     }
     const script = scripts[scenario] ?? (scenario.startsWith('auth/') ? authScript : justConnect);
-    await script(new Person(core.api, context));
+    await script(new Person(core.api, core.events, context));
   } finally {
     await core?.shutdown();
     await rm(home, { recursive: true, force: true });

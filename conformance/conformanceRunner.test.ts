@@ -41,7 +41,7 @@ test('a run passes only with at least one check and none failed', () => {
   assert.deepEqual(failed, { passed: false, reason: '1 of 2 checks failed: b: no default' });
 });
 
-test('required and auth scenarios decide the exit code, auth extensions included; the other extensions are reported', () => {
+test('every group decides the exit code: required, auth (its extensions included) and the extensions (Skills)', () => {
   const verdicts = parseScenarioList(listing).map((scenario) => `${scenario.name} ${decides(groupOf(scenario)) ? 'decides' : 'reported'}`);
   assert.deepEqual(verdicts, [
     'initialize decides',
@@ -50,6 +50,6 @@ test('required and auth scenarios decide the exit code, auth extensions included
     'auth/metadata-default decides',
     'auth/2025-03-26-oauth-metadata-backcompat decides',
     'auth/dpop decides',
-    'sep-2640-client-no-prefetch reported',
+    'sep-2640-client-no-prefetch decides',
   ]);
 });

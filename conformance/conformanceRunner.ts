@@ -5,10 +5,11 @@
 // and the suite's requirement sets (its requirements/*.yaml) say which versions are scored. A scenario
 // runs under each scored version it targets; one that targets none of them runs under its own latest
 // version, and an extension under the suite's default. A run passes only with at least one check and
-// no failed check (the suite alone calls a run with zero checks "passed"). The required group (neither
-// OAuth nor an extension) and the auth group (every auth/* scenario, the auth extensions included:
-// Atrium passes each of them reliably) decide the exit code; the other extensions (skills) are reported.
-// An auth scenario a newer suite adds decides too: one Atrium fails is a gap to close, not to excuse.
+// no failed check (the suite alone calls a run with zero checks "passed"). Every group decides the exit
+// code: the required group (neither OAuth nor an extension), the auth group (every auth/* scenario, the
+// auth extensions included) and the extensions group (Skills, SEP-2640: the client scenarios Atrium acts
+// out through its skills extension). Atrium passes each of them reliably, and a scenario a newer suite
+// adds to any group decides too: one Atrium fails is a gap to close, not to excuse.
 //
 // Usage: node conformance/conformanceRunner.ts [required] [auth] [extensions]   (no group: all three)
 
@@ -22,8 +23,8 @@ import { fileURLToPath } from 'node:url';
 
 export type Group = 'required' | 'auth' | 'extensions';
 export const GROUPS: readonly Group[] = ['required', 'auth', 'extensions'];
-/** The groups whose failures fail `npm run conformance`. */
-export const DECIDING_GROUPS: readonly Group[] = ['required', 'auth'];
+/** The groups whose failures fail `npm run conformance`: all of them. */
+export const DECIDING_GROUPS: readonly Group[] = ['required', 'auth', 'extensions'];
 
 export function decides(group: Group): boolean {
   return DECIDING_GROUPS.includes(group);

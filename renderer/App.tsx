@@ -14,6 +14,7 @@ import { useAppShortcuts } from './features/shortcuts/useAppShortcuts.ts';
 import type { ViewName } from './store/viewSlice.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 import { Banner } from './ui/Banner.tsx';
+import { TasksButton, TasksPanel } from '../main/mcp/extensions/tasks/window/TasksPanel.tsx';
 import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 
@@ -47,6 +48,7 @@ export function App() {
           ))}
         </nav>
         <div className="topbar-end">
+          <TasksButton />
           <button type="button" className="view-tab" title={`Keyboard shortcuts (${shortcutLabel(shortcutsHelpShortcut)})`} onClick={showHelp}>
             Keyboard shortcuts
           </button>
@@ -73,6 +75,7 @@ export function App() {
       <main className={link === 'open' ? 'content' : 'content content-stale'} aria-busy={link !== 'open'}>
         {view === 'chat' ? <ChatView /> : view === 'resources' ? <ResourcesView /> : view === 'roots' ? <RootsView /> : view === 'setup' ? <SetupView /> : view === 'settings' ? <SettingsView /> : <ServersView />}
       </main>
+      <TasksPanel />
       <PendingRequests />
       <LaunchApprovalRequests />
       <LinkConfirmations />

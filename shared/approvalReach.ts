@@ -78,6 +78,8 @@ function takesItsWord(serverId: string, trusted: boolean): string {
 
 /** The content, in the person's words: "what web/fetch returned (a tool that reads from beyond this computer)". */
 export function untrustedSourceText(source: UntrustedSource): string {
+  // A skill is instructions for the model by design: it is never trusted, whoever serves it.
+  if (source.kind === 'skill') return `the skill “${source.name}” of ${source.serverId} (skills are not trusted, whoever serves them)`;
   const what =
     source.kind === 'tool'
       ? `what ${source.serverId}/${source.name} returned`

@@ -11,7 +11,13 @@
 import type { FromExtendedSchema } from 'json-schema-to-ts';
 import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
+import type { TasksEvents, TasksResults } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+import { tasksEvents, tasksRequests } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+import type { SkillsEvents, SkillsResults } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
+import { skillsEvents, skillsRequests } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
+import type { InstallsEvents, InstallsResults } from './contract/installs.ts';
+import { installsEvents, installsRequests } from './contract/installs.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
 import { serverOffersEvents, serverOffersRequests } from './contract/serverOffers.ts';
@@ -21,6 +27,8 @@ import type { SettingsEvents, SettingsResults } from './contract/settings.ts';
 import { settingsEvents, settingsRequests } from './contract/settings.ts';
 import type { ToolsEvents, ToolsResults } from './contract/tools.ts';
 import { toolsEvents, toolsRequests } from './contract/tools.ts';
+import type { TraceEvents, TraceResults } from './contract/trace.ts';
+import { traceEvents, traceRequests } from './contract/trace.ts';
 import type { WorkspacesEvents, WorkspacesResults } from './contract/workspaces.ts';
 import { workspacesEvents, workspacesRequests } from './contract/workspaces.ts';
 import type { FieldProblem } from './fieldProblems.ts';
@@ -34,35 +42,46 @@ export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contr
 export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEdit, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
+export type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail, TraceWatch } from './contract/trace.ts';
+export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
+export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 
 /** A JSON object that came from an MCP server: untrusted data, shown as text, never as markup. */
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
+export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
   ...serversRequests,
+  ...installsRequests,
   ...toolsRequests,
   ...serverOffersRequests,
   ...workspacesRequests,
   ...conversationsRequests,
   ...settingsRequests,
+  ...traceRequests,
   ...appsRequests,
+  ...tasksRequests,
+  ...skillsRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
 const eventNameSet: { readonly [K in EventName]: true } = {
   ...serversEvents,
+  ...installsEvents,
   ...toolsEvents,
   ...serverOffersEvents,
   ...workspacesEvents,
   ...conversationsEvents,
   ...settingsEvents,
+  ...traceEvents,
   ...appsEvents,
+  ...tasksEvents,
+  ...skillsEvents,
 };
 
 export type RequestName = keyof AtriumResults;

@@ -11,8 +11,12 @@ export type ChatContent =
   | { type: 'text'; text: string }
   | { type: 'image'; mimeType: string; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  /** `loadsTools`: a tool search's result, naming the tools it loads (model-facing names), for providers that defer tools. */
-  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean; loadsTools?: string[] };
+  /**
+   * `loadsTools`: a tool search's result, naming the tools it loads (model-facing names), for providers that
+   * defer tools. `alsoFound`: what the search found besides tools (servers' skills), in words; its
+   * `content` says it too, and a provider that loads the tools by reference sends these words with them.
+   */
+  | { type: 'tool_result'; toolUseId: string; content: ToolResultContent[]; isError?: boolean; loadsTools?: string[]; alsoFound?: string };
 
 /** What a tool result may carry back to a model: text and images (other MCP content is summarised as text). */
 export type ToolResultContent = { type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string };
@@ -34,8 +38,15 @@ export interface Conversation {
 /** 'streaming' while a reply arrives; 'incomplete' when it was cut short (cancelled, or the process died). */
 export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
 
-/** A person's message they did not type: the expansion of a server's prompt (a slash command). */
-export type MessageOrigin = { kind: 'prompt'; serverId: string; name: string };
+/**
+ * A message the person did not type: the expansion of a server's prompt or a server's skill they picked
+ * (slash commands), or the end of a task a call started (MCP Tasks), which came in after its turn and is
+ * given to the model at its next request.
+ */
+export type MessageOrigin =
+  | { kind: 'prompt'; serverId: string; name: string }
+  | { kind: 'skill'; serverId: string; name: string; uri: string }
+  | { kind: 'task'; serverId: string; tool: string; callId: string; taskId: string; ended: 'completed' | 'failed' | 'cancelled' | 'lost' };
 
 /** A message as saved, and as the window shows it. */
 export interface StoredMessage extends ChatMessage {

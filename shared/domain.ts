@@ -1,6 +1,8 @@
 // Serialisable domain types shared by the host (main/) and the renderer. Nothing here may import Node
 // or DOM APIs: both sides compile this file.
 
+import type { PolicyBlock, ServerOrigin, ServerReach } from './installs.ts';
+
 export type ServerId = string;
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -19,6 +21,8 @@ export type ServerStatus =
   | { kind: 'needs-sign-in'; message: string }
   /** Enabled, but its launch definition is new or changed since the person approved one: it does not run until they do. */
   | { kind: 'needs-approval'; reason: 'new' | 'changed' }
+  /** An organisation's policy keeps it from starting, whatever the person approves: the rule says which. */
+  | { kind: 'blocked'; block: PolicyBlock }
   | { kind: 'stopped' };
 
 export type ServerStatusKind = ServerStatus['kind'];
@@ -39,6 +43,8 @@ export function statusLabel(status: ServerStatus): string {
       return 'Sign-in needed';
     case 'needs-approval':
       return 'Needs your approval';
+    case 'blocked':
+      return 'Blocked by policy';
     case 'stopped':
       return 'Stopped';
   }
@@ -46,7 +52,7 @@ export function statusLabel(status: ServerStatus): string {
 
 /** Whether the person may ask for a restart from this state (a disabled server must be enabled first). */
 export function canRestart(status: ServerStatus): boolean {
-  return status.kind !== 'disabled' && status.kind !== 'starting' && status.kind !== 'needs-approval';
+  return status.kind !== 'disabled' && status.kind !== 'starting' && status.kind !== 'needs-approval' && status.kind !== 'blocked';
 }
 
 /**
@@ -98,9 +104,11 @@ export function describeLaunch(view: LaunchView): string {
   return extras.length ? `${line} (${extras.join('; ')})` : line;
 }
 
-/** `NAME=value`, or `NAME (secret)` when its value is not shown. */
+/** `NAME=value`, or `NAME (secret)` when its value is not shown, or kept in Atrium's secret store. */
 export function describeVariable(variable: LaunchVariable): string {
-  return variable.value === undefined ? `${variable.name} (secret)` : `${variable.name}=${shellWord(variable.value)}`;
+  if (variable.value === undefined) return `${variable.name} (secret)`;
+  if (/^\$\{secret:[^}\s]+\}$/.test(variable.value)) return `${variable.name} (secret, from Atrium’s secret store)`;
+  return `${variable.name}=${shellWord(variable.value)}`;
 }
 
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
@@ -122,6 +130,12 @@ export interface LaunchReview {
   /** What differs from the approval on record, each in a sentence: a script's content, where the command is found, a variable. */
   changes: string[];
   risks: LaunchRisk[];
+  /** Where it came from, when Atrium installed it and it still runs what was installed. */
+  origin?: ServerOrigin;
+  /** What it will be able to touch once it runs. */
+  reach: ServerReach;
+  /** An organisation's policy keeps it from starting: approving it would not start it. */
+  blocked?: PolicyBlock;
 }
 
 export interface ServerCounts {
@@ -400,7 +414,8 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancelled';
+/** 'task': the call runs on as a task on its server (MCP Tasks); its end comes after the turn. */
+export type ToolCallOutcome = 'done' | 'error' | 'denied' | 'invalid' | 'cancelled' | 'task';
 
 /** What happens during one turn of a conversation, as it happens. */
 export type ChatTurnEvent =
@@ -510,6 +525,8 @@ export interface OAuthServerConfig {
 
 type StoredEntryCommon = {
   disabled?: true;
+  /** Folders this server gets as roots besides the workspace's (a bundle's folder settings). */
+  roots?: string[];
   trusted?: true;
   /** Tools turned off for the model: some, or 'all'. */
   disabledTools?: string[] | 'all';

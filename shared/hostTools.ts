@@ -1,6 +1,8 @@
-// The tools Atrium itself gives the model (no server runs them): the search for tools, and the reader of
-// a result too large for the model's budget. Their calls are not tool calls of a server; the window shows
-// them as what Atrium did.
+// The tools Atrium itself gives the model (no server runs them): the search for tools, the reader of a
+// result too large for the model's budget, and an extension's own (Skills'). Their calls are not tool
+// calls of a server; the window shows them as what Atrium did.
+
+import { skillToolSentence } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 
 export const SEARCH_TOOL_NAME = 'atrium_search_tools';
 export const READ_RESULT_TOOL_NAME = 'atrium_read_result';
@@ -12,5 +14,5 @@ export function hostToolSentence(name: string, input: Record<string, unknown>): 
     const offset = typeof input['offset'] === 'number' ? input['offset'] : 0;
     return `Read a kept result from character ${offset.toLocaleString('en')}`;
   }
-  return undefined;
+  return skillToolSentence(name, input);
 }

@@ -6,6 +6,8 @@
 
 import type { FromSchema } from 'json-schema-to-ts';
 import type { ToolSummary } from './domain.ts';
+import type { SkillAnswer, SkillQuestion } from '../main/mcp/extensions/skills/contract/skillViews.ts';
+import { skillAnswerSchema } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 
 // ── tool approval ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -17,8 +19,8 @@ import type { ToolSummary } from './domain.ts';
 export interface UntrustedSource {
   serverId: string;
   /** How it reached the model. */
-  kind: 'tool' | 'resource' | 'prompt' | 'view';
-  /** The tool, the resource's URI, the prompt, or the tool whose view reported it. */
+  kind: 'tool' | 'resource' | 'prompt' | 'view' | 'skill';
+  /** The tool, the resource's URI, the prompt, the tool whose view reported it, or the skill's name. */
   name: string;
   why: 'untrusted' | 'open-world';
 }
@@ -231,6 +233,8 @@ interface PendingBase {
   id: string;
   serverId: string;
   conversationId?: string;
+  /** The server asks for one of the tasks Atrium follows (MCP Tasks): its dialog names it. */
+  task?: { taskId: string; tool: string };
   createdAt: number;
 }
 
@@ -238,13 +242,15 @@ interface PendingBase {
 export type PendingRequestView =
   | (PendingBase & { kind: 'tool_approval'; payload: ToolApprovalPayload })
   | (PendingBase & { kind: 'sampling'; payload: SamplingPayload })
-  | (PendingBase & { kind: 'elicitation'; payload: ElicitationPayload });
+  | (PendingBase & { kind: 'elicitation'; payload: ElicitationPayload })
+  /** Skills: a skill asks to be used, or one in use asks to read a file on another server. */
+  | (PendingBase & { kind: 'skill'; payload: SkillQuestion });
 
 export type PendingKind = PendingRequestView['kind'];
 export type PendingOf<K extends PendingKind> = Extract<PendingRequestView, { kind: K }>;
 
 /** Every answer a pending request can take: what `respondPending` checks at the door (the host then checks it fits the request's kind). */
 export const pendingAnswerSchema = {
-  anyOf: [toolApprovalOutcomeSchema, samplingRequestOutcomeSchema, samplingResultOutcomeSchema, elicitationOutcomeSchema],
+  anyOf: [toolApprovalOutcomeSchema, samplingRequestOutcomeSchema, samplingResultOutcomeSchema, elicitationOutcomeSchema, skillAnswerSchema],
 } as const;
-export type PendingAnswer = ToolApprovalAnswer | SamplingRequestAnswer | SamplingResultAnswer | ElicitationAnswer;
+export type PendingAnswer = ToolApprovalAnswer | SamplingRequestAnswer | SamplingResultAnswer | ElicitationAnswer | SkillAnswer;

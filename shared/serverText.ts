@@ -210,11 +210,19 @@ const RAW_IN_JSON = /[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028\u2029\u202a-\
 
 /**
  * JSON text for a terminal or a script: server text in it as the model reads it (plainValue), and no
- * character that can drive a terminal or reorder a line: JSON.stringify already escapes C0 controls;
- * this escapes DEL, C1, bidi controls, zero-width and tag characters too.
+ * character that can drive a terminal or reorder a line (escapedJson).
  */
 export function safeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(plainValue(value), null, indent).replace(RAW_IN_JSON, (ch) =>
+  return escapedJson(plainValue(value), indent);
+}
+
+/**
+ * JSON text with every character that can drive a terminal or reorder a line escaped, the text otherwise
+ * as it is: for showing exactly what a server sent (its trace). JSON.stringify already escapes C0
+ * controls; this escapes DEL, C1, bidi controls, zero-width and tag characters too.
+ */
+export function escapedJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(RAW_IN_JSON, (ch) =>
     ch.length === 2 ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}\\u${ch.charCodeAt(1).toString(16).padStart(4, '0')}` : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

@@ -13,6 +13,7 @@ export type StdioFixture =
   | 'slowStartServer'
   | 'echoServer'
   | 'logLevelsServer'
+  | 'tickingServer'
   | 'structuredWeatherServer'
   | 'familyServer'
   | 'daemonServer'
@@ -22,9 +23,10 @@ export type StdioFixture =
   | 'viewAttackServer'
   | 'lyingResultServer'
   | 'squattingServer'
-  | 'changeWhileListingServer';
+  | 'changeWhileListingServer'
+  | 'skillServer';
 
-export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
+export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 
 export function fixturePath(name: StdioFixture | HttpFixture): string {
   return fileURLToPath(new URL(`./${name}.ts`, import.meta.url));

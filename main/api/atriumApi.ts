@@ -15,13 +15,19 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
+import { createTasksApi } from '../mcp/extensions/tasks/api/tasksApi.ts';
+import { createSkillsApi } from '../mcp/extensions/skills/api/skillsApi.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
+import type { LaunchFacts } from './serverConfigApi.ts';
+import { createInstallApi } from './installApi.ts';
+import type { ServerInstaller } from '../mcp/install/serverInstaller.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
 import type { SecretSource } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { createWorkspaceApi } from './workspaceApi.ts';
 import { createHostInfoApi } from './hostInfoApi.ts';
+import { createTraceApi } from './traceApi.ts';
 import type { FrontEnd } from './hostInfoApi.ts';
 import type { SampleServerLaunch } from './setupApi.ts';
 import { dataFileProblems } from '../store/dataFile.ts';
@@ -39,6 +45,9 @@ export interface ApiDeps {
   registry: ServerRegistry;
   /** The launch definitions the person approved; a server runs only with its exact one approved. */
   launchApprovals: LaunchApprovals;
+  /** Where an installed server came from, what a server can touch, and the organisation's policy's word on it. */
+  launchFacts: LaunchFacts;
+  installer: ServerInstaller;
   roots: RootsStore;
   workspaces: Workspaces;
   conversations: ConversationServices;
@@ -157,15 +166,19 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, deps.launchApprovals),
+    ...createServerConfigApi(hub, registry, deps.launchApprovals, deps.launchFacts),
+    ...createInstallApi(deps.installer, conversations.settings),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps, conversations.models.makeProvider),
     ...createHostInfoApi(deps.frontEnd),
     ...createWorkspaceApi(workspaces, roots),
     ...createConversationApi(conversations, (serverId, uri) => hub.get(serverId).readResource(uri)),
+    ...createTraceApi(hub),
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),
+    ...createTasksApi({ tracker: conversations.tasks, hub }),
+    ...createSkillsApi(conversations.skills, conversations.chat),
   } satisfies AtriumApi;
   return api;
 }

@@ -132,7 +132,15 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
  * reply, announced by its `done` event and shown in the conversation, so the request succeeds.
  */
 export function sendTurn(chat: ChatService, request: SendRequest): Promise<{ conversationId: string; stopReason: string }> {
-  return startedTurn((onStarted) => chat.send({ ...request, onStarted }));
+  return startedTurn((onStarted) =>
+    chat.send({
+      ...request,
+      onStarted: (id) => {
+        onStarted(id);
+        request.onStarted?.(id);
+      },
+    }),
+  );
 }
 
 /** A turn run for a window (a message, a prompt, a retry), failing the request only when it could not begin. */

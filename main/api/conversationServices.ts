@@ -10,6 +10,8 @@ import type { ToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
 import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import type { PendingRequests } from '../host/pendingRequests.ts';
 import type { AppsApiDeps } from '../mcp/extensions/apps/api/appsApi.ts';
+import type { TaskTracker } from '../mcp/extensions/tasks/host/taskTracker.ts';
+import type { SkillsHost } from '../mcp/extensions/skills/host/skillsHost.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { DraftStore } from '../store/draftStore.ts';
 import type { SettingsStore } from '../store/settingsStore.ts';
@@ -34,4 +36,8 @@ export interface ConversationServices {
   models: ModelResolver;
   /** MCP Apps: tools' views and the calls they ask for; the servers whose views show without asking, and their permissions. */
   apps: AppsApiDeps;
+  /** MCP Tasks: the tasks calls started, followed to their end. */
+  tasks: TaskTracker;
+  /** Skills: servers' skills, the one path that loads them, the person's approvals of them. */
+  skills: SkillsHost;
 }

@@ -13,6 +13,20 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import { checkServerForm } from './serverFormProblems.ts';
+import type { PolicyBlock, ServerOrigin, ServerReach } from '../../shared/installs.ts';
+import { describeBlock } from '../../shared/installs.ts';
+
+/** What is said of a server before it starts besides what it runs: where it came from, what it can touch, the policy's word. */
+export interface LaunchFacts {
+  originOf(definition: ServerDefinition): ServerOrigin | undefined;
+  reach(definition: ServerDefinition): ServerReach;
+  blocked(definition: ServerDefinition): PolicyBlock | undefined;
+}
+
+/** Approving a server the organisation's policy blocks: it could not start, so it is not approved. */
+export class BlockedServerError extends Error {
+  readonly code = 'failed';
+}
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
@@ -26,7 +40,7 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals): ServerConfigRequests {
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals, facts: LaunchFacts): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -48,9 +62,16 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, app
       await hub.replace(definition);
       return hub.get(serverId).snapshot;
     },
-    reviewServerLaunch: async ({ serverId }) => approvals.review(known(serverId)),
+    reviewServerLaunch: async ({ serverId }) => {
+      const definition = known(serverId);
+      const origin = facts.originOf(definition);
+      const blocked = facts.blocked(definition);
+      return { ...(await approvals.review(definition)), reach: facts.reach(definition), ...(origin ? { origin } : {}), ...(blocked ? { blocked } : {}) };
+    },
     approveServerLaunch: async ({ serverId, hash, start }) => {
       const definition = known(serverId);
+      const blocked = facts.blocked(definition);
+      if (blocked) throw new BlockedServerError(`${serverId} cannot start: ${describeBlock(blocked)}`);
       await approvals.approve(definition, hash);
       if (start === false) return hub.get(serverId).snapshot;
       // Saved on top of what the file holds now; if its launch changed meanwhile, the gate asks again.

@@ -7,7 +7,7 @@ import type { ChatService } from '../chat/chatService.ts';
 import { resultCount } from '../chat/toolSearch.ts';
 import type { ToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
 import type { ToolCatalog } from '../host/tools/toolCatalog.ts';
-import { resultForPerson } from '../host/tools/personsCall.ts';
+import { endedOutcome, resultForPerson } from '../host/tools/personsCall.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import { NotFoundError } from './conversationApi.ts';
 
@@ -48,7 +48,8 @@ export function createToolsApi({ catalog, calls, chat, history }: ToolsApiDeps):
     },
     callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
       const outcome = await calls.call({ serverId, tool, arguments: args ?? {}, origin: { by: 'person' }, callId });
-      return resultForPerson(outcome, serverId, tool);
+      // A call that runs as a task is answered once the task ends (its status meanwhile: the tasks events).
+      return resultForPerson(await endedOutcome(outcome), serverId, tool);
     },
     // A direct call from the person or a view, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {

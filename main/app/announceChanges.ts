@@ -1,5 +1,5 @@
 // Where the owners of state are heard: each announces its own changes (the servers file, history, drafts,
-// the turns running, grants, view trust, workspaces), and here they become the contract's events, so every window mirrors them as they are now.
+// the turns running, grants, view trust, workspaces, tasks), and here they become the contract's events, so every window mirrors them as they are now.
 // Nothing else emits these: the API only asks the owners to change.
 
 import type { ChatService } from '../chat/chatService.ts';
@@ -7,6 +7,7 @@ import { conversationSummary } from '../api/conversationApi.ts';
 import type { EventBus } from '../api/eventBus.ts';
 import type { GrantLedger } from '../host/approval/grantLedger.ts';
 import type { ViewTrustStore } from '../mcp/extensions/apps/host/viewTrust.ts';
+import type { TaskTracker } from '../mcp/extensions/tasks/host/taskTracker.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
@@ -21,9 +22,10 @@ export interface Owners {
   viewTrust: ViewTrustStore;
   workspaces: Workspaces;
   chat: ChatService;
+  tasks: TaskTracker;
 }
 
-export function announceOwnersChanges({ events, registry, history, drafts, ledger, viewTrust, workspaces, chat }: Owners): void {
+export function announceOwnersChanges({ events, registry, history, drafts, ledger, viewTrust, workspaces, chat, tasks }: Owners): void {
   registry.onProblemsChange((problems) => events.emit('configProblems', [...problems]));
   history.onConversationChange((change) => {
     if (change.kind === 'deleted') events.emit('conversationsChanged', { removed: change.conversationId });
@@ -37,4 +39,5 @@ export function announceOwnersChanges({ events, registry, history, drafts, ledge
   ledger.onChange(() => events.emit('grantsChanged', ledger.list()));
   viewTrust.onChange((trust) => events.emit('viewTrustChanged', trust));
   workspaces.onChange((list) => events.emit('workspacesChanged', list));
+  tasks.onChange((task) => events.emit('taskChanged', task));
 }

@@ -16,6 +16,9 @@ import { ConversationTaint, taintMigrations } from '../host/approval/conversatio
 import { ToolPins, toolPinMigrations } from '../host/approval/toolPins.ts';
 import { ViewTrustStore, viewTrustMigrations } from '../mcp/extensions/apps/host/viewTrust.ts';
 import { ViewContextStore, viewContextMigrations } from '../mcp/extensions/apps/store/viewContextStore.ts';
+import { TaskStore, taskMigrations } from '../mcp/extensions/tasks/store/taskStore.ts';
+import { SkillApprovalStore, skillApprovalMigrations } from '../mcp/extensions/skills/store/skillApprovalStore.ts';
+import { SkillsInUseStore, skillsInUseMigrations } from '../mcp/extensions/skills/store/skillsInUseStore.ts';
 import { LoadedToolStore, loadedToolMigrations } from '../store/loadedToolStore.ts';
 import { DraftStore, draftMigrations } from '../store/draftStore.ts';
 import type { PendingListener } from '../host/pendingRequests.ts';
@@ -39,6 +42,12 @@ export interface ConversationStores {
   loadedTools: LoadedToolStore;
   /** The words typed in each conversation's message box and not sent. */
   drafts: DraftStore;
+  /** The tasks calls started (MCP Tasks), kept with their conversation. */
+  tasks: TaskStore;
+  /** Skills: the person's approvals, each bound to the files the skill had. */
+  skillApprovals: SkillApprovalStore;
+  /** Skills: the skills each conversation uses, with the entries they were loaded from. */
+  skillsInUse: SkillsInUseStore;
   audit: AuditLog;
   close(): void;
 }
@@ -59,16 +68,20 @@ export const databaseMigrations = [
   ...viewContextMigrations,
   ...loadedToolMigrations,
   ...draftMigrations,
+  ...taskMigrations,
+  ...skillApprovalMigrations,
+  ...skillsInUseMigrations,
 ];
 
 /** Opens (and migrates) the home's atrium.db, or ':memory:' for tests and the conformance client. */
 export function openConversationStores(home: string, databasePath?: string): ConversationStores {
   const db = openDatabase(databasePath ?? join(home, DATABASE_FILE_NAME), databaseMigrations);
   const history = new HistoryStore(db);
+  const tasks = new TaskStore(db);
   // A reply that was streaming when the process died is incomplete, not still streaming; calls and
-  // requests that were waiting then are over.
+  // requests that were waiting then are over, but a call its server runs on as a task (followed again).
   history.markInterruptedMessages();
-  history.closeInterruptedWork();
+  history.closeInterruptedWork(tasks.runningCalls());
   return {
     db,
     history,
@@ -79,6 +92,9 @@ export function openConversationStores(home: string, databasePath?: string): Con
     viewContext: new ViewContextStore(db),
     loadedTools: new LoadedToolStore(db),
     drafts: new DraftStore(db, history),
+    tasks,
+    skillApprovals: new SkillApprovalStore(db),
+    skillsInUse: new SkillsInUseStore(db),
     audit: new AuditLog(db),
     close: () => {
       history.close();

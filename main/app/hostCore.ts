@@ -13,6 +13,7 @@ import type { ConversationServices } from '../api/conversationServices.ts';
 import { EventBus } from '../api/eventBus.ts';
 import { headlessFrontEnd } from '../api/hostInfoApi.ts';
 import { ChatService } from '../chat/chatService.ts';
+import { ModelContexts } from '../chat/modelContexts.ts';
 import { ModelResolver } from '../chat/modelResolver.ts';
 import { createProvider } from '../chat/providers/createProvider.ts';
 import { ProviderKeys } from '../chat/providerKeys.ts';
@@ -22,6 +23,7 @@ import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
 import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
+import { createTaskTracker } from '../mcp/extensions/tasks/host/tasksHost.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
 import { createPersonElicitation } from '../host/elicitation/personElicitation.ts';
@@ -42,6 +44,13 @@ import { memoryCredentialStore } from '../mcp/auth/credentialVault.ts';
 import { serversFilePath } from '../mcp/config/serversFile.ts';
 import { LearnedEras } from '../mcp/launch/learnedEras.ts';
 import { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
+import { launchGate } from '../mcp/launch/launchGate.ts';
+import { serverReach } from '../mcp/launch/serverReach.ts';
+import { InstallRecords } from '../mcp/install/installRecords.ts';
+import { RegistryLists } from '../mcp/install/registry/registryLists.ts';
+import { ServerInstaller } from '../mcp/install/serverInstaller.ts';
+import { OrganisationPolicy } from '../host/policy/organisationPolicy.ts';
+import { policyFilesOf } from '../host/policy/policyFiles.ts';
 import { launchUpgradeIn } from '../mcp/launch/launchUpgrade.ts';
 import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
@@ -49,11 +58,12 @@ import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
 import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
-import { fileKeyProtector } from '../store/encryptedSecrets.ts';
-import { environmentSecrets } from '../store/secrets.ts';
+import { encryptedFileSecrets, fileKeyProtector } from '../store/encryptedSecrets.ts';
+import { chainSecrets, environmentSecrets } from '../store/secrets.ts';
 import { SettingsStore } from '../store/settingsStore.ts';
 import { WorkspaceStore } from '../store/workspaceStore.ts';
 import { journaled, openConversationStores, samplingModels } from './conversationStores.ts';
+import { wireSkills } from './skillsWiring.ts';
 
 // The run's own choices a front end may pass (the CLI's flags), in the words of the parts that use them.
 export type { ApprovalMode, LaunchPinKeys, SamplingPolicy };
@@ -94,8 +104,15 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // 2. Which servers there are, and which launches the person approved.
   const configPath = options.configPath ?? serversFilePath(options.home);
   const registry = await ServerRegistry.load(configPath, options.configPath === undefined);
-  const launchApprovals = await LaunchApprovals.open(options.home, options.launchPinKeys ?? { own: fileKeyProtector(options.home).dataKey }, launchUpgradeIn(stores.db));
+  const pinKeys = options.launchPinKeys ?? { own: fileKeyProtector(options.home).dataKey };
+  const launchApprovals = await LaunchApprovals.open(options.home, pinKeys, launchUpgradeIn(stores.db));
   const eras = await LearnedEras.open(options.home);
+  // What Atrium installed and from where, and the organisation's policy that every start passes first.
+  const installs = await InstallRecords.open(options.home, pinKeys);
+  const environment = options.environment ?? process.env;
+  const policy = await OrganisationPolicy.open(policyFilesOf(environment, options.machinePolicyFile), { installedFrom: (server) => installs.installedFrom(server), reach: serverReach });
+  // The secrets installed servers ask for: the window's store, or the browser mode's and the command line's.
+  const serverSecrets = options.secretStore ?? encryptedFileSecrets(options.home);
   const trusted = (serverId: string) => registry.get(serverId)?.trusted === true;
 
   // 3. What settles servers' requests: the person (through pending requests), the model, the saved choices.
@@ -120,6 +137,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       models: samplingModels(history, models, settings, options.runChoice),
       isTrusted: trusted,
       conversationFor: (serverId) => activity.conversationFor(serverId),
+      taskOf: (serverId, taskId) => tasks.taskOf(serverId, taskId),
       context: (conversationId, serverId, scope) => conversationContext(history, conversationId, serverId, scope),
     });
   const fixedBroker = options.elicitation ?? (options.elicitationAnswer ? fixedElicitation(options.elicitationAnswer) : undefined);
@@ -128,6 +146,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     : createPersonElicitation({
         pending,
         conversationFor: (serverId) => activity.conversationFor(serverId),
+        taskOf: (serverId, taskId) => tasks.taskOf(serverId, taskId),
         openUrl: options.openUrl ?? ((url, _serverId, note) => note?.(`the person agreed to open ${url}`, 'notice')),
       });
 
@@ -147,7 +166,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
-      launchGate: launchApprovals,
+      launchGate: launchGate(launchApprovals, policy),
+      secrets: chainSecrets(environmentSecrets(environment), serverSecrets),
       workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
@@ -173,22 +193,29 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     isTrusted: trusted,
     toolsOf: (serverId) => catalog.list(serverId).filter((t) => t.enabled),
   });
+  // MCP Tasks: a call its server runs on as a task is followed to its end, and its end told in its conversation.
+  const tasks = createTaskTracker({ db: stores.db, store: stores.tasks, hub, history, consent: gate, audit, chat: () => chat });
   const calls = createToolCallPipeline({
     catalog,
     consent: gate,
+    tasks,
     // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe; each
     // running call's conversation is noted, so what its server asks meanwhile is shown there.
-    runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.callTool(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
+    runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.startToolCall(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
+  const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, tookIn: (conversationId, content) => gate.tookIn(content, conversationId), stores });
   const chat = new ChatService({
     history,
     settings,
     models,
+    // A local server is asked its model's context only where the provider's key may go.
+    contexts: new ModelContexts(undefined, async (config) => (config.apiKeySecret === undefined ? undefined : keys.sourceFor(config).get(config.apiKeySecret))),
     tools: catalog,
     calls,
+    hostTools: skills.hostTools,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
     tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
@@ -202,10 +229,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     context: stores.viewContext,
     calls,
   });
-  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust } };
+  const conversations: ConversationServices = { settings: settingsStore, approvals, history, drafts: stores.drafts, ledger, catalog, calls, audit, pending, chat, models, apps: { views, trust: viewTrust }, tasks, skills };
 
-  // 6. What the owners of state announce reaches every window, as it is now.
-  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat });
+  // 6. What the owners of state announce reaches every window, as it is now; the tasks a last run left are taken up.
+  announceOwnersChanges({ events, registry, history, drafts: stores.drafts, ledger, viewTrust, workspaces, chat, tasks });
+  tasks.start();
   settingsStore.onChange(() => {
     const deps = { approvals, secrets, ...(options.secretStore ? { store: options.secretStore } : {}), ...(options.keyStorageWarning ? { keyStorageWarning: options.keyStorageWarning } : {}) };
     void settingsView(deps, settingsStore).then((view) => events.emit('settingsChanged', view));
@@ -213,18 +241,17 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
 
   // 7. What follows from the servers' events.
   // A request from a server that went away can no longer be answered: it leaves the person's queue.
+  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
+  // catalog announces what changed in the tools it shows. A server connected again has its tasks followed again.
   events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind !== 'ready') pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    if (snapshot.status.kind !== 'ready') return pending.withdrawForServer(snapshot.id, goneReason(snapshot));
+    catalog.serverToolsChanged(snapshot.id);
+    void tasks.serverConnected(snapshot.id);
   });
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
     viewTrust.forget(serverId);
-  });
-  // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
-  // catalog announces what changed in the tools it shows.
-  events.on('serverChanged', (snapshot) => {
-    if (snapshot.status.kind === 'ready') catalog.serverToolsChanged(snapshot.id);
   });
   events.on('listChanged', ({ serverId, list }) => {
     if (list === 'tools') catalog.serverToolsChanged(serverId);
@@ -240,7 +267,20 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
   // The files the person edits, changed elsewhere (their editor, `atrium import`), are taken up: servers.json reaches the running servers (a host limited to some servers takes in no others).
-  const stopFollowing = [settingsStore.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
+  // A change to the organisation's policy holds, or lets through, every server within seconds.
+  policy.onChange(() => hub.reconsiderLaunches());
+  const installer = new ServerInstaller({
+    home: options.home,
+    registry,
+    hub,
+    records: installs,
+    lists: new RegistryLists(options.home),
+    secrets: serverSecrets,
+    policy,
+    savedRegistry: () => settingsStore.current().registryUrl,
+    ...(environment.ATRIUM_REGISTRY_URL ? { environmentRegistry: environment.ATRIUM_REGISTRY_URL } : {}),
+  });
+  const stopFollowing = [settingsStore.follow(), policy.follow(), wanted === undefined && options.startServers !== false ? followServersFile(registry, hub, (event, payload) => events.emit(event, payload)) : () => undefined];
 
   let stopping: Promise<void> | undefined;
   return {
@@ -249,6 +289,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       hub,
       registry,
       launchApprovals,
+      launchFacts: { originOf: (server) => installs.originOf(server), reach: serverReach, blocked: (server) => policy.blocked(server) },
+      installer,
       roots,
       workspaces,
       conversations,
@@ -270,6 +312,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       (stopping ??= (async () => {
         for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
+        tasks.stop();
         await hub.stopAll();
         await eras.settled();
         stores.close();

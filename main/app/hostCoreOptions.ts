@@ -104,6 +104,10 @@ export interface HostCoreOptions {
    * restart), else memory (they last this run).
    */
   credentialStore?: CredentialStore;
+  /** The environment this run's own settings come from (ATRIUM_POLICY_FILE, ATRIUM_REGISTRY_URL); this process's by default. */
+  environment?: NodeJS.ProcessEnv;
+  /** Where the machine's policy file is read (tests name one; the platform's place otherwise). */
+  machinePolicyFile?: string;
 }
 
 /**

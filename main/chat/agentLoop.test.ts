@@ -285,3 +285,35 @@ test('the conversation is read once a turn, not at every step, and each step sen
   assert.equal(provider.requests.length, 3);
   provider.requests.forEach((request, i) => assert.deepEqual(request.messages, held[i], `step ${i + 1} sends what the store holds`));
 });
+
+test("a task's result that came in while the turn's tools ran is saved after their results and goes with the model's next request, once", async () => {
+  const provider = scriptedProvider([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'It is 5, and the survey is in.' }]);
+  const store = memoryStore();
+  const kit = scriptedTools([addTool]);
+  const saved: string[] = [];
+  let arrivals = [{ content: [{ type: 'text' as const, text: 'The task of your call of survey/run finished: 12 sites' }], origin: { kind: 'task' as const, serverId: 'survey', tool: 'run', callId: 'c0', taskId: 't1', ended: 'completed' as const }, saved: () => saved.push('t1') }];
+  await runTurn(
+    { conversationId: 'c1', userContent: [{ type: 'text', text: 'add 2 and 3' }], provider, model: 'm', tools: kit.plan(), signal: new AbortController().signal },
+    {
+      store,
+      tools: kit.tools,
+      calls: kit.calls,
+      onEvent: () => undefined,
+      arrived: () => {
+        const taken = arrivals;
+        arrivals = [];
+        return taken;
+      },
+    },
+  );
+  const last = provider.requests[1]?.messages.at(-1);
+  assert.equal(last?.role, 'user');
+  assert.deepEqual(last?.content.map((block) => block.type), ['tool_result', 'text'], 'the tool result first, then what came in');
+  assert.match(JSON.stringify(last?.content[1]), /12 sites/);
+  assert.deepEqual(saved, ['t1']);
+  assert.deepEqual(
+    store.messages.map((message) => `${message.role}:${message.content.map((block) => block.type).join('+')}`),
+    ['user:text', 'assistant:tool_use', 'user:tool_result', 'user:text', 'assistant:text'],
+    'saved in its own message, after the results',
+  );
+});

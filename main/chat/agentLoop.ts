@@ -13,7 +13,7 @@ import type { LlmProvider, ModelTool } from './llmTypes.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import { mentionsCutResult, READ_RESULT_TOOL_NAME, readPage, readResultToolDefinition } from './resultPages.ts';
 import { SEARCH_TOOL_NAME, describeFound, resultCount, searchToolDefinition } from './toolSearch.ts';
-import type { StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
+import type { HostTools, StepCall, ToolCalls, TurnToolPlan, TurnTools } from './turnTools.ts';
 import { runModelToolCall } from './modelToolCall.ts';
 
 /** Where a turn is saved; HistoryStore satisfies it through a thin adapter. */
@@ -43,7 +43,7 @@ export type TurnEvent = ChatTurnEvent;
 
 export interface TurnInput {
   conversationId: string;
-  /** The person's new message; absent when the turn answers the conversation as it stands (Retry). */
+  /** The person's new message; absent when the turn answers the conversation as it stands (Retry, a task's result that came in). */
   userContent?: ChatContent[];
   /** Set when the person's message is a server prompt's expansion rather than their own typing. */
   userOrigin?: MessageOrigin;
@@ -62,7 +62,11 @@ export interface TurnDeps {
   tools: TurnTools;
   /** The one tool-call pipeline. */
   calls: ToolCalls;
+  /** Atrium's own tools an extension adds (Skills), beside the servers'. */
+  hostTools?: HostTools;
   onEvent(event: TurnEvent): void;
+  /** Messages that came in meanwhile (a task's result), for the model's next request: each is saved, then `saved()`. */
+  arrived?(): { content: ChatContent[]; origin?: MessageOrigin; saved?(): void }[];
   /** Model turns allowed in one person's turn, against a model that never stops calling tools. */
   maxSteps?: number;
   resultBudgetChars?: number;
@@ -121,10 +125,13 @@ async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> 
   // The reader of cut results is offered once the conversation has one (this turn or an earlier one); it
   // comes last, so offering it leaves the tools before it as they were.
   let readerOffered = false;
+  // An extension's own tools come after the servers' and stay the same for the whole turn.
+  const hostTools = (await deps.hostTools?.definitions(input.conversationId, { searching })) ?? [];
   const definition = (tool: ToolSummary): ModelTool => ({ name: tool.modelName, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
   const modelTools = (): ModelTool[] => [
     ...(searching ? [{ ...searchToolDefinition, searchesTools: true }] : []),
     ...(native ? tools.map((tool) => (tool.alwaysLoaded || byHand.has(tool.modelName) ? definition(tool) : { ...definition(tool), deferred: true })) : [...byModelName.values()].filter((tool) => loaded.has(tool.modelName)).map(definition)),
+    ...hostTools,
     ...(readerOffered ? [readResultToolDefinition] : []),
   ];
   const named = (names: string[]) => names.map((name) => describeTool(byModelName.get(name))).join(', ');
@@ -219,7 +226,7 @@ async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> 
     });
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
-        const result = loadTools(call, deps.tools, byModelName, loaded, onEvent);
+        const result = loadTools(call, deps, byModelName, loaded, onEvent);
         deps.tools.noteLoaded(input.conversationId, result.found, { kind: 'search', query: result.query });
         results.push(result.content);
         continue;
@@ -228,14 +235,27 @@ async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> 
         results.push(readKeptResult(call, input.conversationId, deps));
         continue;
       }
+      const ownResult = deps.hostTools?.run({ conversationId: input.conversationId, id: call.id, name: call.name, input: call.input, signal: input.signal, notice: (message) => onEvent({ type: 'notice', message }) });
+      if (ownResult) {
+        results.push(await ownResult);
+        continue;
+      }
       if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
       const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
       const later = stepCalls.slice(stepCalls.findIndex((stepCall) => stepCall.callId === call.id) + 1);
       results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later } }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
+    // What came in while the tools ran (a task's result) goes to the model with its next request. Its
+    // `saved` is a write that waits for the disk, which puts the message (committed before it) there too.
+    const arrived: ChatMessage[] = [];
+    for (const message of deps.arrived?.() ?? []) {
+      store.appendUserMessage(input.conversationId, message.content, message.origin);
+      arrived.push({ role: 'user', content: message.content });
+      message.saved?.();
+    }
     // Every call of the step has its result: the step answers only its own calls, as continueTranscript wants.
-    if (conversation) continueTranscript(conversation, [reply, { role: 'user', content: results }]);
+    if (conversation) continueTranscript(conversation, [reply, { role: 'user', content: results }, ...arrived]);
     readerOffered ||= mentionsCutResult(resultTexts([{ role: 'user', content: results }]));
     if (input.signal.aborted) {
       onEvent({ type: 'done', stopReason: 'cancelled', usage });
@@ -249,7 +269,7 @@ async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> 
 
 function loadTools(
   call: { id: string; input: Record<string, unknown> },
-  catalog: TurnTools,
+  { tools: catalog, hostTools }: Pick<TurnDeps, 'tools' | 'hostTools'>,
   byModelName: Map<string, ToolSummary>,
   loaded: Set<string>,
   onEvent: (event: TurnEvent) => void,
@@ -263,8 +283,15 @@ function loadTools(
   }
   onEvent({ type: 'notice', message: found.length ? `loaded tools for "${query}": ${found.map(describeTool).join(', ')}` : `no tools found for "${query}"` });
   const names = found.map((tool) => tool.modelName);
+  // What an extension's own search finds (servers' skills) follows the tools, in its own words.
+  const alsoFound = hostTools?.found?.(query, resultCount(limit));
+  const text = alsoFound === undefined ? describeFound(found) : `${describeFound(found)}\n\n${alsoFound}`;
   // Words for a model without deferral, and the names for a provider that loads them by reference.
-  return { content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text: describeFound(found) }], ...(names.length > 0 ? { loadsTools: names } : {}) }, found: names, query };
+  return {
+    content: { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }], ...(names.length > 0 ? { loadsTools: names } : {}), ...(alsoFound !== undefined ? { alsoFound } : {}) },
+    found: names,
+    query,
+  };
 }
 
 /** One page of a cut result, read from what was saved with its call (never from the server again). */

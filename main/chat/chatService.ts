@@ -7,7 +7,7 @@ import { ChangeListeners } from '../changeListeners.ts';
 import { ModelContexts } from './modelContexts.ts';
 import type { HistoryStore } from '../store/historyStore.ts';
 import type { TurnEvent, TurnInput, TurnOutcome, TurnStore } from './agentLoop.ts';
-import type { ToolCalls, TurnTools } from './turnTools.ts';
+import type { HostTools, ToolCalls, TurnTools } from './turnTools.ts';
 import { runTurn } from './agentLoop.ts';
 import type { ModelResolver } from './modelResolver.ts';
 import { defaultProviderId } from './providerSettings.ts';
@@ -21,11 +21,11 @@ export class ConversationError extends Error {
   readonly code = 'failed';
 }
 
-/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report. */
+/** Text a server wrote that a turn gives the model beside tool results: a resource, a prompt, a view's report, a skill. */
 export interface ServerContent {
-  kind: 'resource' | 'prompt' | 'view';
+  kind: 'resource' | 'prompt' | 'view' | 'skill';
   serverId: string;
-  /** The resource's URI, the prompt's name, or the tool whose view reported. */
+  /** The resource's URI, the prompt's name, the tool whose view reported, or the skill's name. */
   name: string;
 }
 
@@ -38,6 +38,8 @@ export interface ChatServiceDeps {
   tools: TurnTools;
   /** The one tool-call pipeline every call of the model goes through. */
   calls: ToolCalls;
+  /** Atrium's own tools an extension adds to every turn (Skills). */
+  hostTools?: HostTools;
   /** MCP Apps: what the views open in the conversation told the model, given with every turn, and whose views they are. */
   viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
   /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
@@ -68,10 +70,19 @@ export interface RetryRequest extends TurnRequest {
   conversationId: string;
 }
 
+/** A message that came in for the model (a task's result), waiting for a turn running in its conversation. */
+interface Arrival {
+  content: ChatContent[];
+  origin: MessageOrigin;
+  followUp: boolean;
+  saved(): void;
+}
+
 export class ChatService {
   private readonly deps: ChatServiceDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly runningChanges = new ChangeListeners<string>();
+  private readonly arrivals = new Map<string, Arrival[]>();
   private readonly contexts: ModelContexts;
 
   constructor(deps: ChatServiceDeps) {
@@ -126,7 +137,8 @@ export class ChatService {
     const views = this.deps.viewContext?.(conversation.id);
     const system = [request.system, views?.note].filter((part) => part !== undefined && part !== '').join('\n\n');
     // Before the model reads a word of it, so that no call of this turn is decided without it.
-    const fromServers = [...(request.origin ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
+    // (A task's result is taken in when its task is closed, not here.)
+    const fromServers = [...(request.origin?.kind === 'prompt' ? [request.origin] : []), ...(request.from ?? []), ...(views?.from ?? [])];
     for (const content of fromServers) this.deps.tookIn?.(conversation.id, content);
     // Every turn that begins ends with a `done` event, also when it fails, so no front end waits for a turn that is over.
     let ended = false;
@@ -148,7 +160,7 @@ export class ChatService {
           signal: controller.signal,
           ...(system ? { system } : {}),
         },
-        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, onEvent },
+        { store: historyTurnStore(history), tools: this.deps.tools, calls: this.deps.calls, ...(this.deps.hostTools ? { hostTools: this.deps.hostTools } : {}), onEvent, arrived: () => this.takeArrivals(conversation.id) },
       );
       return { conversationId: conversation.id, outcome };
     } catch (error) {
@@ -157,6 +169,39 @@ export class ChatService {
     } finally {
       this.running.delete(conversation.id);
       this.runningChanges.tell(conversation.id);
+      // What came in after the turn's last step is saved now, for the next request.
+      this.saveArrivals(conversation.id, this.takeArrivals(conversation.id));
+    }
+  }
+
+  /**
+   * A message for the model at its next request that the person did not write: a task's result that came
+   * in after its turn. Saved in the conversation at once, or at the next step of a turn running there (a
+   * turn's messages keep their order); `saved` once it is. With `followUp` the model answers it at once.
+   */
+  deliver(conversationId: string, arrival: Arrival): void {
+    if (this.running.has(conversationId)) {
+      this.arrivals.set(conversationId, [...(this.arrivals.get(conversationId) ?? []), arrival]);
+      return;
+    }
+    this.saveArrivals(conversationId, [arrival]);
+  }
+
+  private takeArrivals(conversationId: string): Arrival[] {
+    const waiting = this.arrivals.get(conversationId) ?? [];
+    this.arrivals.delete(conversationId);
+    return waiting;
+  }
+
+  private saveArrivals(conversationId: string, arrivals: Arrival[]): void {
+    for (const arrival of arrivals) {
+      this.deps.history.appendUserMessage(conversationId, arrival.content, arrival.origin);
+      arrival.saved();
+    }
+    // The person allowed the model to answer at once: it does, unless a turn began meanwhile (it then reads them).
+    if (arrivals.some((arrival) => arrival.followUp) && !this.running.has(conversationId)) {
+      // The model answers the conversation as it stands: nothing is added in the person's name.
+      void this.runTurnIn({ conversationId }, () => ({})).catch(() => undefined);
     }
   }
 

@@ -14,23 +14,40 @@ const ASK_WITHIN_MS = 1_500;
 /** How long what a server said (or that it said nothing) is kept before it is asked again: the person may reload the model meanwhile. */
 const KEPT_MS = 60_000;
 
-export type AskContext = (baseUrl: string, model: string, signal: AbortSignal) => Promise<number | undefined>;
+export type AskContext = (baseUrl: string, model: string, signal: AbortSignal, apiKey?: string) => Promise<number | undefined>;
+
+/**
+ * The key the provider's own requests would carry (undefined without one); rejects where its key may not
+ * go to the address it points at now (main/chat/providerKeys.ts), and then the server is not asked at all.
+ */
+export type ProviderKeyOf = (config: ProviderConfig) => Promise<string | undefined>;
 
 export class ModelContexts {
   private readonly ask: AskContext;
+  private readonly keyOf: ProviderKeyOf;
   private readonly learnt = new Map<string, { tokens: number | undefined; at: number }>();
 
-  constructor(ask: AskContext = askCompatibleServer) {
+  constructor(ask: AskContext = askCompatibleServer, keyOf: ProviderKeyOf = async () => undefined) {
     this.ask = ask;
+    this.keyOf = keyOf;
   }
 
-  /** The model's context, asked of its server (briefly) when it is an OpenAI-compatible one. */
+  /**
+   * The model's context, asked of its server (briefly) when it is an OpenAI-compatible one — only where the
+   * provider's own requests may go: an address its key is held back from hears nothing before the person
+   * agrees in Settings, not even a question without the key.
+   */
   async contextOf(config: ProviderConfig, model: string): Promise<ModelContext> {
     if (config.kind !== 'openai-compatible' || !config.baseUrl) return this.known(config, model);
     const key = `${config.baseUrl}\n${model}`;
     const kept = this.learnt.get(key);
     if (!kept || Date.now() - kept.at >= KEPT_MS) {
-      const tokens = await this.ask(config.baseUrl.replace(/\/+$/, ''), model, AbortSignal.timeout(ASK_WITHIN_MS)).catch(() => undefined);
+      const apiKey = await this.keyOf(config).then(
+        (value) => ({ value }),
+        () => undefined,
+      );
+      if (apiKey === undefined) return this.known(config, model);
+      const tokens = await this.ask(config.baseUrl.replace(/\/+$/, ''), model, AbortSignal.timeout(ASK_WITHIN_MS), apiKey.value).catch(() => undefined);
       this.learnt.set(key, { tokens, at: Date.now() });
     }
     return this.known(config, model);
@@ -58,8 +75,8 @@ async function getJson(url: string, signal: AbortSignal, init: RequestInit = {})
 }
 
 /** A model list (OpenAI's shape, or LM Studio's own): the entry for `model` and the context it reports. */
-async function fromModelList(url: string, model: string, signal: AbortSignal): Promise<number | undefined> {
-  const body = (await getJson(url, signal)) as { data?: unknown } | undefined;
+async function fromModelList(url: string, model: string, signal: AbortSignal, apiKey?: string): Promise<number | undefined> {
+  const body = (await getJson(url, signal, apiKey === undefined ? {} : { headers: { authorization: `Bearer ${apiKey}` } })) as { data?: unknown } | undefined;
   const entry = Array.isArray(body?.data) ? (body.data as Record<string, unknown>[]).find((candidate) => candidate?.['id'] === model) : undefined;
   if (!entry) return undefined;
   // The context the model runs with first (LM Studio's loaded one, vLLM's), then what a list says it takes.
@@ -89,10 +106,11 @@ async function fromLlamaCpp(root: string, signal: AbortSignal): Promise<number |
 
 /**
  * Asks an OpenAI-compatible server how much context `model` has. Only its model list is asked of a server
- * elsewhere on the internet; the local servers' own questions go only to this machine or its network.
+ * elsewhere on the internet, with the key the provider's requests carry there anyway; the local servers'
+ * own questions go only to this machine or its network, without it.
  */
-export async function askCompatibleServer(baseUrl: string, model: string, signal: AbortSignal): Promise<number | undefined> {
-  const listed = fromModelList(`${baseUrl}/models`, model, signal);
+export async function askCompatibleServer(baseUrl: string, model: string, signal: AbortSignal, apiKey?: string): Promise<number | undefined> {
+  const listed = fromModelList(`${baseUrl}/models`, model, signal, apiKey);
   if (!isNearby(baseUrl)) return listed;
   const root = baseUrl.replace(/\/v1$/, '');
   // Each server answers its own questions and not the others': the first that says wins, the list last.

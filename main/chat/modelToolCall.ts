@@ -72,6 +72,16 @@ export async function runModelToolCall(call: ModelCall, tool: ToolSummary | unde
 type CallBase = Omit<FinishedToolCall, 'serverId' | 'tool' | 'status' | 'isError'>;
 
 function toolResult(call: ModelCall, base: CallBase, outcome: CallOutcome, deps: ModelCallDeps): ChatContent {
+  if (outcome.kind === 'task') {
+    // The turn goes on: the call stays running, its task followed by the host, its result given later.
+    const { tool, task } = outcome;
+    deps.record({ ...base, ...decided(outcome), startedAt: outcome.startedAt, serverId: tool.serverId, tool: tool.name, status: 'running', isError: false });
+    deps.onEvent({ type: 'tool_result', callId: call.id, status: 'task', summary: `runs as a task on ${tool.serverId}` });
+    const text =
+      `This call runs on as a task on ${tool.serverId} (task ${task.taskId}); its result is not in yet. It will be given to you in this conversation when it comes. ` +
+      'Do not call the tool again for it: tell the person it is running, and go on with anything else they ask meanwhile.';
+    return { type: 'tool_result', toolUseId: call.id, content: [{ type: 'text', text }] };
+  }
   if (outcome.kind === 'done') {
     const { tool, result } = outcome;
     const forModel = toolResultForModel(result, deps.resultBudgetChars, call.id);
@@ -99,7 +109,7 @@ function toolResult(call: ModelCall, base: CallBase, outcome: CallOutcome, deps:
 }
 
 /** How the call ended, live; what is saved as its result (a denied call has none: it never ran); what the model is told. */
-function endingOf(outcome: Exclude<CallOutcome, { kind: 'done' }>): { live: Exclude<LiveOutcome, 'done'>; saved?: string; toModel: string } {
+function endingOf(outcome: Exclude<CallOutcome, { kind: 'done' | 'task' }>): { live: Exclude<LiveOutcome, 'done' | 'task'>; saved?: string; toModel: string } {
   switch (outcome.kind) {
     case 'refused':
       if (outcome.because === 'invalid-arguments') {

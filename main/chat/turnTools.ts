@@ -3,8 +3,10 @@
 // it. The loop only maps the model's words onto these: it never checks a pin, an argument or a grant.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ChatContent } from '../../shared/conversation.ts';
 import type { LoadedHow, LoadedToolView, ProgressUpdate, ToolSummary } from '../../shared/domain.ts';
 import type { FieldProblem } from '../../shared/fieldProblems.ts';
+import type { ModelTool } from './llmTypes.ts';
 
 /** The tools of one turn as the catalog plans them. */
 export interface TurnToolPlan {
@@ -93,9 +95,52 @@ export type CallOutcome =
   /** Not allowed: by the person, a grant or the policy; `unanswered` when nobody could be asked. */
   | { kind: 'denied'; tool: ToolSummary; decision: CallDecision; unanswered?: true }
   | { kind: 'failed'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }
-  | { kind: 'cancelled'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error };
+  | { kind: 'cancelled'; tool: ToolSummary; decision: CallDecision; startedAt: number; error: Error }
+  /** The server runs it on as a task: the caller goes on (a turn ends), its end comes later (`task.ended`). */
+  | { kind: 'task'; tool: ToolSummary; decision: CallDecision; startedAt: number; task: CallTask };
+
+/** A call its server runs on as a task (MCP Tasks): followed by the host to its end, across restarts where the server keeps it. */
+export interface CallTask {
+  /** Names the task in the host (its card, the Tasks panel, Cancel). */
+  key: string;
+  serverId: string;
+  taskId: string;
+  /** False for a local (stdio) server's task, which ends with the server's process. */
+  outlivesAtrium: boolean;
+  /** How it ended, once the pipeline closed it (what the conversation took in, the audit log). */
+  ended: Promise<TaskEnding>;
+}
+
+/** How a task ended: its result, a failure (its server's, or the task was lost), or cancelled. */
+export type TaskEnding = { kind: 'done'; result: CallToolResult } | { kind: 'failed'; error: Error } | { kind: 'cancelled'; error: Error };
 
 /** The one tool-call pipeline. */
 export interface ToolCalls {
   call(request: ToolCallRequest): Promise<CallOutcome>;
+}
+
+/** A call of one of Atrium's own tools an extension adds, as the agent loop hands it over. */
+export interface HostToolCall {
+  conversationId: string;
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  /** The turn's: stopping the turn ends the call (and withdraws a question it put to the person). */
+  signal: AbortSignal;
+  /** Says something in the conversation while the turn runs. */
+  notice(message: string): void;
+}
+
+/**
+ * Tools Atrium itself gives the model for an extension, beside the servers' (Skills: use one, read its
+ * files). No server's tool runs for them, so they do not go through the tool-call pipeline; what they
+ * ask of the person is the extension's own question.
+ */
+export interface HostTools {
+  /** Their definitions for a turn of this conversation (none when the extension has nothing to offer), once what it offers is known. */
+  definitions(conversationId: string, turn: { searching: boolean }): Promise<ModelTool[]>;
+  /** What a tool search also finds, in words for the model; undefined when nothing. */
+  found?(query: string, limit: number): string | undefined;
+  /** Runs one of its tools, resolving with the tool result for the model; undefined when `call` is not one of its own. */
+  run(call: HostToolCall): Promise<ChatContent> | undefined;
 }

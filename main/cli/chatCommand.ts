@@ -16,6 +16,8 @@ import { visible } from './formatOutput.ts';
 import { checkProviderChoice } from '../app/providerPreflight.ts';
 import { loadProviderSettings } from '../store/settingsStore.ts';
 import { cliCredentialStore } from './signInCommand.ts';
+import { followTasks } from './taskLines.ts';
+import type { TaskLines } from './taskLines.ts';
 import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface ChatIo {
@@ -71,6 +73,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
     const stopShowing = showTurn(core, io);
+    const tasks = followTasks(core, io.err);
     let conversationId = invocation.conversation;
     // The turn's token counts come with its `done` event, as the window learns them.
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
@@ -98,16 +101,33 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
       if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
       io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
-      if (stopReason !== 'cancelled') return 0;
-      return signal?.aborted ? interruptedExit(signal, io.err) : 130;
+      if (stopReason === 'cancelled') return signal?.aborted ? interruptedExit(signal, io.err) : 130;
+      return await waitForTasks(tasks, id, io, signal);
     } finally {
       signal?.removeEventListener('abort', cancel);
       stopFollowing();
       stopShowing();
+      tasks.stop();
     }
   } finally {
     await core.shutdown();
   }
+}
+
+/**
+ * A call of the turn that runs on as a task is waited for (this run's servers end with it), its status on
+ * stderr; its result is saved in the conversation, for the model's next request. Ctrl+C cancels it.
+ */
+async function waitForTasks(tasks: TaskLines, conversationId: string, io: ChatIo, signal: AbortSignal | undefined): Promise<number> {
+  if (tasks.running(conversationId).length === 0) return 0;
+  io.err('atrium: waiting for the tasks this turn started (Ctrl+C cancels them)');
+  const interrupted = whenInterrupted(signal).catch(() => 'interrupted' as const);
+  if ((await Promise.race([tasks.allEnded(conversationId), interrupted])) === 'interrupted') {
+    await tasks.cancelRunning();
+    return signal ? interruptedExit(signal, io.err) : 130;
+  }
+  io.err(`atrium: the tasks' results are saved in the conversation; the model reads them with your next message: atrium chat "…" --conversation ${conversationId}`);
+  return 0;
 }
 
 /** Why the conversation's last reply failed, as saved with it. */

@@ -6,7 +6,7 @@ import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 
-export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'import', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
+export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export interface CliInvocation {
@@ -34,8 +34,16 @@ export interface CliInvocation {
   search?: string;
   /** How many results `tools --search` prints (1–20; default 8, as the model's search). */
   limit?: number;
+  /** `trace --follow`: go on printing messages as they pass, until Ctrl+C. */
+  follow: boolean;
   /** `servers add`: what the new server is (its command line, or its address). */
   newServer?: NewServer;
+  /** `registry search`, `install`: the registry to ask (--registry). */
+  registry?: string;
+  /** `install`: the values the server asks for (--env KEY=VALUE; a key given twice: one value per line). */
+  values?: Record<string, string>;
+  /** `install FILE.mcpb`: the SHA-256 the bundle must have (--sha256). */
+  sha256?: string;
 }
 
 /** A server as `atrium servers add` describes it: the command line that starts it, or the address it answers at. */
@@ -64,7 +72,18 @@ commands:
   resources | templates | prompts  list resources, resource templates, prompts
   read <server> <uri>              read a resource
   prompt <server> <name> [json]    get a prompt with arguments
+  skills [--server S]              list servers' skills (from their listings: no skill file is read)
+  skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing
+  trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
+                                   with their contents, secrets redacted); --follow prints them as they pass, until Ctrl+C
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
+  registry search <words...>       the MCP Registry's servers whose name, title or description hold every word
+                                   (--registry URL; else ATRIUM_REGISTRY_URL, Settings, the official registry)
+  install <name>[@<version>]       install a server from the registry: an exact version, never "latest"
+                                   (--env KEY=VALUE for each variable, header or address part it asks for;
+                                   a secret goes to Atrium's encrypted store; --registry URL)
+  install <file.mcpb>              install an MCP bundle (--env SETTING=VALUE; --sha256 HEX to check the file)
+                                   an installed server is not trusted, and asks for your approval before it first runs
   chat <message>                   send a message; the reply and tool calls stream to stdout
   history [export <id>]            list conversations, or export one (--format markdown|json)
   workspaces                       list workspaces and their roots
@@ -82,7 +101,7 @@ options:
   --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
   --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
-  --server S         only this server (tools, resources, templates, prompts)
+  --server S         only this server (tools, resources, templates, prompts, skills)
   --help, --version  print this, or Atrium's version
 
 chat options:
@@ -131,8 +150,11 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         search: { type: 'string' },
         url: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
+        registry: { type: 'string' },
+        sha256: { type: 'string' },
         cwd: { type: 'string' },
         limit: { type: 'string' },
+        follow: { type: 'boolean', default: false },
         conversation: { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
@@ -163,11 +185,13 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   if ((values.search !== undefined || limit !== undefined) && command !== 'tools') throw new UsageError('--search and --limit go with the tools command');
   if (values.search !== undefined && values.search.trim() === '') throw new UsageError('--search needs words to search for');
   if (limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
+  if (values.follow && command !== 'trace') throw new UsageError('--follow goes with the trace command');
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout takes a whole number of milliseconds, not "${values.timeout}"`);
   const invocation: CliInvocation = {
     command: command as CommandName,
     args,
     json: values.json,
+    follow: values.follow,
     // In a terminal a folder is typed relative to where the person is; the host takes only whole paths.
     roots: values.root.map(wholePath),
     elicit: parseElicit(values.elicit),
@@ -188,7 +212,17 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   };
   checkArity(invocation);
   const adding = command === 'servers' && args[0] === 'add';
-  if (!adding && (values.url !== undefined || values.env.length > 0 || values.cwd !== undefined)) throw new UsageError('--url, --env and --cwd go with "servers add"');
+  const installing = command === 'install';
+  if (values.registry !== undefined && !installing && command !== 'registry') throw new UsageError('--registry goes with "registry search" and "install"');
+  if (values.sha256 !== undefined && !(installing && isBundlePath(args[0] ?? ''))) throw new UsageError('--sha256 goes with "install FILE.mcpb"');
+  if (values.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.sha256)) throw new UsageError(`--sha256 takes the file's SHA-256 as 64 hexadecimal digits, not "${values.sha256}"`);
+  if (installing) {
+    if (values.url !== undefined || values.cwd !== undefined) throw new UsageError('--url and --cwd go with "servers add"');
+    invocation.values = installValues(values.env);
+    if (values.registry !== undefined) invocation.registry = values.registry;
+    if (values.sha256 !== undefined) invocation.sha256 = values.sha256.toLowerCase();
+  } else if (command === 'registry' && values.registry !== undefined) invocation.registry = values.registry;
+  if (!adding && !installing && (values.url !== undefined || values.env.length > 0 || values.cwd !== undefined)) throw new UsageError('--url, --env and --cwd go with "servers add"');
   if (adding) {
     // After `--` everything is the server's command line, however it looks.
     const terminator = tokens.find((token) => token.kind === 'option-terminator');
@@ -214,6 +248,23 @@ function newServer(commandLine: string[], values: { url?: string | undefined; en
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return { command, args, env, ...(values.cwd !== undefined ? { cwd: wholePath(values.cwd) } : {}) };
+}
+
+/** A bundle's file, as `install` tells it from a registry name: it ends in .mcpb. */
+export function isBundlePath(argument: string): boolean {
+  return /\.mcpb$/i.test(argument);
+}
+
+/** `--env KEY=VALUE` for `install`: a key given again adds a line (a bundle's setting that takes several). */
+function installValues(pairs: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--env takes KEY=VALUE, not "${pair}"`);
+    const key = pair.slice(0, at);
+    values[key] = Object.hasOwn(values, key) ? `${values[key]}\n${pair.slice(at + 1)}` : pair.slice(at + 1);
+  }
+  return values;
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
@@ -256,7 +307,12 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   call: [2, 3, '<server> <tool> [json-args]'],
   read: [2, 2, '<server> <uri>'],
   prompt: [2, 3, '<server> <name> [json-args]'],
+  skills: [0, 0, ''],
+  skill: [2, 3, '<server> <uri> [file]'],
+  trace: [1, 1, '<server>'],
   import: [1, 1, '<file>'],
+  registry: [2, Number.POSITIVE_INFINITY, 'search <words...>'],
+  install: [1, 1, '<name>[@<version>] or <file.mcpb>'],
   chat: [1, 1, '<message>'],
   history: [0, 2, '[export <conversation id>]'],
   workspaces: [0, 257, '[set <name> <dir>... | use <name> | remove <name>]'],
@@ -269,7 +325,8 @@ function checkArity({ command, args }: CliInvocation): void {
   const serversArgs = args[0] === 'add' ? args.length >= 2 : (args[0] === 'approve' || args[0] === 'remove') && args.length === 2;
   if (command === 'servers' && args.length > 0 && !serversArgs) throw new UsageError(`"servers" takes ${names}`);
   const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
-  if (args.length < min || args.length > max || wrongTools) {
+  const wrongRegistry = command === 'registry' && args[0] !== 'search';
+  if (args.length < min || args.length > max || wrongTools || wrongRegistry) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);
   }
 }

@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { describeRun, runCappedAtrium } from '../../e2e/fixtures/memoryCappedCli.ts';
 import type { CappedRun, CappedRunOptions } from '../../e2e/fixtures/memoryCappedCli.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
+import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { startHttpFixture } from '../../e2e/servers/launch.ts';
 
@@ -39,6 +40,8 @@ describe('remote answers that never end', () => {
     cleanups.push(() => rm(home, { recursive: true, force: true }));
     const type = answer === 'legacy-event' ? { type: 'sse' } : {};
     await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { endless: { url: fixture.url, ...type, ...entry } } }));
+    // Approved as the person would have before these runs: a new address asks first (launch approval).
+    await approveServers(home);
     return { home, fixture };
   }
 

@@ -4,6 +4,7 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { shellWord, statusLabel } from '../../shared/domain.ts';
+import { describeBlock } from '../../shared/installs.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
@@ -16,7 +17,7 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
   if (servers.length === 0) return 'No servers configured.';
   return servers
     .map((s) => {
-      const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : statusLabel(s.status);
+      const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
       const counts = `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.resourceTemplates} templates, ${s.counts.prompts} prompts`;
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
       const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';

@@ -3,6 +3,8 @@
 // asked about; without one it stays off and the one command that approves it is printed.
 
 import type { LaunchReview } from '../../shared/domain.ts';
+import type { InstallInputKind, ServerOrigin } from '../../shared/installs.ts';
+import { describeBlock } from '../../shared/installs.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import { describeLaunch, shellWord } from '../../shared/domain.ts';
 import { visible } from './formatOutput.ts';
@@ -17,17 +19,43 @@ export function approveCommand(serverId: string, configPath?: string): string {
   return `atrium servers approve ${shellWord(serverId)}${configPath !== undefined ? ` --config ${shellWord(configPath)}` : ''}`;
 }
 
-/** What the person is shown before approving: the definition, the one it replaces, what changed, and each risk. */
+/**
+ * What the person is shown before approving: where it came from (a registry's publisher and whether the
+ * registry checked them, a bundle and its signature), what it asks for, the definition, the one it
+ * replaces, what changed, what it can touch, each risk — and the policy's rule, when it blocks it.
+ */
 export function describeReview(review: LaunchReview): string[] {
   const name = visible(review.serverId);
   const lines = [review.approved ? `${name} changed since you approved it:` : `${name} is new: Atrium has not run it before.`];
+  if (review.origin) lines.push(...describeOrigin(review.origin).map((line) => `  ${visible(line)}`));
   if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
   lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
   const scripts = review.definition.transport === 'stdio' ? (review.definition.scripts ?? []) : [];
   if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
   for (const change of review.changes) lines.push(`  • ${visible(change)}`);
+  lines.push(`  can touch: ${visible(review.reach.summary)}`);
+  for (const detail of review.reach.details) lines.push(`    ${visible(detail)}`);
   for (const risk of review.risks) lines.push(`  ⚠ ${visible(risk.message)}`);
+  if (review.blocked) lines.push(`  ⛔ ${visible(describeBlock(review.blocked))}: it cannot start, whatever you answer.`);
   return lines;
+}
+
+const inputKind: Record<InstallInputKind, string> = { environment: 'environment variable', header: 'header', url: 'part of its address', argument: 'argument', setting: 'setting' };
+
+function describeOrigin(origin: ServerOrigin): string[] {
+  const asks = origin.inputs.length
+    ? `asks for: ${origin.inputs.map((input) => `${input.key} (${inputKind[input.kind]}${input.secret ? ', secret: kept in Atrium’s encrypted store' : ''})`).join(', ')}`
+    : 'asks for: nothing';
+  if (origin.kind === 'bundle') {
+    const signature = origin.signature === 'unsigned' ? 'unsigned' : 'carries a signature Atrium did not check (no bundle signature is checked anywhere today)';
+    return [`from: the bundle ${origin.name} ${origin.version}${origin.author ? ` by ${origin.author}` : ''}, SHA-256 ${origin.sha256}; ${signature}`, asks];
+  }
+  return [
+    `from: ${origin.name} ${origin.version} on the registry at ${origin.registry}`,
+    `publisher: ${origin.publisher.namespace}, ${origin.publisher.verified ? 'verified' : 'not verified'}: ${origin.publisher.note}`,
+    ...(origin.deprecated ? [`⚠ deprecated: ${origin.deprecated}`] : []),
+    asks,
+  ];
 }
 
 /**

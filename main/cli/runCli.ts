@@ -18,11 +18,16 @@ import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { settleLaunchApprovals } from './launchConsent.ts';
 import { runServersAction, serversAction } from './serversCommand.ts';
+import { runInstall, runRegistrySearch } from './installCommand.ts';
+import { describeBlock } from '../../shared/installs.ts';
 import { runWorkspaces } from './workspaceCommand.ts';
+import { runTrace } from './traceCommand.ts';
 import { cliCredentialStore, runSignIn, runSignOut } from './signInCommand.ts';
 import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } from '../store/dataFile.ts';
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
+import { followTasks } from './taskLines.ts';
+import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
@@ -35,9 +40,11 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-const TARGETED = new Set(['call', 'read', 'prompt']);
+const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
-const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'chat', 'sign-in', 'sign-out']);
+const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'trace', 'chat', 'sign-in', 'sign-out', 'install']);
+/** Commands that start no configured server (an install starts only, once approved, what it installs). */
+const STARTS_NONE = new Set(['registry', 'install']);
 /** Commands that start the host core their own way. */
 const OWN_HOST = new Set(['chat', 'history', 'workspaces', 'sign-in', 'sign-out']);
 
@@ -72,6 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const holder = await runningHost(home);
     if (holder) {
       io.err(`atrium: ${alreadyRunningSentence(home, holder)}`);
+      if (invocation.command === 'trace') io.err(`Its Servers view shows each server's messages as they pass: the server's Trace tab.`);
       io.err(`Use it there, or stop it first. To run this command apart from it, give it its own data folder: ATRIUM_HOME=/another/folder atrium ${invocation.command} …`);
       return 1;
     }
@@ -96,8 +104,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   }
 
   const action = serversAction(invocation);
+  // Following a trace runs until Ctrl+C: the server is kept alive (pinged, restarted) as the app keeps it.
+  const following = invocation.command === 'trace' && invocation.follow;
   const serverScope = targetedServer(invocation) ?? invocation.server;
   let core: HostCore | undefined;
+  let stopTasks = () => undefined as unknown;
   try {
     core = await startHostCore({
       home,
@@ -106,12 +117,14 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       ...(invocation.workspace !== undefined ? { workspace: invocation.workspace } : {}),
       ...(serverScope !== undefined ? { onlyServers: [serverScope] } : {}),
       // Approving pins a definition, adding and removing change the servers file: they start nothing else.
-      ...(action !== undefined ? { startServers: false } : {}),
+      ...(action !== undefined || STARTS_NONE.has(invocation.command) ? { startServers: false } : {}),
+      environment: io.env,
       ...(invocation.elicit === 'ask' ? {} : { elicitationAnswer: invocation.elicit }),
+      // A server's sampling request during a call (a task's, too) is settled as --sampling says, as in `atrium chat`.
+      ...(invocation.sampling ? { samplingPolicy: invocation.sampling } : {}),
       openUrl: (url: string) => io.out(`Open this address in your browser: ${format.visible(url)}`),
       // A one-shot command reports a failure instead of waiting through restarts.
-      restartPolicy: NO_RESTARTS,
-      keepAliveMs: 0,
+      ...(following ? {} : { restartPolicy: NO_RESTARTS, keepAliveMs: 0 }),
       serverCloseGraceMs: ONE_SHOT_CLOSE_GRACE_MS,
       // Remote servers are signed in to with `atrium sign-in`, which keeps the sign-in here.
       credentialStore: cliCredentialStore(home),
@@ -125,19 +138,32 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
+    // A call that runs as a task says where it stands on stderr; Ctrl+C cancels it (tasks/cancel) before the command ends.
+    const tasks = followTasks(started, io.err);
+    stopTasks = tasks.stop;
     // An interrupted run is left behind while the servers stop: whatever it would still say is not said.
     const quiet = signal ? untilAborted(io, signal) : io;
     const run = async () => {
       if (action !== undefined) return runServersAction(action, invocation, started, quiet, signal);
+      if (invocation.command === 'registry') return runRegistrySearch(invocation, started, quiet);
+      if (invocation.command === 'install') return runInstall(invocation, started, quiet, signal);
       // Nothing runs that the person did not approve: asked on a terminal, else refused with the command that approves it.
       const unapproved = await settleLaunchApprovals(started, quiet, invocation.configPath, signal);
-      const code = await runCommand(invocation, started, quiet);
+      const code = await runCommand(invocation, started, quiet, signal);
       return code === 0 && unapproved.length > 0 ? 1 : code;
     };
-    return await Promise.race([run(), whenInterrupted(signal)]);
+    // Ctrl+C is how following a trace ends, not a failure; a command's running tasks are cancelled first.
+    const interrupted = following
+      ? whenInterrupted(signal).catch(() => 0)
+      : whenInterrupted(signal).catch(async (error: unknown) => {
+          await tasks.cancelRunning();
+          throw error;
+        });
+    return await Promise.race([run(), interrupted]);
   } catch (error) {
     return failureExit(error, io, signal);
   } finally {
+    stopTasks();
     await core?.shutdown();
   }
 }
@@ -150,10 +176,21 @@ function targetedServer(invocation: CliInvocation): string | undefined {
   return undefined;
 }
 
-async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo): Promise<number> {
+async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliIo, signal?: AbortSignal): Promise<number> {
   const { api } = core;
   const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
   const statuses = await core.whenSettled();
+  // A server that failed to start has a trace too: how it failed is in its messages.
+  if (invocation.command === 'trace') {
+    const serverId = invocation.args[0] ?? '';
+    const failure = (status: ServerStatus) => {
+      if (status.kind === 'disabled') return `${serverId} is disabled: it sends nothing to trace`;
+      if (status.kind === 'ready' || isReported(status)) return undefined;
+      const reason = describeFailure(serverId, status);
+      return reason.startsWith(`${serverId}: `) ? reason : `${serverId}: ${reason}`;
+    };
+    return runTrace(serverId, core, io, { follow: invocation.follow, json: invocation.json, failure, ...(signal ? { signal } : {}) });
+  }
 
   if (invocation.command === 'servers') {
     const servers = await api.listServers({});
@@ -241,6 +278,22 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
       print(result, () => format.formatPromptMessages(result));
       return 0;
     }
+    case 'skills': {
+      const lists = await api.listSkills(filter);
+      print(lists, () => formatSkills(lists));
+      return 0;
+    }
+    case 'skill': {
+      const [serverId = '', uri = '', file] = invocation.args;
+      if (file === undefined) {
+        const shown = await api.showSkill({ serverId, uri });
+        print(shown, () => formatShownSkill(shown));
+      } else {
+        const shown = await api.showSkillFile({ serverId, uri, file });
+        print(shown, () => (shown.text === undefined ? `${format.visible(shown.uri)} is not text (${shown.size.toLocaleString('en')} bytes)` : format.visible(shown.text)));
+      }
+      return 0;
+    }
     default:
       throw new CliFailure(`"${invocation.command}" is not handled`);
   }
@@ -250,16 +303,18 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
   const [source = ''] = invocation.args;
   let imported: Awaited<ReturnType<typeof importServersFile>>;
   try {
-    imported = await importServersFile(home, source, invocation.configPath);
+    imported = await importServersFile(home, source, { ...(invocation.configPath !== undefined ? { target: invocation.configPath } : {}), environment: io.env });
   } catch (error) {
     // A full disk, a file someone else holds locked, one damaged meanwhile: said in a sentence, nothing written.
     if (!isExpectedFailure(error)) throw error;
     io.err(`atrium: ${expectedFailureText(error)}`);
     return 1;
   }
-  const { target, report } = imported;
+  const { target, report, blocked } = imported;
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
-  if (invocation.json) io.out(safeJson({ target, ...report }, 2));
+  // Added, but the organisation's policy keeps it from starting: said now, with the rule.
+  for (const { id, block } of blocked) io.err(`atrium: ${format.visible(id)} will not start: ${format.visible(describeBlock(block))}`);
+  if (invocation.json) io.out(safeJson({ target, ...report, blocked }, 2));
   else {
     for (const { id, from } of report.added) io.out(id === from ? `added ${id}` : `added ${from} as ${id} (the name was taken)`);
     // Imported servers are not trusted, and each is asked about (or approved with `atrium servers approve`) before it first runs.
@@ -315,6 +370,7 @@ function isReported(status: ServerStatus): boolean {
 
 function describeFailure(id: string, status: ServerStatus): string {
   if (status.kind === 'error') return status.message;
+  if (status.kind === 'blocked') return `not started: ${describeBlock(status.block)}`;
   if (status.kind === 'needs-sign-in') return `${status.message} — atrium sign-in ${format.visible(id)}`;
   if (status.kind === 'restarting') return status.lastError;
   return `not ready (${status.kind})`;

@@ -6,6 +6,7 @@
 import type { RunningHost } from '../app/hostCore.ts';
 import type { StoredServerEntry } from '../../shared/domain.ts';
 import { describeLaunch } from '../../shared/domain.ts';
+import { describeBlock } from '../../shared/installs.ts';
 import type { CliInvocation, NewServer } from './cliArgs.ts';
 import { CliFailure } from './cliArgs.ts';
 import { formatServers, visible } from './formatOutput.ts';
@@ -41,6 +42,8 @@ async function runApprove(serverId: string, core: RunningHost, io: ServersIo): P
   const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
   if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
   const review = await core.api.reviewServerLaunch({ serverId });
+  // Approved or not, a server the organisation's policy blocks does not start: said with the rule.
+  if (review.blocked) throw new CliFailure(`${visible(serverId)} cannot start: ${visible(describeBlock(review.blocked))}`);
   if (review.current) {
     io.out(`${visible(serverId)} is approved already: ${visible(describeLaunch(review.definition))}`);
     return 0;

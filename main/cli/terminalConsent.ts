@@ -1,5 +1,5 @@
 // The CLI's stand-in for the consent dialogs: each pending request (a tool approval, a server's
-// elicitation or sampling request) is put to the person on the terminal, one at a time, and settled
+// elicitation or sampling request, a skill's question) is put to the person on the terminal, one at a time, and settled
 // through the same typed API the renderer uses. Without a terminal nothing is run that needed the person:
 // a tool call is not made (the model is told no one could be asked), an elicitation is declined, a
 // sampling request rejected, and the person is told how to decide up front. A request that ends while
@@ -8,7 +8,7 @@
 
 import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { AtriumApi } from '../../shared/contract.ts';
-import type { ElicitationPayload, PendingAnswer, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
+import type { ElicitationPayload, PendingAnswer, PendingOf, SamplingRequestPayload, SamplingResultPayload, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import { conversationAnswerOutlastsCall, lastingAllowReach, lastingTargets, untrustedContentNote } from '../../shared/approvalReach.ts';
 import { toolDeclaration } from '../../shared/toolDeclaration.ts';
 import { visible } from './formatOutput.ts';
@@ -83,12 +83,42 @@ async function settle(host: ConsentHost, io: ConsentIo, record: PendingRequestVi
     }
     return payload.mode === 'url' ? settleUrl(respond, io, ask, record, payload) : settleForm(respond, io, ask, record, payload);
   }
+  if (record.kind === 'skill') {
+    if (!ask) {
+      io.err(`atrium: ${server}'s skill needs your approval, but there is no terminal to ask on; it was not used`);
+      host.withdraw(record.id, NOBODY_TO_ASK);
+      return;
+    }
+    return settleSkill(respond, io, ask, record);
+  }
   const { payload } = record;
   if (!ask) {
     io.err(`atrium: ${server} asked to use your model, but there is no terminal to ask on; it was rejected`);
     return send(respond, record, { action: 'reject' });
   }
   return payload.stage === 'request' ? settleSampling(respond, io, ask, record, payload) : settleSampledReply(respond, io, ask, record, payload);
+}
+
+/** A skill asks to be used (once for its files as they are), or one in use asks to read a file on another server. */
+async function settleSkill(respond: Respond, io: ConsentIo, ask: Ask, record: PendingOf<'skill'>): Promise<void> {
+  const { payload } = record;
+  if (payload.question === 'read-elsewhere') {
+    const { skill, target } = payload;
+    io.out(`\n⚠ the skill “${visible(skill.name)}” of ${visible(skill.serverId)} (in use) asks to read ${visible(target.uri)} on another server, ${visible(target.serverId)}`);
+    const reply = (await ask('  Allow this one read? [y] yes, [n] no: ')).trim();
+    return send(respond, record, { effect: reply === 'y' || reply === 'Y' ? 'allow' : 'deny' });
+  }
+  const { skill, by, change, askedTools } = payload;
+  io.out(`\n${by === 'person' ? 'you picked' : 'the model asks to use'} the skill “${visible(skill.name)}” of ${visible(skill.serverId)} (${visible(skill.uri)})`);
+  io.out(`  ${visible(skill.description)}`);
+  if (skill.files !== 'dynamic') io.out(`  its files: ${skill.files.map((file) => `${visible(file.path)} (${file.size.toLocaleString('en')} bytes)`).join(', ')}`);
+  if (change) io.out(`  changed since you approved it: ${[...change.added.map((p) => `added ${visible(p)}`), ...change.removed.map((p) => `removed ${visible(p)}`), ...change.changed.map((p) => `changed ${visible(p)}`)].join(', ')}`);
+  io.out(`  its text reaches the model as ${visible(skill.serverId)}'s content; Atrium asks again when any of its files changes`);
+  const grantable = askedTools.filter((asked) => asked.tool !== undefined);
+  if (askedTools.length > 0) io.out(`  its allowed-tools asks to run without asking: ${askedTools.map((asked) => (asked.tool ? visible(asked.tool) : `${visible(asked.asked)} (no such tool here: nothing granted)`)).join(', ')}`);
+  const reply = (await ask(grantable.length > 0 ? '  Use it? [y] yes, [t] yes and let those tools run without asking, [n] no: ' : '  Use it? [y] yes, [n] no: ')).trim();
+  const allowed = reply === 'y' || reply === 'Y' || (reply === 't' && grantable.length > 0);
+  await send(respond, record, allowed ? { effect: 'allow', grantTools: reply === 't' } : { effect: 'deny' });
 }
 
 /** Settles; a record withdrawn meanwhile (the turn was cancelled) has nothing left to settle. */

@@ -58,6 +58,9 @@ test('each kind of request says which server asks and for what', () => {
   assert.equal(describePending(record('elicitation', payloads.elicitation('url'))).title, 'files asks you to open a web page');
   assert.equal(describePending(record('sampling', payloads.sampling('request'))).title, 'files asks to use your model');
   assert.equal(describePending(record('sampling', payloads.sampling('result'))).title, 'files’s model reply is ready');
+  const skill = { serverId: 'files', uri: 'skill://tidy/SKILL.md', name: 'tidy', description: 'd', files: [], totalBytes: 0, allowedTools: [], approval: { kind: 'not-asked' as const }, listed: true };
+  assert.equal(describePending(record('skill', { question: 'use', skill, by: 'model', askedTools: [] })).title, 'files’s skill “tidy” asks to be used');
+  assert.equal(describePending(record('skill', { question: 'read-elsewhere', skill: { serverId: 'docs', uri: 'skill://x/SKILL.md', name: 'x' }, target: { serverId: 'files', uri: 'file:///etc/passwd' } })).title, 'A skill asks to read a file on files');
 });
 
 test('server text is made safe: control, bidi and zero-width characters become visible marks, one bounded line', () => {

@@ -43,6 +43,10 @@ export function describePending(record: PendingRequestView): NotificationText {
       return record.payload.stage === 'result'
         ? { title: `${server}’s model reply is ready`, body: 'Review it in Atrium before it is sent back to the server.' }
         : { title: `${server} asks to use your model`, body: 'A sampling request is waiting for your approval in Atrium.' };
+    case 'skill':
+      return record.payload.question === 'use'
+        ? { title: `${server}’s skill “${safeName(record.payload.skill.name)}” asks to be used`, body: 'Atrium shows its files before any of it reaches the model.' }
+        : { title: `A skill asks to read a file on ${server}`, body: 'Atrium names both servers before anything is read.' };
     default:
       return { title: `${server} is waiting for you`, body: 'A request is waiting for your answer in Atrium.' };
   }

@@ -34,6 +34,8 @@ export interface PendingListener {
 
 export interface PendingOptions<O> {
   conversationId?: string;
+  /** The task of the server's the request is for, shown with it. */
+  task?: { taskId: string; tool: string };
   signal?: AbortSignal;
   /** Why an answer is unacceptable (a form's answer: each field's problem), or undefined when it is fine; a refused answer leaves the request open. */
   check?(outcome: unknown): string | FieldProblem[] | undefined;
@@ -67,6 +69,7 @@ export class PendingRequests {
       payload,
       createdAt: Date.now(),
       ...(options.conversationId ? { conversationId: options.conversationId } : {}),
+      ...(options.task ? { task: options.task } : {}),
     } as PendingOf<K>;
     return new Promise<O>((resolve, reject) => {
       const onAbort = () => this.withdraw(record.id, 'the request was cancelled');

@@ -4,14 +4,16 @@
 // server added: a host with none (`atrium servers` on a new data folder, a first run) never loads it.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { AtriumEvents, ListKind } from '../../shared/contract.ts';
+import type { AtriumEvents, ListKind, TraceWatch } from '../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
 import type { CallOptions, McpConnection } from './connection/McpConnection.ts';
 import type * as ConnectionCode from './connection/McpConnection.ts';
 import type { ConnectionServices } from './connection/connectionServices.ts';
+import type { TaskRun } from './extensions/tasks/taskRun.ts';
 import { ServerError } from './connection/serverError.ts';
 import { KeyedQueue } from '../keyedQueue.ts';
+import { TraceWatches } from './trace/traceWatches.ts';
 
 export type HubEmit = <K extends keyof AtriumEvents>(event: K, payload: AtriumEvents[K]) => void;
 
@@ -23,6 +25,8 @@ export class McpHub {
   private connectionCode: typeof ConnectionCode | undefined;
   private loading: Promise<typeof ConnectionCode> | undefined;
   private readonly changes = new KeyedQueue();
+  // By server name, not by connection: a watch goes on to the connection that replaces one (an edit).
+  private readonly traceWatches = new TraceWatches((serverId, watched) => this.connections.get(serverId)?.trace.setWatched(watched));
 
   constructor(services: ConnectionServices, emit: HubEmit) {
     this.services = services;
@@ -61,7 +65,9 @@ export class McpHub {
         onLog: (line) => this.emit('log', line),
         onListChanged: (list: ListKind) => this.emit('listChanged', { serverId: definition.id, list }),
         onResourceUpdated: (uri) => this.emit('resourceUpdated', { serverId: definition.id, uri }),
+        onTrace: (messages, skipped) => this.emit('traceMessages', { serverId: definition.id, messages, ...(skipped > 0 ? { skipped } : {}) }),
       });
+      if (this.traceWatches.isWatched(definition.id)) connection.trace.setWatched(true);
       this.connections.set(definition.id, connection);
     }
     if (!start) return;
@@ -120,6 +126,31 @@ export class McpHub {
 
   callTool(serverId: string, tool: string, args: Record<string, unknown> | undefined, options?: CallOptions): Promise<CallToolResult> {
     return this.get(serverId).callTool(tool, args, options);
+  }
+
+  /** What may start changed for every server (the organisation's policy did): each is held, or let through, as the gate says now. */
+  reconsiderLaunches(): void {
+    for (const connection of this.list()) connection.reconsider();
+  }
+
+  /** Starts watching a server's trace: the messages it keeps now, and its new ones announced until the watch ends. */
+  watchTrace(serverId: string): TraceWatch {
+    const { trace } = this.get(serverId);
+    const watchId = this.traceWatches.watch(serverId);
+    return { watchId, renewWithinMs: this.traceWatches.renewWithinMs, messages: trace.messages(), limits: trace.limits };
+  }
+
+  renewTraceWatch(watchId: string): boolean {
+    return this.traceWatches.renew(watchId);
+  }
+
+  unwatchTrace(watchId: string): void {
+    this.traceWatches.unwatch(watchId);
+  }
+
+  /** A call that may become a task (MCP Tasks): its result, or the task its server runs it as. */
+  startToolCall(serverId: string, tool: string, args: Record<string, unknown> | undefined, options?: CallOptions): Promise<CallToolResult | TaskRun> {
+    return this.get(serverId).startToolCall(tool, args, options);
   }
 
   async notifyRootsChanged(): Promise<void> {

@@ -100,4 +100,28 @@ export const historyMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // A skill's questions (use it; read a file on another server) are journaled with the others. SQLite
+    // cannot change a CHECK, so the table is made again with the new kind and its rows copied over.
+    id: 'history-6',
+    sql: `
+      CREATE TABLE pending_requests_new (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT REFERENCES conversations (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('sampling', 'elicitation', 'tool_approval', 'skill')),
+        payload TEXT NOT NULL,
+        outcome TEXT,
+        status TEXT NOT NULL CHECK (status IN ('open', 'settled', 'withdrawn')),
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER
+      );
+      INSERT INTO pending_requests_new (id, conversation_id, server_id, kind, payload, outcome, status, created_at, settled_at)
+        SELECT id, conversation_id, server_id, kind, payload, outcome, status, created_at, settled_at FROM pending_requests;
+      DROP TABLE pending_requests;
+      ALTER TABLE pending_requests_new RENAME TO pending_requests;
+      CREATE INDEX pending_requests_open ON pending_requests (server_id) WHERE status = 'open';
+      CREATE INDEX pending_requests_by_conversation ON pending_requests (conversation_id);
+    `,
+  },
 ];

@@ -89,9 +89,12 @@ export class HistoryStore {
     this.notes = new ConversationNotes(db, this.now);
   }
 
-  /** At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it. */
-  closeInterruptedWork(): { toolCalls: number; requests: number } {
-    return transaction(this.db, () => ({ toolCalls: this.toolCalls.cancelInterrupted(), requests: this.requests.withdrawAll() }));
+  /**
+   * At startup: tool calls and requests in flight when the process died were cancelled or withdrawn with it,
+   * but for the calls in `stillRunning` (a call its server runs on as a task, which outlives the process).
+   */
+  closeInterruptedWork(stillRunning: readonly { conversationId: string; callId: string }[] = []): { toolCalls: number; requests: number } {
+    return transaction(this.db, () => ({ toolCalls: this.toolCalls.cancelInterrupted(stillRunning), requests: this.requests.withdrawAll() }));
   }
 
   // ── conversations ──────────────────────────────────────────────────────────────────────────────────

@@ -1,12 +1,12 @@
 // The requests from servers (and the agent loop) a person was asked to settle — tool approvals,
-// sampling and elicitation — with their payload and how each ended: answered (the answer, secrets
+// sampling, elicitation and skills — with their payload and how each ended: answered (the answer, secrets
 // masked) or withdrawn (why). One of the history's stores (historyStore.ts opens the tables).
 
 import type { Database } from './database.ts';
 import { readOne, readRows } from './rowReader.ts';
 import type { RowReader } from './rowReader.ts';
 
-export type PendingRequestKind = 'sampling' | 'elicitation' | 'tool_approval';
+export type PendingRequestKind = 'sampling' | 'elicitation' | 'tool_approval' | 'skill';
 export type PendingRequestStatus = 'open' | 'settled' | 'withdrawn';
 
 export interface PendingRequestRecord {
@@ -25,7 +25,7 @@ function readPendingRequest(row: RowReader): PendingRequestRecord {
   const request: PendingRequestRecord = {
     id: row.text('id'),
     serverId: row.text('server_id'),
-    kind: row.oneOf('kind', ['sampling', 'elicitation', 'tool_approval']),
+    kind: row.oneOf('kind', ['sampling', 'elicitation', 'tool_approval', 'skill']),
     payload: row.optJson('payload'),
     status: row.oneOf('status', ['open', 'settled', 'withdrawn']),
     createdAt: row.int('created_at'),

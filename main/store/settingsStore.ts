@@ -53,6 +53,8 @@ export interface ProviderSettings {
   modelTraits?: Record<string, Partial<ModelTraits>>;
   /** How tool calls and servers' sampling requests are approved, as chosen in Settings; absent = the defaults. */
   approvals?: Partial<ApprovalChoices>;
+  /** The MCP Registry Atrium asks when nothing else names one; absent = the official one. */
+  registryUrl?: string;
 }
 
 /** The shape of providers.json (exported for ownSchemas.test.ts, which checks it against the meta-schema). */
@@ -66,12 +68,12 @@ export const providerSettingsSchema = {
         required: ['id', 'kind'],
         properties: {
           // A provider's key is the secret named by its id (or apiKeySecret); the names of servers'
-          // sign-in entries (main/mcp/auth/credentialVault.ts) and of the addresses stored keys were set
-          // for (main/chat/providerKeys.ts) are never a provider's key.
-          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
+          // sign-in entries (main/mcp/auth/credentialVault.ts), of the addresses stored keys were set for
+          // (main/chat/providerKeys.ts) and of installed servers' secrets (mcp-server:) are never a provider's key.
+          id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:|mcp-server:)' },
           kind: { enum: providerKinds },
           baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:)' },
+          apiKeySecret: { type: 'string', minLength: 1, maxLength: 100, pattern: '^(?!mcp-oauth:|provider-key-address:|mcp-server:)' },
           models: { type: 'array', items: { type: 'string', minLength: 1 } },
           imageGeneration: { type: 'boolean' },
         },
@@ -99,6 +101,7 @@ export const providerSettingsSchema = {
       properties: { tools: { enum: toolApprovalChoices }, sampling: { enum: samplingChoices } },
       additionalProperties: false,
     },
+    registryUrl: { type: 'string', pattern: '^https?://' },
   },
 } as const;
 

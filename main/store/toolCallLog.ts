@@ -83,7 +83,8 @@ function prepareStatements(db: Database) {
     cancelInterruptedToolCalls: db.prepare(`
       UPDATE tool_calls SET status = 'cancelled', finished_at = ?,
         duration_ms = CASE WHEN started_at IS NOT NULL THEN ? - started_at END
-      WHERE status IN ('pending', 'running')`),
+      WHERE status IN ('pending', 'running')
+        AND json_array(conversation_id, id) NOT IN (SELECT value FROM json_each(?))`),
   };
 }
 
@@ -144,9 +145,10 @@ export class ToolCallLog {
     return readToolCall(new RowReader('tool_calls', row));
   }
 
-  /** Calls pending or running when the process died: cancelled with it. Returns how many. */
-  cancelInterrupted(): number {
+  /** Calls pending or running when the process died: cancelled with it, but those still running elsewhere (as tasks). Returns how many. */
+  cancelInterrupted(stillRunning: readonly { conversationId: string; callId: string }[] = []): number {
     const now = this.now();
-    return Number(this.sql.cancelInterruptedToolCalls.run(now, now).changes);
+    const kept = JSON.stringify(stillRunning.map(({ conversationId, callId }) => [conversationId, callId]));
+    return Number(this.sql.cancelInterruptedToolCalls.run(now, now, kept).changes);
   }
 }

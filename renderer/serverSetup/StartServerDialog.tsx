@@ -6,11 +6,14 @@ import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { ConsentDialog, SafeAnswer } from '../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
+import { describeBlock } from '../../shared/installs.ts';
+import { ServerOriginDetails, ServerReachDetails } from './ServerOriginDetails.tsx';
 
 /**
  * Asks before a server runs a definition the person has not approved: new, or changed since (then the
- * approved one is shown beside it), with the risky shapes the host found. "Start server" approves exactly
- * the definition shown; `onDone` says whether the person started it.
+ * approved one is shown beside it), where an installed one came from and what it asks for, what it will be
+ * able to touch, and the risky shapes the host found. "Start server" approves exactly the definition
+ * shown; one the organisation's policy blocks cannot be started here. `onDone` says whether it started.
  */
 export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; onDone(started: boolean): void }) {
   const api = useAtriumApi();
@@ -21,6 +24,7 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
   }, [api, server.id]);
   const local = server.transport === 'stdio';
   const risky = (review?.risks.length ?? 0) > 0;
+  const blocked = review?.blocked;
   const start = () => {
     if (!review) return;
     api.approveServerLaunch({ serverId: server.id, hash: review.hash }).then(
@@ -28,15 +32,23 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
       (failure: unknown) => setProblem(errorMessage(failure)),
     );
   };
-  const intro = review?.approved
-    ? `${server.id} changed since you approved it. ${local ? 'Atrium will now run exactly this command, with your permissions:' : 'Atrium will now connect to exactly this address:'}`
-    : local
-      ? 'Atrium will run exactly this command, with your permissions:'
-      : 'Atrium will connect to exactly this address:';
+  const intro = blocked
+    ? `What it would ${local ? 'run' : 'connect to'}, were it allowed:`
+    : review?.approved
+      ? `${server.id} changed since you approved it. ${local ? 'Atrium will now run exactly this command, with your permissions:' : 'Atrium will now connect to exactly this address:'}`
+      : local
+        ? 'Atrium will run exactly this command, with your permissions:'
+        : 'Atrium will connect to exactly this address:';
   return (
-    <ConsentDialog title={`Start ${server.id}?`} from={intro} tone={risky ? 'danger' : 'normal'} onDismiss={() => onDone(false)}>
+    <ConsentDialog title={blocked ? `${server.id} cannot start` : `Start ${server.id}?`} from={intro} tone={risky || blocked ? 'danger' : 'normal'} onDismiss={() => onDone(false)}>
       {review ? (
         <>
+          {blocked ? (
+            <div className="consent-warning" role="alert">
+              <p className="launch-risks-title">Blocked by your organisation’s policy: it cannot start, whatever you approve.</p>
+              <p>{describeBlock(blocked)}</p>
+            </div>
+          ) : null}
           <LaunchDetails view={review.definition} label={review.approved ? 'Now' : undefined} />
           {review.changes.length ? (
             <div className="launch-changes">
@@ -51,6 +63,8 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
             </div>
           ) : null}
           {review.approved ? <LaunchDetails view={review.approved} label="Approved before" /> : null}
+          {review.origin ? <ServerOriginDetails origin={review.origin} /> : null}
+          <ServerReachDetails reach={review.reach} />
           {risky ? (
             <div className="consent-warning" role="alert">
               <p className="launch-risks-title">Check this before you start it:</p>
@@ -69,10 +83,12 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
       )}
       <ProblemAlert text={problem} />
       <div className="consent-actions">
-        <button type="button" className={risky ? 'button button-danger' : 'button'} disabled={!review} onClick={start}>
-          Start server
-        </button>
-        <SafeAnswer onClick={() => onDone(false)}>Keep it off</SafeAnswer>
+        {blocked ? null : (
+          <button type="button" className={risky ? 'button button-danger' : 'button'} disabled={!review} onClick={start}>
+            Start server
+          </button>
+        )}
+        <SafeAnswer onClick={() => onDone(false)}>{blocked ? 'Close' : 'Keep it off'}</SafeAnswer>
       </div>
     </ConsentDialog>
   );

@@ -9,11 +9,16 @@ import type { SelectionSlice } from './selectionSlice.ts';
 import type { PendingSlice } from './pendingSlice.ts';
 import type { ServersSlice } from './serversSlice.ts';
 import type { ViewSlice } from './viewSlice.ts';
+import type { TraceSlice } from './traceSlice.ts';
 import type { AppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
+import type { TasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
+import type { SkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
 
-export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice &
+export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice & TraceSlice &
   // The extensions' slices, one each.
-  AppsSlice;
+  AppsSlice &
+  TasksSlice &
+  SkillsSlice;
 
 /** A slice sees (and may update) the whole state, so cross-slice cleanups stay in one `set`. */
 export type SliceCreator<Slice> = StateCreator<AtriumState, [], [], Slice>;

@@ -10,13 +10,16 @@ import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
+import { bindTasksStore } from '../../main/mcp/extensions/tasks/window/bindTasksStore.ts';
+import { bindSkillsStore } from '../../main/mcp/extensions/skills/window/bindSkillsStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
+import { bindTraceStore } from './bindTraceStore.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
   const state = () => store.getState();
-  // The extensions' parts of the mirror, one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store)];
+  // The parts of the mirror with a binder of their own (the extensions', the trace's), one line each.
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindSkillsStore(api, store), bindTraceStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

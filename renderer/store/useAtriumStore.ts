@@ -10,7 +10,10 @@ import { createSelectionSlice } from './selectionSlice.ts';
 import { createPendingSlice } from './pendingSlice.ts';
 import { createServersSlice } from './serversSlice.ts';
 import { createViewSlice } from './viewSlice.ts';
+import { createTraceSlice } from './traceSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
+import { createTasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
+import { createSkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -25,8 +28,11 @@ export const createAtriumStore = () =>
     ...createDataFilesSlice(...args),
     ...createCatalogSlice(...args),
     ...createHostSettingsSlice(...args),
+    ...createTraceSlice(...args),
     // The extensions' slices, one line each.
     ...createAppsSlice(...args),
+    ...createTasksSlice(...args),
+    ...createSkillsSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

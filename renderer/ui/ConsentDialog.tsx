@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { TaskQuestionLabel } from '../../main/mcp/extensions/tasks/window/TaskQuestionLabel.tsx';
 import { returnFocus } from './focusHome.ts';
 
 interface ConsentDialogProps {
@@ -50,6 +51,7 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
         {title}
       </h2>
       <p className="consent-from">{from}</p>
+      <TaskQuestionLabel />
       {children}
     </dialog>
   );

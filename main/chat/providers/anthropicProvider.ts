@@ -255,7 +255,9 @@ function toAnthropicBlocks(content: ChatContent, notices: string[], deferred: Re
       // A tool search's result loads what it found by reference (only tools sent deferred; a reference to
       // any other would be refused), in place of the words that list them for a model without deferral.
       const references = (content.loadsTools ?? []).filter((name) => deferred.has(name));
-      if (references.length > 0) return [{ type: 'tool_result', tool_use_id: content.toolUseId, content: references.map((name) => ({ type: 'tool_reference' as const, tool_name: name })) }];
+      // What it found besides tools (servers' skills) is said in words after the references.
+      const alsoFound = content.alsoFound === undefined ? [] : [{ type: 'text' as const, text: content.alsoFound }];
+      if (references.length > 0) return [{ type: 'tool_result', tool_use_id: content.toolUseId, content: [...references.map((name) => ({ type: 'tool_reference' as const, tool_name: name })), ...alsoFound] }];
       const parts = content.content.flatMap((part): (TextBlockParam | ImageBlockParam)[] =>
         part.type === 'text' ? (part.text === '' ? [] : [{ type: 'text', text: part.text }]) : [toImageBlock(part, notices)],
       );

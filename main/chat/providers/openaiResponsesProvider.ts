@@ -227,6 +227,8 @@ function messageItems(message: ChatMessage, notices: string[], search: SearchLoa
         if (search && searchCalls.has(content.toolUseId)) {
           const tools = (content.loadsTools ?? []).flatMap((name) => search.definitions.get(name) ?? []);
           items.push({ type: 'tool_search_output', call_id: content.toolUseId, execution: 'client', status: 'completed', tools });
+          // What it found besides tools (servers' skills) has no place in the search's output: said after it.
+          if (content.alsoFound !== undefined) items.push({ role: 'user', content: [{ type: 'input_text', text: content.alsoFound }] });
         } else {
           items.push({ type: 'function_call_output', call_id: content.toolUseId, output: toolOutput(content, notices) });
         }

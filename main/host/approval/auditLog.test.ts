@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../store/database.ts';
 import { AUDIT_STRING_LIMIT, AuditLog, auditMigrations } from './auditLog.ts';
-import { REDACTED } from './redactSecrets.ts';
+import { REDACTED } from '../../redactSecrets.ts';
 
 function freshLog() {
   const db = openDatabase(':memory:', auditMigrations);

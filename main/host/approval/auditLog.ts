@@ -7,7 +7,7 @@ import type { AuditEntry, AuditEntryInput } from '../../../shared/domain.ts';
 import { withoutDiskWait } from '../../store/database.ts';
 import type { Database, Migration } from '../../store/database.ts';
 import { readRows, RowReader } from '../../store/rowReader.ts';
-import { redactSecrets, redactString } from './redactSecrets.ts';
+import { redactSecrets, redactString } from '../../redactSecrets.ts';
 
 export const auditMigrations: readonly Migration[] = [
   {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../store/database.ts';
 import { historyMigrations, HistoryStore } from '../../store/historyStore.ts';
-import { ConversationTaint, taintMigrations, taintOf } from './conversationTaint.ts';
+import { ConversationTaint, taintMigrations, taintOf, taintReason } from './conversationTaint.ts';
 
 test('a mark made before other paths were counted reads back as a tool result, and the first mark is the one kept', () => {
   const dir = mkdtempSync(join(tmpdir(), 'atrium-taint-'));
@@ -35,4 +35,31 @@ test("what counts as untrusted: any content of a server that is not trusted; of 
   assert.equal(taintOf(tool('pasted', { readOnlyHint: true, openWorldHint: false }), trusted)?.why, 'untrusted', "an untrusted server's word does not make its text trusted");
   assert.equal(taintOf({ kind: 'resource', serverId: 'docs', name: 'file:///a' }, trusted), undefined);
   assert.deepEqual(taintOf({ kind: 'prompt', serverId: 'pasted', name: 'p' }, trusted), { kind: 'prompt', serverId: 'pasted', name: 'p', why: 'untrusted' });
+});
+
+test("a skill is untrusted whoever serves it (it is instructions by design), and its mark is kept across the migration that admits it", () => {
+  assert.deepEqual(taintOf({ kind: 'skill', serverId: 'docs', name: 'refunds' }, () => true), { kind: 'skill', serverId: 'docs', name: 'refunds', why: 'untrusted' });
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-taint-'));
+  try {
+    const file = join(dir, 'atrium.db');
+    const before = openDatabase(file, [...historyMigrations, ...taintMigrations.slice(0, 2)]);
+    const history = new HistoryStore(before);
+    const earlier = history.createConversation({}).id;
+    new ConversationTaint(before).mark(earlier, { serverId: 'pasted', kind: 'prompt', name: 'p', why: 'untrusted' });
+    before.close();
+
+    const db = openDatabase(file, [...historyMigrations, ...taintMigrations]);
+    const taint = new ConversationTaint(db);
+    assert.deepEqual({ ...taint.of(earlier), at: 0 }, { serverId: 'pasted', kind: 'prompt', name: 'p', why: 'untrusted', at: 0 });
+    const later = new HistoryStore(db).createConversation({}).id;
+    taint.mark(later, { serverId: 'docs', kind: 'skill', name: 'refunds', why: 'untrusted' });
+    const skill = taint.of(later);
+    assert.equal(skill?.kind, 'skill');
+    if (skill) assert.equal(taintReason(skill), 'this conversation holds the skill “refunds” of docs (skills are not trusted, whoever serves them), which may carry instructions');
+    new HistoryStore(db).deleteConversation(later);
+    assert.equal(taint.of(later), undefined, 'the mark goes with its conversation');
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

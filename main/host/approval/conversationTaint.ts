@@ -1,6 +1,6 @@
 // Untrusted content raises the bar. Once a conversation holds text a server the person does not trust
-// wrote — a tool's result, a resource they attached, a prompt they ran, what a view reported — or what a
-// trusted server's open-world tool read (the web, mail, tickets: text anyone may have written), that text
+// wrote — a tool's result, a resource they attached, a prompt they ran, what a view reported — a skill
+// (whoever serves it: it is instructions by design), or what a trusted server's open-world tool read (the web, mail, tickets: text anyone may have written), that text
 // may carry instructions aimed at the model. From then on, in that conversation, every tool that could act
 // on them — one that may delete things, or one that reaches beyond the computer and could send data out —
 // asks the person each time, whatever was allowed. A tool that declares it deletes nothing and stays on
@@ -36,6 +36,24 @@ export const taintMigrations: readonly Migration[] = [
       ALTER TABLE conversation_taint ADD COLUMN kind TEXT NOT NULL DEFAULT 'tool' CHECK (kind IN ('tool', 'resource', 'prompt', 'view'));
     `,
   },
+  {
+    // A skill the conversation loaded is content too. SQLite cannot change a CHECK: the table is made again.
+    id: 'conversation-taint-3',
+    sql: `
+      CREATE TABLE conversation_taint_new (
+        conversation_id TEXT PRIMARY KEY REFERENCES conversations (id) ON DELETE CASCADE,
+        server_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        why TEXT NOT NULL CHECK (why IN ('open-world', 'untrusted')),
+        tainted_at INTEGER NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'tool' CHECK (kind IN ('tool', 'resource', 'prompt', 'view', 'skill'))
+      );
+      INSERT INTO conversation_taint_new (conversation_id, server_id, name, why, tainted_at, kind)
+        SELECT conversation_id, server_id, name, why, tainted_at, kind FROM conversation_taint;
+      DROP TABLE conversation_taint;
+      ALTER TABLE conversation_taint_new RENAME TO conversation_taint;
+    `,
+  },
 ];
 
 /** The first untrusted content the conversation took in: the one the person is told about. */
@@ -44,11 +62,13 @@ export interface TaintSource extends UntrustedSource {
 }
 
 /** What a conversation takes in from a server: a tool's result, or what a message or a turn carries. */
-export type TakenIn = { kind: 'tool'; tool: ToolSummary } | { kind: 'resource' | 'prompt' | 'view'; serverId: string; name: string };
+export type TakenIn = { kind: 'tool'; tool: ToolSummary } | { kind: 'resource' | 'prompt' | 'view' | 'skill'; serverId: string; name: string };
 
 /** The untrusted source this content is, or undefined when it is trusted. */
 export function taintOf(content: TakenIn, serverTrusted: (serverId: string) => boolean): UntrustedSource | undefined {
-  if (content.kind !== 'tool') return serverTrusted(content.serverId) ? undefined : { ...content, why: 'untrusted' };
+  // A skill is instructions for the model by design, so it raises the bar whoever serves it.
+  if (content.kind === 'skill') return { kind: 'skill', serverId: content.serverId, name: content.name, why: 'untrusted' };
+  if (content.kind !== 'tool') return serverTrusted(content.serverId) ? undefined : { kind: content.kind, serverId: content.serverId, name: content.name, why: 'untrusted' };
   const { tool } = content;
   const source = { serverId: tool.serverId, kind: 'tool' as const, name: tool.name };
   if (!serverTrusted(tool.serverId)) return { ...source, why: 'untrusted' };
@@ -94,7 +114,7 @@ export class ConversationTaint {
     const row = new RowReader('conversation_taint', found);
     return {
       serverId: row.text('server_id'),
-      kind: row.oneOf('kind', ['tool', 'resource', 'prompt', 'view']),
+      kind: row.oneOf('kind', ['tool', 'resource', 'prompt', 'view', 'skill']),
       name: row.text('name'),
       why: row.oneOf('why', ['open-world', 'untrusted']),
       at: row.int('tainted_at'),

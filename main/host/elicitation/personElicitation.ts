@@ -16,10 +16,12 @@ import type { OfferedAddress } from '../../../shared/offeredAddress.ts';
 import { RateLimiter } from '../rateLimiter.ts';
 import { checkAnswer } from '../../../shared/formAnswers.ts';
 import { InvalidFormError, maskSecrets, readForm } from './elicitationForm.ts';
+import { questionTask } from '../../mcp/extensions/tasks/host/taskQuestions.ts';
+import type { TaskOfQuestion } from '../../mcp/extensions/tasks/host/taskQuestions.ts';
 
 export type { ElicitationFormPayload, ElicitationPayload, ElicitationUrlPayload };
 
-export interface PersonElicitationDeps {
+export interface PersonElicitationDeps extends TaskOfQuestion {
   pending: PendingRequests;
   /** The conversation whose tool call the server is serving, so the request is shown in it. */
   conversationFor(serverId: string): string | undefined;
@@ -39,8 +41,9 @@ export function createPersonElicitation(deps: PersonElicitationDeps): Elicitatio
   return {
     elicit: async ({ serverId, params, signal, note }) => {
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Atrium refused the request: more than ${limiter.limit} elicitations from "${serverId}" in a minute`);
-      const conversationId = deps.conversationFor(serverId);
-      const common = { signal, ...(conversationId ? { conversationId } : {}) };
+      // A task's question is asked in the task's conversation, however long after its turn, and names it.
+      const { task, conversationId = deps.conversationFor(serverId) } = questionTask(deps, serverId, params);
+      const common = { signal, ...(conversationId ? { conversationId } : {}), ...(task ? { task } : {}) };
       if ('url' in params && params.mode === 'url') {
         const payload = await urlPayload(params);
         const answer = await deps.pending.request<'elicitation', ElicitResult>('elicitation', serverId, payload, {

@@ -21,6 +21,8 @@ import type { ModelTraits } from './modelChoice.ts';
 import { chooseModel } from './modelChoice.ts';
 import type { ContextScope } from './samplingContext.ts';
 import type { ChatContent, ChatMessage } from '../../../shared/conversation.ts';
+import { questionTask } from '../../mcp/extensions/tasks/host/taskQuestions.ts';
+import type { TaskOfQuestion } from '../../mcp/extensions/tasks/host/taskQuestions.ts';
 
 export type SamplingPolicy = 'deny' | 'ask' | 'approve';
 
@@ -33,7 +35,7 @@ export interface SamplingModels {
 
 export type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswer, SamplingResultPayload };
 
-export interface SamplingBrokerDeps {
+export interface SamplingBrokerDeps extends TaskOfQuestion {
   /** Read at every request: a policy chosen in Settings applies to the next request. */
   policy(): SamplingPolicy;
   pending: PendingRequests;
@@ -57,7 +59,8 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       const policy = deps.policy();
       if (policy === 'deny') throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: sampling is turned off`);
       if (!limiter.take(serverId)) throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: more than ${limiter.limit} requests in a minute`);
-      const conversationId = deps.conversationFor(serverId);
+      // A task's request is made in the task's conversation, however long after its turn, and names it.
+      const { task, conversationId = deps.conversationFor(serverId) } = questionTask(deps, serverId, params);
       // No model at all is a refusal the server can report, not an internal error: nobody can be asked to run one.
       const { provider, defaultModel, traits } = await deps.models(conversationId).catch((error: unknown) => {
         throw new RequestRefusedError(`Sampling request from "${serverId}" was declined: ${(error as Error).message}`);
@@ -66,7 +69,7 @@ export function createSamplingBroker(deps: SamplingBrokerDeps): SamplingBroker {
       const choice = chooseModel(params.modelPreferences, models, defaultModel, traits);
       const includeContext = params.includeContext ?? 'none';
       const asked = !(policy === 'approve' && deps.isTrusted(serverId));
-      const options = { signal, ...(conversationId ? { conversationId } : {}) };
+      const options = { signal, ...(conversationId ? { conversationId } : {}), ...(task ? { task } : {}) };
 
       let messages = params.messages.map(toChatMessage);
       let system = params.systemPrompt;

@@ -13,7 +13,15 @@ export class ToolRefusedError extends Error {
   readonly code = 'failed';
 }
 
-export function resultForPerson(outcome: CallOutcome, serverId: string, tool: string): CallToolResult {
+/** The outcome once the call is over: a call that became a task is waited for to its end. */
+export async function endedOutcome(outcome: CallOutcome): Promise<Exclude<CallOutcome, { kind: 'task' }>> {
+  if (outcome.kind !== 'task') return outcome;
+  const { tool, decision, startedAt } = outcome;
+  const ending = await outcome.task.ended;
+  return ending.kind === 'done' ? { kind: 'done', tool, decision, startedAt, result: ending.result } : { kind: ending.kind, tool, decision, startedAt, error: ending.error };
+}
+
+export function resultForPerson(outcome: Exclude<CallOutcome, { kind: 'task' }>, serverId: string, tool: string): CallToolResult {
   switch (outcome.kind) {
     case 'done':
       return outcome.result;

@@ -6,8 +6,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ProgressUpdate } from '../../../shared/domain.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
+import type { TaskPreference } from '../../mcp/extensions/tasks/sessionTasks.ts';
+import type { TaskRun } from '../../mcp/extensions/tasks/taskRun.ts';
 
-/** What runs an allowed call on its server: the hub, or a layer around it. */
+/** What runs an allowed call on its server: the hub, or a layer around it. Its result, or the task it started. */
 export interface ToolRunner {
   call(
     serverId: string,
@@ -18,8 +20,12 @@ export interface ToolRunner {
       onProgress: (progress: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
       /** The conversation the call serves: requests the server makes meanwhile are shown there. */
       conversationId?: string;
+      /** The pipeline's id of the call: its messages in the server's trace are linked to it. */
+      callId?: string;
+      /** Whether the call may become a task where its server offers tasks (`prefer`: a tool that may run as one does). */
+      task?: TaskPreference;
     },
-  ): Promise<CallToolResult>;
+  ): Promise<CallToolResult | TaskRun>;
 }
 
 export interface ResilienceOptions {

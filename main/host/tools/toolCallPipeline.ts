@@ -10,10 +10,16 @@
 // The callers are thin: each turns the outcome into its own words (a tool result for the model, an
 // error for a view or a terminal). Checking at the moment of the call, not when a turn listed its tools,
 // is what refuses a tool that changed in the middle of a turn.
+//
+// A call its server runs on as a task (MCP Tasks) is handed to whoever follows tasks (`tasks`) and ends
+// here as a `task` outcome: the caller goes on. When the task ends, however much later (after a restart
+// too), it is closed here as any call is (`closeTask`): what the conversation took in, the audit log.
 
 import type { ProgressUpdate, ToolSummary } from '../../../shared/domain.ts';
-import type { CallDecision, CallOutcome, ToolCallRequest, ToolCalls } from '../../chat/turnTools.ts';
+import type { CallDecision, CallOrigin, CallOutcome, CallTask, TaskEnding, ToolCallRequest, ToolCalls } from '../../chat/turnTools.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
+import { TaskRun } from '../../mcp/extensions/tasks/taskRun.ts';
+import type { TaskRunEnd } from '../../mcp/extensions/tasks/taskRun.ts';
 import type { AuditLog } from '../approval/auditLog.ts';
 import type { StepCallShown } from '../approval/stepAnswers.ts';
 import type { ConsentGate } from '../consentGate.ts';
@@ -32,7 +38,27 @@ export interface ToolCallPipelineDeps {
   audit: Pick<AuditLog, 'append'>;
   /** Told of every call's progress, whoever made it (the contract's `progress` event). */
   onProgress?(update: ProgressUpdate): void;
+  /** Follows a task a call started to its end; without it, a task is waited for like a call. */
+  tasks?: TaskFollower;
   now?: () => number;
+}
+
+/** A call that became a task, as the pipeline hands it over and closes it when it ends. */
+export interface StartedTaskCall {
+  tool: ToolSummary;
+  callId: string;
+  origin: CallOrigin;
+  arguments: Record<string, unknown>;
+  decision: CallDecision;
+  startedAt: number;
+}
+
+/** How a task ended, as its follower learnt it: its own end, or lost (its server's process ended, its server forgot it). */
+export type TaskFinish = Exclude<TaskRunEnd, { kind: 'interrupted' }> | { kind: 'lost'; message: string };
+
+/** Who follows the tasks calls start (the tasks extension's tracker): to their end, across restarts where it can. */
+export interface TaskFollower {
+  follow(run: TaskRun, call: StartedTaskCall): CallTask;
 }
 
 export interface ToolCallPipeline extends ToolCalls {
@@ -121,14 +147,26 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     if (signal.aborted) return { kind: 'cancelled', tool, decision, startedAt, error: new ServerError(serverId, 'cancelled', `${serverId}: tool "${name}": cancelled`) };
     request.onRunning?.();
     try {
-      const result = await deps.runner.call(serverId, name, args, {
+      const started = await deps.runner.call(serverId, name, args, {
         signal,
+        callId: request.callId,
         onProgress: (progress) => {
           request.onProgress?.(progress);
           deps.onProgress?.({ serverId, callId: request.callId, ...progress });
         },
+        // In a conversation the person may want to keep chatting while a tool that may run as a task runs.
+        task: origin.by === 'model' ? 'prefer' : 'allow',
         ...(conversationId !== undefined ? { conversationId } : {}),
       });
+      if (started instanceof TaskRun) {
+        const call: StartedTaskCall = { tool, callId: request.callId, origin, arguments: args, decision, startedAt };
+        if (deps.tasks) return { kind: 'task', tool, decision, startedAt, task: deps.tasks.follow(started, call) };
+        // Nobody follows tasks here: it is waited for as a call is.
+        const ending = closeTask(deps, call, finishOf(await started.ended));
+        if (ending.kind === 'done') return { kind: 'done', tool, decision, startedAt, result: ending.result };
+        return { kind: ending.kind, tool, decision, startedAt, error: ending.error };
+      }
+      const result = started;
       if (conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' }, true);
       return { kind: 'done', tool, decision, startedAt, result };
@@ -141,26 +179,9 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     }
   };
 
-  /**
-   * One line of the audit log for this call, saying who asked. The line of a model's call that ended
-   * does not wait for the disk: its turn puts it there as it ends.
-   */
-  const audit = (tool: ToolSummary, request: ToolCallRequest, entry: Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>, ended = false) => {
-    const { origin } = request;
-    deps.audit.append(
-      {
-        at: now(),
-        serverId: tool.serverId,
-        tool: tool.name,
-        arguments: request.arguments,
-        callId: request.callId,
-        ...(origin.by === 'person' ? {} : { conversationId: origin.conversationId }),
-        ...entry,
-        detail: origin.by === 'view' ? `${entry.detail}; asked by the view of ${origin.viewOf.serverId}/${origin.viewOf.tool}` : (entry.detail ?? ''),
-      },
-      { waitForDisk: !(ended && origin.by === 'model') },
-    );
-  };
+  // The line of a model's call that ended does not wait for the disk: its turn puts it there as it ends.
+  const audit = (tool: ToolSummary, request: ToolCallRequest, entry: AuditFields, ended = false) =>
+    auditCall(deps.audit, now(), tool, request, entry, { waitForDisk: !(ended && request.origin.by === 'model') });
 
   return {
     call,
@@ -170,6 +191,55 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
       return controller !== undefined;
     },
   };
+}
+
+type AuditFields = Pick<Parameters<AuditLog['append']>[0], 'decision' | 'decidedBy' | 'outcome' | 'durationMs' | 'detail'>;
+
+/** One line of the audit log for a call, saying who asked. */
+function auditCall(
+  log: Pick<AuditLog, 'append'>,
+  at: number,
+  tool: ToolSummary,
+  call: Pick<ToolCallRequest, 'origin' | 'arguments' | 'callId'>,
+  entry: AuditFields,
+  options?: { waitForDisk: boolean },
+): void {
+  const { origin } = call;
+  log.append(
+    {
+      at,
+      serverId: tool.serverId,
+      tool: tool.name,
+      arguments: call.arguments,
+      callId: call.callId,
+      ...(origin.by === 'person' ? {} : { conversationId: origin.conversationId }),
+      ...entry,
+      detail: origin.by === 'view' ? `${entry.detail}; asked by the view of ${origin.viewOf.serverId}/${origin.viewOf.tool}` : (entry.detail ?? ''),
+    },
+    options,
+  );
+}
+
+/**
+ * Closes a call that ran as a task, when the task ends (also one followed again after a restart): its
+ * result or failure is what the conversation took in, and its end goes in the audit log.
+ */
+export function closeTask(deps: { consent: Pick<ConsentGate, 'tookIn'>; audit: Pick<AuditLog, 'append'>; now?: () => number }, call: StartedTaskCall, finish: TaskFinish): TaskEnding {
+  const now = deps.now ?? Date.now;
+  const { tool, origin, decision } = call;
+  if (origin.by !== 'person' && (finish.kind === 'completed' || finish.kind === 'failed')) deps.consent.tookIn({ kind: 'tool', tool }, origin.conversationId);
+  const outcome = finish.kind === 'completed' ? (finish.result.isError === true ? 'error' : 'ok') : finish.kind === 'cancelled' ? 'cancelled' : 'error';
+  const said = finish.kind === 'completed' ? 'the task ended' : finish.kind === 'cancelled' ? `the task was cancelled${finish.reason ? `: ${finish.reason}` : ''}` : finish.message;
+  auditCall(deps.audit, now(), tool, call, { decision: 'allow', decidedBy: decision.decidedBy, outcome, durationMs: now() - call.startedAt, detail: said });
+  if (finish.kind === 'completed') return { kind: 'done', result: finish.result };
+  const what = `${tool.serverId}: tool "${tool.name}"`;
+  if (finish.kind === 'cancelled') return { kind: 'cancelled', error: new ServerError(tool.serverId, 'cancelled', `${what}: ${said}`) };
+  return { kind: 'failed', error: new ServerError(tool.serverId, finish.kind === 'lost' ? 'unavailable' : 'failed', `${what}: ${finish.message}`) };
+}
+
+/** A run's end as the pipeline closes it: a connection that ended first lost the task for this caller. */
+function finishOf(end: TaskRunEnd): TaskFinish {
+  return end.kind === 'interrupted' ? { kind: 'lost', message: end.message } : end;
 }
 
 /** A call whose tool is not there: the server is gone or not ready (its own error), or it has no such tool. */

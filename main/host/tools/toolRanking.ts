@@ -1,5 +1,6 @@
 // Ranks tools for a task described in words: the model's tool search, the window's and `atrium tools
-// --search` use it.
+// --search` use it, and the same search finds servers' skills (extensions/skills/), each ranked as a tool
+// with no parameters.
 // BM25F over each tool's fields — its name and title (weighted most), its server, its description, its
 // parameters' names and descriptions — with identifiers split into words (camelCase, snake_case,
 // kebab-case), words reduced to their stems (Porter: "issues" and "issue" are one term), and whole words
@@ -13,6 +14,9 @@ import type { ToolSearchHit, ToolSummary } from '../../../shared/domain.ts';
 import { withoutMarks } from '../../../shared/serverText.ts';
 
 export type RankedTool = ToolSearchHit;
+
+/** What the ranking reads of a tool, or of anything the model finds the same way (a server's skill). */
+export type Rankable = Pick<ToolSummary, 'serverId' | 'name' | 'modelName' | 'title' | 'description' | 'inputSchema'>;
 
 export interface RankingOptions {
   /**
@@ -112,20 +116,20 @@ export function wordsOf(text: string, options: RankingOptions = {}): string[] {
     .map((word) => (options.plain ? word : stemmer(word)));
 }
 
-interface IndexedTool {
-  tool: ToolSummary;
+interface IndexedTool<T extends Rankable> {
+  tool: T;
   /** Per field: term → how often it occurs; and the field's length in terms. */
   fields: Record<Field, { terms: Map<string, number>; length: number }>;
 }
 
-export interface ToolIndex {
+export interface ToolIndex<T extends Rankable = ToolSummary> {
   /** The best matches first; only tools that match at least one word of the query. */
-  search(query: string, limit: number): RankedTool[];
+  search(query: string, limit: number): { tool: T; score: number }[];
 }
 
 /** An index over the tools, built once per catalog and queried per search. */
-export function createToolIndex(tools: readonly ToolSummary[], options: RankingOptions = {}): ToolIndex {
-  const fieldTexts = (tool: ToolSummary): Record<Field, string> => {
+export function createToolIndex<T extends Rankable = ToolSummary>(tools: readonly T[], options: RankingOptions = {}): ToolIndex<T> {
+  const fieldTexts = (tool: T): Record<Field, string> => {
     if (options.plain) return { name: tool.name, server: '', description: tool.description ?? '', parameters: '' };
     return {
       name: `${tool.name} ${tool.title ?? ''}`,
@@ -135,9 +139,9 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       parameters: parameterText(tool.inputSchema),
     };
   };
-  const indexed: IndexedTool[] = tools.map((tool) => {
+  const indexed: IndexedTool<T>[] = tools.map((tool) => {
     const texts = fieldTexts(tool);
-    const fields = {} as IndexedTool['fields'];
+    const fields = {} as IndexedTool<T>['fields'];
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
       const words = wordsOf(withoutMarks(texts[field]), options);
       const terms = new Map<string, number>();
@@ -162,7 +166,7 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
     return Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5));
   };
   /** BM25F: each field's frequency weighted and normalised by its length, then saturated once. */
-  const termScore = (entry: IndexedTool, term: string) => {
+  const termScore = (entry: IndexedTool<T>, term: string) => {
     let weighted = 0;
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
       const { terms, length } = entry.fields[field];
@@ -178,9 +182,9 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       const terms = [...new Set(wordsOf(query, options))];
       // A tool named exactly (its name, the model's name for it, or server/name) comes first.
       const named = query.trim().toLowerCase();
-      const isNamed = (tool: ToolSummary) => !options.plain && [tool.name, tool.modelName, `${tool.serverId}/${tool.name}`].some((name) => name.toLowerCase() === named);
+      const isNamed = (tool: T) => !options.plain && [tool.name, tool.modelName, `${tool.serverId}/${tool.name}`].some((name) => name.toLowerCase() === named);
       if (terms.length === 0 && !indexed.some((entry) => isNamed(entry.tool))) return [];
-      const ranked: RankedTool[] = [];
+      const ranked: { tool: T; score: number }[] = [];
       for (const entry of indexed) {
         let score = isNamed(entry.tool) ? EXACT_NAME_SCORE : 0;
         for (const term of terms) {
@@ -202,17 +206,17 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
   };
 }
 
-const byScore = (a: RankedTool, b: RankedTool) => b.score - a.score || (a.tool.modelName < b.tool.modelName ? -1 : a.tool.modelName > b.tool.modelName ? 1 : 0);
+const byScore = (a: { tool: Rankable; score: number }, b: { tool: Rankable; score: number }) => b.score - a.score || (a.tool.modelName < b.tool.modelName ? -1 : a.tool.modelName > b.tool.modelName ? 1 : 0);
 
 /**
  * The best matches, so that no server crowds out the others (a server may stuff its tools with every
  * keyword): while another server has a match, one server fills at most half the places (rounded up);
  * places the others cannot fill go to the best of the rest. A tool named exactly is never held back.
  */
-function diversified(ranked: readonly RankedTool[], limit: number): RankedTool[] {
+function diversified<H extends { tool: Rankable; score: number }>(ranked: readonly H[], limit: number): H[] {
   const share = Math.max(1, Math.ceil(limit / 2));
-  const picked: RankedTool[] = [];
-  const waiting: RankedTool[] = [];
+  const picked: H[] = [];
+  const waiting: H[] = [];
   const taken = new Map<string, number>();
   for (const hit of ranked) {
     if (picked.length >= limit) break;

@@ -11,6 +11,7 @@ import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/dom
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
 import type { OAuthServerConfig } from './oauthConfig.ts';
 import type { StoredServerEntry } from '../../../shared/domain.ts';
+import { hasSecretReference, withoutSecretReferences } from './secretReferences.ts';
 
 interface ServerDefinitionBase {
   id: ServerId;
@@ -25,6 +26,8 @@ interface ServerDefinitionBase {
   requestTimeoutMs?: number;
   /** The largest single message Atrium reads from this server (a line, an answer, an event); undefined means Atrium's default. */
   maxMessageBytes?: number;
+  /** Folders it gets as roots besides the workspace's (absolute paths): a bundle's folder settings. */
+  roots?: string[];
 }
 
 export interface StdioServerDefinition extends ServerDefinitionBase {
@@ -73,6 +76,7 @@ export const serverEntrySchema = {
     maxMessageBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 ** 3 },
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
     oauth: oauthSchema,
+    roots: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 4096 } },
   },
 } as const;
 
@@ -133,7 +137,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
-    url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; alwaysLoadedTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number;
+    url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; alwaysLoadedTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number; roots?: string[];
   };
   const base = {
     id,
@@ -144,6 +148,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     // `timeout` in seconds is what Cline and Roo write; Atrium's own key is in milliseconds.
     requestTimeoutMs: e.requestTimeoutMs ?? (e.timeout !== undefined ? Math.round(e.timeout * 1000) : undefined),
     ...(e.maxMessageBytes !== undefined ? { maxMessageBytes: e.maxMessageBytes } : {}),
+    ...(e.roots !== undefined && e.roots.length !== 0 ? { roots: e.roots } : {}),
   };
   const kind = transportOf(e);
   // Neither way to reach a server: say both, not "needs url" to someone who misspelt "command".
@@ -172,15 +177,18 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   }
   if (e.command !== undefined) return problem('command', 'has both "command" and "url"; keep one');
   let url: URL;
+  // A secret kept in Atrium's store may be part of the path or query, never of the scheme or host.
+  const referred = hasSecretReference(e.url);
   try {
-    url = new URL(e.url);
+    url = new URL(withoutSecretReferences(e.url));
   } catch {
     return problem('url', `"${e.url}" is not a valid URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('url', `"${e.url}" must be an http(s) URL`);
+  if (referred && !e.url.toLowerCase().startsWith(url.origin.toLowerCase())) return problem('url', 'a secret may be part of the address\'s path or query, not of its host');
   const oauthGap = e.oauth ? oauthProblem(e.oauth) : undefined;
   if (oauthGap) return problem(oauthGap[0], oauthGap[1]);
-  return { server: { ...base, transport: kind, url: url.href, headers: e.headers ?? {}, ...(e.oauth ? { oauth: e.oauth } : {}) } };
+  return { server: { ...base, transport: kind, url: referred ? e.url : url.href, headers: e.headers ?? {}, ...(e.oauth ? { oauth: e.oauth } : {}) } };
 }
 
 /** A key of the entry that is not one it should have but is one or two letters from one of `wanted`. */
@@ -240,6 +248,7 @@ export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
     ...(server.alwaysLoadedTools !== undefined ? { alwaysLoadedTools: server.alwaysLoadedTools } : {}),
     ...(server.requestTimeoutMs !== undefined ? { requestTimeoutMs: server.requestTimeoutMs } : {}),
     ...(server.maxMessageBytes !== undefined ? { maxMessageBytes: server.maxMessageBytes } : {}),
+    ...(server.roots !== undefined ? { roots: server.roots } : {}),
   };
   if (server.transport === 'stdio') {
     return {

@@ -4,17 +4,18 @@
 // policy: roots, sampling and elicitation come in through injected services, and everything it learns
 // goes out through hooks. One connection's failure never touches another's.
 
-import type { ListKind } from '../../../shared/contract.ts';
+import type { ListKind, TraceMessage } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { LaunchChangedError } from './connectionServices.ts';
-import type { ConnectionServices } from './connectionServices.ts';
+import { LaunchHeldError } from './connectionServices.ts';
+import type { ConnectionServices, LaunchHold } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { toServerError } from './connectionErrors.ts';
 import { ServerError } from './serverError.ts';
 import { AnnouncedToolChanges } from './announcedToolChanges.ts';
 import { startKeepAlive } from './keepAlive.ts';
+import { StatusWaiters } from './statusWaiters.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
 import type { Catalog } from './serverCatalog.ts';
@@ -24,12 +25,15 @@ import { SessionOpener } from './sessionOpener.ts';
 import { describeStatus, SessionRequests } from './sessionRequests.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
+import { ServerTrace } from '../trace/serverTrace.ts';
 
 export interface ConnectionHooks {
   onChange(snapshot: ServerSnapshot): void;
   onLog(line: LogLine): void;
   onListChanged(kind: ListKind): void;
   onResourceUpdated(uri: string): void;
+  /** New messages of the trace, while someone watches it (`skipped`: more, too many to list). */
+  onTrace?(messages: TraceMessage[], skipped: number): void;
 }
 
 export type { CallOptions } from './sessionRequests.ts';
@@ -43,6 +47,8 @@ export class McpConnection extends SessionRequests {
   readonly id: string;
   readonly definition: ServerDefinition;
   readonly log: ServerLog;
+  /** Every message to and from the server, across its sessions. */
+  readonly trace: ServerTrace;
   protected readonly services: ConnectionServices;
   private readonly hooks: ConnectionHooks;
   private readonly policy: RestartPolicy;
@@ -58,7 +64,7 @@ export class McpConnection extends SessionRequests {
   private stopKeepAlive: () => void = () => undefined;
   private readonly opener: SessionOpener;
   private readonly authorization: RemoteAuthorization | undefined;
-  private readonly settledWaiters = new Set<() => void>();
+  private readonly settled = new StatusWaiters();
   protected readonly signInsLost = new WeakMap<Session, string>();
 
   constructor(definition: ServerDefinition, services: ConnectionServices, hooks: ConnectionHooks) {
@@ -69,6 +75,7 @@ export class McpConnection extends SessionRequests {
     this.hooks = hooks;
     this.policy = services.restartPolicy ?? defaultRestartPolicy;
     this.log = new ServerLog(definition.id, (line) => hooks.onLog(line));
+    this.trace = new ServerTrace(definition.id, { announce: (messages, skipped) => hooks.onTrace?.(messages, skipped) });
     this.authorization =
       definition.transport === 'stdio'
         ? undefined
@@ -86,6 +93,7 @@ export class McpConnection extends SessionRequests {
         ...(services.eras ? { eras: services.eras } : {}),
         ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
+        ...(services.secrets ? { secrets: services.secrets } : {}),
       },
       (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
@@ -137,14 +145,26 @@ export class McpConnection extends SessionRequests {
       this.setStatus({ kind: 'disabled' });
       return;
     }
-    // Nothing runs, and nothing is contacted, that the person did not approve.
-    const unapproved = this.services.launchGate?.check(this.definition);
-    if (unapproved) {
-      this.setStatus({ kind: 'needs-approval', reason: unapproved });
+    // Nothing runs, and nothing is contacted, that the person did not approve or the policy forbids.
+    const hold = this.services.launchGate?.check(this.definition);
+    if (hold) {
+      this.setStatus(hold);
       return;
     }
     this.consecutiveFailures = 0;
     void this.launch();
+  }
+
+  /**
+   * The gate's answer may have changed (the organisation's policy did): a server it holds now stops and
+   * says why; one it held only for its policy and lets through now starts.
+   */
+  reconsider(): void {
+    if (this.definition.disabled) return;
+    const hold = this.services.launchGate?.check(this.definition);
+    if (hold) {
+      if (!sameHold(this.status, hold)) void this.endSession(hold);
+    } else if (this.status.kind === 'blocked') this.start();
   }
 
   /** What the person's Restart button does: forget past failures and start afresh. */
@@ -194,17 +214,9 @@ export class McpConnection extends SessionRequests {
     return report;
   }
 
-  /** Resolves once the server is ready, has failed (error or waiting to restart), or is off. */
+  /** Resolves once the server is ready, has failed (error or waiting to restart), is held, or is off. */
   whenSettled(): Promise<ServerStatus> {
-    if (this.isSettled()) return Promise.resolve(this.status);
-    return new Promise((resolve) => {
-      const waiter = () => {
-        if (!this.isSettled()) return;
-        this.settledWaiters.delete(waiter);
-        resolve(this.status);
-      };
-      this.settledWaiters.add(waiter);
-    });
+    return this.settled.until(() => (this.status.kind === 'starting' ? undefined : this.status));
   }
 
   protected async reconnectAfterExpiry(expired: Session): Promise<Session> {
@@ -244,14 +256,14 @@ export class McpConnection extends SessionRequests {
         this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
         this.healthyTimer.unref();
       }
-      this.startKeepAlive(session, generation);
+      if (session.answersPing) this.startKeepAlive(session, generation);
     } catch (error) {
       if (generation !== this.generation) return;
-      if (error instanceof LaunchChangedError) {
-        // Not a failure to retry: it waits for the person, as a new definition does.
+      if (error instanceof LaunchHeldError) {
+        // Not a failure to retry: it waits for the person (or the policy), as a new definition does.
         this.log.add('notice', 'host', error.message);
         this.clearTimers();
-        this.setStatus({ kind: 'needs-approval', reason: 'changed' });
+        this.setStatus(error.hold);
         return;
       }
       const failed = this.session;
@@ -300,6 +312,7 @@ export class McpConnection extends SessionRequests {
       services: this.services,
       definition: this.definition,
       log: this.log,
+      trace: this.trace,
       connectTimeoutMs,
       probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs / 2),
       onClosed: (session: Session) => this.onSessionClosed(session, generation),
@@ -309,6 +322,7 @@ export class McpConnection extends SessionRequests {
         if (this.session?.client.getServerCapabilities()?.tools?.listChanged) this.toolChanges.announce();
       },
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
+      requestTimeoutMs: () => this.requestTimeout(),
     };
     return this.opener.open(options, () => generation === this.generation);
   }
@@ -383,17 +397,17 @@ export class McpConnection extends SessionRequests {
     this.restartTimer = this.healthyTimer = undefined;
   }
 
-  private isSettled(): boolean {
-    return this.status.kind !== 'starting';
-  }
-
   private setStatus(status: ServerStatus): void {
     this.status = status;
     this.emitChange();
-    for (const waiter of [...this.settledWaiters]) waiter();
+    this.settled.changed();
   }
 
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
+}
+
+function sameHold(status: ServerStatus, hold: LaunchHold): boolean {
+  return JSON.stringify(status) === JSON.stringify(hold);
 }

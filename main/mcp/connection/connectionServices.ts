@@ -5,7 +5,8 @@
 
 import type { EraMemory } from '../launch/learnedEras.ts';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, JSONObject, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import type { RootEntry, ServerId } from '../../../shared/domain.ts';
+import type { RootEntry, ServerId, ServerStatus } from '../../../shared/domain.ts';
+import type { SecretSource } from '../../store/secrets.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { AuthorizationFactory } from './remoteAuthorization.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
@@ -75,8 +76,13 @@ export interface ConnectionServices {
    * which a host with no server never needs.
    */
   loadAuthorization?: () => Promise<AuthorizationFactory>;
-  /** Whether the person approved what a server runs. Without it every definition runs (the hub's own tests). */
+  /**
+   * Whether a server may start: an organisation's policy allows it and the person approved what it runs.
+   * Without it every definition runs (the hub's own tests).
+   */
   launchGate?: LaunchGate;
+  /** Where the secrets a definition names (`${secret:NAME}`) are read, on the way to the server. */
+  secrets?: SecretSource;
 }
 
 /**
@@ -88,18 +94,32 @@ export interface ConnectionExtension {
   readonly id: string;
   /** What the client declares for it, or undefined when this host does not take part (a front end without views). */
   declare(services: ConnectionServices): JSONObject | undefined;
+  /** Top-level client capabilities it adds beside `extensions` (a 2025-era feature: the `tasks` receiver side). */
+  capabilities?(services: ConnectionServices): Record<string, JSONObject> | undefined;
 }
 
-/** The person's approval of what a server runs, asked before it starts and again just before a local one is spawned. */
+/** Why a server does not start: it waits for the person's approval, or an organisation's policy blocks it. */
+export type LaunchHold = Extract<ServerStatus, { kind: 'needs-approval' | 'blocked' }>;
+
+/**
+ * The one check every start passes, before anything runs or is contacted and again just before a local
+ * server is spawned: the organisation's policy, then the person's approval of what it runs.
+ */
 export interface LaunchGate {
-  /** Undefined when this exact definition is approved; else whether it is new or changed since. */
-  check(definition: ServerDefinition): 'new' | 'changed' | undefined;
+  /** Undefined when this exact definition may start; else what holds it. */
+  check(definition: ServerDefinition): LaunchHold | undefined;
   /**
-   * With the environment the local server is about to get: undefined when the program its command finds
-   * and the scripts it runs are the approved ones, 'changed' when not (then it is not spawned).
+   * With the environment the local server is about to get: undefined when the policy still allows it and
+   * the program its command finds and the scripts it runs are the approved ones (else it is not spawned).
    */
-  confirm(definition: ServerDefinition, environment: Readonly<Record<string, string>>): Promise<'changed' | undefined>;
+  confirm(definition: ServerDefinition, environment: Readonly<Record<string, string>>): Promise<LaunchHold | undefined>;
 }
 
-/** Thrown instead of spawning a server whose program or scripts changed since the person approved them. */
-export class LaunchChangedError extends Error {}
+/** Thrown instead of spawning a server the gate holds just before its spawn (its program changed, the policy changed). */
+export class LaunchHeldError extends Error {
+  readonly hold: LaunchHold;
+  constructor(hold: LaunchHold, message: string) {
+    super(message);
+    this.hold = hold;
+  }
+}

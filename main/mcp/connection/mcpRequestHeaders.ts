@@ -25,7 +25,8 @@ export function mcpHeadersFor(body: unknown, toolByName: (name: string) => Tool 
   return headers;
 }
 
-function paramHeaders(tool: Tool | undefined, args: unknown): Record<string, string> {
+/** The `Mcp-Param-{Name}` headers of a tools/call: its x-mcp-header parameters' values, encoded. */
+export function paramHeaders(tool: Tool | undefined, args: unknown): Record<string, string> {
   const properties = (tool?.inputSchema as { properties?: Record<string, { 'x-mcp-header'?: unknown }> } | undefined)?.properties;
   if (!properties || typeof args !== 'object' || args === null) return {};
   const headers: Record<string, string> = {};

@@ -5,8 +5,11 @@
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Tool } from '@modelcontextprotocol/client';
-import { LaunchChangedError } from './connectionServices.ts';
+import { describeBlock } from '../../../shared/installs.ts';
+import { LaunchHeldError } from './connectionServices.ts';
 import type { LaunchGate } from './connectionServices.ts';
+import { withSecrets } from '../config/secretReferences.ts';
+import type { SecretSource } from '../../store/secrets.ts';
 import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
 import { boundedFetch } from '../http/answerBounds.ts';
 import type { AnswerBounds } from '../http/answerBounds.ts';
@@ -26,20 +29,29 @@ export async function openStdioTransport(
   hooks: StdioHooks,
   limits: { maxMessageBytes?: number; closeGraceMs?: number; workingFolder?: string } = {},
   gate?: LaunchGate,
+  secrets?: SecretSource,
 ): Promise<StdioProcessTransport> {
-  const env = await buildServerEnvironment(def.env);
+  // The secrets its definition names are put in on the way to the process, never into the definition the gate pins.
+  const running = await withSecrets(def, secrets);
+  const env = await buildServerEnvironment(running.env);
   // A folder the definition names must be there already (its absence is the person's to fix); Atrium's own is made.
   const cwd = def.cwd ?? limits.workingFolder;
   if (def.cwd === undefined && limits.workingFolder !== undefined) await prepareWorkingFolder(limits.workingFolder);
   // Checked with the very environment it gets, as late as can be: a script edited or a program put
   // earlier on the PATH since the person approved it is not run.
-  if ((await gate?.confirm(def, env)) === 'changed') {
-    throw new LaunchChangedError(`${def.id}: what it runs changed since you approved it (a script it runs, or the program its command finds); review it before it starts`);
+  const hold = await gate?.confirm(def, env);
+  if (hold) {
+    throw new LaunchHeldError(
+      hold,
+      hold.kind === 'blocked'
+        ? `${def.id}: ${describeBlock(hold.block)}`
+        : `${def.id}: what it runs changed since you approved it (a script it runs, or the program its command finds); review it before it starts`,
+    );
   }
   return new StdioProcessTransport(
     {
-      command: def.command,
-      args: def.args,
+      command: running.command,
+      args: running.args,
       env,
       ...(cwd !== undefined ? { cwd } : {}),
       ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),

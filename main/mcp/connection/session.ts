@@ -1,23 +1,33 @@
 // One live connection to a server: an SDK Client bound to one transport, from discovery / initialize to
 // close. A server that restarts gets a new Session; the McpConnection around it survives.
 
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, ClientCapabilities, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { checkStructuredContent } from './callToolResultShape.ts';
 import { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
 import { markHidden } from '../../../shared/serverText.ts';
-import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
+import type { LogLevel, ProtocolEra, RootEntry, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
+import { TracingTransport } from '../trace/tracingTransport.ts';
+import type { ServerTrace } from '../trace/serverTrace.ts';
 import { packageRunnerFailure } from './packageRunnerFailure.ts';
 import type { ConnectionServices } from './connectionServices.ts';
-import { declaredExtensions } from '../extensions/connectionExtensions.ts';
+import { declaredCapabilities, declaredExtensions } from '../extensions/connectionExtensions.ts';
+import { SessionTasks } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskPreference } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskReference, TaskRun } from '../extensions/tasks/taskRun.ts';
+import { receiveTasks } from '../extensions/tasks/taskReceiver.ts';
+import { paramHeaders } from './mcpRequestHeaders.ts';
+import { describeTarget } from '../config/serverConfig.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openTransport.ts';
 
@@ -25,6 +35,8 @@ export interface SessionOptions {
   services: ConnectionServices;
   definition: ServerDefinition;
   log: ServerLog;
+  /** Sees every message in and out, under every other layer. */
+  trace: ServerTrace;
   connectTimeoutMs: number;
   probeTimeoutMs: number;
   onClosed(session: Session): void;
@@ -32,6 +44,8 @@ export interface SessionOptions {
   /** The server said its tools changed: heard at once, before the SDK asks for the new list. */
   onToolsChangeAnnounced(): void;
   onResourceUpdated(uri: string): void;
+  /** The time limit of one request, read when it is sent. */
+  requestTimeoutMs(): number;
 }
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
@@ -73,6 +87,9 @@ export class Session {
   private transport: Transport | undefined;
   /** tools/call on a 2025-era connection; made with the transport, used once the era is known. */
   private toolCalls: ToolCallChannel | undefined;
+  /** The server's tasks, when it offers them (either revision); undefined otherwise. */
+  private tasks: SessionTasks | undefined;
+  private readonly capabilities: ClientCapabilities;
   private closing: Promise<void> | undefined;
   private sessionIdAtConnect: string | undefined;
   private readonly options: SessionOptions;
@@ -81,7 +98,15 @@ export class Session {
 
   private constructor(options: SessionOptions) {
     this.options = options;
-    this.client = createClient(options);
+    const extensions = declaredExtensions(options.services);
+    this.capabilities = {
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      ...declaredCapabilities(options.services),
+      ...(extensions ? { extensions } : {}),
+    };
+    this.client = createClient(options, this.capabilities);
   }
 
   static async open(options: SessionOptions, makeTransport: (hooks: StdioHooks) => Promise<Transport>, prior: PriorDiscovery | undefined): Promise<Session> {
@@ -98,9 +123,10 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
-    // The SDK Client sees the server through two layers: the neutraliser (every message marked), then
-    // the tool-call channel (which keeps the answers to its own calls).
-    const toolCalls = new ToolCallChannel(new NeutralisingTransport(session.transport, log, () => options.onToolsChangeAnnounced()));
+    // The SDK Client sees the server through three layers: the trace (every message as it travelled), the
+    // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
+    const traced = new TracingTransport(session.transport, options.trace);
+    const toolCalls = new ToolCallChannel(new NeutralisingTransport(traced, log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
@@ -126,7 +152,28 @@ export class Session {
       throw error;
     }
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
+    session.tasks = await session.openTasks(toolCalls);
     return session;
+  }
+
+  private openTasks(channel: ToolCallChannel): Promise<SessionTasks | undefined> {
+    const { services, definition, log } = this.options;
+    return SessionTasks.open({
+      serverId: definition.id,
+      client: this.client,
+      channel,
+      capabilities: this.capabilities as Parameters<typeof SessionTasks.open>[0]['capabilities'],
+      clientInfo: services.clientInfo,
+      // A kept task is followed again only on the server it was started on: its name and where it is.
+      endpoint: { server: definition.id, target: describeTarget(definition) },
+      elicitation: services.elicitation,
+      sampling: services.sampling,
+      roots: services.roots,
+      validator: services.validator,
+      requestTimeoutMs: () => this.options.requestTimeoutMs(),
+      ...(services.maxCallMs !== undefined ? { resultWaitMs: services.maxCallMs } : {}),
+      log: (text, level) => log.add(level ?? 'info', 'host', text),
+    });
   }
 
   /** What the server last wrote to stderr: why it died is usually there, not in its exit code. */
@@ -153,6 +200,14 @@ export class Session {
   get pid(): number | undefined {
     const pid = (this.transport as { pid?: unknown } | undefined)?.pid;
     return typeof pid === 'number' ? pid : undefined;
+  }
+
+  /**
+   * Whether keep-alive pings may be sent: the 2026-07-28 revision has no ping (the SDK refuses one), so
+   * pinging would only count misses and restart a healthy server; a server that is gone fails the next request.
+   */
+  get answersPing(): boolean {
+    return this.era !== 'modern';
   }
 
   get era(): ProtocolEra {
@@ -198,6 +253,33 @@ export class Session {
         : this.toolCalls.call(params, options);
     // Most tools declare no outputSchema; their calls skip the extra step.
     return tool?.outputSchema ? call.then((result) => this.withStructuredContentChecked(result, tool)) : call;
+  }
+
+  /**
+   * A call that may become a task: through the tasks library where the server offers tasks and the call
+   * may be one (its result, or the task it started), else an ordinary call.
+   */
+  startToolCall(params: CallToolRequest['params'], options: ToolCallOptions, tool: Tool | undefined, preference: TaskPreference): Promise<CallToolResult | TaskRun> {
+    const tasks = this.tasks;
+    if (!tasks?.handles(tool, preference)) return this.callTool(params, options, tool);
+    const headers = this.era === 'modern' ? paramHeaders(tool, params.arguments) : {};
+    return tasks.call(params.name, params.arguments, tool, {
+      preference,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(params._meta ? { metadata: params._meta } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    });
+  }
+
+  /** Follows a task this server started before (kept across a restart) again. */
+  resumeTask(reference: TaskReference, tool: Tool | undefined): Promise<TaskRun> {
+    if (!this.tasks) return Promise.reject(new ServerError(this.options.definition.id, 'protocol', `${this.options.definition.id}: the server no longer offers tasks`));
+    return this.tasks.resume(reference, tool);
+  }
+
+  /** The server's own list of its tasks, where it offers one. */
+  listTasks(): Promise<{ taskId: string; status: string; statusMessage?: string }[]> {
+    return this.tasks?.list() ?? Promise.resolve([]);
   }
 
   private withStructuredContentChecked(result: CallToolResult, tool: Tool): CallToolResult {
@@ -253,6 +335,8 @@ export class Session {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const transport = this.transport;
+      // Its tasks are followed no further here, and not cancelled: a remote server's go on without Atrium.
+      await this.tasks?.close(this.closedReason ?? 'Atrium stopped following it').catch(() => undefined);
       if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined && !this.retired) {
         await transport.terminateSession().catch(() => undefined);
       }
@@ -262,17 +346,11 @@ export class Session {
   }
 }
 
-function createClient(options: SessionOptions): Client {
+function createClient(options: SessionOptions, capabilities: ClientCapabilities): Client {
   const { services, definition, log } = options;
   const serverId = definition.id;
-  const extensions = declaredExtensions(services);
   const client = new Client(services.clientInfo, {
-    capabilities: {
-      roots: { listChanged: true },
-      sampling: {},
-      elicitation: { form: {}, url: {} },
-      ...(extensions ? { extensions } : {}),
-    },
+    capabilities,
     versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.probeTimeoutMs } },
     jsonSchemaValidator: services.validator,
     listChanged: {
@@ -290,7 +368,7 @@ function createClient(options: SessionOptions): Client {
   });
 
   client.setRequestHandler('roots/list', async () => {
-    const roots = services.roots.list();
+    const roots = withOwnRoots(services.roots.list(), definition.roots ?? []);
     log.add('debug', 'host', `the server asked for roots; sent ${roots.length}`);
     return { roots };
   });
@@ -322,5 +400,17 @@ function createClient(options: SessionOptions): Client {
     log.add(isLogLevel(level) ? level : 'info', 'server', logger ? `[${logger}] ${text}` : text);
   });
   client.setNotificationHandler('notifications/resources/updated', (notification) => options.onResourceUpdated(notification.params.uri));
+  // A sampling or elicitation request sent as a task (2025-11-25) is answered through the same brokers.
+  receiveTasks(client, { serverId, sampling: services.sampling, elicitation: services.elicitation, note: (text, level) => log.add(level ?? 'info', 'host', text) });
   return client;
+}
+
+/** The workspace's roots and the folders the server's own definition gives it (a bundle's folder settings), each once. */
+function withOwnRoots(shared: RootEntry[], own: readonly string[]): RootEntry[] {
+  const roots = [...shared];
+  for (const path of own) {
+    const uri = pathToFileURL(path).href;
+    if (!roots.some((root) => root.uri === uri)) roots.push({ uri, name: basename(path) });
+  }
+  return roots;
 }

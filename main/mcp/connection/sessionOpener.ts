@@ -15,6 +15,8 @@ import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
 import type { LaunchGate } from './connectionServices.ts';
+import { withSecrets } from '../config/secretReferences.ts';
+import type { SecretSource } from '../../store/secrets.ts';
 
 export interface TransportDefaults {
   /** The largest message read from a server (a stdio line, a JSON answer, an event) unless its definition says. */
@@ -27,6 +29,8 @@ export interface TransportDefaults {
   launchGate?: LaunchGate;
   /** Where a server runs when its definition names no folder. */
   workingFolder?: string;
+  /** Where the secrets a definition names are read. */
+  secrets?: SecretSource;
 }
 
 export class SessionOpener {
@@ -65,7 +69,7 @@ export class SessionOpener {
       };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate), this.prior);
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets), this.prior);
       let session: Session;
       try {
         session = await spawn();
@@ -80,6 +84,8 @@ export class SessionOpener {
       }
       return this.remember(session);
     }
+    // The address and headers as the server gets them: with the secrets the definition names put in.
+    const remote = await withSecrets(def, this.defaults.secrets);
     const cap = maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     const bounds = {
       maxMessageBytes: cap,
@@ -88,14 +94,14 @@ export class SessionOpener {
     };
     if (!this.usesLegacySse) {
       try {
-        return this.remember(await Session.open(options, async () => openHttpTransport(def, this.toolByName, bounds, this.wrapFetch), this.prior));
+        return this.remember(await Session.open(options, async () => openHttpTransport(remote, this.toolByName, bounds, this.wrapFetch), this.prior));
       } catch (error) {
         // A server that wants a sign-in speaks Streamable HTTP: only signing in helps.
         if ((def.transport === 'http' && !suggestsLegacySse(error)) || findAuthorizationFailure(error)) throw error;
         options.log.add('notice', 'host', 'Streamable HTTP was refused; trying the legacy HTTP+SSE transport');
       }
     }
-    const session = await Session.open(options, async () => openSseTransport(def, bounds, this.wrapFetch), { kind: 'legacy' });
+    const session = await Session.open(options, async () => openSseTransport(remote, bounds, this.wrapFetch), { kind: 'legacy' });
     this.usesLegacySse = true;
     return session;
   }

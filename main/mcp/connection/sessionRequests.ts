@@ -3,9 +3,10 @@
 // sign-in lost, the HTTP session expired (sent once more on a new one), or the server's error. McpConnection
 // extends it with the session's lifecycle; a request only ever sees the session that is live now.
 
-import type { CallToolRequest, CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, Client, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { CompletionReference } from '../../../shared/contract.ts';
 import type { LogLevel, ProgressUpdate, ServerStatus } from '../../../shared/domain.ts';
+import { describeBlock } from '../../../shared/installs.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import type { AnnouncedToolChanges } from './announcedToolChanges.ts';
@@ -17,11 +18,23 @@ import { ServerError } from './serverError.ts';
 import { VIEW_PAGE_READ } from './neutralisingTransport.ts';
 import type { Session } from './session.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
+import { linkCall } from '../trace/traceLink.ts';
+import type { TaskPreference } from '../extensions/tasks/sessionTasks.ts';
+import type { TaskReference } from '../extensions/tasks/taskRun.ts';
+import { TaskRun } from '../extensions/tasks/taskRun.ts';
 
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: Omit<ProgressUpdate, 'serverId' | 'callId'>) => void;
   timeoutMs?: number;
+  /** The pipeline's call and, for a model's call, its conversation: the trace links the call's messages to them. */
+  callId?: string;
+  conversationId?: string;
+  /**
+   * Whether the call may become a task (where the server offers tasks): `prefer` for a tool that may run as
+   * one (`optional`), where the person may want to keep chatting meanwhile.
+   */
+  task?: TaskPreference;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -48,7 +61,16 @@ export abstract class SessionRequests {
   /** A new session in place of one the server expired (spec 002), or a failure when the server was stopped meanwhile. */
   protected abstract reconnectAfterExpiry(expired: Session): Promise<Session>;
 
+  /** A call whose result is awaited, also when it runs as a task. */
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.startToolCall(name, args, options).then((started) => (started instanceof TaskRun ? this.resultOfTask(started, name) : started));
+  }
+
+  /**
+   * A call that may become a task: its result, or the task it started (a tool that must run as one, or may
+   * with `task: 'prefer'`; on 2026-07-28 whenever the server so decides).
+   */
+  startToolCall(name: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult | TaskRun> {
     const tool = toolNamed(this.catalog, name);
     if (!tool && this.status.kind === 'ready') {
       return Promise.reject(new ServerError(this.id, 'not_found', `${this.id}: there is no tool named "${name}"`));
@@ -68,8 +90,28 @@ export abstract class SessionRequests {
       if (args) params.arguments = args;
       const { _meta } = session.requestMeta(this.logLevel);
       if (_meta) params._meta = _meta;
-      return session.callTool(params, callOptions, tool);
+      if (options.callId !== undefined) linkCall(params, options.conversationId === undefined ? { callId: options.callId } : { callId: options.callId, conversationId: options.conversationId });
+      return session.startToolCall(params, callOptions, tool, options.task ?? 'allow');
     });
+  }
+
+  /** Follows again a task this server started before (kept across a restart). */
+  resumeTask(reference: TaskReference, toolName: string): Promise<TaskRun> {
+    return this.withSession(`task ${reference.taskId}`, undefined, (session) => session.resumeTask(reference, toolNamed(this.catalog, toolName)));
+  }
+
+  /** The server's own list of its tasks (tasks/list), where it offers one. */
+  listTasks(): Promise<{ taskId: string; status: string; statusMessage?: string }[]> {
+    return this.withSession('list tasks', undefined, (session) => session.listTasks());
+  }
+
+  /** A task's end as a call's: its result, or a ServerError saying why it has none. */
+  private async resultOfTask(run: TaskRun, name: string): Promise<CallToolResult> {
+    const end = await run.ended;
+    if (end.kind === 'completed') return end.result;
+    const what = `tool "${name}" (task ${run.taskId})`;
+    if (end.kind === 'cancelled') throw new ServerError(this.id, 'cancelled', `${this.id}: ${what}: the task was cancelled${end.reason ? `: ${end.reason}` : ''}`);
+    throw new ServerError(this.id, end.kind === 'interrupted' ? 'unavailable' : 'failed', `${this.id}: ${what}: ${end.message}`);
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -133,6 +175,15 @@ export abstract class SessionRequests {
       await session.client.setLoggingLevel(level as LoggingLevel, { timeout: this.requestTimeout() });
     });
     this.logLevel = level;
+  }
+
+  /**
+   * An extension's request on the live session (Skills: its listing, one entry, a verified read), made with
+   * the connection's own time limit and its handling of a failure: not ready, cancelled, the sign-in lost,
+   * the HTTP session expired.
+   */
+  extensionRequest<T>(what: string, signal: AbortSignal | undefined, run: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>): Promise<T> {
+    return this.withSession(what, signal, (session) => run(session.client, { timeout: this.requestTimeout(), ...(signal ? { signal } : {}) }));
   }
 
   /** Tells the server its roots changed, if it is connected; a server that cannot hear it is skipped. */
@@ -208,6 +259,8 @@ export function describeStatus(status: ServerStatus): string {
       return `restarting after: ${status.lastError}`;
     case 'needs-approval':
       return `not started: it is ${status.reason === 'new' ? 'new' : 'changed since you approved it'} and waits for your approval`;
+    case 'blocked':
+      return `not started: ${describeBlock(status.block)}`;
     default:
       return status.kind;
   }

@@ -78,3 +78,36 @@ test('when the transport closes, every waiting call fails and so does every late
   await assert.rejects(call, /Connection closed/);
   await assert.rejects(channel.call({ name: 'echo' }, { timeout: 5_000 }), /Connection closed/);
 });
+
+test("a request sent as it is (the tasks library's) gets the server's answer as it came, a task answer or an error, unread", async () => {
+  const { channel, serverSide, serverReceives } = await linked();
+  const call = channel.request('tools/call', { name: 'research', task: {} }, { timeout: 5_000 });
+  const request = (await serverReceives((message) => 'method' in message && message.method === 'tools/call')) as { id: number; params: unknown };
+  assert.deepEqual(request.params, { name: 'research', task: {} });
+  const task = { task: { taskId: 't-1', status: 'working', createdAt: '2026-11-27T00:00:00Z', ttl: 60_000 } };
+  await serverSide.send({ jsonrpc: '2.0', id: request.id, result: task });
+  assert.deepEqual(await call, { kind: 'result', result: task });
+  const poll = channel.request('tasks/get', { taskId: 't-1' }, { timeout: 5_000 });
+  const get = (await serverReceives((message) => 'method' in message && message.method === 'tasks/get')) as { id: number };
+  await serverSide.send({ jsonrpc: '2.0', id: get.id, error: { code: -32602, message: 'Unknown task' } });
+  assert.deepEqual(await poll, { kind: 'error', error: { code: -32602, message: 'Unknown task' } });
+});
+
+test('a task request given up on is not answered with notifications/cancelled: a task is cancelled with tasks/cancel only', async () => {
+  const { channel, serverReceives } = await linked();
+  const controller = new AbortController();
+  const poll = channel.request('tasks/result', { taskId: 't-1' }, { timeout: 5_000, signal: controller.signal });
+  await serverReceives((message) => 'method' in message && message.method === 'tasks/result');
+  const holdOpen = setInterval(() => undefined, 1_000);
+  controller.abort(new Error('the task ended'));
+  await assert.rejects(poll, /the task ended/);
+  // A tools/call given up on is announced as an ordinary call is: that notice is the only one the server gets.
+  const other = new AbortController();
+  const slow = channel.request('tools/call', { name: 'slow' }, { timeout: 5_000, signal: other.signal });
+  const sent = (await serverReceives((message) => 'method' in message && message.method === 'tools/call')) as { id: number };
+  other.abort(new Error('stop'));
+  await assert.rejects(slow, /stop/);
+  const notice = (await serverReceives((message) => 'method' in message && message.method === 'notifications/cancelled')) as unknown as { params: { requestId: number } };
+  clearInterval(holdOpen);
+  assert.equal(notice.params.requestId, sent.id, 'the only notifications/cancelled is for the tools/call, not the tasks/result');
+});

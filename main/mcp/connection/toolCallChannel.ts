@@ -10,11 +10,13 @@
 // Everything else stays with the SDK Client: the handshake, lists, resources, prompts, the server's own
 // requests and notifications, and every 2026-07-28 call (whose input_required rounds the SDK drives).
 // The channel only takes what is its own: answers to its ids and progress reports for its tokens.
+// It also sends the requests the SDK's codecs refuse (the tasks extension's: a tools/call answered with a
+// task, tasks/*), handing their answers back as they came (`request`) for the tasks library to read.
 // It behaves as the SDK's request() does for the same options, with the same error classes, so what
 // is above it (McpConnection's error mapping, session expiry) cannot tell the difference.
 
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, MessageExtraInfo, Progress } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Progress } from '@modelcontextprotocol/client';
 import { checkCallToolResult } from './callToolResultShape.ts';
 import { TransportDecorator } from './transportDecorator.ts';
 
@@ -28,6 +30,14 @@ export interface ToolCallOptions {
   onprogress?: (progress: Progress) => void;
 }
 
+/** A request sent as it is (`request`): its headers (HTTP only) go with it. */
+export interface RawRequestOptions extends ToolCallOptions {
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** An answer as the server sent it: its result unread, or its JSON-RPC error. */
+export type RawAnswer = { kind: 'result'; result: unknown } | { kind: 'error'; error: { code: number; message: string; data?: unknown } };
+
 /**
  * The channel's request ids start far above the SDK's own counter (which starts at 0 and counts up by
  * one per request), so the two never meet on one connection; it stays a 31-bit integer, which every
@@ -37,7 +47,11 @@ const FIRST_ID = 1 << 30;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface PendingCall {
-  readonly resolve: (result: CallToolResult) => void;
+  /** A tool result checked as one (`call`), or the answer handed back as it came (`request`). */
+  readonly raw: boolean;
+  /** Whether giving up on it tells the server with notifications/cancelled: never for a task's requests, which are cancelled with tasks/cancel. */
+  readonly noticeOnCancel: boolean;
+  readonly resolve: (answer: never) => void;
   readonly reject: (error: Error) => void;
   readonly options: ToolCallOptions;
   readonly startedAt: number;
@@ -76,20 +90,35 @@ export class ToolCallChannel extends TransportDecorator {
   }
 
   call(params: CallToolRequest['params'], options: ToolCallOptions): Promise<CallToolResult> {
+    return this.#send<CallToolResult>('tools/call', params, options, false);
+  }
+
+  /**
+   * Sends a request as it is and resolves with the server's answer as it came, a result or an error, for
+   * what the SDK's codecs refuse: the tasks extension's (a tools/call a server may answer with a task,
+   * tasks/get, tasks/update, tasks/cancel). Giving up on a tools/call tells the server as `call` does;
+   * giving up on a tasks/* request does not (a task is cancelled with tasks/cancel only).
+   */
+  request(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawAnswer> {
+    return this.#send<RawAnswer>(method, params, options, true);
+  }
+
+  #send<T>(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions, raw: boolean): Promise<T> {
     if (this.#closedWith) return Promise.reject(this.#closedWith);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = this.#nextId++;
     // The progress token is the request id, as the SDK does: one number names the call everywhere.
-    const sentParams = options.onprogress ? { ...params, _meta: params._meta ? { ...params._meta, progressToken: id } : { progressToken: id } } : params;
-    return new Promise<CallToolResult>((resolve, reject) => {
+    const sentParams = options.onprogress ? { ...params, _meta: params?._meta ? { ...(params._meta as object), progressToken: id } : { progressToken: id } } : params;
+    const message = { jsonrpc: '2.0', id, method, ...(sentParams ? { params: sentParams } : {}) } as JSONRPCRequest;
+    return new Promise<T>((resolve, reject) => {
       const startedAt = performance.now();
       const deadline = startedAt + options.timeout;
       const listenAt = signal ? startedAt + LISTEN_AFTER_MS : Infinity;
-      const call: PendingCall = { resolve, reject, options, startedAt, deadline, listenAt, onAbort: undefined };
+      const call: PendingCall = { raw, noticeOnCancel: !method.startsWith('tasks/'), resolve: resolve as (answer: never) => void, reject, options, startedAt, deadline, listenAt, onAbort: undefined };
       this.#wakeBy(Math.min(deadline, listenAt));
       this.#pending.set(id, call);
-      this.inner.send({ jsonrpc: '2.0', id, method: 'tools/call', params: sentParams }).catch((error: unknown) => {
+      this.inner.send(message, options.headers ? { headers: options.headers } : undefined).catch((error: unknown) => {
         // Unless the call was settled meanwhile (aborted, the connection closed), the failed send is its end.
         if (this.#pending.get(id) !== call) return;
         this.#forget(id, call);
@@ -119,6 +148,11 @@ export class ToolCallChannel extends TransportDecorator {
     const call = this.#pending.get(id);
     if (!call) return true;
     this.#forget(id, call);
+    const settle = call.resolve as (answer: unknown) => void;
+    if (call.raw) {
+      settle('error' in message ? { kind: 'error', error: message.error } : { kind: 'result', result: (message as { result?: unknown }).result });
+      return true;
+    }
     if ('error' in message) {
       call.reject(ProtocolError.fromError(message.error.code, message.error.message, message.error.data));
       return true;
@@ -131,7 +165,7 @@ export class ToolCallChannel extends TransportDecorator {
     }
     const checked = checkCallToolResult(result);
     if ('issues' in checked) call.reject(new SdkError(SdkErrorCode.InvalidResult, `the server's answer is not a tool result: ${checked.issues.map((issue) => issue.message).join('; ')}`));
-    else call.resolve(checked.value);
+    else settle(checked.value);
     return true;
   }
 
@@ -211,7 +245,7 @@ export class ToolCallChannel extends TransportDecorator {
     const call = this.#pending.get(id);
     if (!call) return;
     this.#forget(id, call);
-    this.inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
+    if (call.noticeOnCancel) this.inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: reason.message } }).catch(() => undefined);
     call.reject(reason);
   }
 

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { LaunchReview, LaunchRisk } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { loadServersFile, serversFilePath } from '../config/serversFile.ts';
-import type { LaunchGate } from '../connection/connectionServices.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { serversWorkingFolder } from '../stdio/serverFolder.ts';
 import type { ApprovalRecord, ApprovalsDocument } from './approvalsFile.ts';
@@ -22,6 +21,9 @@ import type { LaunchUpgrade } from './launchUpgrade.ts';
 import type { LaunchPinKeys, PinKey } from './pinKey.ts';
 import { pinKeyFrom } from './pinKey.ts';
 
+/** What the approvals say of a definition; the start dialog adds where it came from, what it can touch and the policy's word. */
+export type ApprovalReview = Omit<LaunchReview, 'reach' | 'origin' | 'blocked'>;
+
 /** Thrown when the definition the person looked at is no longer the server's (it changed meanwhile). */
 export class StaleApprovalError extends Error {
   readonly code = 'invalid_params';
@@ -31,7 +33,8 @@ export function launchApprovalsPath(home: string): string {
   return join(home, 'launch-approvals.json');
 }
 
-export class LaunchApprovals implements LaunchGate {
+/** The person's approvals; with the organisation's policy before them they are every connection's gate (launchGate.ts). */
+export class LaunchApprovals {
   private document: ApprovalsDocument;
   private readonly path: string;
   /** The key whose approvals count here. */
@@ -88,7 +91,7 @@ export class LaunchApprovals implements LaunchGate {
   }
 
   /** What the person is shown before approving: what it runs now, what was approved before, what changed, the risks. */
-  async review(server: ServerDefinition): Promise<LaunchReview> {
+  async review(server: ServerDefinition): Promise<ApprovalReview> {
     const current = launchPin(server, this.own, await this.resolutionOf(server));
     const record = this.verified(this.own, server.id);
     const approved = record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : record?.pin;

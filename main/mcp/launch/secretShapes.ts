@@ -23,9 +23,12 @@ const CREDENTIALS_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
 /** A value that only names where the secret comes from (VS Code's inputs, a variable), not the secret. */
 const REFERENCE = /^\$\{[^}]+\}$|^\$[A-Z_][A-Z0-9_]*$/i;
 
-/** Whether a value is only a reference to a secret kept elsewhere, or empty. */
+/** A secret kept in Atrium's store, named where its value would be (`Bearer ${secret:NAME}`). */
+const STORED_SECRET = /\$\{secret:[^}\s]+\}/;
+
+/** Whether a value is only a reference to a secret kept elsewhere (or holds its secret part as one), or empty. */
 export function isReferenceOrEmpty(value: string): boolean {
-  return value.trim() === '' || REFERENCE.test(value.trim());
+  return value.trim() === '' || REFERENCE.test(value.trim()) || STORED_SECRET.test(value);
 }
 
 export function isSecretName(name: string): boolean {

@@ -9,7 +9,8 @@ const MAX_NOISE_PREVIEW_CHARS = 2000;
 const NEWLINE = 0x0a;
 
 export type JsonLineReaderHooks = {
-  onMessage(message: JSONRPCMessage): void;
+  /** A message, with the line it was read from (the trace keeps that text rather than making it again). */
+  onMessage(message: JSONRPCMessage, text: string): void;
   /** A line that is not a JSON-RPC object: the server broke the stdio rule, but the connection lives on. */
   onNoise(line: string): void;
   /** A line longer than the cap was discarded; reading resumes after its newline. */
@@ -112,7 +113,7 @@ export class JsonLineReader {
       this.#hooks.onNoise(previewNoise(text));
       return;
     }
-    if (isJsonRpcMessage(value)) this.#hooks.onMessage(value);
+    if (isJsonRpcMessage(value)) this.#hooks.onMessage(value, text);
     else this.#hooks.onNoise(previewNoise(text));
   }
 }

@@ -7,7 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { WireText } from '../trace/tracingTransport.ts';
 import { lookUpCommand, pathOf } from './commandLookup.ts';
 import { JsonLineReader } from './jsonLineReader.ts';
 import { tooLargeAnswer } from '../oversizedMessage.ts';
@@ -63,7 +64,7 @@ const liveChildren = new Set<ChildProcess>();
 let exitHandlerInstalled = false;
 
 export class StdioProcessTransport implements Transport {
-  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo & WireText) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
 
@@ -89,7 +90,7 @@ export class StdioProcessTransport implements Transport {
     this.#hooks = hooks;
     this.#reader = new JsonLineReader(
       {
-        onMessage: (message) => this.onmessage?.(message),
+        onMessage: (message, wireText) => this.onmessage?.(message, { wireText }),
         onNoise: (line) => hooks.onNoise(line),
         onOversize: (error) => {
           this.onerror?.(error);
@@ -165,14 +166,15 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /** Writes `wireText` when the trace made it already (TracingTransport), else the message's JSON. */
+  send(message: JSONRPCMessage, options?: TransportSendOptions & WireText): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#exited || this.#closing || !stdin.writable) {
       const why = this.#closing && !this.#exited ? 'the connection is closing' : 'its process is not running';
       return Promise.reject(new Error(`cannot send to MCP server "${this.#launch.command}": ${why}`));
     }
     if (this.#outgoing.length === 0) process.nextTick(this.#writeOutgoing);
-    this.#outgoing.push(`${JSON.stringify(message)}\n`);
+    this.#outgoing.push(`${options?.wireText ?? JSON.stringify(message)}\n`);
     if (!stdin.writableNeedDrain) return SENT;
     // One shared waiter, so a burst of sends does not pile a listener per message onto the stream.
     this.#drain ??= waitForDrain(stdin).finally(() => {

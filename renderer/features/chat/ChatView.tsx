@@ -10,6 +10,7 @@ import { useFollowEnd } from './useFollowEnd.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import { ToolsInUse } from './ToolsInUse.tsx';
 import { usePreloadedViews } from './ToolCallCard.tsx';
+import { SkillsInUse } from '../../../main/mcp/extensions/skills/window/SkillsInUse.tsx';
 
 /** Conversations on the left; the chosen one, with its messages, tool calls and the composer. */
 export function ChatView() {
@@ -45,6 +46,7 @@ export function ChatView() {
         <header className="conversation-head">
           <h2>{title}</h2>
           <ToolsInUse conversationId={selectedId} />
+          <SkillsInUse conversationId={selectedId} />
           <ModelPicker conversationKey={key} providers={providers} shown={shown} />
         </header>
         <div className="conversation-scroll" ref={setScroller}>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -13,11 +13,13 @@ import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
+import type { SlashOption } from './slashCommands.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
- * Escape) ends it. A message that starts with "/" opens the servers' prompts: arrows choose, Enter
- * picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's message.
+ * Escape) ends it. A message that starts with "/" opens the servers' prompts and skills: arrows choose,
+ * Enter picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's
+ * message; a picked skill is used (asked once, verified) and sent as the person's message.
  */
 export function Composer({ conversationId, busy, model }: { conversationId: string | null; busy: boolean; model: ModelInUse | null }) {
   const api = useAtriumApi();
@@ -43,7 +45,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const error = useAtriumStore((state) => state.sendError[key] ?? null);
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setError = (message: string | null) => setSendError(key, message);
-  const [options, setOptions] = useState<PromptSummary[]>([]);
+  const [options, setOptions] = useState<SlashOption[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const [files, setFiles] = useState<AttachedFile[]>([]);
@@ -61,7 +63,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
     focusTaken();
   }, [focusRequested, focusTaken, prompt]);
   const slash = prompt === null && /^\/\S*$/.test(text);
-  const onOptions = useCallback((next: PromptSummary[]) => {
+  const onOptions = useCallback((next: SlashOption[]) => {
     setOptions(next);
     setActive(0);
   }, []);
@@ -120,9 +122,23 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
     if (conversationId) api.cancelTurn({ conversationId }).catch((failure: unknown) => setError(errorMessage(failure)));
   };
 
-  const pick = (chosen: PromptSummary) => {
-    if (chosen.arguments.length === 0) runPrompt(chosen, {});
-    else setPrompt(chosen);
+  const runSkill = ({ serverId, uri, name }: { serverId: string; uri: string; name: string }) => {
+    setText('');
+    void submit(async () => {
+      try {
+        await api.runSkill({ serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) });
+      } catch (failure) {
+        // The person said no to the skill: that is said, and the box stays empty rather than offering it again.
+        if (!(failure instanceof AtriumRequestError && failure.code === 'cancelled')) throw failure;
+        setError(errorMessage(failure));
+      }
+    }, `/${name}`);
+  };
+
+  const pick = (chosen: SlashOption) => {
+    if (chosen.kind === 'skill') runSkill(chosen.skill);
+    else if (chosen.prompt.arguments.length === 0) runPrompt(chosen.prompt, {});
+    else setPrompt(chosen.prompt);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -205,7 +221,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         ref={input}
         className="composer-input"
         aria-label="Message"
-        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for a server's prompts)"
+        placeholder="Message Atrium (Enter to send, Shift+Enter for a new line, / for servers' prompts and skills)"
         value={text}
         rows={3}
         onChange={(event) => setText(event.target.value)}

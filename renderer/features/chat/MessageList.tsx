@@ -14,6 +14,7 @@ import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
+import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
 
@@ -121,6 +122,17 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
     opened.current = conversationId;
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [conversationId, rows.length, virtualizer]);
+
+  // A tool call someone asked to see (from its messages in a server's trace) is scrolled to, once.
+  const focusedCall = useAtriumStore((state) => state.focusedCall);
+  const scrolledToCall = useRef<typeof focusedCall>(null);
+  useEffect(() => {
+    if (!focusedCall || scrolledToCall.current === focusedCall || focusedCall.conversationId !== conversationId) return;
+    const index = rows.findIndex((row) => row.kind === 'saved' && row.message.content.some((block) => block.type === 'tool_use' && block.id === focusedCall.callId));
+    if (index < 0) return;
+    scrolledToCall.current = focusedCall;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [focusedCall, conversationId, rows, virtualizer]);
 
   // A turn the person just started is followed from wherever they were reading.
   // Only when a turn starts: while it runs, ChatView follows the reply as long as the person stays at the end.
@@ -256,10 +268,12 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   const { message, calls, liveCalls, callsItMade, last, retryModel } = props;
-  if (message.origin) {
+  if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
+  else if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
-        from prompt /<UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
+        {message.origin.kind === 'skill' ? 'with skill ' : 'from prompt /'}
+        <UntrustedText text={message.origin.name} /> · <UntrustedText text={message.origin.serverId} />
       </span>,
     );
   }
@@ -317,11 +331,18 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   return (
-    <li {...place} className={`message-row message-row-${message.role}`} aria-label={message.role === 'user' ? (message.origin ? `You, from prompt ${message.origin.name}` : 'You') : 'Assistant'}>
-      <div className={`message message-${message.role}`}>{items}</div>
+    <li {...place} className={`message-row message-row-${message.origin?.kind === 'task' ? 'task' : message.role}`} aria-label={rowLabel(message)}>
+      <div className={`message message-${message.origin?.kind === 'task' ? 'task' : message.role}`}>{items}</div>
     </li>
   );
 });
+
+/** Who a row is from: the person, a server's prompt in their name, a task's result that came in, the model. */
+function rowLabel(message: StoredMessage): string {
+  if (message.role === 'assistant') return 'Assistant';
+  if (message.origin?.kind === 'task') return `Task result from ${message.origin.serverId}/${message.origin.tool}`;
+  return message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You';
+}
 
 /**
  * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.

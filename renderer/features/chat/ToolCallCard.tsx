@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -9,6 +9,9 @@ import { SignInHint } from './SignInHint.tsx';
 import { ToolResultView } from './ToolResultView.tsx';
 import { loadedBecause } from './toolsInUseText.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { taskOfCall } from '../../../main/mcp/extensions/tasks/window/tasksSlice.ts';
+import { TaskStatus } from '../../../main/mcp/extensions/tasks/window/TaskStatus.tsx';
+import { taskStatusText } from '../../../main/mcp/extensions/tasks/window/taskText.ts';
 
 // MCP Apps views load their bridge only when a server has views: most windows never need it.
 const loadToolView = () => import('../../../main/mcp/extensions/apps/window/ToolView.tsx');
@@ -32,7 +35,21 @@ const statusText: Record<string, string> = {
   denied: 'Denied',
   invalid: 'Invalid arguments',
   cancelled: 'Cancelled',
+  task: 'Running as a task',
 };
+
+/** A call in these states was sent to its server: its messages are in the server's trace. */
+const reachedServer = new Set(['running', 'done', 'error', 'cancelled']);
+
+/** The card takes the focus when someone asks to see its call (from the call's messages in a trace). */
+function useFocusWhenAsked(callId: string) {
+  const card = useRef<HTMLElement>(null);
+  const asked = useAtriumStore((state) => (state.focusedCall?.callId === callId && callId !== '' ? state.focusedCall : null));
+  useEffect(() => {
+    if (asked) card.current?.focus({ preventScroll: true });
+  }, [asked]);
+  return card;
+}
 
 interface ToolCallCardProps {
   saved?: ToolCallRecord;
@@ -53,7 +70,9 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   const status = live?.status ?? saved?.status ?? 'pending';
   const composing = status === 'composing';
   const args = saved?.arguments ?? (composing ? live?.partialArguments : live?.arguments) ?? {};
-  const running = status === 'running' || status === 'awaiting_approval';
+  // MCP Tasks: a call its server runs on as a task has the task's status, Cancel and note instead.
+  const task = useAtriumStore((state) => taskOfCall(state.tasks, saved?.conversationId ?? conversationId, callId));
+  const running = (status === 'running' || status === 'awaiting_approval') && !task;
   // The saved duration is the host's measure; until it is saved, this window's own clock says.
   const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
   const progress = status === 'running' ? live?.progress : undefined;
@@ -63,17 +82,24 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   // A view shows from the moment the model starts writing the call, and from what was saved once the call
   // ended, so a reopened conversation shows it again; it learns the call's arguments only once it is allowed.
   const viewed = viewedCall(saved, live, conversationId, messageId);
+  const showServerTrace = useAtriumStore((state) => state.showServerTrace);
+  const card = useFocusWhenAsked(callId);
 
   return (
-    <article className={`tool-call tool-call-${status}`} aria-label={`Tool call ${serverId}/${tool}`}>
+    <article ref={card} tabIndex={-1} className={`tool-call tool-call-${task && task.endedAt === undefined ? 'task' : status}`} aria-label={`Tool call ${serverId}/${tool}`}>
       <header className="tool-call-head">
         <span className="tool-call-name">
           <UntrustedText text={serverId} /> / <UntrustedText text={tool} />
         </span>
         <span className="tool-call-status" role="status">
-          {statusText[status] ?? status}
+          {task ? taskStatusText(task) : (statusText[status] ?? status)}
           {duration !== undefined ? ` · ${formatDuration(duration)}` : ''}
         </span>
+        {serverId && callId && reachedServer.has(status) ? (
+          <button type="button" className="link-button tool-call-trace" onClick={() => showServerTrace(serverId, callId)}>
+            Show messages
+          </button>
+        ) : null}
         {running ? (
           <button
             type="button"
@@ -92,6 +118,7 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
           </button>
         ) : null}
       </header>
+      {task ? <TaskStatus task={task} inCard /> : null}
       {loadedHow ? <p className="tool-call-why muted">The model had this tool {loadedBecause(loadedHow)}.</p> : null}
       {progress ? (
         <div className="tool-call-progress">

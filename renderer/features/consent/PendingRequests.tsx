@@ -5,11 +5,14 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ElicitationDialog } from './ElicitationDialog.tsx';
 import { SamplingDialog } from './SamplingDialog.tsx';
 import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
+import { QuestionTaskContext } from '../../../main/mcp/extensions/tasks/window/TaskQuestionLabel.tsx';
+import { SkillQuestionDialog } from '../../../main/mcp/extensions/skills/window/SkillQuestionDialog.tsx';
 
 const requestName: Record<PendingKind, string> = {
   tool_approval: 'approval request',
   elicitation: 'request for information',
   sampling: 'request to use your model',
+  skill: 'question about a skill',
 };
 
 /**
@@ -44,11 +47,15 @@ export function PendingRequests() {
           {pending.length - 1} more request{pending.length > 2 ? 's' : ''} waiting
         </p>
       ) : null}
+      {/* A task's question names the task in its dialog. */}
+      <QuestionTaskContext.Provider value={record?.task}>
       {record?.kind === 'tool_approval' ? <ToolApprovalDialog key={record.id} record={record} answer={quiet} /> : null}
       {record?.kind === 'elicitation' ? (
         <ElicitationDialog key={record.id} record={record} answer={respond} openUrl={(url) => window.open(url, '_blank', 'noopener,noreferrer')} />
       ) : null}
       {record?.kind === 'sampling' ? <SamplingDialog key={record.id} record={record} answer={respond} /> : null}
+      {record?.kind === 'skill' ? <SkillQuestionDialog key={record.id} record={record} answer={quiet} /> : null}
+      </QuestionTaskContext.Provider>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
+import { describeBlock } from '../../../shared/installs.ts';
 import type { ServerSnapshot, ServerStatus, StoredServerEntry } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -133,6 +134,12 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
 }
 
 function StatusDetail({ status }: { status: ServerStatus }) {
+  if (status.kind === 'blocked')
+    return (
+      <p className="card-error">
+        Not started: {describeBlock(status.block)}. It cannot start while the policy says so, whatever you approve.
+      </p>
+    );
   if (status.kind === 'needs-approval')
     return <p className="card-note">{status.reason === 'new' ? 'Not started: Atrium has not run this server before.' : 'Not started: what it runs changed since you approved it.'}</p>;
   if (status.kind === 'error')

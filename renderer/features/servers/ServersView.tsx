@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ServerSnapshot, StoredServerEntry } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -9,8 +9,13 @@ import { ServerCard } from './ServerCard.tsx';
 import { ServerDetail } from './ServerDetail.tsx';
 import { ServerEditor } from './ServerEditor.tsx';
 import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
+import { RegistryDialog } from '../../serverSetup/RegistryDialog.tsx';
+import { BundleDialog } from '../../serverSetup/BundleDialog.tsx';
 
-/** Every configured server with its live state, the detail of the one selected, and adding or importing more. */
+/**
+ * Every configured server with its live state, the detail of the one selected, and adding more: by hand,
+ * from the registry, from a bundle, or imported. An installed server's start dialog follows by itself.
+ */
 export function ServersView() {
   const servers = useAtriumStore((state) => state.servers);
   const loaded = useAtriumStore((state) => state.serversLoaded);
@@ -22,6 +27,9 @@ export function ServersView() {
   const selected = servers.find((server) => server.id === selectedId);
   const [editor, setEditor] = useState<{ id: string; entry: StoredServerEntry } | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
+  const [bundle, setBundle] = useState<File | null>(null);
+  const bundleInput = useRef<HTMLInputElement>(null);
   // Servers just added from a pasted config, each waiting for the person's start approval in turn.
   const [toStart, setToStart] = useState<ServerSnapshot[]>([]);
 
@@ -32,6 +40,24 @@ export function ServersView() {
           <button type="button" className="button" onClick={() => setImporting(true)}>
             Import…
           </button>
+          <button type="button" className="button" onClick={() => setBrowsing(true)}>
+            From the registry…
+          </button>
+          <button type="button" className="button" onClick={() => bundleInput.current?.click()}>
+            Open a bundle…
+          </button>
+          <input
+            ref={bundleInput}
+            type="file"
+            accept=".mcpb,application/zip"
+            hidden
+            aria-label="Open a bundle…"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) setBundle(file);
+            }}
+          />
           <button type="button" className="button button-primary" onClick={() => setEditor('new')}>
             Add server
           </button>
@@ -46,6 +72,8 @@ export function ServersView() {
             }}
           />
         ) : null}
+        {browsing ? <RegistryDialog onDone={() => setBrowsing(false)} /> : null}
+        {bundle ? <BundleDialog file={bundle} onDone={() => setBundle(null)} /> : null}
         {toStart[0] ? <StartServerDialog key={toStart[0].id} server={toStart[0]} onDone={() => setToStart((queue) => queue.slice(1))} /> : null}
         {problems.length > 0 ? (
           <Banner tone="warning">

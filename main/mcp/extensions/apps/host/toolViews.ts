@@ -12,6 +12,7 @@ import { MAX_VIEW_CONTEXT_CHARS } from '../contract/viewSandbox.ts';
 import { markHidden, sliceMarked } from '../../../../../shared/serverText.ts';
 import type { CallOutcome, ToolCalls } from '../../../../chat/turnTools.ts';
 import { InvalidToolArgumentsError } from '../../../../host/tools/toolArguments.ts';
+import { endedOutcome } from '../../../../host/tools/personsCall.ts';
 
 /** The largest view document taken (server-pdf's view, all inlined, is about 4.3 MB). */
 export const MAX_VIEW_BYTES = 16 * 1024 * 1024;
@@ -95,7 +96,8 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       } finally {
         answered();
       }
-      return resultForView(outcome, viewOf, name);
+      // A view waits for its call's result, also when the call runs as a task.
+      return resultForView(await endedOutcome(outcome), viewOf, name);
     },
     setContext({ conversationId, callId, viewOf, text }) {
       if (!deps.conversationExists(conversationId)) throw new ViewConversationNotFoundError(`There is no conversation "${conversationId}" for the view of ${viewOf.serverId}/${viewOf.tool} to tell the model about.`);
@@ -116,7 +118,7 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
 }
 
 /** The result a view gets, or the refusal it is told, in words that say a view asked. */
-function resultForView(outcome: CallOutcome, viewOf: { serverId: string; tool: string }, name: string): CallToolResult {
+function resultForView(outcome: Exclude<CallOutcome, { kind: 'task' }>, viewOf: { serverId: string; tool: string }, name: string): CallToolResult {
   const asked = `The view of ${viewOf.serverId}/${viewOf.tool} asked to call "${name}"`;
   switch (outcome.kind) {
     case 'done':

@@ -1,4 +1,4 @@
-// Secrets must not reach the audit log: a tool's arguments often carry tokens, passwords and keys.
+// Secrets must not reach the audit log or the trace: a tool's arguments often carry tokens, passwords and keys.
 // A value is redacted when its key names a secret, and any string has the parts that look like a
 // credential replaced, so `git clone https://ghp_…@github.com/x` keeps everything but the token.
 

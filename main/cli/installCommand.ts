@@ -1,0 +1,81 @@
+// `atrium registry search WORDS` and `atrium install NAME[@VERSION] | FILE.mcpb`: the window's Servers ›
+// Add › From the registry, and its bundle's form, on the command line, through the same requests. An
+// installed server runs nothing before the person approves it: asked on a terminal (with where it came
+// from, what it asks for and what it can touch), else left waiting with the one command that approves it.
+
+import { readFile, stat } from 'node:fs/promises';
+import type { RunningHost } from '../app/hostCore.ts';
+import { readFieldProblems } from '../../shared/fieldProblems.ts';
+import type { RegistrySearch } from '../../shared/installs.ts';
+import { BUNDLE_LIMITS } from '../../shared/installs.ts';
+import { timeFromNow } from '../../shared/timeFromNow.ts';
+import { safeJson } from '../../shared/serverText.ts';
+import type { CliInvocation } from './cliArgs.ts';
+import { CliFailure, isBundlePath, wholePath } from './cliArgs.ts';
+import { formatServers, oneLine, visible } from './formatOutput.ts';
+import type { LaunchConsentIo } from './launchConsent.ts';
+import { settleLaunchApprovals } from './launchConsent.ts';
+
+export interface InstallIo extends LaunchConsentIo {
+  out(text: string): void;
+}
+
+export async function runRegistrySearch(invocation: CliInvocation, core: RunningHost, io: InstallIo): Promise<number> {
+  const words = invocation.args.slice(1).join(' ');
+  const found = await core.api.searchRegistry({ words, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) });
+  if (invocation.json) io.out(safeJson(found, 2));
+  else io.out(formatSearch(words, found));
+  return 0;
+}
+
+export function formatSearch(words: string, found: RegistrySearch, now: number = Date.now()): string {
+  const from = found.fromCopy
+    ? `The registry at ${found.registry} did not answer (${found.fromCopy}); these are from the copy Atrium kept ${timeFromNow(found.fetchedAt, now)}.`
+    : `From the registry at ${found.registry}, as it answered ${timeFromNow(found.fetchedAt, now)}.`;
+  const lines = [visible(from)];
+  for (const entry of found.entries) {
+    lines.push(`${visible(entry.name)} ${visible(entry.version)}${entry.title ? ` — ${visible(oneLine(entry.title))}` : ''}  [${entry.kinds.join(', ') || 'nothing Atrium can install'}]`);
+    lines.push(`    ${visible(oneLine(entry.description))}`);
+    lines.push(`    publisher ${visible(entry.publisher.namespace)}: ${entry.publisher.verified ? 'verified' : 'not verified'}`);
+    if (entry.status === 'deprecated') lines.push(`    ⚠ deprecated${entry.statusMessage ? `: ${visible(oneLine(entry.statusMessage))}` : ''}`);
+  }
+  const skipped = found.skipped ? ` (${found.skipped === 1 ? '1 entry' : `${found.skipped} entries`} the registry sent could not be read and ${found.skipped === 1 ? 'was' : 'were'} left out)` : '';
+  lines.push(`${found.total} server${found.total === 1 ? '' : 's'} match${found.total === 1 ? 'es' : ''} "${visible(words)}"${skipped}.`);
+  return lines.join('\n');
+}
+
+export async function runInstall(invocation: CliInvocation, core: RunningHost, io: InstallIo, signal?: AbortSignal): Promise<number> {
+  const [what = ''] = invocation.args;
+  const values = invocation.values ?? {};
+  const server = await (isBundlePath(what)
+    ? core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
+    : core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) })
+  ).catch((error: unknown) => {
+    // The host names each value missing (as the form's field); how to give it is this command's own words.
+    const missing = readFieldProblems((error as { fields?: unknown } | null)?.fields)?.filter((problem) => problem.field.startsWith('values.'));
+    if (missing?.length) throw new CliFailure(missing.map((problem) => `${problem.message}: give it with --env ${problem.field.slice('values.'.length)}=…`).join('\n'));
+    throw error;
+  });
+  io.out(`Installed ${visible(server.id)} in ${visible(core.configPath)}. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs.`);
+  const refused = await settleLaunchApprovals(core, io, invocation.configPath, signal);
+  if (refused.includes(server.id)) return 0;
+  await core.whenSettled();
+  const started = (await core.api.listServers({})).find((snapshot) => snapshot.id === server.id);
+  if (!started) return 0;
+  io.out(formatServers([started]));
+  return started.status.kind === 'ready' ? 0 : 1;
+}
+
+/** `name@1.2.3`: the version after the last @ that is not the first character (a scope's @ is not a version). */
+function nameAndVersion(text: string): { name: string; version?: string } {
+  const at = text.lastIndexOf('@');
+  return at > 0 ? { name: text.slice(0, at), version: text.slice(at + 1) } : { name: text };
+}
+
+async function bundleBytes(path: string): Promise<string> {
+  const file = wholePath(path);
+  const found = await stat(file).catch(() => undefined);
+  if (!found?.isFile()) throw new CliFailure(`${path}: there is no such file`);
+  if (found.size > BUNDLE_LIMITS.fileBytes) throw new CliFailure(`${path} is ${Math.round(found.size / 1024 / 1024)} MB, over the ${BUNDLE_LIMITS.fileBytes / 1024 / 1024} MB Atrium installs`);
+  return (await readFile(file)).toString('base64');
+}

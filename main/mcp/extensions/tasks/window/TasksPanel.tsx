@@ -1,0 +1,80 @@
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { TaskView } from '../contract/tasksContract.ts';
+import { useAtriumStore } from '../../../../../renderer/store/useAtriumStore.ts';
+import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
+import { TaskStatus } from './TaskStatus.tsx';
+
+/** The top bar's way to the Tasks panel, with how many tasks run now. */
+export function TasksButton() {
+  const running = useAtriumStore((state) => Object.values(state.tasks).filter((task) => task.endedAt === undefined).length);
+  const open = useAtriumStore((state) => state.tasksPanelOpen);
+  const setOpen = useAtriumStore((state) => state.setTasksPanelOpen);
+  return (
+    <button type="button" className="view-tab" aria-expanded={open} aria-controls="tasks-panel" onClick={() => setOpen(!open)}>
+      Tasks{running > 0 ? ` · ${running} running` : ''}
+    </button>
+  );
+}
+
+/**
+ * Every task the host follows, across conversations: those running first, then those that ended (the
+ * newest first), each with its card's status and Cancel, and a way to its conversation.
+ */
+export function TasksPanel() {
+  const open = useAtriumStore((state) => state.tasksPanelOpen);
+  const setOpen = useAtriumStore((state) => state.setTasksPanelOpen);
+  const tasks = useAtriumStore(useShallow((state) => Object.values(state.tasks)));
+  const titles = useAtriumStore(useShallow((state) => Object.fromEntries(state.conversations.map((c) => [c.id, c.title]))));
+  const selectConversation = useAtriumStore((state) => state.selectConversation);
+  const showView = useAtriumStore((state) => state.showView);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (open) heading.current?.focus();
+  }, [open]);
+  if (!open) return null;
+  const running = tasks.filter((task) => task.endedAt === undefined).sort((a, b) => b.startedAt - a.startedAt);
+  const ended = tasks.filter((task) => task.endedAt !== undefined).sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
+  const entry = (task: TaskView) => (
+    <li key={task.key} className="task-entry">
+      <div className="task-entry-head">
+        <span className="tool-call-name">
+          <UntrustedText text={task.serverId} /> / <UntrustedText text={task.tool} />
+        </span>
+        {task.conversationId ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              showView('chat');
+              selectConversation(task.conversationId ?? null);
+              setOpen(false);
+            }}
+          >
+            {titles[task.conversationId] ? <UntrustedText text={titles[task.conversationId] ?? ''} /> : 'Open its conversation'}
+          </button>
+        ) : (
+          <span className="muted">your own call</span>
+        )}
+      </div>
+      <TaskStatus task={task} />
+    </li>
+  );
+  return (
+    <aside id="tasks-panel" className="tasks-panel" aria-labelledby="tasks-panel-title" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+      <header className="tasks-panel-head">
+        <h2 id="tasks-panel-title" ref={heading} tabIndex={-1}>
+          Tasks
+        </h2>
+        <button type="button" className="icon-button" aria-label="Close the Tasks panel" onClick={() => setOpen(false)}>
+          ×
+        </button>
+      </header>
+      <p className="muted">Long work a server runs on while you keep chatting. A result that comes in after its turn is shown in its conversation, and the model reads it at its next request.</p>
+      <h3>Running</h3>
+      {running.length === 0 ? <p className="muted">No task is running.</p> : <ul className="task-list">{running.map(entry)}</ul>}
+      <h3>Finished</h3>
+      {ended.length === 0 ? <p className="muted">No task has finished yet.</p> : <ul className="task-list">{ended.map(entry)}</ul>}
+    </aside>
+  );
+}
