@@ -5,6 +5,7 @@
 // Each server added is put to the organisation's policy as every start is: one it blocks is reported with
 // the rule (it will not start, whoever approves it).
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { importServers } from '../mcp/config/importServers.ts';
 import type { ImportReport } from '../mcp/config/importServers.ts';
@@ -35,11 +36,16 @@ export interface ImportOptions {
 export async function importServersFile(home: string, source: string, options: ImportOptions = {}): Promise<{ target: string; report: ImportReport; blocked: { id: string; block: PolicyBlock }[] }> {
   const target = options.target ?? serversFilePath(home);
   const keys = { own: fileKeyProtector(home).dataKey };
-  const db = openDatabase(join(home, DATABASE_FILE_NAME), databaseMigrations);
-  try {
-    await LaunchApprovals.open(home, keys, launchUpgradeIn(db));
-  } finally {
-    db.close();
+  // Without a database no older Atrium used this folder (and a new database would make the upgrade never
+  // due): nothing is made for it, so an import on a full disk fails only where it writes, at the file.
+  const databasePath = join(home, DATABASE_FILE_NAME);
+  if (existsSync(databasePath)) {
+    const db = openDatabase(databasePath, databaseMigrations);
+    try {
+      await LaunchApprovals.open(home, keys, launchUpgradeIn(db));
+    } finally {
+      db.close();
+    }
   }
   const report = await importServers(source, target);
   const installs = await InstallRecords.open(home, keys);
