@@ -82,8 +82,13 @@ function scriptedHost() {
 }
 
 /** Lets every answer the store is waiting for arrive (each is one promise turn, then a set). */
+/**
+ * Until what the binder asked has been answered and taken in: the scripted host answers without timers,
+ * so every chain of promises it starts has run once the event loop comes round (a fixed count of
+ * microtask turns ran out as binders were added).
+ */
 async function settle(): Promise<void> {
-  for (let turn = 0; turn < 20; turn++) await Promise.resolve();
+  for (let round = 0; round < 3; round++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 async function boundStore(): Promise<{ store: AtriumStore; host: ReturnType<typeof scriptedHost>; unbind: () => void }> {

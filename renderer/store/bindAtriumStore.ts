@@ -141,11 +141,14 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
 
   const loadHostSettings = async () => {
     try {
-      const [settings, workspaces, hostInfo, grants] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({}), api.listGrants({}), ...extensions.map((extension) => extension.reload())]);
+      // Each extension's part loads on its own: one that fails (or a host without it) leaves the rest as it is.
+      const extensionsLoaded = Promise.all(extensions.map((extension) => extension.reload().catch(() => undefined)));
+      const [settings, workspaces, hostInfo, grants] = await Promise.all([api.getSettings({}), api.listWorkspaces({}), api.getHostInfo({}), api.listGrants({})]);
       state().setSettings(settings);
       state().setWorkspaces(workspaces);
       state().setHostInfo(hostInfo);
       state().setGrants(grants);
+      await extensionsLoaded;
     } catch {
       // Shown again on the next reconnect or change.
     }
