@@ -99,6 +99,14 @@ test('a withheld tool called anyway (the model remembers it) is refused with the
   assert.deepEqual([store.calls[0]?.status, store.calls[0]?.tool], ['denied', 'add']);
 });
 
+test('a tool the model names but was not offered (its server is off) runs nothing, and its saved line says so in words', async () => {
+  const { outcome, provider, served, store } = run([{ calls: [{ name: 'notes__add_note', input: { title: 'x' } }] }, { text: 'ok' }]);
+  await outcome;
+  assert.deepEqual(served, []);
+  assert.match(JSON.stringify(provider.requests[1]?.messages.at(-1)), /There is no tool named \\"notes__add_note\\"/);
+  assert.deepEqual(store.calls[0]?.result, { error: 'the model asked for a tool it was not offered, so nothing ran (is its server off?)' });
+});
+
 test('the gate hears of every result the conversation takes in', async () => {
   const { outcome, tookIn } = run([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'ok' }]);
   await outcome;
