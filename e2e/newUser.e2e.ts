@@ -137,13 +137,18 @@ test('a newcomer’s first session, from an empty data folder to a pasted server
     await expectTurnOver(page);
   });
 
-  await test.step('a reload keeps the conversation', async () => {
+  await test.step('a reload lands where the person was: the conversation, then a server’s tab', async () => {
     await page.reload();
     await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
-    await page.getByRole('button', { name: 'Chat', exact: true }).click();
-    await page.getByRole('button', { name: 'what notes do I have?', exact: true }).click();
+    // Without a click: the open conversation is open again.
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Answered on the second try.');
     await screenshot(page, 'after-reload');
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    await page.getByRole('article', { name: 'atrium-sample', exact: true }).getByRole('button', { name: 'atrium-sample', exact: true }).click();
+    await page.getByRole('tab', { name: 'About' }).click();
+    await page.reload();
+    await expect(page.getByRole('tab', { name: 'About' })).toHaveAttribute('aria-selected', 'true');
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
   });
 
   await test.step('a server’s config pasted from its README: previewed, added untrusted, started once approved', async () => {

@@ -5,10 +5,13 @@ import { connectAtrium } from './api/atriumClient.ts';
 import { applyStoredTheme } from './features/settings/ThemePicker.tsx';
 import { AtriumApiContext } from './api/useAtriumApi.ts';
 import { bindAtriumStore } from './store/bindAtriumStore.ts';
+import { keepPlace } from './store/keptPlace.ts';
 import { useAtriumStore } from './store/useAtriumStore.ts';
 
 applyStoredTheme();
 const connection = connectAtrium();
+// A reload lands where the person was (before the first load, so a first run's view does not override it).
+keepPlace(useAtriumStore);
 bindAtriumStore(connection, useAtriumStore);
 
 const root = document.getElementById('root');

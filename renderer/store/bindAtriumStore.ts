@@ -166,6 +166,9 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       state().setPending(pending);
       state().setLoadError(null);
       await loadConversations();
+      // A conversation kept open across a reload that was deleted meanwhile (elsewhere) is not shown.
+      const kept = state().selectedConversationId;
+      if (firstLoad && kept !== null && !state().conversations.some((conversation) => conversation.id === kept)) state().selectConversation(null);
       // Events sent while the link was down are lost: the host's list says which turns still run, and a
       // turn this window did not see begin (it was reloaded) is followed from its saved reply on.
       state().endTurnsNotRunning();
