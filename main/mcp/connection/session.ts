@@ -10,7 +10,6 @@ import { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
-import { markHidden } from '../../../shared/serverText.ts';
 import type { LogLevel, ProtocolEra, RootEntry, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
@@ -19,7 +18,7 @@ import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import { TracingTransport } from '../trace/tracingTransport.ts';
 import type { ServerTrace } from '../trace/serverTrace.ts';
-import { packageRunnerFailure } from './packageRunnerFailure.ts';
+import { ServerLastWords, downloadHint } from './serverLastWords.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { declaredCapabilities, declaredExtensions } from '../extensions/connectionExtensions.ts';
 import { SessionTasks } from '../extensions/tasks/sessionTasks.ts';
@@ -50,34 +49,6 @@ export interface SessionOptions {
 
 /** JSON-RPC error code the spec gives for a person rejecting a sampling request. */
 const USER_REJECTED = -1;
-/** How much of a dead server's stderr is kept to explain its exit, and how long a line is shown. */
-const STDERR_LINES_KEPT = 30;
-const STDERR_LINE_SHOWN = 300;
-/** A line that says what went wrong, in most runtimes' words. */
-const SAYS_WHAT_FAILED = /(error|exception)\b|\b(fatal|panic|cannot|can't|could not|not found|no such|denied|failed|refus)/i;
-/** Lines that only say where (stack frames, Node's closing version line, a lone brace). */
-const SAYS_ONLY_WHERE = /^(at\s|File\s"|Traceback \(most recent call last\)|Node\.js v\d|[{}[\]()]+$|\^+$)/;
-
-/** Package runners fetch the server on its first start, which can take longer than the time limit. */
-const PACKAGE_RUNNERS = /^(npx|pnpx|bunx|uvx|pipx|dnx)(\.cmd|\.exe)?$/i;
-
-export function downloadHint(definition: ServerDefinition): string {
-  if (definition.transport !== 'stdio') return '';
-  const runner = definition.command.split(/[\\/]/).pop() ?? '';
-  const viaRunner = PACKAGE_RUNNERS.test(runner) || (/^(pnpm|yarn|npm)(\.cmd)?$/i.test(runner) && ['dlx', 'exec'].includes(definition.args[0] ?? ''));
-  return viaRunner ? `; ${runner} may still be downloading the server on its first start: try again in a minute` : '';
-}
-
-/**
- * The lines of a dead server's stderr that explain its end: the last two that say what failed (an
- * "Error: Cannot find module" above a stack trace), else its last two lines that are not a stack.
- */
-export function telling(lines: readonly string[]): string[] {
-  const meaningful = lines.filter((line) => !SAYS_ONLY_WHERE.test(line));
-  const failures = meaningful.filter((line) => SAYS_WHAT_FAILED.test(line));
-  return (failures.length > 0 ? failures : meaningful).slice(-2);
-}
-
 export class Session {
   readonly client: Client;
   /** Why the connection ended, in words for the person; set by whoever learns it first. */
@@ -115,12 +86,12 @@ export class Session {
     session.transport = await makeTransport({
       onStderrLine: (line) => {
         log.add('info', 'stderr', line);
-        session.rememberStderr(line);
+        session.stderr.remember(line);
       },
       onNoise: (line) => log.add('warning', 'host', `ignored a line on stdout that is not JSON-RPC: ${line}`),
       onExit: ({ code, signal }) => {
         if (session.closing) return;
-        session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
+        session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.stderr.lastWords()}`;
       },
     });
     // The SDK Client sees the server through three layers: the trace (every message as it travelled), the
@@ -145,7 +116,7 @@ export class Session {
       if (error instanceof ServerLaunchError && error.detail) log.add('info', 'host', error.detail);
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
-        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.lastWords()}`, { cause: error });
+        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.stderr.lastWords()}`, { cause: error });
       }
       // A process that exited during the handshake explains the failure better than "connection closed".
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
@@ -177,24 +148,7 @@ export class Session {
   }
 
   /** What the server last wrote to stderr: why it died is usually there, not in its exit code. */
-  private readonly recentStderr: string[] = [];
-
-  private rememberStderr(line: string): void {
-    const text = line.trim();
-    if (text === '') return;
-    this.recentStderr.push(text.length > STDERR_LINE_SHOWN ? `${text.slice(0, STDERR_LINE_SHOWN)}…` : text);
-    if (this.recentStderr.length > STDERR_LINES_KEPT) this.recentStderr.shift();
-  }
-
-  /** "; it last wrote: …" after an exit, or nothing when the server wrote nothing. */
-  private lastWords(): string {
-    // A package runner that could not fetch the server says so in a dozen lines: one sentence says it better.
-    const runnerFailure = packageRunnerFailure(this.recentStderr);
-    if (runnerFailure !== undefined) return `; ${markHidden(runnerFailure)}`;
-    const shown = telling(this.recentStderr);
-    // Server text, shown in a card and on a terminal: hidden and control characters are marked where they were.
-    return shown.length === 0 ? '' : `; it last wrote: ${markHidden(shown.join(' | '))}`;
-  }
+  private readonly stderr = new ServerLastWords();
 
   /** The server's process id, for a stdio server that is running. */
   get pid(): number | undefined {

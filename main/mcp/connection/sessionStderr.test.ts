@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { downloadHint, telling } from './session.ts';
+import { downloadHint, telling } from './serverLastWords.ts';
 
 test("a Node server's missing module: the error line, not the stack or Node's version line", () => {
   const stderr = [

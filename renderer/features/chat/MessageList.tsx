@@ -6,12 +6,12 @@ import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { ConversationNote, StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
-import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
+import { MessageActions } from './MessageActions.tsx';
+import { typedText } from './messageText.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
@@ -344,59 +344,7 @@ function rowLabel(message: StoredMessage): string {
   return message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You';
 }
 
-/**
- * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.
- * Rows mount and unmount by the dozen while a long conversation scrolls, so only the last reply's Retry
- * subscribes to the store; Edit reads the store when it is pressed.
- */
-function MessageActions({ message, last, model }: { message: StoredMessage; last: boolean; model: ModelInUse | null }) {
-  if (message.role === 'user') {
-    const text = typedText(message);
-    if (message.origin || !text) return null;
-    return (
-      <div className="message-actions">
-        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => useAtriumStore.getState().setDraft(text)}>
-          Edit
-        </button>
-      </div>
-    );
-  }
-  return last ? <RetryAction messageId={message.id} model={model} /> : null;
-}
-
-function RetryAction({ messageId, model }: { messageId: string; model: ModelInUse | null }) {
-  const api = useAtriumApi();
-  const conversationId = useAtriumStore((state) => state.selectedConversationId);
-  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
-  // Retry is offered while this reply is the conversation's very last message.
-  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
-  const setSendError = useAtriumStore((state) => state.setSendError);
-  const setSending = useAtriumStore((state) => state.setSending);
-  // The host answers the person's last message again (it is not sent twice); a Retry that cannot start
-  // says why under the message box, where a failed send says it.
-  const retry = (id: string) => {
-    setSendError(id, null);
-    setSending(id, true);
-    api
-      .retryTurn({ conversationId: id, ...(model ?? {}) })
-      .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
-      .finally(() => setSending(id, false));
-  };
-  if (!conversationId || !last) return null;
-  return (
-    <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
-        Retry
-      </button>
-    </div>
-  );
-}
-
 /** The host's error sentences usually end with their own full stop; one is added only where missing. */
 function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
-}
-
-function typedText(message: StoredMessage, separator = '\n'): string {
-  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(separator);
 }

@@ -1,0 +1,56 @@
+// What the person can do with a message in the conversation: Edit their own words, Retry the last reply.
+
+import type { StoredMessage } from '../../../shared/conversation.ts';
+import type { ModelInUse } from '../../../shared/modelInUse.ts';
+import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useAtriumApi } from '../../api/useAtriumApi.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { typedText } from './messageText.ts';
+
+/**
+ * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.
+ * Rows mount and unmount by the dozen while a long conversation scrolls, so only the last reply's Retry
+ * subscribes to the store; Edit reads the store when it is pressed.
+ */
+export function MessageActions({ message, last, model }: { message: StoredMessage; last: boolean; model: ModelInUse | null }) {
+  if (message.role === 'user') {
+    const text = typedText(message);
+    if (message.origin || !text) return null;
+    return (
+      <div className="message-actions">
+        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => useAtriumStore.getState().setDraft(text)}>
+          Edit
+        </button>
+      </div>
+    );
+  }
+  return last ? <RetryAction messageId={message.id} model={model} /> : null;
+}
+
+function RetryAction({ messageId, model }: { messageId: string; model: ModelInUse | null }) {
+  const api = useAtriumApi();
+  const conversationId = useAtriumStore((state) => state.selectedConversationId);
+  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
+  // Retry is offered while this reply is the conversation's very last message.
+  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
+  const setSendError = useAtriumStore((state) => state.setSendError);
+  const setSending = useAtriumStore((state) => state.setSending);
+  // The host answers the person's last message again (it is not sent twice); a Retry that cannot start
+  // says why under the message box, where a failed send says it.
+  const retry = (id: string) => {
+    setSendError(id, null);
+    setSending(id, true);
+    api
+      .retryTurn({ conversationId: id, ...(model ?? {}) })
+      .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
+      .finally(() => setSending(id, false));
+  };
+  if (!conversationId || !last) return null;
+  return (
+    <div className="message-actions">
+      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
+        Retry
+      </button>
+    </div>
+  );
+}
