@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,8 @@ import { createInterface } from 'node:readline';
 import { REAPER_SCRIPT } from './reaperScript.ts';
 
 const SCAN_INTERVAL_SECONDS = 1;
+/** Whether the reaper finds a run's processes by the mark in their initial environment (reaperScript.ts's `marked`). */
+const MARKS_READABLE = process.platform === 'linux' && existsSync('/proc/self/environ');
 /** How long a server's shutdown waits for the reaper to record what the server started. */
 const SCAN_WAIT_MS = 5_000;
 /** A reaper that keeps dying is not started again forever. */
@@ -88,9 +90,15 @@ class ProcessReaper {
     return stdin?.writable ? stdin : undefined;
   }
 
-  /** Resolves once the reaper has recorded every process the servers started (or after a bounded wait). */
+  /**
+   * Resolves once the reaper has recorded every process the servers started (or after a bounded wait).
+   * Where the reaper reads the run's mark from each process's initial environment (Linux), what a server
+   * started is found by its mark when the server's exit is reaped, its tree walked from there too, so
+   * nothing is waited for: a scan of the whole process table, which takes a busy machine up to a second,
+   * would only be done twice.
+   */
   recordDescendants(): Promise<void> {
-    if (!this.#child) return Promise.resolve();
+    if (!this.#child || MARKS_READABLE) return Promise.resolve();
     // Servers stopping together (a quit) share scans: a scan already under way may have read the
     // process table too early for a new request, so those wait together for the one after it.
     if (!this.#scanning) {
