@@ -11,6 +11,8 @@
 import type { FromExtendedSchema } from 'json-schema-to-ts';
 import type { AppsEvents, AppsResults } from '../main/mcp/extensions/apps/contract/appsContract.ts';
 import { appsEvents, appsRequests } from '../main/mcp/extensions/apps/contract/appsContract.ts';
+import type { SandboxEvents, SandboxResults } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
+import { sandboxEvents, sandboxRequests } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
 import { conversationsEvents, conversationsRequests } from './contract/conversations.ts';
 import type { ServerOffersEvents, ServerOffersResults } from './contract/serverOffers.ts';
@@ -39,9 +41,9 @@ export type { HostInfo } from './contract/workspaces.ts';
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults {}
+export interface AtriumResults extends ServersResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, AppsResults, SandboxResults {}
 
-export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents {}
+export interface AtriumEvents extends ServersEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, AppsEvents, SandboxEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -52,6 +54,7 @@ export const requestParamSchemas = {
   ...conversationsRequests,
   ...settingsRequests,
   ...appsRequests,
+  ...sandboxRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
@@ -63,6 +66,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...conversationsEvents,
   ...settingsEvents,
   ...appsEvents,
+  ...sandboxEvents,
 };
 
 export type RequestName = keyof AtriumResults;

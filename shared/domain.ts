@@ -1,6 +1,10 @@
 // Serialisable domain types shared by the host (main/) and the renderer. Nothing here may import Node
 // or DOM APIs: both sides compile this file.
 
+import type { SandboxSetting, SandboxSummary } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
+
+export type { SandboxSummary };
+
 export type ServerId = string;
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -105,7 +109,7 @@ export function describeVariable(variable: LaunchVariable): string {
 
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
 export interface LaunchRisk {
-  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env' | 'unverified-approval';
+  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env' | 'unverified-approval' | 'unsandboxed';
   message: string;
 }
 
@@ -122,6 +126,8 @@ export interface LaunchReview {
   /** What differs from the approval on record, each in a sentence: a script's content, where the command is found, a variable. */
   changes: string[];
   risks: LaunchRisk[];
+  /** A local server's sandbox: what it will be able to touch with the roots of now, or why it runs without one. */
+  sandbox?: SandboxSummary;
 }
 
 export interface ServerCounts {
@@ -525,5 +531,5 @@ type StoredEntryCommon = {
  * server's `oauth` block is shown to no one and kept as written; its secrets are references, never values.
  */
 export type StoredServerEntry =
-  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string })
+  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string; sandbox?: SandboxSetting })
   | (StoredEntryCommon & { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; oauth?: OAuthServerConfig });

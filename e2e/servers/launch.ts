@@ -20,7 +20,8 @@ export type StdioFixture =
   | 'toolChangeServer'
   | 'appViewServer'
   | 'viewAttackServer'
-  | 'lyingResultServer';
+  | 'lyingResultServer'
+  | 'snoopingServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

@@ -15,6 +15,8 @@ import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
+import { createSandboxApi } from '../mcp/extensions/sandbox/api/sandboxApi.ts';
+import type { ServerSandboxes } from '../mcp/extensions/sandbox/serverSandboxes.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import { createSetupApi } from './setupApi.ts';
 import { createSettingsApi } from './settingsApi.ts';
@@ -42,6 +44,8 @@ export interface ApiDeps {
   roots: RootsStore;
   workspaces: Workspaces;
   conversations: ConversationServices;
+  /** Every local server's sandbox. */
+  sandboxes: ServerSandboxes;
 }
 
 export function createAtriumApi(deps: ApiDeps): AtriumApi {
@@ -157,7 +161,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, deps.launchApprovals),
+    ...createServerConfigApi(hub, registry, deps.launchApprovals, (definition) => deps.sandboxes.summary(definition)),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps, conversations.models.makeProvider),
     ...createHostInfoApi(deps.frontEnd),
@@ -166,6 +170,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...createToolsApi({ catalog: conversations.catalog, calls: conversations.calls, chat: conversations.chat, history: conversations.history }),
     // The extensions' requests, one line each.
     ...createAppsApi(conversations.apps),
+    ...createSandboxApi({ sandboxes: deps.sandboxes, hub, registry, launchApprovals: deps.launchApprovals }),
   } satisfies AtriumApi;
   return api;
 }

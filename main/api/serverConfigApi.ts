@@ -13,6 +13,10 @@ import type { McpHub } from '../mcp/McpHub.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { LaunchApprovals } from '../mcp/launch/launchApprovals.ts';
 import { checkServerForm } from './serverFormProblems.ts';
+import type { SandboxSummary } from '../../shared/domain.ts';
+
+/** A local server's sandbox, for its start dialog: what it will be able to touch (the sandbox extension's). */
+export type SandboxOf = (definition: ServerDefinition) => Promise<SandboxSummary | undefined>;
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
@@ -26,7 +30,7 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals): ServerConfigRequests {
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals, sandboxOf?: SandboxOf): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -48,7 +52,11 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, app
       await hub.replace(definition);
       return hub.get(serverId).snapshot;
     },
-    reviewServerLaunch: async ({ serverId }) => approvals.review(known(serverId)),
+    reviewServerLaunch: async ({ serverId }) => {
+      const definition = known(serverId);
+      const [review, sandbox] = await Promise.all([approvals.review(definition), sandboxOf?.(definition)]);
+      return { ...review, ...(sandbox ? { sandbox } : {}) };
+    },
     approveServerLaunch: async ({ serverId, hash, start }) => {
       const definition = known(serverId);
       await approvals.approve(definition, hash);

@@ -21,6 +21,8 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
+import { restartForNewRoots } from '../mcp/extensions/sandbox/host/restartForNewRoots.ts';
+import { ServerSandboxes } from '../mcp/extensions/sandbox/serverSandboxes.ts';
 import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
 import { checkedElicitation } from '../host/elicitation/checkedElicitation.ts';
@@ -131,7 +133,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         openUrl: options.openUrl ?? ((url, _serverId, note) => note?.(`the person agreed to open ${url}`, 'notice')),
       });
 
-  // 4. The connections, one per server.
+  // 4. The connections, one per server, each local one in a sandbox made for the roots of its start.
+  const sandboxes = new ServerSandboxes({ dataFolder: options.home, roots, defaultFolder: serversWorkingFolder(options.home), ...(options.personHome ? { home: options.personHome } : {}) });
+  sandboxes.onChange((summary) => events.emit('sandboxChanged', summary));
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
@@ -148,6 +152,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       ...(options.serverCloseGraceMs !== undefined ? { closeGraceMs: options.serverCloseGraceMs } : {}),
       eras,
       launchGate: launchApprovals,
+      sandbox: sandboxes,
       workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
@@ -219,6 +224,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
+    sandboxes.forget(serverId);
     viewTrust.forget(serverId);
   });
   // Tools are pinned at first sight, as soon as a server lists them, not only when a turn reads them; the
@@ -236,6 +242,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();
+    void restartForNewRoots(sandboxes, hub);
   });
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
@@ -252,6 +259,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       roots,
       workspaces,
       conversations,
+      sandboxes,
       secrets,
       frontEnd: options.frontEnd ?? headlessFrontEnd,
       ...(options.secretStore ? { secretStore: options.secretStore } : {}),
@@ -271,6 +279,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
+        sandboxes.close();
         await eras.settled();
         stores.close();
         stopDataFileNotices();

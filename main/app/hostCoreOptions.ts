@@ -40,6 +40,8 @@ export interface HostCoreOptions {
   workspace?: string;
   /** Folders exposed to servers for this run only, beside the workspace's roots (the CLI's --root). */
   roots?: string[];
+  /** The person's home folder, which every server's sandbox hides; the OS's (HOME) by default. */
+  personHome?: string;
   /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
   onlyServers?: readonly string[];
   /** false: add the servers without starting them (the CLI's sign-out needs no connection). */

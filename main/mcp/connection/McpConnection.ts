@@ -7,7 +7,7 @@
 import type { ListKind } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { LaunchChangedError } from './connectionServices.ts';
+import { LaunchChangedError, SandboxUnavailableError } from './connectionServices.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
@@ -86,6 +86,7 @@ export class McpConnection extends SessionRequests {
         ...(services.eras ? { eras: services.eras } : {}),
         ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
+        ...(services.sandbox ? { sandbox: services.sandbox } : {}),
       },
       (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
@@ -254,7 +255,8 @@ export class McpConnection extends SessionRequests {
       if (failed) void failed.close();
       const message = toServerError(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() }).message;
       this.log.add('error', 'host', message);
-      if (findAuthorizationFailure(error)) this.failWithoutRestart(error, message);
+      // Neither a sign-in refused nor a sandbox that cannot run is mended by trying again.
+      if (findAuthorizationFailure(error) || error instanceof SandboxUnavailableError) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
     }
   }

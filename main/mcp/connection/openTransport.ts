@@ -6,7 +6,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, Tool } from '@modelcontextprotocol/client';
 import { LaunchChangedError } from './connectionServices.ts';
-import type { LaunchGate } from './connectionServices.ts';
+import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
 import { boundedFetch } from '../http/answerBounds.ts';
 import type { AnswerBounds } from '../http/answerBounds.ts';
@@ -26,6 +26,7 @@ export async function openStdioTransport(
   hooks: StdioHooks,
   limits: { maxMessageBytes?: number; closeGraceMs?: number; workingFolder?: string } = {},
   gate?: LaunchGate,
+  sandbox?: LaunchSandbox,
 ): Promise<StdioProcessTransport> {
   const env = await buildServerEnvironment(def.env);
   // A folder the definition names must be there already (its absence is the person's to fix); Atrium's own is made.
@@ -36,17 +37,17 @@ export async function openStdioTransport(
   if ((await gate?.confirm(def, env)) === 'changed') {
     throw new LaunchChangedError(`${def.id}: what it runs changed since you approved it (a script it runs, or the program its command finds); review it before it starts`);
   }
-  return new StdioProcessTransport(
-    {
-      command: def.command,
-      args: def.args,
-      env,
-      ...(cwd !== undefined ? { cwd } : {}),
-      ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
-      ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
-    },
-    hooks,
-  );
+  const launch = {
+    command: def.command,
+    args: def.args,
+    env,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
+    ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
+  };
+  if (!sandbox) return new StdioProcessTransport(launch, hooks);
+  const enclosed = await sandbox.enclose(def, launch, hooks);
+  return new StdioProcessTransport(enclosed.launch, enclosed.hooks);
 }
 
 /** What the host adds beneath every request to a remote server (its OAuth credentials); none by default. */

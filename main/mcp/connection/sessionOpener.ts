@@ -14,7 +14,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, formatMegabytes } from '../oversizedMessage.
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
-import type { LaunchGate } from './connectionServices.ts';
+import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 
 export interface TransportDefaults {
   /** The largest message read from a server (a stdio line, a JSON answer, an event) unless its definition says. */
@@ -27,6 +27,8 @@ export interface TransportDefaults {
   launchGate?: LaunchGate;
   /** Where a server runs when its definition names no folder. */
   workingFolder?: string;
+  /** What each local server is enclosed in. */
+  sandbox?: LaunchSandbox;
 }
 
 export class SessionOpener {
@@ -65,7 +67,7 @@ export class SessionOpener {
       };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate), this.prior);
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.sandbox), this.prior);
       let session: Session;
       try {
         session = await spawn();
