@@ -279,7 +279,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         for (const stop of stopFollowing) stop();
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         await hub.stopAll();
-        sandboxes.close();
+        await sandboxes.close();
         await eras.settled();
         stores.close();
         stopDataFileNotices();

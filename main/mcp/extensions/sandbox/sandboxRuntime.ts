@@ -34,10 +34,16 @@ export type Refusal = { id: string; line: string };
 let manager: Promise<Manager> | undefined;
 const refusalListeners = new Set<(refusal: Refusal) => void>();
 
-/** Hears every refusal of every launch (its id says whose). */
-export function onRefusal(listener: (refusal: Refusal) => void): () => void {
+/** Hears every refusal of every launch (its id says whose); the last to stop listening shuts the proxy and its bridges down. */
+export function onRefusal(listener: (refusal: Refusal) => void): () => Promise<void> {
   refusalListeners.add(listener);
-  return () => refusalListeners.delete(listener);
+  return async () => {
+    refusalListeners.delete(listener);
+    if (refusalListeners.size > 0 || !manager) return;
+    const running = manager;
+    manager = undefined;
+    await (await running.catch(() => undefined))?.reset();
+  };
 }
 
 /**

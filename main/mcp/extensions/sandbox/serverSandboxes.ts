@@ -51,7 +51,7 @@ export class ServerSandboxes implements LaunchSandbox {
   /** Launch id → server, for the proxy's refusals. */
   readonly #launches = new Map<string, string>();
   readonly #listeners = new Set<(summary: SandboxSummary) => void>();
-  readonly #stopRefusals: () => void;
+  readonly #stopRefusals: () => Promise<void>;
 
   constructor(options: SandboxesOptions) {
     this.#options = options;
@@ -147,8 +147,9 @@ export class ServerSandboxes implements LaunchSandbox {
     return () => this.#listeners.delete(listener);
   }
 
-  close(): void {
-    this.#stopRefusals();
+  /** When the host quits, after its servers have stopped: the proxy and its bridges end with the last host of the process. */
+  close(): Promise<void> {
+    return this.#stopRefusals();
   }
 
   #facts(definition: StdioServerDefinition, environment: Readonly<Record<string, string>>): Promise<SandboxFacts> {
