@@ -134,7 +134,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       });
 
   // 4. The connections, one per server, each local one in a sandbox made for the roots of its start.
-  const sandboxes = new ServerSandboxes({ dataFolder: options.home, roots, defaultFolder: serversWorkingFolder(options.home), ...(options.personHome ? { home: options.personHome } : {}) });
+  const sandboxes = new ServerSandboxes({ dataFolder: options.home, roots, defaultFolder: serversWorkingFolder(options.home), ...(options.personHome ? { home: options.personHome } : {}), ...(options.sandboxTools ? { tools: options.sandboxTools } : {}) });
   sandboxes.onChange((summary) => events.emit('sandboxChanged', summary));
   const hub = new McpHub(
     {

@@ -27,6 +27,7 @@ export function describeReview(review: LaunchReview): string[] {
   if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
   for (const change of review.changes) lines.push(`  • ${visible(change)}`);
   for (const risk of review.risks) lines.push(`  ⚠ ${visible(risk.message)}`);
+  if (review.sandbox) lines.push(`  ${review.sandbox.reason}`, ...review.sandbox.touches.map((line) => `    ${line}`), ...(review.sandbox.install ? [`    ${review.sandbox.install}`] : []));
   return lines;
 }
 

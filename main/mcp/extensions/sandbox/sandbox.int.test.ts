@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { approveServers } from '../../../../e2e/fixtures/approvedServers.ts';
 import { fixtureCommand } from '../../../../e2e/servers/launch.ts';
-import type { HostCore } from '../../../app/hostCore.ts';
+import type { HostCore, HostCoreOptions } from '../../../app/hostCore.ts';
+import { checkSandboxTools } from './sandboxTools.ts';
 import { startHostCore } from '../../../app/hostCore.ts';
 
 const linuxWithTools = process.platform === 'linux' ? {} : { skip: 'the sandbox this checks is bubblewrap (Linux)' };
@@ -31,7 +32,7 @@ interface World {
 }
 
 /** A fake home with the planted secrets, a root inside it and Atrium's data folder inside the root; the snooping server configured with `sandbox`. */
-async function startWorld(sandbox: Sandbox | undefined): Promise<World> {
+async function startWorld(sandbox: Sandbox | undefined, options: Partial<HostCoreOptions> = {}): Promise<World> {
   // Not under /tmp: the home folder must be hidden because it is the home folder, not because /tmp is.
   const home = await mkdtemp(join(homedir(), '.atrium-sandbox-test-'));
   const root = join(home, 'project');
@@ -52,7 +53,7 @@ async function startWorld(sandbox: Sandbox | undefined): Promise<World> {
   await writeFile(join(data, 'servers.json'), JSON.stringify({ mcpServers: { snoop: server } }));
   await writeFile(join(data, 'atrium-private.txt'), 'SECRET-ATRIUM-DATA');
   await approveServers(data);
-  const core = await startHostCore({ home: data, personHome: home, roots: [root], keepAliveMs: 0 });
+  const core = await startHostCore({ home: data, personHome: home, roots: [root], keepAliveMs: 0, ...options });
   await core.hub.whenSettled();
   return { home, root, data, core, secrets: { ...secrets, '.atrium': 'SECRET-ATRIUM-DATA' } };
 }
@@ -190,5 +191,36 @@ describe('the network of a sandboxed server', linuxWithTools, () => {
     world = await startWorld(false);
     assert.match(await call(world, 'fetch', { url: `http://127.0.0.1:${other.port}/` }), /another one/);
     assert.match(await call(world, 'fetch', { url: `http://localhost:${open.port}/` }), /the allowed one/);
+  });
+});
+
+describe('a machine without the sandbox’s tools', linuxWithTools, () => {
+  let world: World | undefined;
+  before(async () => {
+    // This machine's answer had the tools been installed nowhere.
+    world = await startWorld(undefined, { sandboxTools: checkSandboxTools('linux', '', []) });
+  });
+  after(() => stopWorld(world));
+
+  test('does not start the server outside the sandbox: it says why and what to install, and starting it unsandboxed is the person’s explicit choice', async () => {
+    assert.ok(world);
+    const [server] = await world.core.api.listServers({});
+    assert.equal(server?.status.kind, 'error', JSON.stringify(server?.status));
+    assert.match(server?.status.kind === 'error' ? server.status.message : '', /cannot start in its sandbox: bubblewrap \(bwrap\), socat and ripgrep \(rg\) are not installed\. Install them: sudo apt-get install bubblewrap socat ripgrep/);
+    const [summary] = await world.core.api.listSandboxes({ serverId: 'snoop' });
+    assert.equal(summary?.state, 'cannot-start');
+    assert.match(summary?.install ?? '', /apt-get install bubblewrap socat ripgrep/);
+    // The explicit choice: saved, and then it waits for the person's approval with the opt-out among its risks.
+    await world.core.api.runWithoutSandbox({ serverId: 'snoop' });
+    const review = await world.core.api.reviewServerLaunch({ serverId: 'snoop' });
+    assert.ok(review.risks.some((risk) => risk.kind === 'unsandboxed'), JSON.stringify(review.risks));
+    const [waiting] = await world.core.api.listServers({});
+    assert.equal(waiting?.status.kind, 'needs-approval');
+    await world.core.api.approveServerLaunch({ serverId: 'snoop', hash: review.hash, start: true });
+    await world.core.hub.whenSettled();
+    const [started] = await world.core.api.listServers({});
+    assert.equal(started?.status.kind, 'ready');
+    const saved = JSON.parse(readFileSync(join(world.data, 'servers.json'), 'utf8')) as { mcpServers: { snoop: { sandbox?: unknown } } };
+    assert.equal(saved.mcpServers.snoop.sandbox, false);
   });
 });

@@ -13,6 +13,7 @@ import { resolveLaunch } from '../../launch/launchPin.ts';
 import type { SandboxFacts } from './sandboxProfile.ts';
 import { isAtOrInside } from './sandboxProfile.ts';
 import { checkSandboxTools } from './sandboxTools.ts';
+import type { ToolCheck } from './sandboxTools.ts';
 
 /** Credential stores and browser profiles, relative to the home folder: hidden even when a root holds them. */
 const PRIVATE_PLACES = [
@@ -33,13 +34,15 @@ export interface FactsContext {
   defaultFolder: string;
   home?: string;
   platform?: NodeJS.Platform;
+  /** Whether the sandbox's tools are there; this machine's by default. */
+  tools?: ToolCheck;
 }
 
 export async function gatherSandboxFacts(server: StdioServerDefinition, context: FactsContext): Promise<SandboxFacts> {
   const platform = context.platform ?? process.platform;
   const home = real(context.home ?? homedir()) ?? '/';
   const sharedTemp = sharedTemporaryFolders(platform);
-  const check = checkSandboxTools(platform);
+  const check = context.tools ?? checkSandboxTools(platform);
   const hiddenAreas = [home, ...sharedTemp];
   const { program, files } = await resolveLaunch(server, async () => context.environment, context.defaultFolder);
   const installFolders = [...(program ? [program] : []), ...Object.keys(files)]

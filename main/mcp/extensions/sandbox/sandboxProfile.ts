@@ -100,9 +100,10 @@ export function describeSandboxProfile(profile: SandboxProfile, facts: Pick<Sand
       return [
         folders.length ? `Reads and changes: ${list(folders)}.` : 'Reads and changes none of your folders (the conversation has no roots).',
         ...(readOnly.length ? [`Reads only: ${list(readOnly)}.`] : []),
+        'Reads, without changing, the system’s programs and settings (outside your home folder).',
         ...(caches.length ? [`Its package runner’s cache: ${list(caches)}.`] : []),
         'A temporary folder of its own (what other programs keep in the shared one is out of reach).',
-        `Hidden from it: your home folder (${show(facts.home)}) and everything else above, Atrium’s data folder (${show(facts.dataFolder)}), your SSH, cloud and browser credentials.`,
+        `Hidden from it: your home folder (${show(facts.home)}) but what is listed, Atrium’s data folder (${show(facts.dataFolder)}), your SSH, cloud and browser credentials.`,
         others.length || registries.length
           ? `Network: only ${[...others, ...registries.map((host) => `${host} (its package registry)`)].join(', ')}.`
           : 'Network: none.',

@@ -24,18 +24,22 @@ const SYSTEM_FOLDERS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin',
 let checked: ToolCheck | undefined;
 
 /** The sandbox's tools on this machine, found once per process (a tool installed meanwhile counts after a restart of Atrium). */
-export function checkSandboxTools(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? ''): ToolCheck {
+export function checkSandboxTools(platform: NodeJS.Platform = process.platform, path: string = process.env.PATH ?? '', systemFolders: readonly string[] = SYSTEM_FOLDERS): ToolCheck {
   if (platform === 'darwin') return isExecutable('/usr/bin/sandbox-exec') ? { tools: undefined } : { unavailable: { reason: 'sandbox-exec is missing from /usr/bin.', install: 'It is part of macOS: reinstall or update the system.' } };
   if (platform !== 'linux') return { tools: undefined };
-  if (checked) return checked;
-  const folders = [...path.split(delimiter).filter(Boolean), ...SYSTEM_FOLDERS];
+  // Only this machine's own answer is kept (the folders another caller names are not the machine's).
+  const own = systemFolders === SYSTEM_FOLDERS;
+  if (own && checked) return checked;
+  const folders = [...path.split(delimiter).filter(Boolean), ...systemFolders];
   const find = (name: string) => folders.map((folder) => join(folder, name)).find(isExecutable);
   const found = { bwrap: find('bwrap'), socat: find('socat'), rg: find('rg') };
   const missing = (Object.keys(found) as (keyof SandboxTools)[]).filter((name) => found[name] === undefined);
   if (missing.length > 0) {
     const names = missing.map((name) => PACKAGE_OF[name]);
     const reason = `${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`} ${missing.length === 1 ? 'is' : 'are'} not installed.`;
-    return (checked = { unavailable: { reason, install: LINUX_INSTALL } });
+    const answer = { unavailable: { reason, install: LINUX_INSTALL } };
+    if (own) checked = answer;
+    return answer;
   }
   const tools = found as SandboxTools;
   const refusal = bwrapRefusal(tools.bwrap);

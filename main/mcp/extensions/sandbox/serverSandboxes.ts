@@ -18,6 +18,7 @@ import type { SandboxFacts, SandboxProfile } from './sandboxProfile.ts';
 import { deriveSandboxProfile, describeSandboxProfile, sandboxReason } from './sandboxProfile.ts';
 import { onRefusal, SandboxFailure, wrapLaunch } from './sandboxRuntime.ts';
 import { checkSandboxTools } from './sandboxTools.ts';
+import type { ToolCheck } from './sandboxTools.ts';
 
 export interface SandboxesOptions {
   /** Atrium's data folder: hidden from every server. */
@@ -28,6 +29,8 @@ export interface SandboxesOptions {
   defaultFolder: string;
   /** The person's home folder, when not the process's (tests). */
   home?: string;
+  /** Whether the sandbox's tools are there, when not this machine's answer (tests of a machine without them). */
+  tools?: ToolCheck;
 }
 
 /** The most blocked things kept per server: the latest. */
@@ -74,7 +77,7 @@ export class ServerSandboxes implements LaunchSandbox {
       this.#announce(definition.id);
       return { launch, hooks };
     }
-    const tools = checkSandboxTools();
+    const tools = this.#options.tools ?? checkSandboxTools();
     let wrapped;
     try {
       wrapped = await wrapLaunch(launch, profile, 'tools' in tools ? tools.tools : undefined, facts.workingFolder);
@@ -157,8 +160,8 @@ export class ServerSandboxes implements LaunchSandbox {
   }
 
   #context(environment: Readonly<Record<string, string>>) {
-    const { dataFolder, roots, defaultFolder, home } = this.#options;
-    return { dataFolder, roots: roots.list(), environment, defaultFolder, ...(home !== undefined ? { home } : {}) };
+    const { dataFolder, roots, defaultFolder, home, tools } = this.#options;
+    return { dataFolder, roots: roots.list(), environment, defaultFolder, ...(home !== undefined ? { home } : {}), ...(tools ? { tools } : {}) };
   }
 
   #record(serverId: string, summary: Omit<SandboxSummary, 'blocked'>): ServerRecord {
