@@ -10,10 +10,11 @@ import type { PendingSlice } from './pendingSlice.ts';
 import type { ServersSlice } from './serversSlice.ts';
 import type { ViewSlice } from './viewSlice.ts';
 import type { AppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
+import type { SandboxSlice } from '../../main/mcp/extensions/sandbox/window/sandboxSlice.ts';
 
 export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice &
   // The extensions' slices, one each.
-  AppsSlice;
+  AppsSlice & SandboxSlice;
 
 /** A slice sees (and may update) the whole state, so cross-slice cleanups stay in one `set`. */
 export type SliceCreator<Slice> = StateCreator<AtriumState, [], [], Slice>;

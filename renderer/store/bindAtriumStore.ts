@@ -10,13 +10,14 @@ import type { StaleList } from './catalogSlice.ts';
 import type { AtriumStore } from './useAtriumStore.ts';
 import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
+import { bindSandboxStore } from '../../main/mcp/extensions/sandbox/window/bindSandboxStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 
 export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore): () => void {
   const { api } = connection;
   const state = () => store.getState();
   // The extensions' parts of the mirror, one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store)];
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindSandboxStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

@@ -11,6 +11,7 @@ import { createPendingSlice } from './pendingSlice.ts';
 import { createServersSlice } from './serversSlice.ts';
 import { createViewSlice } from './viewSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
+import { createSandboxSlice } from '../../main/mcp/extensions/sandbox/window/sandboxSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -27,6 +28,7 @@ export const createAtriumStore = () =>
     ...createHostSettingsSlice(...args),
     // The extensions' slices, one line each.
     ...createAppsSlice(...args),
+    ...createSandboxSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;
