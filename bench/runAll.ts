@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['stdioRoundTrip', 'largeResult', 'toolsListHeap', 'httpRoundTrip', 'parallelStart', 'historyBench', 'turnOverhead', 'rendererBundle', 'rendererBench', 'viewsBench', 'toolRetrieval', 'toolPromptCache', 'longConversationStep', 'cliCall', 'coldStart', 'electronStart'];
+const BENCHES = ['stdioRoundTrip', 'largeResult', 'toolsListHeap', 'httpRoundTrip', 'parallelStart', 'sandboxStart', 'historyBench', 'turnOverhead', 'rendererBundle', 'rendererBench', 'viewsBench', 'toolRetrieval', 'toolPromptCache', 'longConversationStep', 'cliCall', 'coldStart', 'electronStart'];
 
 type Row = { bench: string; target: string; result: string };
 
