@@ -116,6 +116,7 @@ test('providers: add, a taken name refused, edit the address without taking the 
       const dead = `http://127.0.0.1:${await closedPort()}/v1`;
       await setBaseUrl(page, 'local', dead);
       await page.getByRole('form', { name: 'Edit local' }).getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByRole('form', { name: 'Edit local' })).toBeHidden();
       await testConnection(page, 'local');
       await expect(check).toHaveText(`✗ OpenAI-compatible provider "local": cannot reach ${dead} (connection refused). Is the server running?`);
       await page.screenshot({ path: 'e2e/artifacts/providers-dead-port.png' });
@@ -155,6 +156,8 @@ test('providers: add, a taken name refused, edit the address without taking the 
       await form.getByRole('button', { name: 'Replace key' }).click();
       await form.getByLabel(/^New API key/).fill(WRONG_KEY);
       await form.getByRole('button', { name: 'Save' }).click();
+      // The form closes once the key is saved; a test before that would ask with the old key.
+      await expect(form).toBeHidden();
       await testConnection(page, 'local');
       await expect(check).toHaveText(/^✗ OpenAI-compatible provider "local" rejected the API key \(HTTP 401\): Incorrect API key provided: \*\*\*\. Check the key/);
       expect(await page.content()).not.toContain(WRONG_KEY);

@@ -2,7 +2,8 @@
 // under a strict CSP; a model reply and a server's tool result that carry a remote Markdown image, raw
 // HTML, an inline script and an event handler show them as text or as a link to confirm, run nothing and
 // fetch nothing (a loopback server records every request made to it); the CSP itself refuses an inline
-// script and a remote image added to the page; hidden characters are removed where they enter the host, with a note.
+// script and a remote image added to the page; hidden characters are taken out where they enter the host
+// and shown as marks where they were.
 import type { FakeToolCall, FakeTurn } from './fixtures/llm/fakeAnthropicServer.ts';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import type { RequestRecorder } from './fixtures/hostilePage.ts';
@@ -51,15 +52,15 @@ test('security: hostile replies and results run nothing and fetch nothing; the C
     await expect(answer.getByRole('link', { name: 'click' }), 'raw HTML links are dropped').toHaveCount(0);
   });
 
-  await test.step('a tool result with the same tricks is shown as text, its hidden characters removed with a note', async () => {
+  await test.step('a tool result with the same tricks is shown as text, its hidden characters as marks where they were', async () => {
     await sendMessage(page, 'echo it back');
     await page.getByRole('dialog', { name: 'Run echo?' }).getByRole('button', { name: 'Allow once' }).click();
     const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
     await expect(result).toContainText(`<script>window.pwned = 'tool script'</script>`);
     await expect(result).toContainText(`<img src="${tracker.url}/tool-raw.png"`);
-    // The escapes and the bidi override were removed where the server's answer entered the host, and a note says so.
-    await expect(result).toContainText('red evil [Atrium removed 10 hidden characters from this text: control characters, bidirectional controls]');
-    await expect(result.locator('mark.hidden-char')).toHaveCount(0);
+    // The escapes and the bidi override were taken out where the server's answer entered the host; a mark shows where each was.
+    await expect(result).toContainText('⟨U+001B [31m⟩red⟨U+001B [0m⟩ ⟨U+202E⟩evil');
+    await expect(result.locator('mark.hidden-char')).toHaveCount(3);
     await expect(result.locator('img, script')).toHaveCount(0);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });

@@ -29,13 +29,13 @@ test('servers: hidden characters made visible or removed, an always-answer revok
   await test.step('a result with a bidi override shows the hidden character and a warning', async () => {
     await sendMessage(page, 'echo this file name');
     const dialog = page.getByRole('dialog', { name: 'Run echo?' });
-    await expect(dialog.getByLabel('Arguments')).toContainText('invoice\\u{202e}fdp.exe');
+    await expect(dialog.getByLabel('Arguments')).toContainText('invoice⟨U+202E⟩fdp.exe');
     await expect(dialog.getByRole('img', { name: 'Warning: this text contains hidden characters' }).first()).toBeVisible();
     await dialog.getByRole('button', { name: 'Always allow' }).click();
     const result = page.getByRole('article', { name: 'Tool call echo/echo' }).getByLabel('Result of echo');
-    // The model's arguments show the mark; the server's echo is neutralised where it enters the host.
-    await expect(result).toHaveText('invoicefdp.exe [Atrium removed 1 hidden character from this text: bidirectional controls]');
-    await expect(result.locator('mark.hidden-char')).toHaveCount(0);
+    // The model's arguments show the mark; the server's echo is neutralised where it enters the host, with a mark where the override was.
+    await expect(result).toContainText('invoice⟨U+202E⟩fdp.exe');
+    await expect(result.locator('mark.hidden-char')).toHaveCount(1);
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
   });
 

@@ -21,6 +21,8 @@ export type StdioFixture =
   | 'appViewServer'
   | 'viewAttackServer'
   | 'lyingResultServer'
+  | 'squattingServer'
+  | 'changeWhileListingServer'
   | 'snoopingServer';
 
 export type HttpFixture = 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';

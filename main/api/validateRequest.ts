@@ -7,6 +7,7 @@ import { contractCodes } from './personFacingErrors.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
 import { ownSchemaValidator } from '../ownSchemas.ts';
 import type { OwnSchemaValidator } from '../ownSchemas.ts';
+import { sliceMarked } from '../../shared/serverText.ts';
 
 export type ValidatedRequest = {
   [K in RequestName]: { ok: true; method: K; params: RequestParams<K> };
@@ -165,5 +166,5 @@ function readable(message: string): string {
   // A message that embeds a stack ("…\n    at fn (file:1:2)") keeps only the part before it.
   const beforeStack = message.split(/\n\s+at\s/)[0] ?? '';
   const trimmed = beforeStack.trim();
-  return trimmed.length > maxMessageLength ? `${trimmed.slice(0, maxMessageLength)}…` : trimmed;
+  return trimmed.length > maxMessageLength ? `${sliceMarked(trimmed, maxMessageLength)}…` : trimmed;
 }

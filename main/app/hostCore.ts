@@ -201,7 +201,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.
   const views = createToolViews({
     toolOf: (serverId, tool) => catalog.resolve(serverId, tool),
-    readResource: (serverId, uri) => hub.get(serverId).readResource(uri),
+    readViewPage: (serverId, uri) => hub.get(serverId).readViewPage(uri),
     conversationExists: (conversationId) => history.getConversation(conversationId) !== undefined,
     callOf: (conversationId, callId) => history.toolCalls.list(conversationId).find((call) => call.id === callId),
     context: stores.viewContext,

@@ -14,6 +14,7 @@ import { defaultProviderId } from './providerSettings.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { transcriptForModel } from './transcript.ts';
 import type { ChatContent, MessageOrigin } from '../../shared/conversation.ts';
+import { sliceMarked } from '../../shared/serverText.ts';
 
 /** A request about a conversation that cannot be met as asked; the message is for the person. */
 export class ConversationError extends Error {
@@ -235,7 +236,8 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
 function titleFrom(content: ChatContent[]): string {
   const text = content.find((c) => c.type === 'text');
   const line = text?.type === 'text' ? text.text.replace(/\s+/g, ' ').trim() : '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+  // A prompt's expansion is server text: its cut never falls inside the mark of a hidden character.
+  return line.length > 60 ? `${sliceMarked(line, 57)}…` : line || 'New conversation';
 }
 
 function dropUndefined(choice: ProviderChoice): ProviderChoice {

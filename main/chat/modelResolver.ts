@@ -7,10 +7,14 @@ import type { ProviderConfig, LlmProvider } from './llmTypes.ts';
 import type { ProviderOptions } from './providers/createProvider.ts';
 import type { ProviderChoice, ProviderSettings } from './providerSettings.ts';
 import { ModelChoiceError, chooseProvider, defaultModelOf, defaultProviderId } from './providerSettings.ts';
+import { modelBound } from './modelBound.ts';
 
 export class ModelResolver {
   private readonly settings: () => ProviderSettings;
-  /** Makes the client of a configured provider (tests and the CLI may supply their own). */
+  /**
+   * Makes the client of a configured provider (tests and the CLI may supply their own). Every provider a
+   * turn or a sampling request uses comes from here, so every request is made plain for the model here.
+   */
   readonly makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider;
   /** What each provider's API listed when last asked: a provider without a default model uses the first. */
   private readonly listed = new Map<string, string[]>();
@@ -20,7 +24,7 @@ export class ModelResolver {
 
   constructor(settings: () => ProviderSettings, makeProvider: (config: ProviderConfig, options?: ProviderOptions) => LlmProvider, runChoice?: ProviderChoice) {
     this.settings = settings;
-    this.makeProvider = makeProvider;
+    this.makeProvider = (config) => modelBound(makeProvider(config));
     this.runBaseUrl = runChoice?.baseUrl ? { baseUrl: runChoice.baseUrl, ...(runChoice.provider ? { provider: runChoice.provider } : {}) } : undefined;
   }
 

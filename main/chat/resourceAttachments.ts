@@ -2,7 +2,7 @@
 // can take: text as a labelled text block, images as images, other binary content named, not inlined.
 
 import type { ChatContent } from '../../shared/conversation.ts';
-import { neutraliseText } from '../../shared/serverText.ts';
+import { sliceMarked } from '../../shared/serverText.ts';
 
 /** The cap per attached resource's text; a larger one is cut with a marker (the person sees it whole in the resources view). */
 const MAX_TEXT_CHARS = 200_000;
@@ -19,10 +19,10 @@ export function resourceToContent(uri: string, contents: readonly ResourceConten
   for (const item of contents) {
     const label = `Resource ${item.uri || uri}${item.mimeType ? ` (${item.mimeType})` : ''}`;
     if (typeof item.text === 'string') {
-      // A view's page reaches the host as its server wrote it (shared/serverText.ts): cleaned here for the model.
-      const text = neutraliseText(item.text).text;
+      // The text keeps the neutraliser's marks (the window shows them); the model reads it plain (modelBound.ts).
+      const text = item.text;
       const cut = text.length > MAX_TEXT_CHARS;
-      blocks.push({ type: 'text', text: `${label}:\n${cut ? `${text.slice(0, MAX_TEXT_CHARS)}\n[… cut at ${MAX_TEXT_CHARS} characters of ${text.length}]` : text}` });
+      blocks.push({ type: 'text', text: `${label}:\n${cut ? `${sliceMarked(text, MAX_TEXT_CHARS)}\n[… cut at ${MAX_TEXT_CHARS} characters of ${text.length}]` : text}` });
     } else if (typeof item.blob === 'string' && item.mimeType?.startsWith('image/')) {
       blocks.push({ type: 'text', text: `${label}:` }, { type: 'image', mimeType: item.mimeType, data: item.blob });
     } else {

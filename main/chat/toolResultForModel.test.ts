@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { markServerValue } from '../../shared/serverText.ts';
+import { hostileCorpus } from '../../shared/testKits/hostileTextCorpus.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 
 test('spec 003 (content annotations: audience): content with audience ["user"] is shown to the person but not sent to the model', () => {
@@ -50,4 +53,21 @@ test('a result over the budget drops low-priority blocks first, then cuts, with 
 
 test('MCP 2024-11-05 Tools (isError: errors the model can see): isError is kept so the model knows the tool failed', () => {
   assert.equal(toolResultForModel({ content: [{ type: 'text', text: 'no such file' }], isError: true }).isError, true);
+});
+
+// What the model got of each tool result of the corpus before the neutraliser kept markers (it cleaned
+// each message where it entered the host); now the saved result keeps them for the window.
+const before = JSON.parse(readFileSync(new URL('../../shared/testKits/neutralisedBefore.json', import.meta.url), 'utf8')) as { forModel?: unknown }[];
+
+test('a hostile result reaches the model exactly as before markers: the same text, the same notes, the same cut', () => {
+  let results = 0;
+  hostileCorpus().forEach((message, index) => {
+    const expected = before[index]?.forModel;
+    if (expected === undefined) return;
+    const saved = (markServerValue(message) as { result: Record<string, unknown> }).result;
+    assert.deepEqual(toolResultForModel(saved, 100_000, 'call-1'), expected, `message ${index}`);
+    assert.doesNotMatch(JSON.stringify(toolResultForModel(saved, 100, 'call-1')), /\uFDD0|\uFDD1/u, 'a result cut short has no piece of a marker');
+    results += 1;
+  });
+  assert.ok(results >= 10);
 });

@@ -4,6 +4,7 @@
 // in the history, for the person and for the model, which reads the rest in pages (resultPages.ts).
 
 import type { ToolResultContent } from '../../shared/conversation.ts';
+import { plainValue } from '../../shared/serverText.ts';
 import { READ_RESULT_TOOL_NAME, textOf } from './resultPages.ts';
 
 export interface ModelToolResult {
@@ -32,7 +33,9 @@ export const DEFAULT_RESULT_BUDGET_CHARS = 100_000;
  * The result as the model gets it. With `callId`, a cut result's marker tells the model how to read the
  * rest of the kept text (from where its part ends, when what it got is the text's beginning).
  */
-export function toolResultForModel(result: Record<string, unknown>, budgetChars = DEFAULT_RESULT_BUDGET_CHARS, callId?: string): ModelToolResult {
+export function toolResultForModel(marked: Record<string, unknown>, budgetChars = DEFAULT_RESULT_BUDGET_CHARS, callId?: string): ModelToolResult {
+  // The saved result keeps the markers of what the neutraliser removed, for the window; the model reads it plain.
+  const result = plainValue(marked);
   const blocks = (Array.isArray(result.content) ? (result.content as Block[]) : []).filter((block) => !forPersonOnly(block));
   const converted = blocks.map((block, index) => ({ index, priority: priorityOf(block), content: convert(block) }));
   if (converted.length === 0 && result.structuredContent !== undefined) {

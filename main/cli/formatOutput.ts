@@ -198,8 +198,8 @@ function base64Bytes(data: unknown): number {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) : 0;
 }
 
-/** Text on one line, at most 160 characters. */
+/** One line of at most 160 characters, cut after the hidden characters are marked (never inside a mark's source). */
 export function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = visibleText(text).replace(/\s+/g, ' ').trim();
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }

@@ -1,6 +1,7 @@
 // A server's hostile text through the real `atrium` CLI process: what reaches the terminal and what
-// --json prints carry no escape sequence, bidi control or tag character, binary content passes intact,
-// and a page a server asks to open is judged by the sign-in URL policy.
+// --json prints carry no escape sequence, bidi control or tag character — the terminal shows a `\u{…}`
+// mark where each was, --json the text as the model reads it — binary content passes intact, and a page
+// a server asks to open is judged by the sign-in URL policy.
 
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
@@ -27,11 +28,19 @@ describe('hostile server text in the CLI', () => {
   });
   after(() => rm(home, { recursive: true, force: true }));
 
-  test("a server's error reaches the terminal without its escape sequences (set title, clear screen)", async () => {
+  test("a server's error reaches the terminal without its escape sequences (set title, clear screen), marked where they were", async () => {
     const { code, stdout, stderr } = await atrium('read', 'hostile', 'hostile://report');
     assert.equal(code, 1);
     assert.doesNotMatch(stdout + stderr, UNSAFE);
-    assert.match(stderr, /the server answered with an error: the server failed \[Atrium removed 23 hidden characters from this text: control characters\]/);
+    assert.ok(stderr.includes('the server answered with an error: \\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{1b}[31mthe server failed\\u{1b}[0m'), stderr);
+  });
+
+  test('tools: a description shows the marks of its hidden instruction where it was, cut to one line after marking', async () => {
+    const { code, stdout } = await atrium('tools');
+    assert.equal(code, 0);
+    assert.doesNotMatch(stdout, UNSAFE);
+    assert.ok(stdout.includes('    Looks up an invoice.\\u{e0041}\\u{e006c}\\u{e0073}'), stdout);
+    assert.doesNotMatch(stdout, /\\u\{fdd[01]\}/, 'no piece of a marker');
   });
 
   test('--json: tool descriptions lose their hidden instruction and say so; the JSON has nothing raw', async () => {
@@ -55,10 +64,11 @@ describe('hostile server text in the CLI', () => {
     assert.equal(result.content[1]?.data, PIXEL_PNG);
   });
 
-  test('a prompt expanded on the terminal shows the file name as it really is', async () => {
+  test('a prompt expanded on the terminal shows the file name as it really is, with a mark where the override was', async () => {
     const { code, stdout } = await atrium('prompt', 'hostile', 'summarise');
     assert.equal(code, 0);
-    assert.match(stdout, /Summarise invoicefdp\.exe please\. \[Atrium removed 1 hidden character from this text: bidirectional controls\]/);
+    assert.doesNotMatch(stdout, UNSAFE);
+    assert.ok(stdout.includes('Summarise invoice\\u{202e}fdp.exe please.'), stdout);
   });
 
   test('URL elicitation follows the sign-in URL policy: no metadata service, no router, no plain http', async () => {

@@ -1,5 +1,5 @@
 import type { LogLevel, LogLine, LogSource, ServerId } from '../../shared/domain.ts';
-import { neutraliseProse } from '../../shared/serverText.ts';
+import { markHidden, sliceMarked } from '../../shared/serverText.ts';
 
 const MAX_LINE_CHARS = 8_192;
 
@@ -21,8 +21,8 @@ export class ServerLog {
 
   add(level: LogLevel, source: LogSource, raw: string): void {
     // A server's stderr and the host's notes quoting it reach the window, the CLI and the terminal from here.
-    const text = neutraliseProse(raw);
-    const clipped = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… (${text.length - MAX_LINE_CHARS} more characters)` : text;
+    const text = markHidden(raw);
+    const clipped = text.length > MAX_LINE_CHARS ? `${sliceMarked(text, MAX_LINE_CHARS)}… (${text.length - MAX_LINE_CHARS} more characters)` : text;
     const line: LogLine = { serverId: this.serverId, at: Date.now(), level, source, text: clipped };
     this.lines.push(line);
     if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);

@@ -4,6 +4,7 @@
 // so nothing in them can become raw HTML or close its fence. The store holds no secrets, so neither does this.
 
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
+import { shownValue } from '../../shared/visibleText.ts';
 
 export const EXPORT_FORMAT = 'atrium.conversation';
 export const EXPORT_VERSION = 1;
@@ -99,7 +100,10 @@ function heading(message: StoredMessage): string {
   return `## ${who} · ${time(message.createdAt)}`;
 }
 
-export function exportMarkdown(conversation: Conversation, messages: readonly StoredMessage[], toolCalls: readonly ToolCallRecord[]): string {
+export function exportMarkdown(conversation: Conversation, savedMessages: readonly StoredMessage[], savedCalls: readonly ToolCallRecord[]): string {
+  // Hidden characters show as the window shows them (invoice⟨U+202E⟩fdp.exe), where they were.
+  const messages = shownValue(savedMessages);
+  const toolCalls = shownValue(savedCalls);
   const calls = new Map(toolCalls.map((call) => [call.id, call]));
   const shown = new Set<string>();
   const sections = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`];

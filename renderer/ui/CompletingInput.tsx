@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { UntrustedText } from './UntrustedText.tsx';
+import { withoutMarks } from '../../shared/serverText.ts';
 
 const COMPLETION_DELAY_MS = 200;
 
@@ -69,7 +70,8 @@ export function CompletingInput({ name, label, description, value, required, aut
               className="prompt-option"
               onMouseDown={(event) => {
                 event.preventDefault();
-                onChange(suggestion);
+                // What the server suggested, without the neutraliser's marks: the field holds plain text.
+                onChange(withoutMarks(suggestion));
               }}
             >
               <UntrustedText text={suggestion} />

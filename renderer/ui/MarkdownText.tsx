@@ -6,11 +6,14 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
 import { askToOpen } from './LinkConfirmation.tsx';
-import { visibleText } from '../../shared/visibleText.ts';
+import { markHidden } from '../../shared/serverText.ts';
+import { shownText } from '../../shared/visibleText.ts';
+import { rehypeHiddenMarks } from './rehypeHiddenMarks.ts';
 import { whenIdle } from './idleWork.ts';
 
 /**
- * A model's reply as Markdown, with code highlighted. Raw HTML in it is never rendered (it is dropped);
+ * A model's reply (or a server's Markdown resource) as Markdown, with code highlighted. Hidden and control
+ * characters show as the same marks as in any server text, where they are. Raw HTML in it is never rendered (it is dropped);
  * a link opens only after the person confirms its full address; an image is never fetched (it is shown
  * as a link to confirm, like any other address). Highlighting waits for an idle moment after scrolling
  * has settled, so scrolling fast through a long conversation never waits for it.
@@ -42,10 +45,11 @@ function rendered(text: string, highlight: boolean): ReactNode {
   }
   // react-markdown's Markdown is a plain function without hooks, so its element tree can be made here.
   const element = Markdown({
-    // Bidi controls, zero-width and control characters in a reply (the model may echo them) show as marks.
-    children: visibleText(text),
+    // Bidi controls, zero-width and control characters in a reply (the model may echo them) are marked
+    // before parsing, so none reaches a link or a code block raw; the marks are drawn last.
+    children: markHidden(text),
     remarkPlugins: [remarkGfm],
-    ...(highlight ? { rehypePlugins: [[rehypeHighlight, { detect: false }]] } : {}),
+    rehypePlugins: highlight ? [[rehypeHighlight, { detect: false }], rehypeHiddenMarks] : [rehypeHiddenMarks],
     skipHtml: true,
     components,
   });
@@ -85,7 +89,7 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
       href={href}
       rel="noopener noreferrer"
       target="_blank"
-      title={href}
+      title={shownText(href)}
       onClick={(event) => {
         event.preventDefault();
         void askToOpen(address);

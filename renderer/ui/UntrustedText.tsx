@@ -1,9 +1,9 @@
 import { splitHidden } from '../../shared/visibleText.ts';
 
 /**
- * Text a server sent. React already escapes markup; this also shows hidden and control characters
- * (bidi overrides, zero-width, ANSI escapes, tag characters) as visible marks, with a warning, so a
- * server cannot hide or reorder what the person reads.
+ * Text a server sent. React already escapes markup; this also shows each run of hidden and control
+ * characters (bidi overrides, zero-width, ANSI escapes, tag characters) as a visible mark where it was
+ * (invoice⟨U+202E⟩fdp.exe), with a warning, so a server cannot hide or reorder what the person reads.
  */
 export function UntrustedText({ text, className }: { text: string; className?: string }) {
   const parts = splitHidden(text);
@@ -12,7 +12,7 @@ export function UntrustedText({ text, className }: { text: string; className?: s
     <span className={className}>
       {parts.map((part, index) =>
         part.hidden ? (
-          <mark key={index} className="hidden-char" title="A hidden or control character the server sent">
+          <mark key={index} className="hidden-char" title={part.title}>
             {part.text}
           </mark>
         ) : (

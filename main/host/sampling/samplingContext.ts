@@ -2,9 +2,11 @@
 // call the server is serving, and only ever with the person's explicit consent:
 //   thisServer — that server's own tool calls and results in the conversation;
 //   allServers — the conversation's messages and every tool result in it.
-// Bounded, newest kept, so a long conversation cannot blow the sampled model's context.
+// Bounded, newest kept, so a long conversation cannot blow the sampled model's context. Each piece is
+// plain, as the model reads it, with its own note of what the neutraliser removed.
 
 import type { ChatContent } from '../../../shared/conversation.ts';
+import { neutraliseProse, plainValue } from '../../../shared/serverText.ts';
 import type { HistoryStore } from '../../store/historyStore.ts';
 
 export type ContextScope = 'thisServer' | 'allServers';
@@ -37,12 +39,13 @@ export function conversationContext(history: HistoryStore, conversationId: strin
 
 function textOf(content: readonly ChatContent[]): string {
   return content
-    .map((block) => (block.type === 'text' ? block.text : ''))
+    .map((block) => (block.type === 'text' ? neutraliseProse(block.text) : ''))
     .filter(Boolean)
     .join('\n');
 }
 
-function resultText(result: unknown): string {
+function resultText(saved: unknown): string {
+  const result = plainValue(saved);
   const content = (result as { content?: unknown }).content;
   if (!Array.isArray(content)) return JSON.stringify(result);
   return content.map((block: { type?: string; text?: string }) => (block.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block.type)}]`)).join('\n');

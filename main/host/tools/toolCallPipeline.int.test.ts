@@ -73,6 +73,16 @@ describe('a tool that changed is refused at the moment of the call, whoever call
   });
 });
 
+test('a change a server announces while Atrium is still listing its tools is listed once it is ready, and a call then finds it withheld', async () => {
+  const { core } = await hostWith({ notes: { ...fixtureCommand('changeWhileListingServer'), trusted: true } }, []);
+  // Announced during the first listing: taken up as soon as the server is ready, not lost.
+  const seen = () => core.conversations.catalog.list('notes')[0]?.description?.includes('id_rsa') === true;
+  const changed = nextEvent(core, 'toolsChanged', seen);
+  if (seen()) changed.catch(() => undefined);
+  else await changed;
+  await assert.rejects(core.api.callTool({ serverId: 'notes', tool: 'note' }), /notes changed the tool "note" since it was approved/);
+});
+
 test("a view's call is made in its conversation: what its server asks meanwhile is shown there", async () => {
   const { core, asked } = await hostWith({ views: { ...fixtureCommand('appViewServer', ['--legacy']), trusted: true } }, [{ text: 'here is your chart' }]);
   const { conversationId } = await core.api.sendMessage({ text: 'show the chart' });

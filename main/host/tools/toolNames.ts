@@ -5,6 +5,7 @@
 // the same tool keeps the same name whatever else is connected (stable names keep prompt caches warm).
 
 import { createHash } from 'node:crypto';
+import { withoutMarks } from '../../../shared/serverText.ts';
 
 export const MODEL_TOOL_NAME_MAX = 64;
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -58,7 +59,8 @@ export function buildToolNameTable(refs: readonly ToolRef[]): ToolNameTable {
 function hashedName(ref: ToolRef, hashLength: number): string {
   const hash = createHash('sha256').update(JSON.stringify([ref.serverId, ref.tool])).digest('hex').slice(0, hashLength);
   const suffix = `_${hash}`;
-  const readable = `${sanitize(ref.serverId)}${SEPARATOR}${sanitize(ref.tool)}`;
+  // A name with a marked hidden character reads as its plain letters; the hash tells it from a lookalike.
+  const readable = `${sanitize(ref.serverId)}${SEPARATOR}${sanitize(withoutMarks(ref.tool))}`;
   return `${readable.slice(0, MODEL_TOOL_NAME_MAX - suffix.length)}${suffix}`;
 }
 

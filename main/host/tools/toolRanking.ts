@@ -1,12 +1,16 @@
-// Ranks tools for a task described in words: the model's tool search and `atrium tools --search` use it.
+// Ranks tools for a task described in words: the model's tool search, the window's and `atrium tools
+// --search` use it.
 // BM25F over each tool's fields — its name and title (weighted most), its server, its description, its
 // parameters' names and descriptions — with identifiers split into words (camelCase, snake_case,
 // kebab-case), words reduced to their stems (Porter: "issues" and "issue" are one term), and whole words
 // only ("read" never matches "thread"). A query's words also count, at half weight, through the few
 // synonyms people use for the same action ("open an issue" finds create_issue; "folder" finds directory).
+// One server fills at most half the results while others match too, so keyword-stuffed tools cannot
+// crowd out every other server's (tool squatting). Markers of hidden characters are not words.
 
 import { stemmer } from 'stemmer';
 import type { ToolSearchHit, ToolSummary } from '../../../shared/domain.ts';
+import { withoutMarks } from '../../../shared/serverText.ts';
 
 export type RankedTool = ToolSearchHit;
 
@@ -127,7 +131,7 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
       name: `${tool.name} ${tool.title ?? ''}`,
       server: tool.serverId,
       // A long description says what matters first; the rest is mostly usage notes.
-      description: (tool.description ?? '').slice(0, 1_000),
+      description: withoutMarks(tool.description ?? '').slice(0, 1_000),
       parameters: parameterText(tool.inputSchema),
     };
   };
@@ -135,7 +139,7 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
     const texts = fieldTexts(tool);
     const fields = {} as IndexedTool['fields'];
     for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
-      const words = wordsOf(texts[field], options);
+      const words = wordsOf(withoutMarks(texts[field]), options);
       const terms = new Map<string, number>();
       for (const word of words) terms.set(word, (terms.get(word) ?? 0) + 1);
       fields[field] = { terms, length: words.length };
@@ -192,10 +196,39 @@ export function createToolIndex(tools: readonly ToolSummary[], options: RankingO
         }
         if (score > 0) ranked.push({ tool: entry.tool, score });
       }
-      ranked.sort((a, b) => b.score - a.score || (a.tool.modelName < b.tool.modelName ? -1 : a.tool.modelName > b.tool.modelName ? 1 : 0));
-      return ranked.slice(0, Math.max(0, limit));
+      ranked.sort(byScore);
+      return options.plain ? ranked.slice(0, Math.max(0, limit)) : diversified(ranked, Math.max(0, limit));
     },
   };
+}
+
+const byScore = (a: RankedTool, b: RankedTool) => b.score - a.score || (a.tool.modelName < b.tool.modelName ? -1 : a.tool.modelName > b.tool.modelName ? 1 : 0);
+
+/**
+ * The best matches, so that no server crowds out the others (a server may stuff its tools with every
+ * keyword): while another server has a match, one server fills at most half the places (rounded up);
+ * places the others cannot fill go to the best of the rest. A tool named exactly is never held back.
+ */
+function diversified(ranked: readonly RankedTool[], limit: number): RankedTool[] {
+  const share = Math.max(1, Math.ceil(limit / 2));
+  const picked: RankedTool[] = [];
+  const waiting: RankedTool[] = [];
+  const taken = new Map<string, number>();
+  for (const hit of ranked) {
+    if (picked.length >= limit) break;
+    const count = taken.get(hit.tool.serverId) ?? 0;
+    if (count >= share && hit.score < EXACT_NAME_SCORE) {
+      waiting.push(hit);
+      continue;
+    }
+    picked.push(hit);
+    taken.set(hit.tool.serverId, count + 1);
+  }
+  for (const hit of waiting) {
+    if (picked.length >= limit) break;
+    picked.push(hit);
+  }
+  return picked.sort(byScore);
 }
 
 /** The names and descriptions of a tool's parameters, one level deep (where a model reads them). */
@@ -205,7 +238,7 @@ function parameterText(schema: unknown): string {
   return Object.entries(properties as Record<string, unknown>)
     .map(([name, property]) => {
       const description = (property as { description?: unknown } | null)?.description;
-      return `${name} ${typeof description === 'string' ? description.slice(0, 200) : ''}`;
+      return `${name} ${typeof description === 'string' ? withoutMarks(description).slice(0, 200) : ''}`;
     })
     .join(' ');
 }

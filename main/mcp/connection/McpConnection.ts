@@ -232,9 +232,14 @@ export class McpConnection extends SessionRequests {
         return;
       }
       this.session = session;
+      // The first listing answers every change the server announced before it began.
+      const listing = this.toolChanges.listingStarts();
       this.catalog = await fetchCatalog(session.client, { ...this.listOptions(), debug: (text) => this.log.add('debug', 'host', text) });
+      this.toolChanges.listingEnded(listing);
       if (generation !== this.generation) return;
       this.setStatus({ kind: 'ready', since: Date.now() });
+      // A change announced while the first listing ran found the connection not ready yet: listed now.
+      if (this.toolChanges.pending) void this.refreshList('tools', generation);
       this.log.add('info', 'host', `ready: ${session.describeForLog()}`);
       if (this.policy.healthyAfterMs < 2 ** 31) {
         this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
@@ -279,6 +284,7 @@ export class McpConnection extends SessionRequests {
     const session = this.session;
     this.session = undefined;
     this.catalog = emptyCatalog();
+    this.toolChanges.reset();
     this.setStatus(status);
     if (session) await session.close();
   }

@@ -24,6 +24,11 @@ export class AnnouncedToolChanges {
     if (this.#listed >= this.#announced) this.#wake();
   }
 
+  /** Whether a change was announced that no listing has answered yet. */
+  get pending(): boolean {
+    return this.#listed < this.#announced;
+  }
+
   /** The session ended: its announcements are moot, and no call waits on them. */
   reset(): void {
     this.#listed = this.#announced;

@@ -2,7 +2,7 @@
 // and its kind. Its own module, free of the SDK, so the API and the hub can know it without loading the
 // connection code (connectionErrors.ts turns what the SDK throws into one).
 import type { ApiErrorShape } from '../../../shared/contract.ts';
-import { neutraliseProse } from '../../../shared/serverText.ts';
+import { markHidden } from '../../../shared/serverText.ts';
 
 export type ServerErrorKind = 'unavailable' | 'timeout' | 'cancelled' | 'protocol' | 'not_found' | 'unauthorized' | 'failed';
 
@@ -11,8 +11,9 @@ export class ServerError extends Error {
   readonly kind: ServerErrorKind;
 
   constructor(serverId: string, kind: ServerErrorKind, message: string, options?: { cause?: unknown }) {
-    // A message may quote what a server sent outside JSON-RPC (an HTTP error body, a process's words).
-    super(neutraliseProse(message), options);
+    // A message may quote what a server sent outside JSON-RPC (an HTTP error body, a process's words);
+    // what it quotes of a message already marked stays as it was.
+    super(markHidden(message), options);
     this.name = 'ServerError';
     this.serverId = serverId;
     this.kind = kind;

@@ -8,7 +8,7 @@ import { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
-import { visibleText } from '../../../shared/visibleText.ts';
+import { markHidden } from '../../../shared/serverText.ts';
 import type { LogLevel, ProtocolEra, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
@@ -98,7 +98,7 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.lastWords()}`;
       },
     });
-    // The SDK Client sees the server through two layers: the neutraliser (every message cleaned), then
+    // The SDK Client sees the server through two layers: the neutraliser (every message marked), then
     // the tool-call channel (which keeps the answers to its own calls).
     const toolCalls = new ToolCallChannel(new NeutralisingTransport(session.transport, log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
@@ -143,10 +143,10 @@ export class Session {
   private lastWords(): string {
     // A package runner that could not fetch the server says so in a dozen lines: one sentence says it better.
     const runnerFailure = packageRunnerFailure(this.recentStderr);
-    if (runnerFailure !== undefined) return `; ${visibleText(runnerFailure)}`;
+    if (runnerFailure !== undefined) return `; ${markHidden(runnerFailure)}`;
     const shown = telling(this.recentStderr);
-    // Server text, shown in a card and on a terminal: hidden and control characters are made visible.
-    return shown.length === 0 ? '' : `; it last wrote: ${visibleText(shown.join(' | '))}`;
+    // Server text, shown in a card and on a terminal: hidden and control characters are marked where they were.
+    return shown.length === 0 ? '' : `; it last wrote: ${markHidden(shown.join(' | '))}`;
   }
 
   /** The server's process id, for a stdio server that is running. */

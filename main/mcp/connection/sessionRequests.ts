@@ -14,6 +14,7 @@ import type { ConnectionServices } from './connectionServices.ts';
 import type { Catalog } from './serverCatalog.ts';
 import { toolNamed } from './serverCatalog.ts';
 import { ServerError } from './serverError.ts';
+import { VIEW_PAGE_READ } from './neutralisingTransport.ts';
 import type { Session } from './session.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 
@@ -25,6 +26,8 @@ export interface CallOptions {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_CALL_MS = 30 * 60_000;
+/** The longest a call waits for a change of tools the server announced to be listed: past it, the call goes on with what is known. */
+const MAX_TOOLS_SETTLE_MS = 10_000;
 
 export abstract class SessionRequests {
   abstract readonly id: string;
@@ -73,6 +76,18 @@ export abstract class SessionRequests {
     return this.withSession(`resource "${uri}"`, signal, (session) =>
       session.client.readResource({ uri, ...session.requestMeta(this.logLevel) }, { timeout: this.requestTimeout(), cacheMode: 'bypass', ...(signal ? { signal } : {}) }),
     );
+  }
+
+  /**
+   * An MCP Apps view's page, read for the view sandbox and nothing else: its text comes back as the server
+   * wrote it (NeutralisingTransport keeps the answer to this read alone), since a page's scripts need
+   * every character. Any other read of the same resource is neutralised like all server text.
+   */
+  readViewPage(uri: string): Promise<ReadResourceResult> {
+    return this.withSession(`view "${uri}"`, undefined, (session) => {
+      const { _meta } = session.requestMeta(this.logLevel);
+      return session.client.readResource({ uri, _meta: { ..._meta, [VIEW_PAGE_READ]: true } }, { timeout: this.requestTimeout(), cacheMode: 'bypass' });
+    });
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
@@ -133,7 +148,7 @@ export abstract class SessionRequests {
 
   /** Resolves once a change of its tools the server announced has been listed (or the wait ran out). */
   toolsSettled(): Promise<void> {
-    return this.toolChanges.settled(this.requestTimeout());
+    return this.toolChanges.settled(Math.min(this.requestTimeout(), MAX_TOOLS_SETTLE_MS));
   }
 
   /** Why a request cannot be made now, or undefined when the server is ready for it. */

@@ -11,6 +11,8 @@ import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
 import { useFocusHome } from '../../ui/focusHome.ts';
 import { PromptArguments } from './PromptArguments.tsx';
 import { PromptPicker } from './PromptPicker.tsx';
+import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
@@ -191,8 +193,8 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         <ul className="attachments" aria-label="Attached resources">
           {attachments.map((attachment) => (
             <li key={`${attachment.serverId} ${attachment.uri}`} className="chip">
-              {attachment.name} <span className="muted">· {attachment.serverId}</span>
-              <button type="button" className="icon-button" aria-label={`Remove ${attachment.name}`} onClick={() => detach(attachment.uri)}>
+              <UntrustedText text={attachment.name} /> <span className="muted">· {attachment.serverId}</span>
+              <button type="button" className="icon-button" aria-label={`Remove ${shownText(attachment.name)}`} onClick={() => detach(attachment.uri)}>
                 ×
               </button>
             </li>

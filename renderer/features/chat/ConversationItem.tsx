@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 interface ConversationItemProps {
   conversation: ConversationSummary;
@@ -39,7 +40,7 @@ export function ConversationItem({ conversation, selected, onOpen, onRename, onD
     return (
       <li className="conversation conversation-selected">
         <RenameField
-          title={conversation.title}
+          title={shownText(conversation.title)}
           label={`New title for ${title}`}
           onDone={(next, byKeyboard) => {
             backToIdle(byKeyboard);

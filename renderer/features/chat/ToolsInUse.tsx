@@ -6,6 +6,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { loadedBecause } from './toolsInUseText.ts';
+import { sliceMarked } from '../../../shared/serverText.ts';
 
 /**
  * What the model has of the tools in this conversation: all of them, or — with many — a search and the
@@ -118,7 +119,7 @@ function ToolsInUsePanel({ conversationId, onClose }: { conversationId: string |
                       {tool.description ? (
                         <span className="muted">
                           {' '}
-                          · <UntrustedText text={tool.description.slice(0, 120)} />
+                          · <UntrustedText text={sliceMarked(tool.description, 120)} />
                         </span>
                       ) : null}
                     </span>

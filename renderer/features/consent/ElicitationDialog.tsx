@@ -6,6 +6,7 @@ import { FieldProblem, FormProblemsSummary } from '../../ui/FieldProblem.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { useFormProblems } from '../../ui/useFormProblems.ts';
 import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
+import { withoutMarks } from '../../../shared/serverText.ts';
 
 type Values = Record<string, string | boolean | string[]>;
 
@@ -60,7 +61,8 @@ function initialValues(fields: readonly FormField[]): Values {
   for (const field of fields) {
     if (field.kind === 'boolean') values[field.name] = field.default === true;
     else if (field.kind === 'choices') values[field.name] = Array.isArray(field.default) ? (field.default as string[]) : [];
-    else values[field.name] = field.default === undefined ? '' : String(field.default);
+    // A default is the server's text: the field holds it without the neutraliser's marks.
+    else values[field.name] = field.default === undefined ? '' : withoutMarks(String(field.default));
   }
   return values;
 }

@@ -4,6 +4,7 @@ import type { SamplingRequestAnswer, SamplingRequestPayload, SamplingResultAnswe
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, SafeAnswer, safely } from '../../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
+import { neutraliseProse } from '../../../shared/serverText.ts';
 
 interface SamplingDialogProps {
   record: PendingOf<'sampling'>;
@@ -17,13 +18,17 @@ export function SamplingDialog({ record, answer }: SamplingDialogProps) {
 }
 
 function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { payload: SamplingRequestPayload }) {
-  const [system, setSystem] = useState(payload.systemPrompt ?? '');
-  const [messages, setMessages] = useState(payload.messages.map((m) => ({ role: m.role, text: m.text })));
+  // The fields hold the text as the model would read it (hidden characters out, a note of them); what
+  // the server wrote, with a mark where each was, shows under a field that differs.
+  const [givenSystem] = useState(() => neutraliseProse(payload.systemPrompt ?? ''));
+  const [givenMessages] = useState(() => payload.messages.map((m) => ({ role: m.role, text: neutraliseProse(m.text) })));
+  const [system, setSystem] = useState(givenSystem);
+  const [messages, setMessages] = useState(givenMessages);
   const [model, setModel] = useState(payload.model);
   const [maxTokens, setMaxTokens] = useState(String(payload.maxTokens));
   const [shareContext, setShareContext] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const edited = system !== (payload.systemPrompt ?? '') || messages.some((m, i) => m.text !== payload.messages[i]?.text);
+  const edited = system !== givenSystem || messages.some((m, i) => m.text !== givenMessages[i]?.text);
   const approve = () => {
     setProblem(null);
     const outcome: SamplingRequestAnswer = {
@@ -58,12 +63,14 @@ function SamplingRequest({ record, payload, answer }: SamplingDialogProps & { pa
       <label className="field">
         System prompt
         <textarea value={system} rows={2} onChange={(event) => setSystem(event.target.value)} />
+        <AsWritten written={payload.systemPrompt ?? ''} given={givenSystem} />
       </label>
       {messages.map((message, index) => (
         <label key={index} className="field">
           {message.role === 'user' ? 'User message' : 'Assistant message'} {index + 1}
           {payload.messages[index]?.attachments.length ? <span className="field-description"> with {payload.messages[index]?.attachments.join(', ')}</span> : null}
           <textarea value={message.text} rows={3} onChange={(event) => setMessages((all) => all.map((m, i) => (i === index ? { ...m, text: event.target.value } : m)))} />
+          <AsWritten written={payload.messages[index]?.text ?? ''} given={givenMessages[index]?.text ?? ''} />
         </label>
       ))}
       <label className="field">
@@ -114,5 +121,15 @@ function SamplingReview({ record, payload, answer }: SamplingDialogProps & { pay
         <SafeAnswer onClick={() => safely(answer, { action: 'reject' })}>Withhold</SafeAnswer>
       </div>
     </ConsentDialog>
+  );
+}
+
+/** What the server wrote, with its hidden characters marked, when the field's text had some taken out. */
+function AsWritten({ written, given }: { written: string; given: string }) {
+  if (written === given) return null;
+  return (
+    <span className="field-description">
+      As the server wrote it: <UntrustedText text={written} />
+    </span>
   );
 }

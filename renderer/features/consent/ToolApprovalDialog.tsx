@@ -8,6 +8,7 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
 import { RadioChoices } from '../../ui/RadioChoices.tsx';
 import { StepCalls } from './StepCalls.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 /**
  * A tool call waiting for the person: what runs where, with which arguments, and how far the answer
@@ -33,7 +34,7 @@ export function ToolApprovalDialog({ record, answer }: { record: PendingOf<'tool
   };
   return (
     <ConsentDialog
-      title={`Run ${tool.name}?`}
+      title={`Run ${shownText(tool.name)}?`}
       from={
         fromView ? (
           <>

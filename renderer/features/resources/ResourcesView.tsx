@@ -6,6 +6,7 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ResourcePreview } from './ResourcePreview.tsx';
 import { TemplateForm } from './TemplateForm.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 const PAGE = 50;
 
@@ -67,7 +68,7 @@ export function ResourcesView() {
                 type="button"
                 className="conversation-open"
                 aria-current={open?.uri === resource.uri}
-                title={resource.uri}
+                title={shownText(resource.uri)}
                 onClick={() => {
                   setTemplate(null);
                   setOpen({ uri: resource.uri, name: resource.title ?? resource.name });

@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ConsentDialog, SafeAnswer } from '../../ui/ConsentDialog.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
 
 /**
  * A tool whose server changed it since it was approved, the old definition beside the new one: each field
@@ -30,7 +31,7 @@ export function ToolChangeDialog({ tool, change, onClose }: { tool: ToolSummary;
   };
   return (
     <ConsentDialog
-      title={`${tool.name} changed`}
+      title={`${shownText(tool.name)} changed`}
       from={
         <>
           Server <strong><UntrustedText text={tool.serverId} /></strong> changed this tool since its version of {new Date(change.pinnedAt).toLocaleString()}. Atrium keeps it from the model, and refuses calls to it, until you approve the new version.

@@ -84,11 +84,14 @@ export function ProviderRow({ provider, canStore, onEdit, onEdited, onTest, onRe
         <EditProviderForm
           provider={provider}
           canStore={canStore}
-          onSave={onEdit}
+          onSave={(edit) => {
+            // What a test said was about the provider as it was. Cleared when the save starts, not when it
+            // ends: a test started meanwhile is about the provider as saved, and is kept.
+            setCheck(null);
+            return onEdit(edit);
+          }}
           onDone={(summary) => {
             setEditing(false);
-            // What the test said was about the provider as it was.
-            setCheck(null);
             onEdited(summary);
           }}
           onCancel={() => setEditing(false)}

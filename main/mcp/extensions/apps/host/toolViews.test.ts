@@ -7,6 +7,8 @@ import type { GateDecision } from '../../../../host/consentGate.ts';
 import { withheldFrom } from '../../../../host/tools/toolCatalog.ts';
 import { createToolCallPipeline } from '../../../../host/tools/toolCallPipeline.ts';
 import { createToolViews, viewDocumentOf } from './toolViews.ts';
+import { shownText } from '../../../../../shared/visibleText.ts';
+import { viewContextNote } from './viewContextNote.ts';
 
 const tool = (name: string, extra: Partial<ToolSummary> = {}): ToolSummary => ({ serverId: 'charts', name, modelName: `charts__${name}`, inputSchema: { type: 'object' }, enabled: true, ...extra });
 const tools = [tool('show', { view: { resourceUri: 'ui://charts/view.html' } }), tool('refresh', { visibility: ['app'] }), tool('sum', { visibility: ['model'] })];
@@ -42,7 +44,7 @@ function views() {
   });
   const api = createToolViews({
     toolOf,
-    readResource: async () => ({ contents: [] }),
+    readViewPage: async () => ({ contents: [] }),
     callOf: (conversationId, callId) => (conversationId === 'c1' && callId === 'call-show' ? { serverId: 'charts', tool: 'show' } : conversationId === 'c1' && callId === 'call-other' ? { serverId: 'other', tool: 'show' } : undefined),
     context: { set: (conversationId, entry) => void kept.push({ conversationId, callId: entry.callId, text: entry.text }), list: () => [] },
     conversationExists: (id) => id === 'c1',
@@ -92,7 +94,10 @@ test('a view page is read from text or base64, must be an MCP Apps page, and kee
 test('MCP Apps ui/update-model-context: a view speaks for its own call only; what it says is cleaned and capped', () => {
   const { api, kept } = views();
   const viewOf = { serverId: 'charts', tool: 'show' };
-  assert.equal(api.setContext({ conversationId: 'c1', callId: 'call-show', viewOf, text: 'Point \u202e2 of 3.' }), 'Point 2 of 3. [Atrium removed 1 hidden character from this text: bidirectional controls]');
+  // Kept with a mark where the hidden character was (the window shows it); the model reads it plain, with a note.
+  const said = api.setContext({ conversationId: 'c1', callId: 'call-show', viewOf, text: 'Point \u202e2 of 3.' });
+  assert.equal(shownText(said), 'Point ⟨U+202E⟩2 of 3.');
+  assert.match(viewContextNote([{ callId: 'call-show', serverId: 'charts', tool: 'show', text: said, updatedAt: 1 }]) ?? '', / {2}Point 2 of 3\. \[Atrium removed 1 hidden character from this text: bidirectional controls\]$/);
   const long = api.setContext({ conversationId: 'c1', callId: 'call-show', viewOf, text: 'x'.repeat(10_000) });
   assert.match(long, /\[… cut at 4000 characters of 10000\]$/);
   assert.throws(() => api.setContext({ conversationId: 'c1', callId: 'call-other', viewOf, text: 'I am the other view' }), /not its own/);

@@ -9,7 +9,7 @@ import type { ToolSummary } from '../../../../../shared/domain.ts';
 import { cleanViewCsp, requestedViewPermissions, VIEW_MIME_TYPE } from '../contract/viewSandbox.ts';
 import type { ToolViewDocument, ViewContextEntry } from '../contract/viewSandbox.ts';
 import { MAX_VIEW_CONTEXT_CHARS } from '../contract/viewSandbox.ts';
-import { neutraliseProse } from '../../../../../shared/serverText.ts';
+import { markHidden, sliceMarked } from '../../../../../shared/serverText.ts';
 import type { CallOutcome, ToolCalls } from '../../../../chat/turnTools.ts';
 import { InvalidToolArgumentsError } from '../../../../host/tools/toolArguments.ts';
 
@@ -28,7 +28,8 @@ export class ViewConversationNotFoundError extends Error {
 export interface ToolViewsDeps {
   /** A tool as the catalog has it now. */
   toolOf(serverId: string, name: string): Promise<ToolSummary | undefined>;
-  readResource(serverId: string, uri: string): Promise<ReadResourceResult>;
+  /** A view's page, read for the view sandbox only: kept as its server wrote it. */
+  readViewPage(serverId: string, uri: string): Promise<ReadResourceResult>;
   /** A view belongs to a saved conversation: its calls are asked, audited and marked there. */
   conversationExists(conversationId: string): boolean;
   /** The tool call a view belongs to, as saved in the conversation. */
@@ -76,7 +77,7 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       const tool = await deps.toolOf(serverId, toolName);
       if (!tool) throw new ViewRequestRefusedError(`${serverId} has no tool "${toolName}" now, so its view cannot be shown`);
       if (!tool.view) throw new ViewRequestRefusedError(`${serverId}'s tool "${toolName}" has no view`);
-      const read = await deps.readResource(serverId, tool.view.resourceUri);
+      const read = await deps.readViewPage(serverId, tool.view.resourceUri);
       // Whether it shows without a click is the window's to decide, from the server's trust and the view trust it mirrors.
       return { serverId, tool: toolName, ...viewDocumentOf(serverId, tool.view.resourceUri, read) };
     },
@@ -103,9 +104,10 @@ export function createToolViews(deps: ToolViewsDeps): ToolViews {
       if (!call || call.serverId !== viewOf.serverId || call.tool !== viewOf.tool) {
         throw new ViewRequestRefusedError(`The view of ${viewOf.serverId}/${viewOf.tool} tried to tell the model about a call that is not its own, so nothing was kept.`);
       }
-      // The model is told what was taken out, as with any server text it reads.
-      const clean = neutraliseProse(text.trim());
-      const kept = clean.length > MAX_VIEW_CONTEXT_CHARS ? `${clean.slice(0, MAX_VIEW_CONTEXT_CHARS)}\n[… cut at ${MAX_VIEW_CONTEXT_CHARS} characters of ${clean.length}]` : clean;
+      // A view is its server's code: what it says is neutralised like any server text (the model is told
+      // what was taken out; the window shows where).
+      const clean = markHidden(text.trim());
+      const kept = clean.length > MAX_VIEW_CONTEXT_CHARS ? `${sliceMarked(clean, MAX_VIEW_CONTEXT_CHARS)}\n[… cut at ${MAX_VIEW_CONTEXT_CHARS} characters of ${clean.length}]` : clean;
       deps.context.set(conversationId, { callId, serverId: viewOf.serverId, tool: viewOf.tool, text: kept });
       return kept;
     },

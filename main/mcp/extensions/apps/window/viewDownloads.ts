@@ -6,6 +6,7 @@
 // and its type is kept only when it is a plain `type/subtype`.
 import type { EmbeddedResource, ResourceLink } from '@modelcontextprotocol/client';
 import type { AtriumClientApi } from '../../../../../shared/contract.ts';
+import { withoutMarks } from '../../../../../shared/serverText.ts';
 
 /** The most a view may hand over to save at once. */
 const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
@@ -24,7 +25,7 @@ export interface FileToSave {
  * from its stem so the extension it is saved with is the one shown.
  */
 export function fileNameOf(uri: string): string {
-  let last = uri.split(/[/\\]/).filter(Boolean).at(-1) ?? '';
+  let last = withoutMarks(uri).split(/[/\\]/).filter(Boolean).at(-1) ?? '';
   try {
     last = decodeURIComponent(last);
   } catch {
@@ -80,7 +81,8 @@ export async function filesToSave(api: AtriumClientApi, serverId: string, conten
       const { resource } = item;
       files.push({ name: fileNameOf(resource.uri), mimeType: mediaTypeOf(resource.mimeType), bytes: bytesOf(resource) });
     } else {
-      const read = await api.readResource({ serverId, uri: item.uri });
+      // Read through the host, its text has the neutraliser's marks: the file gets the text without them.
+      const read = withoutMarks(await api.readResource({ serverId, uri: item.uri }));
       for (const content of read.contents) files.push({ name: fileNameOf(content.uri || item.uri), mimeType: mediaTypeOf(content.mimeType ?? item.mimeType), bytes: bytesOf(content) });
     }
   }

@@ -7,6 +7,9 @@
 // The bridge (ext-apps' AppBridge) checks each message against the extension's schema on top of this.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { MAX_VIEW_MESSAGE_CHARS, viewMessageDropped } from '../contract/viewSandboxRelay.ts';
+import { plainValue } from '../../../../../shared/serverText.ts';
+
+const SANDBOX_RESOURCE_READY = 'ui/notifications/sandbox-resource-ready';
 
 /** A view may send this many messages in a burst, refilled at `RATE_PER_SECOND`. */
 const BURST = 200;
@@ -53,7 +56,10 @@ export class ViewTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    this.options.frame.postMessage(message, this.options.sandboxOrigin);
+    // A view is its server's code: server text reaches it as the model reads it, with no marks of Atrium's.
+    // The page itself (the relay's sandbox-resource-ready) goes as its server wrote it: it only runs there.
+    const page = 'method' in message && message.method === SANDBOX_RESOURCE_READY;
+    this.options.frame.postMessage(page ? message : plainValue(message), this.options.sandboxOrigin);
   }
 
   async close(): Promise<void> {
