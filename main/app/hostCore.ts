@@ -21,7 +21,7 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
-import { restartForNewRoots } from '../mcp/extensions/sandbox/host/restartForNewRoots.ts';
+import { RootsRestarts } from '../mcp/extensions/sandbox/host/restartForNewRoots.ts';
 import { ServerSandboxes } from '../mcp/extensions/sandbox/serverSandboxes.ts';
 import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { fixedElicitation } from '../host/brokers.ts';
@@ -188,6 +188,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
+  const rootsRestarts = new RootsRestarts(sandboxes, hub);
   const chat = new ChatService({
     history,
     settings,
@@ -196,6 +197,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     calls,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
     tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
+    beforeTurn: () => rootsRestarts.settled(),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.
@@ -242,7 +244,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();
-    void restartForNewRoots(sandboxes, hub);
+    void rootsRestarts.restart();
   });
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
