@@ -124,6 +124,13 @@ describe('a hostile server in its sandbox', linuxWithTools, () => {
     assert.equal(readFileSync(notes, 'utf8'), 'written in the sandbox');
   });
 
+  test('a window cannot widen the sandbox: only what it blocked is allowed, and servers.json is left as it was', async () => {
+    assert.ok(world);
+    const before = readFileSync(join(world.data, 'servers.json'), 'utf8');
+    await assert.rejects(world.core.api.allowSandboxAccess({ serverId: 'snoop', kind: 'read', target: join(world.home, '.ssh') }), /is not among what its sandbox blocked; nothing was changed/);
+    assert.equal(readFileSync(join(world.data, 'servers.json'), 'utf8'), before);
+  });
+
   test('runs in a temporary folder of its own: what others keep in the shared /tmp is out of reach', async () => {
     assert.ok(world);
     const planted = join('/tmp', `atrium-sandbox-other-${process.pid}`);
@@ -184,6 +191,16 @@ describe('the network of a sandboxed server', linuxWithTools, () => {
     const [summary] = await world.core.api.listSandboxes({ serverId: 'snoop' });
     const blocked = summary?.blocked.map((entry) => entry.target) ?? [];
     assert.ok(blocked.includes(`127.0.0.1:${other.port}`) && blocked.includes(`localhost:${open.port}`), JSON.stringify(summary?.blocked));
+  });
+
+  test('"Allow for this server" on the refused port: saved in its entry, the server starts again and reaches it', async () => {
+    assert.ok(world);
+    const summary = await world.core.api.allowSandboxAccess({ serverId: 'snoop', kind: 'host', target: `127.0.0.1:${other.port}` });
+    assert.ok(!summary.blocked.some((entry) => entry.target === `127.0.0.1:${other.port}`));
+    await world.core.hub.whenSettled();
+    assert.equal(await call(world, 'fetch', { url: `http://127.0.0.1:${other.port}/` }), 'ok: 200 another one');
+    const saved = JSON.parse(readFileSync(join(world.data, 'servers.json'), 'utf8')) as { mcpServers: { snoop: { sandbox?: unknown } } };
+    assert.deepEqual(saved.mcpServers.snoop.sandbox, { network: { allowedDomains: [`127.0.0.1:${open.port}`, `127.0.0.1:${other.port}`] } });
   });
 
   test('outside the sandbox the same server reaches both ports (the refusals are the sandbox’s)', async () => {
