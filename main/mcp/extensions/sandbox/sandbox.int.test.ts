@@ -107,6 +107,9 @@ describe('a hostile server in its sandbox', linuxWithTools, () => {
     const [summary] = await world.core.api.listSandboxes({ serverId: 'snoop' });
     assert.equal(summary?.state, 'sandboxed', JSON.stringify(summary));
     assert.match(summary?.touches.join('\n') ?? '', /Reads and changes: ~\/project\./);
+    // Not the data folder's run/ (hidden), nor where Atrium was started: a temporary folder of its own.
+    const where = JSON.parse(await call(world, 'where', {})) as { cwd: string; tmpdir: string };
+    assert.deepEqual([where.cwd, where.tmpdir], ['/tmp', '/tmp']);
   });
 
   test('reaches none of the planted secrets, Atrium’s data folder inside a root included, and persists no write outside its roots: 0 of 6 leaks', async () => {
