@@ -13,7 +13,7 @@ import type { AnswerBounds } from '../http/answerBounds.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { prepareWorkingFolder } from '../stdio/serverFolder.ts';
-import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
+import { launchProblem, StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
 
 export interface StdioHooks {
   onStderrLine(line: string): void;
@@ -46,6 +46,9 @@ export async function openStdioTransport(
     ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
   };
   if (!sandbox) return new StdioProcessTransport(launch, hooks);
+  // Checked here, on the server's own command: inside the sandbox a missing one would be only an exit code.
+  const problem = launchProblem(launch);
+  if (problem) throw problem;
   const enclosed = await sandbox.enclose(def, launch, hooks);
   return new StdioProcessTransport(enclosed.launch, enclosed.hooks);
 }

@@ -91,10 +91,15 @@ export class ServerSandboxes implements LaunchSandbox {
     record.launched = launched;
     this.#launches.set(wrapped.id, definition.id);
     this.#announce(definition.id);
+    let afterProxyNote = false;
     return {
       launch: wrapped.launch,
       hooks: {
         onStderrLine: (line) => {
+          // Node's note that its proxy support is experimental is the sandbox's doing (NODE_USE_ENV_PROXY), not the server's words.
+          const proxyNote = /^\(node:\d+\) \[UNDICI-EHPA\]/.test(line) || (afterProxyNote && line.startsWith('(Use `node --trace-warnings'));
+          afterProxyNote = /^\(node:\d+\) \[UNDICI-EHPA\]/.test(line);
+          if (proxyNote) return hooks.onNoise(line);
           hooks.onStderrLine(line);
           const blocked = stderrHint(line, profile, facts.dataFolder);
           if (blocked) this.#block(definition.id, blocked);
