@@ -57,10 +57,20 @@ export async function gatherSandboxFacts(server: StdioServerDefinition, context:
     installFolders: [...new Set(installFolders)],
     // A working folder that is the home folder (or above it) would open all of it: it stays hidden.
     ...(workingFolder !== undefined && !isAtOrInside(home, workingFolder) ? { workingFolder } : {}),
+    argumentPaths: argumentPaths(server.args, home),
     privatePlaces: PRIVATE_PLACES.map((place) => join(home, place)).filter((path) => existsOrLink(path)),
     sharedTemp,
     ...('unavailable' in check ? { unavailable: check.unavailable } : {}),
   };
+}
+
+/**
+ * The files and folders a server's arguments name by a full path (`/srv/report.pdf`, `--config=/etc/x.json`),
+ * as real paths, those that exist; never the home folder or a folder above it, which would open all of it.
+ */
+function argumentPaths(args: readonly string[], home: string): string[] {
+  const paths = args.map((arg) => (arg.startsWith('/') ? arg : /^--?[\w-]+=(\/.*)$/.exec(arg)?.[1])).filter((path): path is string => path !== undefined);
+  return [...new Set(paths.map(real).filter((path): path is string => path !== undefined && path !== '/' && !isAtOrInside(home, path)))];
 }
 
 /** The roots as the real paths of the folders among them that exist. */

@@ -76,3 +76,12 @@ test('a blocked read the server reports is listed only where the sandbox explain
   assert.deepEqual(stderrHint("ENOENT: no such file or directory, open '/etc/hostname'", hidden, '/etc'), { kind: 'read', target: '/etc/hostname' });
   assert.deepEqual(stderrHint('connect ECONNREFUSED 127.0.0.1:5432', profile, facts.dataFolder), { kind: 'host', target: '127.0.0.1:5432', allow: '127.0.0.1:5432' });
 });
+
+test('a file or folder its arguments name is read, not written, and never a credential store or Atrium’s data', () => {
+  const profile = deriveSandboxProfile(server(), { ...facts, argumentPaths: ['/srv/report.pdf', '/home/ann/.ssh/id_rsa', '/home/ann/work/.atrium/secrets.key'] });
+  assert.ok(profile.kind === 'sandboxed');
+  if (profile.kind !== 'sandboxed') return;
+  assert.ok(profile.readable.includes('/srv/report.pdf') && !profile.writable.includes('/srv/report.pdf'));
+  assert.ok(!profile.readable.includes('/home/ann/.ssh/id_rsa') && profile.hidden.includes('/home/ann/.ssh'));
+  assert.ok(!profile.readable.includes('/home/ann/work/.atrium/secrets.key'));
+});

@@ -22,6 +22,8 @@ export interface SandboxFacts {
   installFolders: string[];
   /** The working folder its definition names, when it has one. */
   workingFolder?: string;
+  /** Files and folders its arguments name (real paths, existing): the person wrote them in its definition. */
+  argumentPaths?: string[];
   /** Credential stores and browser profiles found in the home folder: hidden even inside a root. */
   privatePlaces: string[];
   /** Temporary folders other programs share: hidden (the server gets one of its own). */
@@ -76,9 +78,12 @@ export function deriveSandboxProfile(server: StdioServerDefinition & { sandbox?:
   const registries = runner ? runner.registries(server.env) : [];
   const roots = facts.roots.filter(open);
   const writable = unique([...roots, ...caches, ...allowWrite].filter(open));
-  const readable = unique([...writable, ...facts.installFolders, ...(facts.workingFolder ? [facts.workingFolder] : []), ...allowRead].filter(open));
   // A credential store stays hidden inside a root, unless the person allowed that very place.
-  const privatePlaces = facts.privatePlaces.filter((place) => !readable.some((path) => isAtOrInside(path, place)));
+  const privatePlaces = facts.privatePlaces.filter((place) => ![...writable, ...allowRead].some((path) => isAtOrInside(path, place)));
+  const secret = (path: string) => privatePlaces.some((place) => isAtOrInside(path, place) || isAtOrInside(place, path));
+  // What its arguments name is read (never written), but not a credential store: that takes an allowRead.
+  const named = (facts.argumentPaths ?? []).filter((path) => !secret(path));
+  const readable = unique([...writable, ...facts.installFolders, ...(facts.workingFolder ? [facts.workingFolder] : []), ...named, ...allowRead].filter(open));
   const hidden = unique([facts.home, facts.dataFolder, ...facts.sharedTemp, ...privatePlaces, ...(allowances.filesystem?.denyRead ?? []).map(expand)]);
   const hosts = unique([...(allowances.network?.allowedDomains ?? []), ...registries]);
   return { kind: 'sandboxed', readable, writable, hidden, hosts, caches, registries };
