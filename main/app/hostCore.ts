@@ -166,6 +166,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     },
     (event, payload) => events.emit(event, payload),
   );
+  // A sandbox is made for the roots of its server's start: new roots, new sandboxes (see roots.onChange below).
+  const rootsRestarts = new RootsRestarts(sandboxes, hub);
 
   // 5. The tools and the one pipeline every call goes through (the model's, a view's, the person's); chat over them.
   const catalog = new ToolCatalog({ connections: () => hub.list(), registry, pins, loaded: stores.loadedTools, settings });
@@ -184,11 +186,11 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe; each
     // running call's conversation is noted, so what its server asks meanwhile is shown there.
     runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.callTool(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
+    serversSettled: () => rootsRestarts.settled(),
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
   });
-  const rootsRestarts = new RootsRestarts(sandboxes, hub);
   const chat = new ChatService({
     history,
     settings,
