@@ -260,7 +260,6 @@ export class McpConnection extends SessionRequests {
       if (failed) void failed.close();
       const message = toServerError(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() }).message;
       this.log.add('error', 'host', message);
-      // Neither a sign-in refused nor a sandbox that cannot run is mended by trying again.
       if (findAuthorizationFailure(error) || error instanceof SandboxUnavailableError) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
     }
