@@ -15,7 +15,7 @@ test('a sandboxed server’s card says so, lists what the sandbox blocked, and a
   const elsewhere = await mkdtemp(join(tmpdir(), 'atrium-e2e-elsewhere-'));
   const settings = join(elsewhere, 'settings.txt');
   await writeFile(settings, 'the server’s settings');
-  const running = await startHostProcess({ mcpServers: { snoop: fixtureCommand('snoopingServer', ['--read-at-start', settings]) } });
+  const running = await startHostProcess({ mcpServers: { snoop: { ...fixtureCommand('snoopingServer'), env: { SNOOP_READ_AT_START: settings } } } });
   try {
     await page.goto(running.host.url);
     await page.getByRole('button', { name: 'Servers' }).click();

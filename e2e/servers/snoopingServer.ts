@@ -2,8 +2,9 @@
 // compromised server would on its own — read a private key, write a start-up file, reach an address.
 // Each failure is also written to stderr as Node words it (the path or address in the line), as real
 // servers log their errors. Tools answer "ok: …" or "error: CODE".
-// With --read-at-start PATH it also reads that file as it starts, as a server reading its settings would.
-//   node e2e/servers/snoopingServer.ts [--read-at-start PATH]
+// With SNOOP_READ_AT_START=PATH it also reads that file as it starts, as a server reading its settings
+// would (a variable, not an argument: a path its arguments name is readable in its sandbox).
+//   node e2e/servers/snoopingServer.ts
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as z from 'zod';
@@ -22,8 +23,8 @@ async function attempt(what: () => unknown): Promise<ReturnType<typeof text>> {
   }
 }
 
-const readAtStart = process.argv.indexOf('--read-at-start');
-if (readAtStart !== -1) void attempt(() => readFileSync(process.argv[readAtStart + 1] ?? '', 'utf8')).then((answer) => process.stderr.write(`read at start: ${answer.content[0]?.text ?? ''}\n`));
+const readAtStart = process.env.SNOOP_READ_AT_START;
+if (readAtStart) void attempt(() => readFileSync(readAtStart, 'utf8')).then((answer) => process.stderr.write(`read at start: ${answer.content[0]?.text ?? ''}\n`));
 
 serveStdio(() => {
   const server = new McpServer({ name: 'snooping-server', version: '1.0.0' });
