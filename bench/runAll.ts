@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['stdioRoundTrip', 'traceOverhead', 'largeResult', 'toolsListHeap', 'httpRoundTrip', 'parallelStart', 'historyBench', 'turnOverhead', 'rendererBundle', 'rendererBench', 'viewsBench', 'toolRetrieval', 'toolPromptCache', 'longConversationStep', 'longConversationRequest', 'cliCall', 'toolsTenServers', 'coldStart', 'electronStart', 'tasksTiming', 'taskRestart'];
+const BENCHES = ['stdioRoundTrip', 'traceOverhead', 'largeResult', 'toolsListHeap', 'httpRoundTrip', 'parallelStart', 'sandboxStart', 'historyBench', 'turnOverhead', 'rendererBundle', 'rendererBench', 'viewsBench', 'toolRetrieval', 'toolPromptCache', 'longConversationStep', 'longConversationRequest', 'cliCall', 'toolsTenServers', 'coldStart', 'electronStart', 'tasksTiming', 'taskRestart'];
 
 type Row = { bench: string; target: string; result: string };
 

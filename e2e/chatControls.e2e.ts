@@ -35,7 +35,8 @@ const env = chatHostFor(
     { text: 'Bring lanterns and lemonade.' },
     { text: 'A small marsupial from Rottnest Island.' },
   ],
-  { echo: fixtureCommand('echoServer', ['--pid-file', pidFile]) },
+  // Outside the sandbox: the pid it writes is this machine's only there (the sandbox numbers its own processes).
+  { echo: { ...fixtureCommand('echoServer', ['--pid-file', pidFile]), sandbox: false } },
 );
 
 test.afterAll(() => rm(pidFile, { force: true }));

@@ -81,7 +81,9 @@ test('an edited script or a zeroed approvals file asks again: the dialog names t
     approved: false,
     seed: async (home) => {
       await writeFile(join(home, 'server.mjs'), `await import(${JSON.stringify(echo)});\n`);
-      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [join(home, 'server.mjs')] } } }));
+      // Outside the sandbox: the edited script's marker below proves whether it ran only where it could write
+      // it (the sandbox would refuse the write, and the script, in Atrium's data folder, is hidden from it).
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [join(home, 'server.mjs')], sandbox: false } } }));
     },
   });
   try {

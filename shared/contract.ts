@@ -15,6 +15,8 @@ import type { TasksEvents, TasksResults } from '../main/mcp/extensions/tasks/con
 import { tasksEvents, tasksRequests } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 import type { SkillsEvents, SkillsResults } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
 import { skillsEvents, skillsRequests } from '../main/mcp/extensions/skills/contract/skillsContract.ts';
+import type { SandboxEvents, SandboxResults } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
+import { sandboxEvents, sandboxRequests } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
 import type { ConversationsEvents, ConversationsResults } from './contract/conversations.ts';
 import type { InstallsEvents, InstallsResults } from './contract/installs.ts';
 import { installsEvents, installsRequests } from './contract/installs.ts';
@@ -50,9 +52,9 @@ export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/exte
 export type JsonObject = { [key: string]: unknown };
 
 /** What each request resolves with. Its params are defined once, as the JSON Schema main validates them against. */
-export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults {}
+export interface AtriumResults extends ServersResults, InstallsResults, ToolsResults, ServerOffersResults, WorkspacesResults, ConversationsResults, SettingsResults, TraceResults, AppsResults, TasksResults, SkillsResults, SandboxResults {}
 
-export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents {}
+export interface AtriumEvents extends ServersEvents, InstallsEvents, ToolsEvents, ServerOffersEvents, WorkspacesEvents, ConversationsEvents, SettingsEvents, TraceEvents, AppsEvents, TasksEvents, SkillsEvents, SandboxEvents {}
 
 /** JSON Schemas of every request's params: the runtime half of the contract. */
 export const requestParamSchemas = {
@@ -67,6 +69,7 @@ export const requestParamSchemas = {
   ...appsRequests,
   ...tasksRequests,
   ...skillsRequests,
+  ...sandboxRequests,
 } as const;
 
 // A record over every event name, so a section's event that is not spread here fails the type-check.
@@ -82,6 +85,7 @@ const eventNameSet: { readonly [K in EventName]: true } = {
   ...appsEvents,
   ...tasksEvents,
   ...skillsEvents,
+  ...sandboxEvents,
 };
 
 export type RequestName = keyof AtriumResults;

@@ -2,6 +2,9 @@
 // or DOM APIs: both sides compile this file.
 
 import type { PolicyBlock, ServerOrigin, ServerReach } from './installs.ts';
+import type { SandboxSetting, SandboxSummary } from '../main/mcp/extensions/sandbox/contract/sandboxContract.ts';
+
+export type { SandboxSummary };
 
 export type ServerId = string;
 
@@ -113,7 +116,7 @@ export function describeVariable(variable: LaunchVariable): string {
 
 /** A risky shape in a launch definition, said in plain words for the start dialog and the terminal. */
 export interface LaunchRisk {
-  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env' | 'unverified-approval';
+  kind: 'shell-command' | 'download-to-shell' | 'unpinned-package' | 'secret-in-env' | 'code-loading-env' | 'unverified-approval' | 'unsandboxed';
   message: string;
 }
 
@@ -136,6 +139,8 @@ export interface LaunchReview {
   reach: ServerReach;
   /** An organisation's policy keeps it from starting: approving it would not start it. */
   blocked?: PolicyBlock;
+  /** A local server's sandbox: what it will be able to touch with the roots of now, or why it runs without one. */
+  sandbox?: SandboxSummary;
 }
 
 export interface ServerCounts {
@@ -542,5 +547,5 @@ type StoredEntryCommon = {
  * server's `oauth` block is shown to no one and kept as written; its secrets are references, never values.
  */
 export type StoredServerEntry =
-  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string })
+  | (StoredEntryCommon & { command: string; args: string[]; env?: Record<string, string>; cwd?: string; sandbox?: SandboxSetting })
   | (StoredEntryCommon & { type: 'http' | 'sse'; url: string; headers?: Record<string, string>; oauth?: OAuthServerConfig });

@@ -24,7 +24,8 @@ export type StdioFixture =
   | 'lyingResultServer'
   | 'squattingServer'
   | 'changeWhileListingServer'
-  | 'skillServer';
+  | 'skillServer'
+  | 'snoopingServer';
 
 export type HttpFixture = 'taskServer' | 'endlessAnswerServer' | 'invalidHeaderToolServer' | 'listChangedServer' | 'sessionExpiryServer' | 'legacySseServer' | 'oauthServer';
 

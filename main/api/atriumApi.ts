@@ -17,6 +17,8 @@ import { createToolsApi } from './toolsApi.ts';
 import { createAppsApi } from '../mcp/extensions/apps/api/appsApi.ts';
 import { createTasksApi } from '../mcp/extensions/tasks/api/tasksApi.ts';
 import { createSkillsApi } from '../mcp/extensions/skills/api/skillsApi.ts';
+import { createSandboxApi } from '../mcp/extensions/sandbox/api/sandboxApi.ts';
+import type { ServerSandboxes } from '../mcp/extensions/sandbox/serverSandboxes.ts';
 import { createServerConfigApi } from './serverConfigApi.ts';
 import type { LaunchFacts } from './serverConfigApi.ts';
 import { createInstallApi } from './installApi.ts';
@@ -51,6 +53,8 @@ export interface ApiDeps {
   roots: RootsStore;
   workspaces: Workspaces;
   conversations: ConversationServices;
+  /** Every local server's sandbox. */
+  sandboxes: ServerSandboxes;
 }
 
 export function createAtriumApi(deps: ApiDeps): AtriumApi {
@@ -166,7 +170,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, deps.launchApprovals, deps.launchFacts),
+    ...createServerConfigApi(hub, registry, deps.launchApprovals, deps.launchFacts, (definition) => deps.sandboxes.summary(definition)),
     ...createInstallApi(deps.installer, conversations.settings),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps, conversations.models.makeProvider),
@@ -179,6 +183,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
     ...createAppsApi(conversations.apps),
     ...createTasksApi({ tracker: conversations.tasks, hub }),
     ...createSkillsApi(conversations.skills, conversations.chat),
+    ...createSandboxApi({ sandboxes: deps.sandboxes, hub, registry, launchApprovals: deps.launchApprovals }),
   } satisfies AtriumApi;
   return api;
 }

@@ -28,6 +28,11 @@ export class BlockedServerError extends Error {
   readonly code = 'failed';
 }
 
+import type { SandboxSummary } from '../../shared/domain.ts';
+
+/** A local server's sandbox, for its start dialog: what it will be able to touch (the sandbox extension's). */
+export type SandboxOf = (definition: ServerDefinition) => Promise<SandboxSummary | undefined>;
+
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
 export class InvalidServerConfigError extends Error {
@@ -40,7 +45,7 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals, facts: LaunchFacts): ServerConfigRequests {
+export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals, facts: LaunchFacts, sandboxOf?: SandboxOf): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -66,7 +71,8 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, app
       const definition = known(serverId);
       const origin = facts.originOf(definition);
       const blocked = facts.blocked(definition);
-      return { ...(await approvals.review(definition)), reach: facts.reach(definition), ...(origin ? { origin } : {}), ...(blocked ? { blocked } : {}) };
+      const [review, sandbox] = await Promise.all([approvals.review(definition), sandboxOf?.(definition)]);
+      return { ...review, reach: facts.reach(definition), ...(origin ? { origin } : {}), ...(blocked ? { blocked } : {}), ...(sandbox ? { sandbox } : {}) };
     },
     approveServerLaunch: async ({ serverId, hash, start }) => {
       const definition = known(serverId);

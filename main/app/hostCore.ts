@@ -22,6 +22,8 @@ import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import { ATRIUM_VERSION } from './atriumVersion.ts';
 import { createConsentGate } from '../host/consentGate.ts';
 import { createToolViews } from '../mcp/extensions/apps/host/toolViews.ts';
+import { RootsRestarts } from '../mcp/extensions/sandbox/host/restartForNewRoots.ts';
+import { ServerSandboxes } from '../mcp/extensions/sandbox/serverSandboxes.ts';
 import { viewContextForTurn } from '../mcp/extensions/apps/host/viewContextNote.ts';
 import { createTaskTracker } from '../mcp/extensions/tasks/host/tasksHost.ts';
 import { fixedElicitation } from '../host/brokers.ts';
@@ -150,7 +152,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         openUrl: options.openUrl ?? ((url, _serverId, note) => note?.(`the person agreed to open ${url}`, 'notice')),
       });
 
-  // 4. The connections, one per server.
+  // 4. The connections, one per server, each local one in a sandbox made for the roots of its start.
+  const sandboxes = new ServerSandboxes({ dataFolder: options.home, roots, defaultFolder: serversWorkingFolder(options.home), ...(options.personHome ? { home: options.personHome } : {}), ...(options.sandboxTools ? { tools: options.sandboxTools } : {}) });
+  sandboxes.onChange((summary) => events.emit('sandboxChanged', summary));
   const hub = new McpHub(
     {
       clientInfo: { name: 'Atrium', version: ATRIUM_VERSION },
@@ -168,6 +172,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       eras,
       launchGate: launchGate(launchApprovals, policy),
       secrets: chainSecrets(environmentSecrets(environment), serverSecrets),
+      sandbox: sandboxes,
       workingFolder: serversWorkingFolder(options.home),
       loadAuthorization: async () =>
         (await import('../mcp/auth/serverAuthorization.ts')).authorizationFactory({
@@ -181,6 +186,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     },
     (event, payload) => events.emit(event, payload),
   );
+  // A sandbox is made for the roots of its server's start: new roots, new sandboxes (see roots.onChange below).
+  const rootsRestarts = new RootsRestarts(sandboxes, hub);
 
   // 5. The tools and the one pipeline every call goes through (the model's, a view's, the person's); chat over them.
   const catalog = new ToolCatalog({ connections: () => hub.list(), registry, pins, loaded: stores.loadedTools, settings });
@@ -202,6 +209,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     // Only a trusted server's word that a tool is idempotent (or read-only) makes a repeat safe; each
     // running call's conversation is noted, so what its server asks meanwhile is shown there.
     runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.startToolCall(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
+    serversSettled: () => rootsRestarts.settled(),
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
@@ -218,6 +226,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     hostTools: skills.hostTools,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
     tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
+    beforeTurn: () => rootsRestarts.settled(),
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.
@@ -251,6 +260,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   events.on('serverRemoved', ({ serverId }) => {
     pending.withdrawForServer(serverId, `${serverId} was removed`);
     catalog.serverRemoved(serverId);
+    sandboxes.forget(serverId);
     viewTrust.forget(serverId);
   });
   events.on('listChanged', ({ serverId, list }) => {
@@ -263,6 +273,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   roots.onChange((list) => {
     events.emit('rootsChanged', list);
     void hub.notifyRootsChanged();
+    void rootsRestarts.restart();
   });
   const wanted = options.onlyServers;
   await hub.add(wanted ? registry.all().filter((definition) => wanted.includes(definition.id)) : registry.all(), { start: options.startServers !== false });
@@ -294,6 +305,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
       roots,
       workspaces,
       conversations,
+      sandboxes,
       secrets,
       frontEnd: options.frontEnd ?? headlessFrontEnd,
       ...(options.secretStore ? { secretStore: options.secretStore } : {}),
@@ -314,6 +326,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         tasks.stop();
         await hub.stopAll();
+        await sandboxes.close();
         await eras.settled();
         stores.close();
         stopDataFileNotices();

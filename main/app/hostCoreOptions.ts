@@ -14,6 +14,7 @@ import type { ProviderOptions } from '../chat/providers/createProvider.ts';
 import type { ApprovalMode } from '../host/approval/grantLedger.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 import type { McpHub } from '../mcp/McpHub.ts';
+import type { ToolCheck } from '../mcp/extensions/sandbox/sandboxTools.ts';
 import type { ServerRegistry } from '../mcp/ServerRegistry.ts';
 import type { CredentialStore } from '../mcp/auth/credentialVault.ts';
 import type { SignInServices } from '../mcp/auth/serverAuthorization.ts';
@@ -40,6 +41,10 @@ export interface HostCoreOptions {
   workspace?: string;
   /** Folders exposed to servers for this run only, beside the workspace's roots (the CLI's --root). */
   roots?: string[];
+  /** The person's home folder, which every server's sandbox hides; the OS's (HOME) by default. */
+  personHome?: string;
+  /** Whether the sandbox's tools are there, when not this machine's answer (tests of a machine without them). */
+  sandboxTools?: ToolCheck;
   /** Start only these servers (the CLI's one-server commands); every configured server otherwise. */
   onlyServers?: readonly string[];
   /** false: add the servers without starting them (the CLI's sign-out needs no connection). */

@@ -44,6 +44,8 @@ export interface ChatServiceDeps {
   viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
   /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
   tookIn?: (conversationId: string, content: ServerContent) => void;
+  /** Waited for before a turn reads the tools: servers starting again (for new roots) are given a bounded while to be back. */
+  beforeTurn?: () => Promise<void>;
   /** How much context a model has (its server is asked, for a local one); made here unless given. */
   contexts?: ModelContexts;
   onEvent(conversationId: string, event: TurnEvent): void;
@@ -148,6 +150,7 @@ export class ChatService {
     };
     request.onStarted?.(conversation.id);
     try {
+      await this.deps.beforeTurn?.();
       // Whether the tools are sent whole or searched for depends on how much context this model has.
       const context = await this.contexts.contextOf(config, model);
       const outcome = await runTurn(

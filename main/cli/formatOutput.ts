@@ -2,7 +2,7 @@
 // visible so a hostile tool description cannot rewrite the terminal (ANSI escapes, bidi overrides).
 
 import type { JsonObject } from '../../shared/contract.ts';
-import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
+import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, SandboxSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { shellWord, statusLabel } from '../../shared/domain.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
@@ -13,17 +13,31 @@ export function visible(text: string): string {
   return visibleText(text);
 }
 
-export function formatServers(servers: ServerSnapshot[], now: number = Date.now()): string {
+export function formatServers(servers: ServerSnapshot[], now: number = Date.now(), sandboxes: readonly SandboxSummary[] = []): string {
   if (servers.length === 0) return 'No servers configured.';
+  const sandboxOf = (id: string) => sandboxes.find((summary) => summary.serverId === id);
   return servers
     .map((s) => {
       const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
       const counts = `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.resourceTemplates} templates, ${s.counts.prompts} prompts`;
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
       const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';
-      return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}${auth}`;
+      const sandbox = sandboxOf(s.id);
+      const sandboxLines = sandbox ? `\n${formatSandbox(sandbox).map((line) => `    ${line}`).join('\n')}` : '';
+      return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}${auth}${sandboxLines}`;
     })
     .join('\n');
+}
+
+/** A local server's sandbox: whether it runs in one and why, what it can touch, what to install, what was blocked. */
+export function formatSandbox(summary: SandboxSummary): string[] {
+  return [
+    summary.reason,
+    ...summary.touches.map((line) => `  ${line}`),
+    ...(summary.install ? [`  ${summary.install}`, '  Or run it without the sandbox, knowing it then reaches all your files: "sandbox": false in its entry of servers.json.'] : []),
+    // What the sandbox blocked is the server's doing: its paths and hosts are untrusted text.
+    ...summary.blocked.slice(0, 5).map((entry) => `  blocked ${entry.kind === 'host' ? 'a connection to' : `a ${entry.kind} of`} ${visible(entry.target)}${entry.count > 1 ? ` (${entry.count} times)` : ''}`),
+  ];
 }
 
 /** A remote server's sign-in in one line: who and until when, or why not and how to sign in. */

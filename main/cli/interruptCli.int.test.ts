@@ -39,7 +39,8 @@ describe('Ctrl+C on a real terminal', { skip: tmuxAvailable ? false : 'no tmux o
   async function withEcho(approved: boolean): Promise<void> {
     await rm(pidFile, { force: true });
     await rm(join(home, 'launch-approvals.json'), { force: true });
-    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: fixtureCommand('echoServer', ['--pid-file', pidFile]) } }));
+    // Outside the sandbox: the pid it writes is this machine's only there (the sandbox numbers its own processes).
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { ...fixtureCommand('echoServer', ['--pid-file', pidFile]), sandbox: false } } }));
     if (approved) await approveServers(home);
   }
 

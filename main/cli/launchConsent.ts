@@ -37,6 +37,7 @@ export function describeReview(review: LaunchReview): string[] {
   for (const detail of review.reach.details) lines.push(`    ${visible(detail)}`);
   for (const risk of review.risks) lines.push(`  ⚠ ${visible(risk.message)}`);
   if (review.blocked) lines.push(`  ⛔ ${visible(describeBlock(review.blocked))}: it cannot start, whatever you answer.`);
+  if (review.sandbox) lines.push(`  ${review.sandbox.reason}`, ...review.sandbox.touches.map((line) => `    ${line}`), ...(review.sandbox.install ? [`    ${review.sandbox.install}`] : []));
   return lines;
 }
 

@@ -194,7 +194,8 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
 
   if (invocation.command === 'servers') {
     const servers = await api.listServers({});
-    print(servers, () => format.formatServers(servers));
+    const sandboxes = await api.listSandboxes({});
+    print(servers, () => format.formatServers(servers, Date.now(), sandboxes));
     return 0;
   }
 

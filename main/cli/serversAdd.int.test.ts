@@ -24,7 +24,9 @@ describe('atrium servers add', () => {
   after(() => rm(home, { recursive: true, force: true }));
 
   test('without a terminal a local server is added, not trusted, runs nothing, and the command that approves it is printed', async () => {
-    const pidFile = join(home, 'echo.pid');
+    // In a folder the server is given as a root: in its sandbox it writes nowhere else.
+    const folder = await makeTempDir('atrium-servers-add-root-');
+    const pidFile = join(folder, 'echo.pid');
     const added = await runAtriumCli(home, ['servers', 'add', 'echo', '--env', 'GREETING=hello', '--', process.execPath, fixturePath('echoServer'), '--pid-file', pidFile]);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /^Added echo to .*servers\.json\. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs\.$/m);
@@ -36,9 +38,11 @@ describe('atrium servers add', () => {
 
     const approved = await runAtriumCli(home, ['servers', 'approve', 'echo']);
     assert.equal(approved.code, 0, approved.stderr);
-    const called = await runAtriumCli(home, ['call', 'echo', 'env', '{"name": "GREETING"}']);
+    const called = await runAtriumCli(home, ['call', 'echo', 'env', '{"name": "GREETING"}', '--root', folder]);
     assert.equal(called.code, 0, called.stderr);
     assert.equal(called.stdout.trim(), 'hello', 'it runs as added, with its environment');
+    assert.equal(existsSync(pidFile), true, 'approved, it ran');
+    await rm(folder, { recursive: true, force: true });
   });
 
   test('a remote server is added by its address; a name taken, a command line and an address together, and an option of the server before -- are refused in words', async () => {

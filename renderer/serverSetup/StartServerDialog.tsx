@@ -75,6 +75,17 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
               </ul>
             </div>
           ) : null}
+          {review.sandbox ? (
+            <div className="launch-sandbox">
+              <p className="launch-risks-title">{review.sandbox.reason}</p>
+              <ul aria-label="What it can touch">
+                {review.sandbox.touches.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+              {review.sandbox.install ? <p>{review.sandbox.install}</p> : null}
+            </div>
+          ) : null}
         </>
       ) : problem ? null : (
         <pre className="code-block" aria-label={local ? 'Command line' : 'Address'}>

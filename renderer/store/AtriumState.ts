@@ -13,12 +13,14 @@ import type { TraceSlice } from './traceSlice.ts';
 import type { AppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
 import type { TasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
 import type { SkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
+import type { SandboxSlice } from '../../main/mcp/extensions/sandbox/window/sandboxSlice.ts';
 
 export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice & TraceSlice &
   // The extensions' slices, one each.
   AppsSlice &
   TasksSlice &
-  SkillsSlice;
+  SkillsSlice &
+  SandboxSlice;
 
 /** A slice sees (and may update) the whole state, so cross-slice cleanups stay in one `set`. */
 export type SliceCreator<Slice> = StateCreator<AtriumState, [], [], Slice>;

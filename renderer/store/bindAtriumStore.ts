@@ -12,6 +12,7 @@ import type { ExtensionBinding } from './extensionBinding.ts';
 import { bindAppsStore } from '../../main/mcp/extensions/apps/window/bindAppsStore.ts';
 import { bindTasksStore } from '../../main/mcp/extensions/tasks/window/bindTasksStore.ts';
 import { bindSkillsStore } from '../../main/mcp/extensions/skills/window/bindSkillsStore.ts';
+import { bindSandboxStore } from '../../main/mcp/extensions/sandbox/window/bindSandboxStore.ts';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
 import { bindTraceStore } from './bindTraceStore.ts';
 
@@ -19,7 +20,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
   const { api } = connection;
   const state = () => store.getState();
   // The parts of the mirror with a binder of their own (the extensions', the trace's), one line each.
-  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindSkillsStore(api, store), bindTraceStore(api, store)];
+  const extensions: ExtensionBinding[] = [bindAppsStore(api, store), bindTasksStore(api, store), bindSkillsStore(api, store), bindSandboxStore(api, store), bindTraceStore(api, store)];
 
   let queued: LogLine[] = [];
   let frame: number | undefined;

@@ -14,6 +14,7 @@ import { createTraceSlice } from './traceSlice.ts';
 import { createAppsSlice } from '../../main/mcp/extensions/apps/window/appsSlice.ts';
 import { createTasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSlice.ts';
 import { createSkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
+import { createSandboxSlice } from '../../main/mcp/extensions/sandbox/window/sandboxSlice.ts';
 
 /** The renderer's one store: a mirror of the host's state plus what this window selected. */
 export const createAtriumStore = () =>
@@ -33,6 +34,7 @@ export const createAtriumStore = () =>
     ...createAppsSlice(...args),
     ...createTasksSlice(...args),
     ...createSkillsSlice(...args),
+    ...createSandboxSlice(...args),
   }));
 
 export type AtriumStore = ReturnType<typeof createAtriumStore>;

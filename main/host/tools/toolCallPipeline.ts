@@ -40,6 +40,8 @@ export interface ToolCallPipelineDeps {
   onProgress?(update: ProgressUpdate): void;
   /** Follows a task a call started to its end; without it, a task is waited for like a call. */
   tasks?: TaskFollower;
+  /** Resolves once servers starting again on the host's own account (new roots, new sandboxes) are back, or after a bounded while. */
+  serversSettled?(): Promise<void>;
   now?: () => number;
 }
 
@@ -90,6 +92,8 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
   /** The tool as it is now, if a call of it may go on to consent: it exists, is not withheld, and the arguments fit. */
   const prepare = async (call: Pick<ToolCallRequest, 'serverId' | 'tool' | 'arguments' | 'origin'>): Promise<{ tool: ToolSummary } | { refused: Refused }> => {
     const { serverId, tool: name, arguments: args, origin } = call;
+    // A call made while its server starts again for new roots finds it back, not stopped.
+    await deps.serversSettled?.();
     const tool = await deps.catalog.resolve(serverId, name);
     if (!tool) return { refused: unresolved(serverId, name, deps.catalog.unavailable(serverId)) };
     const withheld = deps.catalog.withheld(tool, audienceOf(origin));

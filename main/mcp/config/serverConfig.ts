@@ -12,6 +12,8 @@ import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.t
 import type { OAuthServerConfig } from './oauthConfig.ts';
 import type { StoredServerEntry } from '../../../shared/domain.ts';
 import { hasSecretReference, withoutSecretReferences } from './secretReferences.ts';
+import { readSandboxSetting, sandboxSettingSchema } from '../extensions/sandbox/sandboxSetting.ts';
+import type { SandboxSetting } from '../extensions/sandbox/sandboxSetting.ts';
 
 interface ServerDefinitionBase {
   id: ServerId;
@@ -36,6 +38,8 @@ export interface StdioServerDefinition extends ServerDefinitionBase {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** What its sandbox allows beyond the default profile, or `false`: the person runs it without one. Absent: the default. */
+  sandbox?: SandboxSetting;
 }
 
 export interface RemoteServerDefinition extends ServerDefinitionBase {
@@ -77,6 +81,7 @@ export const serverEntrySchema = {
     timeout: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
     oauth: oauthSchema,
     roots: { type: 'array', maxItems: 256, items: { type: 'string', minLength: 1, maxLength: 4096 } },
+    sandbox: sandboxSettingSchema,
   },
 } as const;
 
@@ -136,7 +141,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     return problem(fieldOf(first), describe(first));
   }
   const e = entry as {
-    type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string;
+    type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; sandbox?: unknown;
     url?: string; headers?: Record<string, string>; oauth?: OAuthServerConfig; disabled?: boolean; trusted?: boolean; disabledTools?: string[] | 'all'; alwaysLoadedTools?: string[] | 'all'; requestTimeoutMs?: number; timeout?: number; maxMessageBytes?: number; roots?: string[];
   };
   const base = {
@@ -160,6 +165,8 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     if (e.command === undefined) return problem('command', 'a stdio server needs "command"');
     if (e.url !== undefined) return problem('url', 'has both "command" and "url"; keep one');
     if (e.oauth !== undefined) return problem('oauth', '"oauth" is for remote servers (with "url")');
+    const sandbox = readSandboxSetting(e.sandbox);
+    if ('problem' in sandbox) return problem(...sandbox.problem);
     return {
       server: {
         ...base,
@@ -168,6 +175,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
         args: e.args ?? [],
         env: e.env ?? {},
         ...(e.cwd ? { cwd: e.cwd } : {}),
+        ...(sandbox.setting !== undefined ? { sandbox: sandbox.setting } : {}),
       },
     };
   }
@@ -176,6 +184,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     return problem(typo?.written ?? 'url', `a ${kind} server needs "url"${typo ? `; "${typo.written}" looks like a misspelt "url"` : ''}`);
   }
   if (e.command !== undefined) return problem('command', 'has both "command" and "url"; keep one');
+  if (e.sandbox !== undefined) return problem('sandbox', '"sandbox" is for local servers (with "command"): a remote server runs on another machine');
   let url: URL;
   // A secret kept in Atrium's store may be part of the path or query, never of the scheme or host.
   const referred = hasSecretReference(e.url);
@@ -256,6 +265,7 @@ export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
       args: server.args,
       ...(Object.keys(server.env).length ? { env: server.env } : {}),
       ...(server.cwd ? { cwd: server.cwd } : {}),
+      ...(server.sandbox !== undefined ? { sandbox: server.sandbox } : {}),
       ...common,
     };
   }

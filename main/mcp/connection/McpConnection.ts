@@ -7,7 +7,7 @@
 import type { ListKind, TraceMessage } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { LaunchHeldError } from './connectionServices.ts';
+import { LaunchHeldError, SandboxUnavailableError } from './connectionServices.ts';
 import type { ConnectionServices, LaunchHold } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
@@ -94,6 +94,7 @@ export class McpConnection extends SessionRequests {
         ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
         ...(services.launchGate ? { launchGate: services.launchGate } : {}),
         ...(services.secrets ? { secrets: services.secrets } : {}),
+        ...(services.sandbox ? { sandbox: services.sandbox } : {}),
       },
       (name) => toolNamed(this.catalog, name),
       authorization ? (next) => authorization.wrapFetch(next) : undefined,
@@ -271,7 +272,7 @@ export class McpConnection extends SessionRequests {
       if (failed) void failed.close();
       const message = toServerError(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() }).message;
       this.log.add('error', 'host', message);
-      if (findAuthorizationFailure(error)) this.failWithoutRestart(error, message);
+      if (findAuthorizationFailure(error) || error instanceof SandboxUnavailableError) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
     }
   }

@@ -7,7 +7,8 @@ import type { EraMemory } from '../launch/learnedEras.ts';
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Implementation, JSONObject, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { RootEntry, ServerId, ServerStatus } from '../../../shared/domain.ts';
 import type { SecretSource } from '../../store/secrets.ts';
-import type { ServerDefinition } from '../config/serverConfig.ts';
+import type { ServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
+import type { StdioProcessHooks, StdioServerLaunch } from '../stdio/stdioProcessTransport.ts';
 import type { AuthorizationFactory } from './remoteAuthorization.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 
@@ -83,6 +84,8 @@ export interface ConnectionServices {
   launchGate?: LaunchGate;
   /** Where the secrets a definition names (`${secret:NAME}`) are read, on the way to the server. */
   secrets?: SecretSource;
+  /** Encloses each local server in its sandbox (main/mcp/extensions/sandbox/). Without it servers run bare (the hub's own tests). */
+  sandbox?: LaunchSandbox;
 }
 
 /**
@@ -123,3 +126,16 @@ export class LaunchHeldError extends Error {
     this.hold = hold;
   }
 }
+
+/** What a local server is launched in: its sandbox, made for this start (the roots of now). */
+export interface LaunchSandbox {
+  /**
+   * The launch to spawn in place of `launch`, and the hooks to give it (they see what the sandbox kept
+   * from the server, and release the sandbox when it exits). Rejects with SandboxUnavailableError when
+   * the sandbox cannot run: the server then waits for the person, it never starts without one by itself.
+   */
+  enclose(definition: StdioServerDefinition, launch: StdioServerLaunch, hooks: StdioProcessHooks): Promise<{ launch: StdioServerLaunch; hooks: StdioProcessHooks }>;
+}
+
+/** Thrown instead of starting a server outside the sandbox it should run in (a tool it needs is missing). */
+export class SandboxUnavailableError extends Error {}

@@ -7,7 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import type { FetchLike, Tool } from '@modelcontextprotocol/client';
 import { describeBlock } from '../../../shared/installs.ts';
 import { LaunchHeldError } from './connectionServices.ts';
-import type { LaunchGate } from './connectionServices.ts';
+import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 import { withSecrets } from '../config/secretReferences.ts';
 import type { SecretSource } from '../../store/secrets.ts';
 import { withMcpRequestHeaders } from './mcpRequestHeaders.ts';
@@ -16,7 +16,7 @@ import type { AnswerBounds } from '../http/answerBounds.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { prepareWorkingFolder } from '../stdio/serverFolder.ts';
-import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
+import { launchProblem, StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
 
 export interface StdioHooks {
   onStderrLine(line: string): void;
@@ -30,6 +30,7 @@ export async function openStdioTransport(
   limits: { maxMessageBytes?: number; closeGraceMs?: number; workingFolder?: string } = {},
   gate?: LaunchGate,
   secrets?: SecretSource,
+  sandbox?: LaunchSandbox,
 ): Promise<StdioProcessTransport> {
   // The secrets its definition names are put in on the way to the process, never into the definition the gate pins.
   const running = await withSecrets(def, secrets);
@@ -48,17 +49,20 @@ export async function openStdioTransport(
         : `${def.id}: what it runs changed since you approved it (a script it runs, or the program its command finds); review it before it starts`,
     );
   }
-  return new StdioProcessTransport(
-    {
-      command: running.command,
-      args: running.args,
-      env,
-      ...(cwd !== undefined ? { cwd } : {}),
-      ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
-      ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
-    },
-    hooks,
-  );
+  const launch = {
+    command: running.command,
+    args: running.args,
+    env,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(limits.maxMessageBytes ? { maxMessageBytes: limits.maxMessageBytes } : {}),
+    ...(limits.closeGraceMs !== undefined ? { closeGraceMs: limits.closeGraceMs } : {}),
+  };
+  if (!sandbox) return new StdioProcessTransport(launch, hooks);
+  // Checked here, on the server's own command: inside the sandbox a missing one would be only an exit code.
+  const problem = launchProblem(launch);
+  if (problem) throw problem;
+  const enclosed = await sandbox.enclose(def, launch, hooks);
+  return new StdioProcessTransport(enclosed.launch, enclosed.hooks);
 }
 
 /** What the host adds beneath every request to a remote server (its OAuth credentials); none by default. */

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, formatMegabytes } from '../oversizedMessage.
 import type { SessionOptions } from './session.ts';
 import { Session } from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
-import type { LaunchGate } from './connectionServices.ts';
+import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 import { withSecrets } from '../config/secretReferences.ts';
 import type { SecretSource } from '../../store/secrets.ts';
 
@@ -31,6 +31,8 @@ export interface TransportDefaults {
   workingFolder?: string;
   /** Where the secrets a definition names are read. */
   secrets?: SecretSource;
+  /** What each local server is enclosed in. */
+  sandbox?: LaunchSandbox;
 }
 
 export class SessionOpener {
@@ -69,7 +71,7 @@ export class SessionOpener {
       };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets), this.prior);
+      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets, this.defaults.sandbox), this.prior);
       let session: Session;
       try {
         session = await spawn();

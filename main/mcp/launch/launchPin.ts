@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { LaunchView } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
+import type { SandboxSetting } from '../extensions/sandbox/sandboxSetting.ts';
 import { lookUpCommand } from '../stdio/commandLookup.ts';
 import type { PinKey } from './pinKey.ts';
 import { looksSecret } from './secretShapes.ts';
@@ -28,6 +29,8 @@ export type LaunchPin =
       program: string | null;
       /** Each local script it runs (absolute path) → `sha256:<hex>`, or `large:<bytes>:<modified ms>` past LARGEST_HASHED. */
       files: Record<string, string>;
+      /** What its sandbox allows beyond the default, or `false` (none): absent for the default, so older pins hold. */
+      sandbox?: SandboxSetting;
     }
   | { transport: 'http' | 'sse'; url: string; headerNames: string[] };
 
@@ -49,7 +52,15 @@ export function launchPin(server: ServerDefinition, key: PinKey, resolution: Res
     const value = server.env[name] ?? '';
     env[name] = looksSecret(name, value) ? { secret: key.sign(`env\0${name}\0${value}`) } : { value };
   }
-  return { transport: 'stdio', command: server.command, args: [...server.args], ...(server.cwd ? { cwd: server.cwd } : {}), env, ...resolution };
+  return {
+    transport: 'stdio',
+    command: server.command,
+    args: [...server.args],
+    ...(server.cwd ? { cwd: server.cwd } : {}),
+    env,
+    ...(server.sandbox !== undefined ? { sandbox: server.sandbox } : {}),
+    ...resolution,
+  };
 }
 
 /**
@@ -58,7 +69,15 @@ export function launchPin(server: ServerDefinition, key: PinKey, resolution: Res
  * runs when its definition names no folder, what a relative path in its command line is relative to.
  */
 export async function resolveLaunch(server: ServerDefinition, environment: () => Promise<Readonly<Record<string, string>>>, workingFolder: string = process.cwd()): Promise<Resolution> {
-  if (server.transport !== 'stdio') return { program: null, files: {} };
+  const { program, scripts } = await launchFiles(server, environment, workingFolder);
+  const files: Record<string, string> = {};
+  for (const path of scripts) files[path] = await contentPin(path);
+  return { program, files };
+}
+
+/** Where the command is found and the local scripts it runs (absolute, sorted), without reading them. */
+export async function launchFiles(server: ServerDefinition, environment: () => Promise<Readonly<Record<string, string>>>, workingFolder: string = process.cwd()): Promise<{ program: string | null; scripts: string[] }> {
+  if (server.transport !== 'stdio') return { program: null, scripts: [] };
   const withFolder = /[\\/]/.test(server.command);
   const base = server.cwd ?? workingFolder;
   const lookup = lookUpCommand(server.command, withFolder ? {} : await environment(), base);
@@ -75,9 +94,7 @@ export async function resolveLaunch(server: ServerDefinition, environment: () =>
     const path = resolve(base, arg);
     if (named && (await isFile(path))) candidates.push(path);
   }
-  const files: Record<string, string> = {};
-  for (const path of [...new Set(candidates)].sort()) files[path] = await contentPin(path);
-  return { program, files };
+  return { program, scripts: [...new Set(candidates)].sort() };
 }
 
 /** Whether two pins ask to run the same definition (what is looked up on disk aside). */
@@ -122,6 +139,7 @@ export function describeChanges(approved: LaunchPin, current: LaunchPin): string
       if (before.value !== now.value) changes.push(`The environment variable ${name} changed from “${before.value}” to “${now.value}”.`);
     } else if (canonical(before) !== canonical(now)) changes.push(`The value of ${name} changed (it looks like a secret, so it is not shown).`);
   }
+  if (canonical(approved.sandbox ?? null) !== canonical(current.sandbox ?? null)) changes.push(sandboxChange(approved.sandbox, current.sandbox));
   if ((approved.cwd ?? '') !== (current.cwd ?? '')) changes.push(`The working folder changed from ${approved.cwd ?? 'Atrium’s own'} to ${current.cwd ?? 'Atrium’s own'}.`);
   if (sameCommand(approved, current) && approved.program !== current.program) {
     const where = (program: string | null) => (program === null ? 'found nowhere on the PATH it gets' : program);
@@ -136,6 +154,14 @@ export function describeChanges(approved: LaunchPin, current: LaunchPin): string
     else changes.push(`The file ${path} changed since you approved it.`);
   }
   return changes;
+}
+
+/** How its sandbox changed, in a sentence. */
+function sandboxChange(before: SandboxSetting | undefined, now: SandboxSetting | undefined): string {
+  if (now === false) return 'It now runs without the sandbox ("sandbox": false): it can read and change all your files and reach any address.';
+  if (before === false) return 'It now runs in its sandbox again.';
+  const described = (setting: SandboxSetting | undefined) => (setting === undefined || Object.keys(setting).length === 0 ? 'the default sandbox' : JSON.stringify(setting));
+  return `What its sandbox allows changed from ${described(before)} to ${described(now)}.`;
 }
 
 function sameCommand(a: LaunchPin, b: LaunchPin): boolean {

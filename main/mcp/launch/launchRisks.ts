@@ -5,6 +5,7 @@
 import type { LaunchRisk } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { CODE_LOADING_ENV } from './launchDefinition.ts';
+import { runsContainer } from '../extensions/sandbox/sandboxProfile.ts';
 import { isReferenceOrEmpty, isSecretName, isTokenShaped, TOKEN_SHAPES } from './secretShapes.ts';
 
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
@@ -40,6 +41,11 @@ export function launchRisks(server: ServerDefinition): LaunchRisk[] {
     }
     if (server.args.some((arg) => TOKEN_SHAPES.some((shape) => shape.test(arg)))) {
       risks.push({ kind: 'secret-in-env', message: 'An argument looks like a key or token written in plain text in the servers file.' });
+    }
+    if (server.sandbox === false) {
+      risks.push({ kind: 'unsandboxed', message: 'It runs without the sandbox ("sandbox": false): it can read and change all your files (your SSH keys, Atrium’s data) and reach any address.' });
+    } else if (runsContainer(server)) {
+      risks.push({ kind: 'unsandboxed', message: 'It runs a container (docker run), which Atrium’s sandbox cannot hold: what it reaches is what the container’s options give it (mounted folders, network).' });
     }
   } else {
     risks.push(...secretRisks(server.headers, 'header'));

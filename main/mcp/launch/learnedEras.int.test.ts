@@ -19,12 +19,15 @@ after(() => Promise.all(homes.map((home) => rm(home, { recursive: true, force: t
 async function setUp() {
   const home = await makeTempDir('atrium-eras-');
   homes.push(home);
-  const startsFile = join(home, 'starts.txt');
+  // The server counts its starts in a root of its own: in its sandbox it writes nowhere else.
+  const counts = await makeTempDir('atrium-eras-counts-');
+  homes.push(counts);
+  const startsFile = join(counts, 'starts.txt');
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { strict: { command: process.execPath, args: [serverPath, startsFile] } } }));
   await approveServers(home);
   const starts = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
   const runHost = async () => {
-    const core = await startHostCore({ home, keepAliveMs: 0 });
+    const core = await startHostCore({ home, keepAliveMs: 0, roots: [counts] });
     await core.hub.whenSettled();
     const [server] = await core.api.listServers({});
     await core.shutdown();

@@ -1,14 +1,14 @@
-// What a server will be able to touch once it runs. The start dialog's "what it can touch" and the
-// policy's requireSandbox both ask this one function, so the two never disagree.
-//
-// The seam for the sandbox: its pure function that derives a server's sandbox profile
-// (main/mcp/extensions/sandbox/) plugs in here, in `serverReach`'s local branch, turning its profile into
-// `sandboxed: true` and a sentence per thing the profile allows. Until then this says what is true
-// without a sandbox.
+// What a server will be able to touch once it runs. The start dialog's "what it can touch", the
+// terminal's "can touch" line and the policy's requireSandbox all ask this one function, so they never
+// disagree. For a local server it says what the sandbox decides (main/mcp/extensions/sandbox/): enclosed
+// unless the person opted it out, it runs a container, or the system cannot hold it; where a tool the
+// sandbox needs is missing, the server does not start at all. The start dialog lists the profile itself,
+// derived from the roots of the moment (the sandbox's summary), under this.
 
 import { basename } from 'node:path';
 import type { ServerReach } from '../../../shared/installs.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
+import { checkSandboxTools } from '../extensions/sandbox/sandboxTools.ts';
 
 export function serverReach(server: ServerDefinition): ServerReach {
   const roots = (server.roots ?? []).map((root) => `It is given ${root} as a root (a folder to work in); that is a request to it, not a limit.`);
@@ -28,10 +28,23 @@ export function serverReach(server: ServerDefinition): ServerReach {
       details: roots,
     };
   }
+  if (server.sandbox !== false && (process.platform === 'linux' || process.platform === 'darwin')) {
+    const tools = checkSandboxTools();
+    const ownRoots = (server.roots ?? []).map((root) => `It may read and write ${root}, given to it as a root.`);
+    return {
+      where: 'this-computer',
+      sandboxed: !('unavailable' in tools),
+      summary:
+        'unavailable' in tools
+          ? `It runs on this computer, in a sandbox this computer cannot make now (${tools.unavailable.reason.replace(/\.$/, '')}): it does not start until you install what is missing or choose to run it without the sandbox.`
+          : 'It runs on this computer in a sandbox: it reads and writes only its roots, its own install and a temporary folder of its own; your home folder and Atrium’s data folder stay hidden, and it reaches the network only where its config allows.',
+      details: 'unavailable' in tools ? roots : ownRoots,
+    };
+  }
   return {
     where: 'this-computer',
     sandboxed: false,
-    summary: 'It runs on this computer without a sandbox: it can read, change and delete whatever your user account can, reach the network, and start other programs.',
+    summary: `It runs on this computer without a sandbox${server.sandbox === false ? ' (you chose to run it without one)' : ''}: it can read, change and delete whatever your user account can, reach the network, and start other programs.`,
     details: roots,
   };
 }

@@ -36,8 +36,9 @@ describe('where a stdio server runs', () => {
     const own = await makeTempDir('atrium-own-folder-');
     try {
       const servers = {
-        plain: fixtureCommand('echoServer', ['--cwd-file', join(home, 'plain.cwd')]),
-        placed: { ...fixtureCommand('echoServer', ['--cwd-file', join(home, 'placed.cwd')]), cwd: own },
+        // Outside the sandbox (which runs a server in a temporary folder of its own, and hides the data folder).
+        plain: { ...fixtureCommand('echoServer', ['--cwd-file', join(home, 'plain.cwd')]), sandbox: false },
+        placed: { ...fixtureCommand('echoServer', ['--cwd-file', join(home, 'placed.cwd')]), cwd: own, sandbox: false },
         // Offline, so that outside the project it fails at once instead of asking the registry.
         npx: { command: 'npx', args: ['--yes', '--offline', 'fake-mcp-server'], env: { npm_config_cache: join(home, 'npm-cache') } },
       };

@@ -350,6 +350,12 @@ function splitLines(maxLineBytes: number, onLine: (line: string) => void): (chun
   };
 }
 
+/** Why `launch` cannot start (its command missing or not executable), found before anything is spawned; undefined when it can. */
+export function launchProblem(launch: StdioServerLaunch): ServerLaunchError | undefined {
+  const problem = commandProblem(launch.command, launch.env, launch.cwd);
+  return problem ? launchError(Object.assign(new Error(problem), { code: problem }), launch) : undefined;
+}
+
 function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): ServerLaunchError {
   const command = launch.command;
   // spawn reports a missing working directory as ENOENT on the command, which would send people hunting the wrong thing.

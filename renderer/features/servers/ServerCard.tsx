@@ -13,6 +13,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { ChangedToolsNotice } from './ChangedToolsNotice.tsx';
 import { ServerCounts } from './ServerCounts.tsx';
 import { SignInLine } from './SignInLine.tsx';
+import { SandboxLine } from '../../../main/mcp/extensions/sandbox/window/SandboxLine.tsx';
 import { signInNeeded } from '../../ui/signInState.ts';
 
 interface ServerCardProps {
@@ -70,6 +71,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       </p>
       <StatusDetail status={status} />
       <SignInLine server={server} />
+      {server.transport === 'stdio' ? <SandboxLine serverId={server.id} /> : null}
       <ServerCounts counts={server.counts} serverId={server.id} />
       <ChangedToolsNotice server={server} />
       {removal.confirming ? (
