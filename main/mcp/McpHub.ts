@@ -157,8 +157,11 @@ export class McpHub {
     await Promise.all(this.list().map((connection) => connection.notifyRootsChanged()));
   }
 
-  /** Stops every server in parallel: no child process is left behind and remote sessions are ended. */
+  /**
+   * Stops every server in parallel, for good (the host quits): no child process is left behind, remote
+   * sessions are ended, and a restart under way (new roots) starts nothing after it.
+   */
   async stopAll(): Promise<void> {
-    await Promise.all(this.list().map((connection) => connection.stop()));
+    await Promise.all(this.list().map((connection) => connection.stopForGood()));
   }
 }

@@ -14,7 +14,7 @@ import { ServerLog } from '../serverLog.ts';
 import { toServerError } from './connectionErrors.ts';
 import { ServerError } from './serverError.ts';
 import { AnnouncedToolChanges } from './announcedToolChanges.ts';
-import { startKeepAlive } from './keepAlive.ts';
+import { keepSessionAlive } from './keepAlive.ts';
 import { StatusWaiters } from './statusWaiters.ts';
 import type { RestartPolicy } from './restartPolicy.ts';
 import { defaultRestartPolicy, nextRestartDelay } from './restartPolicy.ts';
@@ -39,9 +39,7 @@ export interface ConnectionHooks {
 export type { CallOptions } from './sessionRequests.ts';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const DEFAULT_KEEP_ALIVE_MS = 30_000;
 const PROBE_TIMEOUT_MS = 10_000;
-const KEEP_ALIVE_MISSES_BEFORE_RESTART = 2;
 
 export class McpConnection extends SessionRequests {
   readonly id: string;
@@ -59,6 +57,8 @@ export class McpConnection extends SessionRequests {
   /** Bumped by every start and stop, so callbacks of a superseded attempt are ignored. */
   private generation = 0;
   private consecutiveFailures = 0;
+  /** Set once the host quits: from then on nothing starts the server again. */
+  private stoppedForGood = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private healthyTimer: NodeJS.Timeout | undefined;
   private stopKeepAlive: () => void = () => undefined;
@@ -85,20 +85,8 @@ export class McpConnection extends SessionRequests {
             signInLost: (message) => this.onSignInLost(message),
           });
     const authorization = this.authorization;
-    this.opener = new SessionOpener(
-      definition,
-      {
-        ...(services.maxMessageBytes !== undefined ? { maxMessageBytes: services.maxMessageBytes } : {}),
-        ...(services.closeGraceMs !== undefined ? { closeGraceMs: services.closeGraceMs } : {}),
-        ...(services.eras ? { eras: services.eras } : {}),
-        ...(services.workingFolder !== undefined ? { workingFolder: services.workingFolder } : {}),
-        ...(services.launchGate ? { launchGate: services.launchGate } : {}),
-        ...(services.secrets ? { secrets: services.secrets } : {}),
-        ...(services.sandbox ? { sandbox: services.sandbox } : {}),
-      },
-      (name) => toolNamed(this.catalog, name),
-      authorization ? (next) => authorization.wrapFetch(next) : undefined,
-    );
+    // The opener reads what it needs of the services (limits, eras, the gate, secrets, the sandbox).
+    this.opener = new SessionOpener(definition, services, (name) => toolNamed(this.catalog, name), authorization ? (next) => authorization.wrapFetch(next) : undefined);
     this.status = definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' };
   }
 
@@ -140,8 +128,9 @@ export class McpConnection extends SessionRequests {
     return this.catalog.prompts;
   }
 
-  /** Starts the server unless it is disabled. Never rejects: failures become the error state. */
+  /** Starts the server unless it is disabled or stopped for good. Never rejects: failures become the error state. */
   start(): void {
+    if (this.stoppedForGood) return;
     if (this.definition.disabled) {
       this.setStatus({ kind: 'disabled' });
       return;
@@ -180,6 +169,12 @@ export class McpConnection extends SessionRequests {
 
   async stop(): Promise<void> {
     await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
+  }
+
+  /** The host is quitting: the server stops, and nothing under way (a restart for new roots, a retry) starts it again. */
+  async stopForGood(): Promise<void> {
+    this.stoppedForGood = true;
+    await this.stop();
   }
 
   /**
@@ -234,6 +229,7 @@ export class McpConnection extends SessionRequests {
   }
 
   private async launch(): Promise<void> {
+    if (this.stoppedForGood) return;
     const generation = ++this.generation;
     this.clearTimers();
     this.setStatus({ kind: 'starting', attempt: this.consecutiveFailures + 1 });
@@ -257,7 +253,9 @@ export class McpConnection extends SessionRequests {
         this.healthyTimer = setTimeout(() => (this.consecutiveFailures = 0), this.policy.healthyAfterMs);
         this.healthyTimer.unref();
       }
-      if (session.answersPing) this.startKeepAlive(session, generation);
+      if (session.answersPing) {
+        this.stopKeepAlive = keepSessionAlive(session, { intervalMs: this.services.keepAliveMs, log: this.log, current: () => generation === this.generation && session === this.session });
+      }
     } catch (error) {
       if (generation !== this.generation) return;
       if (error instanceof LaunchHeldError) {
@@ -374,21 +372,6 @@ export class McpConnection extends SessionRequests {
     this.restartTimer = setTimeout(() => {
       if (generation === this.generation) void this.launch();
     }, delay);
-  }
-
-  private startKeepAlive(session: Session, generation: number): void {
-    this.stopKeepAlive = startKeepAlive({
-      intervalMs: this.services.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-      missesAllowed: KEEP_ALIVE_MISSES_BEFORE_RESTART,
-      ping: (timeout) => session.client.ping({ timeout }),
-      onMiss: (misses, error) =>
-        this.log.add('warning', 'host', `keep-alive ping failed (${misses}/${KEEP_ALIVE_MISSES_BEFORE_RESTART}): ${(error as Error).message}`),
-      onHung: () => {
-        if (generation !== this.generation || session !== this.session) return;
-        session.closedReason = 'the server stopped answering keep-alive pings';
-        void session.close();
-      },
-    });
   }
 
   private clearTimers(): void {

@@ -42,3 +42,27 @@ export function startKeepAlive(options: KeepAliveOptions): () => void {
   };
   return stop;
 }
+
+const DEFAULT_KEEP_ALIVE_MS = 30_000;
+const MISSES_BEFORE_RESTART = 2;
+
+/**
+ * Pings a connected session; one that stops answering is closed as hung (its connection restarts it),
+ * unless it is no longer its connection's `current` one. Returns the function that stops the pings.
+ */
+export function keepSessionAlive(
+  session: { client: { ping(options: { timeout: number }): Promise<unknown> }; closedReason?: string | undefined; close(): Promise<void> },
+  options: { intervalMs: number | undefined; log: { add(level: 'warning', source: 'host', text: string): void }; current(): boolean },
+): () => void {
+  return startKeepAlive({
+    intervalMs: options.intervalMs ?? DEFAULT_KEEP_ALIVE_MS,
+    missesAllowed: MISSES_BEFORE_RESTART,
+    ping: (timeout) => session.client.ping({ timeout }),
+    onMiss: (misses, error) => options.log.add('warning', 'host', `keep-alive ping failed (${misses}/${MISSES_BEFORE_RESTART}): ${(error as Error).message}`),
+    onHung: () => {
+      if (!options.current()) return;
+      session.closedReason = 'the server stopped answering keep-alive pings';
+      void session.close();
+    },
+  });
+}

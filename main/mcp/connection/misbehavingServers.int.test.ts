@@ -261,7 +261,8 @@ describe('logging and keep-alive', () => {
   });
 
   test('MCP 2024-11-05 Ping: a server that stops answering is found by keep-alive pings and restarted', async () => {
-    const host = await startTestHost({ frozen: fixtureCommand('echoServer') }, { keepAliveMs: 200, restartPolicy: fastRestarts });
+    // Frozen by its process id, so it runs outside the sandbox (whose own process that id would be).
+    const host = await startTestHost({ frozen: { ...fixtureCommand('echoServer'), sandbox: false } }, { keepAliveMs: 200, restartPolicy: fastRestarts });
     try {
       await host.core.hub.whenSettled();
       const [connection] = host.core.hub.list();
