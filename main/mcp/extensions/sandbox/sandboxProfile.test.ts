@@ -29,6 +29,16 @@ test('the roots are read and written, Atrium’s data folder never, even inside 
   assert.ok(profile.hidden.includes('/home/ann/work/.atrium') && profile.hidden.includes('/home/ann') && profile.hidden.includes('/tmp'));
 });
 
+test('a bundle Atrium installed reads its own folder in the data folder’s bundles/, read-only, and nothing else there', () => {
+  const bundle = '/home/ann/work/.atrium/bundles/greeter-0123456789ab';
+  const profile = deriveSandboxProfile(server(), { ...facts, installFolders: [bundle, '/home/ann/work/.atrium/bundles', '/home/ann/work/.atrium'] });
+  assert.ok(profile.kind === 'sandboxed');
+  if (profile.kind !== 'sandboxed') return;
+  assert.deepEqual(profile.readable.filter((path) => path.startsWith('/home/ann/work/.atrium')), [bundle]);
+  assert.ok(!profile.writable.some((path) => path.startsWith('/home/ann/work/.atrium')));
+  assert.ok(profile.hidden.includes('/home/ann/work/.atrium'));
+});
+
 test('a credential store stays hidden inside a root unless that very place is allowed', () => {
   const plain = deriveSandboxProfile(server(), facts);
   assert.ok(plain.kind === 'sandboxed' && plain.hidden.includes('/home/ann/work/.aws') && plain.hidden.includes('/home/ann/.ssh'));

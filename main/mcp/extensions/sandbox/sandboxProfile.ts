@@ -83,7 +83,11 @@ export function deriveSandboxProfile(server: StdioServerDefinition & { sandbox?:
   const secret = (path: string) => privatePlaces.some((place) => isAtOrInside(path, place) || isAtOrInside(place, path));
   // What its arguments name is read (never written), but not a credential store: that takes an allowRead.
   const named = (facts.argumentPaths ?? []).filter((path) => !secret(path));
-  const readable = unique([...writable, ...facts.installFolders, ...(facts.workingFolder ? [facts.workingFolder] : []), ...named, ...allowRead].filter(open));
+  // A bundle Atrium installed lives in the data folder's bundles/: its server reads its own folder there
+  // (read-only), and nothing else of the data folder.
+  const bundles = `${facts.dataFolder.replace(/\/+$/, '')}/bundles`;
+  const ownBundle = facts.installFolders.filter((folder) => folder !== bundles && isAtOrInside(folder, bundles));
+  const readable = unique([...[...writable, ...facts.installFolders, ...(facts.workingFolder ? [facts.workingFolder] : []), ...named, ...allowRead].filter(open), ...ownBundle]);
   const hidden = unique([facts.home, facts.dataFolder, ...facts.sharedTemp, ...privatePlaces, ...(allowances.filesystem?.denyRead ?? []).map(expand)]);
   const hosts = unique([...(allowances.network?.allowedDomains ?? []), ...registries]);
   return { kind: 'sandboxed', readable, writable, hidden, hosts, caches, registries };
