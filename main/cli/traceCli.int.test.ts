@@ -87,7 +87,8 @@ test('atrium trace --follow prints a live server’s messages as they pass, unti
   const home = await makeTempDir('atrium-trace-pid-');
   homes.push(home);
   const pidFile = join(home, 'ticking.pid');
-  const serversHome = await homeWith({ ticks: fixtureCommand('tickingServer', ['--every-ms', '100', '--pid-file', pidFile]) });
+  // It writes its process id for the test to watch, so it runs outside the sandbox (whose own processes those are).
+  const serversHome = await homeWith({ ticks: { ...fixtureCommand('tickingServer', ['--every-ms', '100', '--pid-file', pidFile]), sandbox: false } });
   const running = startAtrium(serversHome, 'trace', 'ticks', '--follow');
 
   // The handshake first, one line each: when, which way, what, its id, size and how long the answer took
