@@ -29,6 +29,9 @@ test('a view floats picture-in-picture while the conversation scrolls under it, 
   await approve(page, 'show_chart', 'Allow once');
   const view = viewOf(page, 'show_chart');
   await expect(view.getByText('Result: A chart of 3 numbers.')).toBeVisible();
+  // The reply after the view streams on; the chat follows it to its end (a person's wheel would stop that,
+  // a script's scroll does not), so the view is used once the reply is over.
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('About the chart, paragraph 60.');
   await view.getByRole('button', { name: 'Count' }).click();
   await expect(view.getByText('Clicks: 1')).toBeVisible();
 
