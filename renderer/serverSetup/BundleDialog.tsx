@@ -8,7 +8,7 @@ import { FieldProblem, FormProblemsSummary } from '../ui/FieldProblem.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 import { useFormProblems } from '../ui/useFormProblems.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { InstallInputsForm, inputField } from './InstallInputsForm.tsx';
+import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
 
 /**
  * A bundle (.mcpb) the person opened: read by the host before anything of it is written (its manifest,
@@ -23,7 +23,6 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [name, setName] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const nameId = useId();
   const fields = useMemo(() => ['serverId', ...(plan?.inputs ?? []).map(inputField)], [plan]);
   const problems = useFormProblems(fields, nameId);
@@ -49,19 +48,10 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
     };
   }, [api, file]);
 
+  const request = useInstallRequest(problems, (given) => api.installBundle({ bundle: bytes ?? '', sha256: plan?.sha256 ?? '', values: given, serverId: (name ?? plan?.suggestedId ?? '').trim() }), onDone);
+  const { busy } = request;
   const install = async () => {
-    if (!bytes || !plan) return;
-    setBusy(true);
-    problems.clear();
-    try {
-      const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      await api.installBundle({ bundle: bytes, sha256: plan.sha256, values: given, serverId: (name ?? plan.suggestedId).trim() });
-      onDone();
-    } catch (failure) {
-      problems.report(failure);
-    } finally {
-      setBusy(false);
-    }
+    if (bytes && plan) await request.install(values);
   };
 
   return (

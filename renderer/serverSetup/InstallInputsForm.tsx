@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { InstallInput } from '../../shared/installs.ts';
 import { FieldProblem } from '../ui/FieldProblem.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
@@ -92,4 +92,25 @@ function InputField({ input, value, onChange, problems }: { input: InstallInput;
       <FieldProblem {...problems.messageFor(field)} />
     </div>
   );
+}
+
+/**
+ * Sends an install with the values the person gave (empty fields left out); while it runs the form is
+ * busy, and a refusal's problems go beside their fields (useFormProblems' `report`).
+ */
+export function useInstallRequest(problems: { clear(): void; report(error: unknown): void }, send: (given: Record<string, string>) => Promise<unknown>, onDone: () => void) {
+  const [busy, setBusy] = useState(false);
+  const install = async (values: Readonly<Record<string, string>>) => {
+    setBusy(true);
+    problems.clear();
+    try {
+      await send(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')));
+      onDone();
+    } catch (failure) {
+      problems.report(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, install };
 }

@@ -8,7 +8,7 @@ import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 import { useFormProblems } from '../ui/useFormProblems.ts';
 import { RadioChoices } from '../ui/RadioChoices.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
-import { InstallInputsForm, inputField } from './InstallInputsForm.tsx';
+import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
 
 /**
  * One registry entry, to install: who published it (and whether anyone checked), the ways it can run,
@@ -21,7 +21,6 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
   const [choice, setChoice] = useState<number | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [name, setName] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const nameId = useId();
   const installable = plan?.choices.flatMap((way, index) => (way.unsupported ? [] : [index])) ?? [];
   const picked = choice ?? installable[0];
@@ -29,19 +28,14 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
   const fields = useMemo(() => ['serverId', ...(way?.inputs ?? []).map(inputField)], [way]);
   const problems = useFormProblems(fields, nameId);
 
+  const request = useInstallRequest(
+    problems,
+    (given) => api.installFromRegistry({ name: entry.name, version: entry.version, registry, choice: picked ?? 0, values: given, serverId: (name ?? plan?.suggestedId ?? '').trim() }),
+    onInstalled,
+  );
+  const { busy } = request;
   const install = async () => {
-    if (picked === undefined) return;
-    setBusy(true);
-    problems.clear();
-    try {
-      const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      await api.installFromRegistry({ name: entry.name, version: entry.version, registry, choice: picked, values: given, serverId: (name ?? plan?.suggestedId ?? '').trim() });
-      onInstalled();
-    } catch (failure) {
-      problems.report(failure);
-    } finally {
-      setBusy(false);
-    }
+    if (picked !== undefined) await request.install(values);
   };
 
   return (
