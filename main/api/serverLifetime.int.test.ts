@@ -84,7 +84,9 @@ async function makeHome(marker: string, servers = SERVERS, fixture: 'familyServe
   const home = await mkdtemp(join(tmpdir(), 'atrium-lifetime-'));
   const mcpServers: Record<string, unknown> = {};
   for (let index = 1; index <= servers; index++) {
-    mcpServers[`${fixture}${index}`] = { command: process.execPath, args: [fixturePath(fixture), '--marker', marker] };
+    // Unsandboxed: these are the servers the reaper alone keeps from outliving the host (a sandboxed
+    // server dies with its sandbox's PID namespace: main/mcp/extensions/sandbox/sandboxLifetime.int.test.ts).
+    mcpServers[`${fixture}${index}`] = { command: process.execPath, args: [fixturePath(fixture), '--marker', marker], sandbox: false };
   }
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers }));
   await approveServers(home);

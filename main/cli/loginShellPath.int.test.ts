@@ -42,7 +42,8 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
     const echo = fixtureCommand('echoServer');
     await writeFile(join(bin, 'atrium-test-echo'), `#!/bin/sh\nexec '${echo.command}' ${echo.args.map((a) => `'${a}'`).join(' ')}\n`);
     await chmod(join(bin, 'atrium-test-echo'), 0o755);
-    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo' } } }));
+    // Unsandboxed: the wrapper starts a Node the sandbox cannot know of (this test is about finding the command).
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo', sandbox: false } } }));
   });
   after(async () => {
     await rm(home, { recursive: true, force: true });
@@ -104,7 +105,8 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
       await terminal?.close();
       await llm.close();
       await rm(slowHome, { recursive: true, force: true });
-      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo' } } }));
+      // Unsandboxed: the wrapper starts a Node the sandbox cannot know of (this test is about finding the command).
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo', sandbox: false } } }));
     }
   });
 });

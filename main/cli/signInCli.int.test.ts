@@ -116,7 +116,7 @@ describe('atrium sign-in and sign-out', () => {
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^remote {2}\[http\] {2}Ready\n(?: {4}.*\n){2} {4}signed in as alice · expires in (59 min|1 h)$/m);
     const echo = listed.stdout.split(/\n(?=\S)/).find((block) => block.startsWith('echo '));
-    assert.equal(echo?.trimEnd().split('\n').length, 3, 'a server that needs no sign-in gets no sign-in line');
+    assert.ok(echo !== undefined && !/signed in|sign-in|sign in/i.test(echo), 'a server that needs no sign-in gets no sign-in line');
     const called = await atrium(home, 'call', 'remote', 'whoami');
     assert.equal(called.code, 0, called.stderr);
     assert.equal(called.stdout.trim(), 'alice read');

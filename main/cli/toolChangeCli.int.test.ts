@@ -16,7 +16,8 @@ after(() => rm(home, { recursive: true, force: true }));
 test('a changed tool is shown with what changed and the command that approves it; calling it is refused until then', async () => {
   home = await makeTempDir('atrium-cli-tools-');
   const marker = join(home, 'changed');
-  const notes = { ...fixtureCommand('toolChangeServer', ['--changed-if', marker]), trusted: true };
+  // Unsandboxed: the server reads the test's marker in the data folder, which its sandbox hides.
+  const notes = { ...fixtureCommand('toolChangeServer', ['--changed-if', marker]), trusted: true, sandbox: false };
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { notes } }));
   await approveServers(home);
 
