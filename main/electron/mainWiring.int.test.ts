@@ -51,7 +51,8 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
   if (!existsSync(path.join(root, 'dist', 'renderer', 'index.html'))) await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'error' });
   await buildElectron();
   await writeFile(serverMarker, `await import(${JSON.stringify(pathToFileURL(fixturePath('echoServer')).href)});\n`);
-  await writeFile(path.join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverMarker] } } }));
+  // Unsandboxed: its script lives in the data folder (so this run's processes can be told by it), which a sandbox hides.
+  await writeFile(path.join(home, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverMarker], sandbox: false } } }));
   // Approved in the app before: its keychain (the fake's) signs the approval.
   const fake = (await import(fakeUrl)) as { safeStorage: SafeStorageBackend };
   await approveServers(home, desktopLaunchPinKeys(home, fake.safeStorage, { kind: 'keychain' }));
@@ -144,7 +145,8 @@ test('the built shell wires Electron as intended, from start to quit', { skip: p
   await t.test('a server’s request while the window is not focused is notified, and leaves with its answer', async () => {
     const ready = async () => ((await invoke('listServers', {})).result as { id: string; status: { kind: string } }[]).find((s) => s.id === 'echo')?.status.kind === 'ready';
     if (!(await ready())) {
-      const becameReady = new Promise<void>((resolve) => {
+      const becameReady = new Promise<void>((resolve, reject) => {
+        setTimeout(() => reject(new Error('echo did not become ready within 60 s')), 60_000).unref();
         const check = (args: unknown[]) => {
           const [, name, payload] = args as [string, string, { id?: string; status?: { kind: string } }];
           if (name === 'serverChanged' && payload.id === 'echo' && payload.status?.kind === 'ready') resolve();
