@@ -26,7 +26,8 @@ after(async () => {
 
 async function tempHome(marker: string): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'atrium-tools-'));
-  const server = { ...fixtureCommand('toolChangeServer', ['--changed-if', join(home, marker)]), trusted: true };
+  // Unsandboxed: the server reads the test's marker in the data folder, which its sandbox hides.
+  const server = { ...fixtureCommand('toolChangeServer', ['--changed-if', join(home, marker)]), trusted: true, sandbox: false };
   await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { notes: server } }, null, 2));
   await approveServers(home);
   cleanups.push(() => rm(home, { recursive: true, force: true }));

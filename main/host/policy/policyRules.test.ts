@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ServerDefinition } from '../../mcp/config/serverConfig.ts';
 import { serverReach } from '../../mcp/launch/serverReach.ts';
+import { checkSandboxTools } from '../../mcp/extensions/sandbox/sandboxTools.ts';
 import { parsePolicy } from './policyDocument.ts';
 import type { PolicyDocument } from './policyDocument.ts';
 import { policyBlock, urlMatches } from './policyRules.ts';
@@ -57,9 +58,14 @@ describe('deny wins, and every rule says which it is', () => {
     assert.equal(ruleFor(policy, server, 'https://registry.example.com'), undefined);
   });
 
-  test('requireSandbox: a local server without a sandbox is blocked, a remote one is not on this computer', () => {
-    assert.equal(ruleFor({ requireSandbox: true }, local('x', 'node', 'x.js')), 'requireSandbox');
+  test('requireSandbox: a local server run without its sandbox, or a container, is blocked; a remote one is not on this computer', () => {
+    assert.equal(ruleFor({ requireSandbox: true }, { ...local('x', 'node', 'x.js'), sandbox: false }), 'requireSandbox');
+    assert.equal(ruleFor({ requireSandbox: true }, local('c', 'docker', 'run', '-i', 'image')), 'requireSandbox');
     assert.equal(ruleFor({ requireSandbox: true }, remote('r', 'https://mcp.example.com/')), undefined);
+  });
+
+  test('requireSandbox: a local server in its sandbox is let through where this computer can make one', { skip: 'unavailable' in checkSandboxTools() ? 'the sandbox cannot run on this machine' : false }, () => {
+    assert.equal(ruleFor({ requireSandbox: true }, local('x', 'node', 'x.js')), undefined);
   });
 
   test('URL globs compare the host without case and without a trailing dot, and * spans anything', () => {
