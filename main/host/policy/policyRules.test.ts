@@ -59,7 +59,8 @@ describe('deny wins, and every rule says which it is', () => {
   });
 
   test('requireSandbox: a local server run without its sandbox, or a container, is blocked; a remote one is not on this computer', () => {
-    assert.equal(ruleFor({ requireSandbox: true }, { ...local('x', 'node', 'x.js'), sandbox: false }), 'requireSandbox');
+    const optedOut: ServerDefinition = { id: 'x', disabled: false, transport: 'stdio', command: 'node', args: ['x.js'], env: {}, sandbox: false };
+    assert.equal(ruleFor({ requireSandbox: true }, optedOut), 'requireSandbox');
     assert.equal(ruleFor({ requireSandbox: true }, local('c', 'docker', 'run', '-i', 'image')), 'requireSandbox');
     assert.equal(ruleFor({ requireSandbox: true }, remote('r', 'https://mcp.example.com/')), undefined);
   });

@@ -27,7 +27,7 @@ export function SandboxLine({ serverId }: { serverId: string }) {
     <section className="card-sandbox" aria-label={`${serverId}'s sandbox`}>
       <details>
         <summary>
-          <span className={`chip sandbox-${summary.state}`}>{LABEL[summary.state]}</span> {summary.reason}
+          <span className={`chip sandbox-${summary.state}`}>{LABEL[summary.state]}</span> {besideLabel(summary.reason)}
         </summary>
         <ul aria-label={`What ${serverId} can touch`}>
           {summary.touches.map((line) => (
@@ -89,4 +89,10 @@ function BlockedList({ serverId, blocked, onAllow }: { serverId: string; blocked
       </ul>
     </div>
   );
+}
+
+/** The reason without the words the chip beside it already says ("Sandboxed: it reaches…" → "It reaches…"). */
+function besideLabel(reason: string): string {
+  const rest = reason.replace(/^(Sandboxed|Not sandboxed):\s*/, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
