@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../e2e/fixtures/hostHarness.ts';
-import { startTestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { scriptedModelOptions, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { shownText } from '../../shared/visibleText.ts';
 
@@ -24,8 +24,7 @@ async function hostileHost(script: FakeTurn[]): Promise<{ host: TestHost; llm: F
     { hostile: fixtureCommand('hostileTextServer') },
     {
       approvalMode: 'all',
-      providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-      secrets: { get: async () => 'sk-test-key-not-real' },
+      ...scriptedModelOptions(llm.url),
     },
   );
   cleanups.push(async () => {

@@ -8,7 +8,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startFakeOpenAi } from '../../e2e/fixtures/llm/fakeOpenAiServer.ts';
-import { filesystemServerPath, makeTempDir, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
+import { filesystemServerPath, makeTempDir, scriptedModelOptions, startTestHost } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,8 +24,7 @@ test('tool squatting: keyword-stuffed tools of one server cannot fill the search
     { squat: fixtureCommand('squattingServer'), files: { command: process.execPath, args: [filesystemServerPath(), folder] } },
     {
       approvalMode: 'all',
-      providerSettings: { providers: [{ id: 'fake', kind: 'openai', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-      secrets: { get: async () => 'sk-test-key-not-real' },
+      ...scriptedModelOptions(llm.url, 'openai'),
     },
   );
   cleanups.push(async () => {

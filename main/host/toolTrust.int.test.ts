@@ -13,7 +13,7 @@ import type { PendingRequestView } from '../../shared/pendingPayloads.ts';
 import type { ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import type { FakeLlmServer, FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import { nextEvent, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
+import { nextEvent, scriptedModelOptions, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import type { HostCore } from '../app/hostCore.ts';
 import { startHostCore } from '../app/hostCore.ts';
@@ -40,8 +40,7 @@ async function openHost(home: string, script: FakeTurn[], answer: ToolApprovalAn
   const core = await startHostCore({
     home,
     keepAliveMs: 0,
-    providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-    secrets: { get: async () => 'sk-test-key-not-real' },
+    ...scriptedModelOptions(llm.url),
   });
   const asked: ToolApprovalPayload[] = [];
   core.events.on('pendingOpened', (record: PendingRequestView) => {

@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import type { PendingRequestView, ToolApprovalAnswer, ToolApprovalPayload } from '../../shared/pendingPayloads.ts';
 import type { FakeTurn } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import { everythingServerPath, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, scriptedModelOptions, startTestHost, waitForLog } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import type { HostCore } from '../app/hostCore.ts';
 
@@ -27,8 +27,7 @@ async function openHost(script: FakeTurn[], answer: Answering) {
       everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'] },
     },
     {
-      providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-      secrets: { get: async () => 'sk-test-key-not-real' },
+      ...scriptedModelOptions(llm.url),
     },
   );
   cleanups.push(async () => {

@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { PendingRequestView, ToolApprovalAnswer } from '../../../shared/pendingPayloads.ts';
 import type { FakeTurn } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import { nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
+import { nextEvent, scriptedModelOptions, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../../e2e/servers/launch.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -21,8 +21,7 @@ after(async () => {
 async function hostWith(servers: Record<string, unknown>, script: FakeTurn[], answer: ToolApprovalAnswer = { effect: 'allow', scope: 'once', target: 'tool' }) {
   const llm = await startFakeAnthropic(script);
   const host = await startTestHost(servers, {
-    providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-    secrets: { get: async () => 'sk-test-key-not-real' },
+    ...scriptedModelOptions(llm.url),
   });
   cleanups.push(async () => {
     await host.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { TraceMessage } from '../../../shared/contract.ts';
 import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
-import { nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
+import { nextEvent, scriptedModelOptions, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -23,8 +23,7 @@ describe('a tool call is traced with its link', () => {
     const host = await startTestHost(
       { echo: { ...fixtureCommand('echoServer'), trusted: true } },
       {
-        providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-        secrets: { get: async () => 'sk-test-key-not-real' },
+        ...scriptedModelOptions(llm.url),
       },
     );
     cleanups.push(async () => {

@@ -17,7 +17,7 @@ import type { TaskView } from '../../../../shared/contract.ts';
 import type { FakeLlmServer, FakeTurn } from '../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../../../e2e/fixtures/hostHarness.ts';
-import { everythingServerPath, makeTempDir, nextEvent, startTestHost } from '../../../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, makeTempDir, nextEvent, scriptedModelOptions, startTestHost } from '../../../../e2e/fixtures/hostHarness.ts';
 import { approveServers } from '../../../../e2e/fixtures/approvedServers.ts';
 import type { HttpFixtureHandle } from '../../../../e2e/servers/launch.ts';
 import { startHttpFixture } from '../../../../e2e/servers/launch.ts';
@@ -61,8 +61,7 @@ async function chatHost(script: FakeTurn[], servers: Record<string, unknown>, op
   cleanups.push(() => llm.close());
   const started = await host(servers, {
     approvalMode: 'all',
-    providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-    secrets: { get: async () => 'sk-test-key-not-real' },
+    ...scriptedModelOptions(llm.url),
     ...options,
   });
   return { host: started, llm };
@@ -254,8 +253,7 @@ describe('MCP Tasks', () => {
     cleanups.push(() => llm.close());
     const options: Partial<HostCoreOptions> = {
       approvalMode: 'all',
-      providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-      secrets: { get: async () => 'sk-test-key-not-real' },
+      ...scriptedModelOptions(llm.url),
     };
     const first = await startTestHost({ tasks: { url: server.url }, everything }, options);
     await first.core.hub.whenSettled();

@@ -9,7 +9,7 @@ import type { SkillAnswer } from '../contract/skillViews.ts';
 import type { FakeLlmServer, FakeTurn } from '../../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { startFakeAnthropic } from '../../../../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import type { TestHost } from '../../../../../e2e/fixtures/hostHarness.ts';
-import { makeTempDir, startTestHost } from '../../../../../e2e/fixtures/hostHarness.ts';
+import { makeTempDir, scriptedModelOptions, startTestHost } from '../../../../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../../../../e2e/servers/launch.ts';
 import type { HostCoreOptions } from '../../../../app/hostCore.ts';
 
@@ -62,8 +62,7 @@ export async function skillScene(script: FakeTurn[], servers: Record<string, unk
   const llm = await startFakeAnthropic(script);
   const host = await startTestHost(servers, {
     approvalMode: 'ask',
-    providerSettings: { providers: [{ id: 'fake', kind: 'anthropic', baseUrl: llm.url, apiKeySecret: 'fake' }], default: { provider: 'fake', model: 'test-model' } },
-    secrets: { get: async () => 'sk-test-key-not-real' },
+    ...scriptedModelOptions(llm.url),
     ...options,
   });
   await host.core.hub.whenSettled();
