@@ -4,13 +4,10 @@
 // back to the CLI's loopback listener, as a browser does once the person approved.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
-import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
-import type { CliOutcome } from '../../e2e/fixtures/atriumCliProcess.ts';
+import { runAtriumCli, startAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../e2e/servers/launch.ts';
@@ -23,46 +20,7 @@ import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 /** One CLI run to its end. */
 const atrium = (home: string, ...args: string[]) => runAtriumCli(home, args);
 
-interface Running {
-  /** The first line of standard output (printed already or still to come) that matches. */
-  lineMatching(pattern: RegExp): Promise<string>;
-  readonly exited: Promise<CliOutcome>;
-  stillRunning(): boolean;
-  interrupt(): void;
-}
 
-/** A CLI run that is still going: `atrium sign-in` waits for the browser. */
-function startAtrium(home: string, ...args: string[]): Running {
-  const child = spawn(process.execPath, [atriumCliPath, ...args], { env: { ...process.env, ATRIUM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const lines: string[] = [];
-  const waiters = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    lines.push(line);
-    for (const waiter of [...waiters]) waiter();
-  });
-  const exited = new Promise<CliOutcome>((resolve) => child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
-  return {
-    lineMatching: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = lines.find((line) => pattern.test(line));
-          if (found === undefined) return;
-          waiters.delete(check);
-          resolve(found);
-        };
-        waiters.add(check);
-        check();
-        void exited.then((outcome) => reject(new Error(`atrium exited (${outcome.code}) before printing ${pattern}:\n${outcome.stdout}\n${outcome.stderr}`)));
-      }),
-    exited,
-    stillRunning: () => child.exitCode === null && child.signalCode === null,
-    interrupt: () => void child.kill('SIGINT'),
-  };
-}
 
 const AUTHORIZATION_PAGE = /^http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+$/;
 const count = (fixture: HttpFixtureHandle, pattern: RegExp) => fixture.stderr().split('\n').filter((line) => pattern.test(line)).length;
@@ -91,7 +49,7 @@ describe('atrium sign-in and sign-out', () => {
     const fixture = await oauthFixture();
     const home = await homeWith({ remote: { url: fixture.url }, echo: fixtureCommand('echoServer') });
 
-    const signingIn = startAtrium(home, 'sign-in', 'remote');
+    const signingIn = startAtriumCli(home, ['sign-in', 'remote']);
     const page = await signingIn.lineMatching(AUTHORIZATION_PAGE);
     const query = new URL(page).searchParams;
     assert.equal(query.get('code_challenge_method'), 'S256');
@@ -150,7 +108,7 @@ describe('atrium sign-in and sign-out', () => {
   test('a sign-in the server revoked: the CLI says so and later processes too, until the person signs in again', async () => {
     const fixture = await oauthFixture();
     const home = await homeWith({ remote: { url: fixture.url } });
-    const signingIn = startAtrium(home, 'sign-in', 'remote');
+    const signingIn = startAtriumCli(home, ['sign-in', 'remote']);
     await approvingBrowser()(await signingIn.lineMatching(AUTHORIZATION_PAGE));
     assert.equal((await signingIn.exited).code, 0);
 
@@ -163,7 +121,7 @@ describe('atrium sign-in and sign-out', () => {
     assert.match(listed.stdout, /^remote {2}\[http\] {2}Sign-in needed\n(?: {4}.*\n){2} {4}not signed in: the sign-in expired or was revoked; sign in again — atrium sign-in remote$/m);
     assert.equal(count(fixture, /^mcp 401 token refused$/), 1, 'the refused token was not sent again');
 
-    const again = startAtrium(home, 'sign-in', 'remote');
+    const again = startAtriumCli(home, ['sign-in', 'remote']);
     await approvingBrowser()(await again.lineMatching(AUTHORIZATION_PAGE));
     assert.match((await again.exited).stdout, /^Signed in to remote as alice/m);
     assert.match((await atrium(home, 'servers')).stdout, /^ {4}signed in as alice · expires in (59 min|1 h)$/m);
@@ -196,13 +154,13 @@ describe('atrium sign-in and sign-out', () => {
     const fixture = await oauthFixture();
     const home = await homeWith({ remote: { url: fixture.url } });
 
-    const waiting = startAtrium(home, 'sign-in', 'remote', '--timeout', '1500');
+    const waiting = startAtriumCli(home, ['sign-in', 'remote', '--timeout', '1500']);
     await waiting.lineMatching(/^Waiting for the browser to come back \(up to 1500 ms; Ctrl\+C cancels\)…$/);
     const timedOut = await waiting.exited;
     assert.equal(timedOut.code, 1);
     assert.match(timedOut.stderr, /^atrium: remote: sign-in failed: no sign-in came back from the browser within 1500 ms$/m);
 
-    const cancelled = startAtrium(home, 'sign-in', 'remote');
+    const cancelled = startAtriumCli(home, ['sign-in', 'remote']);
     await cancelled.lineMatching(AUTHORIZATION_PAGE);
     assert.ok(cancelled.stillRunning());
     cancelled.interrupt();

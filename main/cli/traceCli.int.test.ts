@@ -3,14 +3,11 @@
 // ends it cleanly, the server with it — and shows how a server that fails to start failed.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
 import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
-import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
-import type { CliOutcome } from '../../e2e/fixtures/atriumCliProcess.ts';
+import { runAtriumCli, startAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 
@@ -28,49 +25,6 @@ async function homeWith(servers: Record<string, unknown>): Promise<string> {
   return home;
 }
 
-/** Longer than anything here takes on a busy machine; no wait outlives it. */
-const WAIT_LIMIT_MS = 60_000;
-
-/** `atrium …` still running: its stdout lines as they come, Ctrl+C, and how it ended. */
-function startAtrium(home: string, ...args: string[]) {
-  const child = spawn(process.execPath, [atriumCliPath, ...args], { env: { ...process.env, ATRIUM_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const lines: string[] = [];
-  const waiters = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    lines.push(line);
-    for (const waiter of [...waiters]) waiter();
-  });
-  const exited = new Promise<CliOutcome>((resolve) => child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 2 * WAIT_LIMIT_MS);
-  killer.unref();
-  return {
-    lines,
-    /** Resolves once `count` lines match (those printed already count). */
-    linesMatching: (pattern: RegExp, count = 1) =>
-      new Promise<string[]>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${count} lines matching ${pattern} within ${WAIT_LIMIT_MS / 1000} s:\n${stdout}\n${stderr}`)), WAIT_LIMIT_MS);
-        const check = () => {
-          const found = lines.filter((line) => pattern.test(line));
-          if (found.length < count) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(found);
-        };
-        waiters.add(check);
-        check();
-        void exited.then((outcome) => {
-          clearTimeout(timer);
-          reject(new Error(`atrium exited (${outcome.code}) before printing ${pattern}:\n${outcome.stdout}\n${outcome.stderr}`));
-        });
-      }),
-    interrupt: () => void child.kill('SIGINT'),
-    exited,
-  };
-}
 
 function isRunning(pid: number): boolean {
   try {
@@ -89,7 +43,7 @@ test('atrium trace --follow prints a live server’s messages as they pass, unti
   const pidFile = join(home, 'ticking.pid');
   // It writes its process id for the test to watch, so it runs outside the sandbox (whose own processes those are).
   const serversHome = await homeWith({ ticks: { ...fixtureCommand('tickingServer', ['--every-ms', '100', '--pid-file', pidFile]), sandbox: false } });
-  const running = startAtrium(serversHome, 'trace', 'ticks', '--follow');
+  const running = startAtriumCli(serversHome, ['trace', 'ticks', '--follow']);
 
   // The handshake first, one line each: when, which way, what, its id, size and how long the answer took
   // (a request printed before its answer came has none).
