@@ -168,3 +168,30 @@ export const clientFactories = {
 } as const;
 
 export type ClientName = keyof typeof clientFactories;
+
+/** Sequential echo calls, one at a time: each call's time in ms, also added to `into`. */
+export async function sequentialCalls(client: BenchClient, calls: number, into: number[] = []): Promise<number[]> {
+  const own: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    await client.call('echo', { text: `call ${i}` });
+    const took = performance.now() - started;
+    own.push(took);
+    into.push(took);
+  }
+  return own;
+}
+
+/** Calls per second with `inFlight` echo calls outstanding at all times. */
+export async function pipelinedCalls(client: BenchClient, calls: number, inFlight: number): Promise<number> {
+  let issued = 0;
+  const worker = async (): Promise<void> => {
+    while (issued < calls) {
+      issued++;
+      await client.call('echo', { text: `call ${issued}` });
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return (calls / (performance.now() - started)) * 1000;
+}

@@ -4,6 +4,7 @@
 // the clients so drift (thermal, other load) hits them all alike. Targets: (a) p50 ≤ 1.3× raw, throughput
 // ≥ 0.8× raw.
 import { benchServerName, clientFactories } from './stdioClients.ts';
+import { pipelinedCalls, sequentialCalls } from './stdioClients.ts';
 import type { BenchClient, ClientName } from './stdioClients.ts';
 import { showSpread, spreadOf } from './spread.ts';
 
@@ -22,38 +23,16 @@ for (const name of names) clients[name] = await clientFactories[name]();
 const latencies = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
 const roundRates = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<ClientName, number[]>;
 
-async function sequential(client: BenchClient, calls: number, into: number[]): Promise<void> {
-  for (let i = 0; i < calls; i++) {
-    const started = performance.now();
-    await client.call('echo', { text: `call ${i}` });
-    into.push(performance.now() - started);
-  }
-}
-
-/** Calls per second with IN_FLIGHT calls outstanding at all times. */
-async function pipelined(client: BenchClient, calls: number): Promise<number> {
-  let issued = 0;
-  const worker = async (): Promise<void> => {
-    while (issued < calls) {
-      issued++;
-      await client.call('echo', { text: `call ${issued}` });
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return (calls / (performance.now() - started)) * 1000;
-}
-
 for (const name of names) {
-  await sequential(clients[name], WARMUP_CALLS, []);
-  await pipelined(clients[name], WARMUP_CALLS);
+  await sequentialCalls(clients[name], WARMUP_CALLS, []);
+  await pipelinedCalls(clients[name], WARMUP_CALLS, IN_FLIGHT);
 }
 
 for (let round = 0; round < ROUNDS; round++) {
   // Rotate the order each round so no client always runs first or last.
   const order = names.map((_, i) => names[(i + round) % names.length] as ClientName);
-  for (const name of order) await sequential(clients[name], SEQUENTIAL_CALLS / ROUNDS, latencies[name]);
-  for (const name of order) roundRates[name].push(await pipelined(clients[name], PIPELINED_CALLS / ROUNDS));
+  for (const name of order) await sequentialCalls(clients[name], SEQUENTIAL_CALLS / ROUNDS, latencies[name]);
+  for (const name of order) roundRates[name].push(await pipelinedCalls(clients[name], PIPELINED_CALLS / ROUNDS, IN_FLIGHT));
 }
 
 for (const name of names) await clients[name].close();

@@ -8,6 +8,7 @@
 // 5%, or no further from 1 than the control is. Then what recording alone costs a call, and what watching
 // adds to it, timed on their own: on a busy machine the clients' drift hides a few percent either way.
 import { createRawClientForBench } from './stdioClients.ts';
+import { pipelinedCalls, sequentialCalls } from './stdioClients.ts';
 import type { BenchClient } from './stdioClients.ts';
 import { startBenchConnection } from './benchConnection.ts';
 import { ServerTrace } from '../main/mcp/trace/serverTrace.ts';
@@ -69,38 +70,14 @@ const latencies: Record<Name, number[]> = { unwatched: [], control: [], watched:
 const rates: Record<Name, number[]> = { unwatched: [], control: [], watched: [], notRecording: [], raw: [] };
 const roundP50: Record<Name, number[]> = { unwatched: [], control: [], watched: [], notRecording: [], raw: [] };
 
-async function sequential(client: BenchClient, calls: number, into: number[]): Promise<number[]> {
-  const own: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const started = performance.now();
-    await client.call('echo', { text: `call ${i}` });
-    own.push(performance.now() - started);
-  }
-  into.push(...own);
-  return own;
-}
-
-async function pipelined(client: BenchClient, calls: number): Promise<number> {
-  let issued = 0;
-  const worker = async (): Promise<void> => {
-    while (issued < calls) {
-      issued++;
-      await client.call('echo', { text: `call ${issued}` });
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return (calls / (performance.now() - started)) * 1000;
-}
-
 for (const name of names) {
-  await sequential(clients[name], WARMUP_CALLS, []);
-  await pipelined(clients[name], WARMUP_CALLS);
+  await sequentialCalls(clients[name], WARMUP_CALLS, []);
+  await pipelinedCalls(clients[name], WARMUP_CALLS, IN_FLIGHT);
 }
 for (let round = 0; round < ROUNDS; round++) {
   const order = names.map((_, i) => names[(i + round) % names.length] as Name);
-  for (const name of order) roundP50[name].push(spreadOf(await sequential(clients[name], SEQUENTIAL_CALLS / ROUNDS, latencies[name])).median);
-  for (const name of order) rates[name].push(await pipelined(clients[name], PIPELINED_CALLS / ROUNDS));
+  for (const name of order) roundP50[name].push(spreadOf(await sequentialCalls(clients[name], SEQUENTIAL_CALLS / ROUNDS, latencies[name])).median);
+  for (const name of order) rates[name].push(await pipelinedCalls(clients[name], PIPELINED_CALLS / ROUNDS, IN_FLIGHT));
 }
 for (const name of names) await clients[name].close();
 
