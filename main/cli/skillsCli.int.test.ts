@@ -3,6 +3,7 @@
 // no terminal, using nothing). runCli in-process with a scripted terminal, a real skill server and a
 // scripted model.
 
+import { runWithTerminal } from './testKits/scriptedTerminal.ts';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 import { refundsFolder, skillServer } from '../mcp/extensions/skills/testKits/skillScene.ts';
-import { runCli } from './runCli.ts';
 
 describe('atrium skills, skill, and skills in atrium chat', () => {
   let home: string;
@@ -22,26 +22,7 @@ describe('atrium skills, skill, and skills in atrium chat', () => {
   });
   after(() => rm(home, { recursive: true, force: true }));
 
-  async function run(args: string[], replies?: string[]) {
-    let out = '';
-    const err: string[] = [];
-    const asked: string[] = [];
-    const code = await runCli(args, {
-      out: (text) => (out += `${text}\n`),
-      err: (text) => err.push(text),
-      write: (text) => (out += text),
-      env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
-      ...(replies
-        ? {
-            ask: async (question: string) => {
-              asked.push(question);
-              return replies.shift() ?? 'n';
-            },
-          }
-        : {}),
-    });
-    return { code, out, err: err.join('\n'), asked };
-  }
+  const run = (args: string[], replies?: string[]) => runWithTerminal(home, args, replies, 'n');
 
   test('`atrium skills` lists each skill with its server, files and standing; `atrium skill` shows its SKILL.md verified, and a listed file', async () => {
     const listed = await run(['skills']);

@@ -2,6 +2,7 @@
 // the real echo server (the questions, the warnings and what reached the server are all checked), and
 // the real process in a real terminal for what only a terminal shows.
 
+import { runWithTerminal } from './testKits/scriptedTerminal.ts';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,28 +26,7 @@ describe('answering on the terminal', () => {
   after(() => rm(home, { recursive: true, force: true }));
 
   /** Runs the CLI with a terminal that gives `replies` in order; returns what was asked and printed. */
-  async function withTerminal(args: string[], replies: string[] | undefined) {
-    let out = '';
-    const err: string[] = [];
-    const asked: string[] = [];
-    const code = await runCli(args, {
-      out: (text) => (out += `${text}\n`),
-      err: (text) => err.push(text),
-      write: (text) => (out += text),
-      env: { ...process.env, ATRIUM_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test-not-real' },
-      ...(replies
-        ? {
-            ask: async (question: string, _signal?: AbortSignal) => {
-              asked.push(question);
-              const reply = replies.shift();
-              if (reply === undefined) throw new Error(`no scripted reply for ${question}`);
-              return reply;
-            },
-          }
-        : {}),
-    });
-    return { code, out, err: err.join('\n'), asked };
-  }
+  const withTerminal = (args: string[], replies: string[] | undefined) => runWithTerminal(home, args, replies);
 
   test('a form is filled in field by field; an answer that does not fit is explained and asked again', async () => {
     const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"message": "Who are you?"}', '--elicit', 'ask'], ['y', '', 'Ada', 'y']);
