@@ -50,14 +50,14 @@ export function keepPlace(store: AtriumStore, storage: PlaceStorage | undefined 
       selectedServerTab: kept.serverTab,
     });
   }
-  let last = '';
+  let last: Place | undefined;
+  // Called on every change of the store (a streaming reply's every piece): compared field by field first.
   return store.subscribe((state) => {
     const place: Place = { view: state.view, conversationId: state.selectedConversationId, serverId: state.selectedServerId, serverTab: state.selectedServerTab };
-    const text = JSON.stringify(place);
-    if (text === last) return;
-    last = text;
+    if (last && last.view === place.view && last.conversationId === place.conversationId && last.serverId === place.serverId && last.serverTab === place.serverTab) return;
+    last = place;
     try {
-      storage?.setItem(KEY, text);
+      storage?.setItem(KEY, JSON.stringify(place));
     } catch {
       // A full or refused storage only costs the place after a reload.
     }
