@@ -61,13 +61,26 @@ const PACKAGE_RUNNERS: Record<string, { caches: (home: string, env: Record<strin
   },
 };
 
-/** The profile the server starts with: sandboxed, or why not. */
-export function deriveSandboxProfile(server: StdioServerDefinition & { sandbox?: SandboxSetting }, facts: SandboxFacts): SandboxProfile {
+type Unsandboxed = Extract<SandboxProfile, { kind: 'unsandboxed' }>;
+
+/**
+ * Why the server runs without the sandbox whatever the facts on disk: its definition opts out, it runs a
+ * container, or the OS has no sandbox. Undefined when it would be sandboxed. Decided before any fact is
+ * gathered, so a server that runs unsandboxed costs its start no look at the disk or probe of bubblewrap.
+ */
+export function unsandboxedByDefinition(server: StdioServerDefinition & { sandbox?: SandboxSetting }, platform: NodeJS.Platform): Unsandboxed | undefined {
   if (server.sandbox === false) return { kind: 'unsandboxed', why: 'opted-out' };
   if (runsContainer(server)) return { kind: 'unsandboxed', why: 'container' };
-  if (facts.platform !== 'linux' && facts.platform !== 'darwin') return { kind: 'unsandboxed', why: 'unsupported-os' };
+  if (platform !== 'linux' && platform !== 'darwin') return { kind: 'unsandboxed', why: 'unsupported-os' };
+  return undefined;
+}
+
+/** The profile the server starts with: sandboxed, or why not. */
+export function deriveSandboxProfile(server: StdioServerDefinition & { sandbox?: SandboxSetting }, facts: SandboxFacts): SandboxProfile {
+  const unsandboxed = unsandboxedByDefinition(server, facts.platform);
+  if (unsandboxed) return unsandboxed;
   if (facts.unavailable) return { kind: 'unavailable', ...facts.unavailable };
-  const allowances = server.sandbox ?? {};
+  const allowances = server.sandbox || {};
   const expand = (path: string) => (path === '~' ? facts.home : path.startsWith('~/') ? `${facts.home}${path.slice(1)}` : path);
   // Atrium's data folder is never opened, whatever a root or the config says.
   const open = (path: string) => !isAtOrInside(path, facts.dataFolder);
@@ -94,14 +107,16 @@ export function deriveSandboxProfile(server: StdioServerDefinition & { sandbox?:
 }
 
 /** "What the server will be able to touch", one line each, for the start dialog, the card, `atrium servers` and an install's consent. */
-export function describeSandboxProfile(profile: SandboxProfile, facts: Pick<SandboxFacts, 'home' | 'dataFolder'>): string[] {
-  const show = (path: string) => tilde(path, facts.home);
-  const list = (paths: string[]) => paths.map(show).join(', ');
+export function describeSandboxProfile(profile: SandboxProfile, facts?: Pick<SandboxFacts, 'home' | 'dataFolder'>): string[] {
   switch (profile.kind) {
     case 'unsandboxed':
     case 'unavailable':
       return ['Everything you can: all your files (your SSH keys, Atrium’s own data folder) and any address on the network.'];
     case 'sandboxed': {
+      // A sandboxed profile is always derived from facts (unsandboxedByDefinition decides without them).
+      if (!facts) throw new Error('a sandboxed profile is described with the facts it was derived from');
+      const show = (path: string) => tilde(path, facts.home);
+      const list = (paths: string[]) => paths.map(show).join(', ');
       const { writable, readable, caches, registries } = profile;
       const folders = writable.filter((path) => !caches.includes(path));
       const readOnly = readable.filter((path) => !writable.includes(path));

@@ -15,7 +15,7 @@ import { proxyRefusal, stderrHint } from './blockedAccess.ts';
 import type { BlockedAccess, SandboxSummary } from './contract/sandboxContract.ts';
 import { gatherSandboxFacts, rootFolders } from './sandboxFacts.ts';
 import type { SandboxFacts, SandboxProfile } from './sandboxProfile.ts';
-import { deriveSandboxProfile, describeSandboxProfile, sandboxReason } from './sandboxProfile.ts';
+import { deriveSandboxProfile, describeSandboxProfile, sandboxReason, unsandboxedByDefinition } from './sandboxProfile.ts';
 import { onRefusal, SandboxFailure, wrapLaunch } from './sandboxRuntime.ts';
 import { checkSandboxTools } from './sandboxTools.ts';
 import type { ToolCheck } from './sandboxTools.ts';
@@ -35,6 +35,9 @@ export interface SandboxesOptions {
 
 /** The most blocked things kept per server: the latest. */
 const MAX_BLOCKED = 50;
+
+/** A server's profile, with the facts it was derived from when any were needed. */
+type Decision = { profile: SandboxProfile; facts?: SandboxFacts };
 
 interface Launched {
   profile: Extract<SandboxProfile, { kind: 'sandboxed' }>;
@@ -66,17 +69,18 @@ export class ServerSandboxes implements LaunchSandbox {
   }
 
   async enclose(definition: StdioServerDefinition, launch: StdioServerLaunch, hooks: StdioProcessHooks): Promise<{ launch: StdioServerLaunch; hooks: StdioProcessHooks }> {
-    const facts = await this.#facts(definition, launch.env);
-    const profile = deriveSandboxProfile(definition, facts);
-    const record = this.#record(definition.id, summaryOf(definition.id, profile, facts));
+    const decided = await this.#decide(definition, () => launch.env);
+    const record = this.#record(definition.id, summaryOf(definition.id, decided));
+    const { profile } = decided;
     if (profile.kind === 'unavailable') {
       this.#announce(definition.id);
       throw new SandboxUnavailableError(`${definition.id} cannot start in its sandbox: ${profile.reason} ${profile.install} Or choose to run it without the sandbox.`);
     }
-    if (profile.kind === 'unsandboxed') {
+    if (profile.kind === 'unsandboxed' || !decided.facts) {
       this.#announce(definition.id);
       return { launch, hooks };
     }
+    const { facts } = decided;
     const tools = this.#options.tools ?? checkSandboxTools();
     let wrapped;
     try {
@@ -119,10 +123,7 @@ export class ServerSandboxes implements LaunchSandbox {
   async summary(definition: ServerDefinition): Promise<SandboxSummary | undefined> {
     if (definition.transport !== 'stdio') return undefined;
     const current = this.#servers.get(definition.id);
-    if (!current?.launched) {
-      const facts = await this.#facts(definition, await buildServerEnvironment(definition.env));
-      this.#record(definition.id, summaryOf(definition.id, deriveSandboxProfile(definition, facts), facts));
-    }
+    if (!current?.launched) this.#record(definition.id, summaryOf(definition.id, await this.#decide(definition, () => buildServerEnvironment(definition.env))));
     return this.#view(definition.id);
   }
 
@@ -160,8 +161,16 @@ export class ServerSandboxes implements LaunchSandbox {
     return this.#stopRefusals();
   }
 
-  #facts(definition: StdioServerDefinition, environment: Readonly<Record<string, string>>): Promise<SandboxFacts> {
-    return gatherSandboxFacts(definition, this.#context(environment));
+  /**
+   * The profile the server starts with, and the facts it was derived from when it is sandboxed. A server
+   * unsandboxed by its definition (or the OS) is decided without a look at the disk: its start pays nothing
+   * for a sandbox it does not get. `environment` gives the environment it gets (its PATH finds its program).
+   */
+  async #decide(definition: StdioServerDefinition, environment: () => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>): Promise<Decision> {
+    const unsandboxed = unsandboxedByDefinition(definition, process.platform);
+    if (unsandboxed) return { profile: unsandboxed };
+    const facts = await gatherSandboxFacts(definition, this.#context(await environment()));
+    return { profile: deriveSandboxProfile(definition, facts), facts };
   }
 
   #context(environment: Readonly<Record<string, string>>) {
@@ -199,7 +208,7 @@ export class ServerSandboxes implements LaunchSandbox {
   }
 }
 
-function summaryOf(serverId: string, profile: SandboxProfile, facts: SandboxFacts): Omit<SandboxSummary, 'blocked'> {
+function summaryOf(serverId: string, { profile, facts }: Decision): Omit<SandboxSummary, 'blocked'> {
   return {
     serverId,
     state: profile.kind === 'sandboxed' ? 'sandboxed' : profile.kind === 'unavailable' ? 'cannot-start' : 'not-sandboxed',
