@@ -5,6 +5,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { ownSchemaValidator } from '../../ownSchemas.ts';
+import precompiledEntryValidator from './serverEntryValidator.generated.mjs';
 import { jsonProblem } from '../../store/jsonProblem.ts';
 import type { ErrorObject } from 'ajv';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
@@ -85,7 +86,10 @@ export const serverEntrySchema = {
   },
 } as const;
 
-const validateEntry = ownSchemaValidator(serverEntrySchema, { allErrors: true, strict: false });
+/** How an entry is checked: every error found, unknown keys tolerated (see serverEntrySchema). */
+export const SERVER_ENTRY_OPTIONS = { allErrors: true, strict: false } as const;
+// Compiled ahead of time (main/bundle/ownValidators.ts): servers.json is checked before any server starts.
+const validateEntry = ownSchemaValidator(serverEntrySchema, SERVER_ENTRY_OPTIONS, precompiledEntryValidator);
 
 // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
 const serverIdPattern = /^[^\u0000-\u001f]{1,200}$/;
