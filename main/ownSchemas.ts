@@ -38,7 +38,7 @@ function ajvFor(options: OwnSchemaOptions): Ajv {
 }
 
 /**
- * `precompiled`: the same schema's validator written out as code ahead of time (main/bundle/ownValidators.ts),
+ * `precompiled`: the same schema's validator written out as code ahead of time (scripts/generateOwnValidators.ts),
  * used as it is, for a schema checked on the way to every start; a test keeps it in step with `schema`.
  */
 export function ownSchemaValidator(schema: object, options: OwnSchemaOptions, precompiled?: OwnSchemaValidator): OwnSchemaValidator {

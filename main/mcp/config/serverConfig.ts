@@ -88,7 +88,7 @@ export const serverEntrySchema = {
 
 /** How an entry is checked: every error found, unknown keys tolerated (see serverEntrySchema). */
 export const SERVER_ENTRY_OPTIONS = { allErrors: true, strict: false } as const;
-// Compiled ahead of time (main/bundle/ownValidators.ts): servers.json is checked before any server starts.
+// Compiled ahead of time (scripts/generateOwnValidators.ts): servers.json is checked before any server starts.
 const validateEntry = ownSchemaValidator(serverEntrySchema, SERVER_ENTRY_OPTIONS, precompiledEntryValidator);
 
 // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.

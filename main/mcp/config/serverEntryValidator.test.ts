@@ -1,15 +1,15 @@
-// The servers.json entry's validator is compiled ahead of time (ownValidators.ts): the committed code must
+// The servers.json entry's validator is compiled ahead of time (scripts/generateOwnValidators.ts): the committed code must
 // be what the schema compiles to now, and must judge entries exactly as the schema compiled at run time does.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { serverEntrySchema, SERVER_ENTRY_OPTIONS } from '../mcp/config/serverConfig.ts';
-import precompiled from '../mcp/config/serverEntryValidator.generated.mjs';
-import { ownSchemaValidator } from '../ownSchemas.ts';
-import { serverEntryValidatorFile, serverEntryValidatorSource } from './ownValidators.ts';
+import { serverEntrySchema, SERVER_ENTRY_OPTIONS } from './serverConfig.ts';
+import precompiled from './serverEntryValidator.generated.mjs';
+import { ownSchemaValidator } from '../../ownSchemas.ts';
+import { serverEntryValidatorFile, serverEntryValidatorSource } from '../../../scripts/generateOwnValidators.ts';
 
 test('the committed servers.json validator is what serverEntrySchema compiles to now', () => {
-  assert.equal(readFileSync(serverEntryValidatorFile, 'utf8'), serverEntryValidatorSource(), 'serverEntrySchema changed: run `node main/bundle/ownValidators.ts` and commit the file it writes');
+  assert.equal(readFileSync(serverEntryValidatorFile, 'utf8'), serverEntryValidatorSource(), 'serverEntrySchema changed: run `node scripts/generateOwnValidators.ts` and commit the file it writes');
 });
 
 test('the precompiled validator finds the same mistakes as the schema compiled at run time', () => {
