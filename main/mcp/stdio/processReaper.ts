@@ -14,6 +14,7 @@ import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ExitBatch } from './exitBatch.ts';
 import { REAPER_SCRIPT } from './reaperScript.ts';
 
 const SCAN_INTERVAL_SECONDS = 1;
@@ -21,6 +22,8 @@ const SCAN_INTERVAL_SECONDS = 1;
 const MARKS_READABLE = process.platform === 'linux' && existsSync('/proc/self/environ');
 /** How long a server's shutdown waits for the reaper to record what the server started. */
 const SCAN_WAIT_MS = 5_000;
+/** How long the reaper's pass for an exited server waits for others exiting with it (exitBatch.ts). */
+const EXIT_BATCH_MS = 100;
 /** A reaper that keeps dying is not started again forever. */
 const MAX_STARTS = 5;
 /**
@@ -50,6 +53,8 @@ class ProcessReaper {
   readonly #run = randomBytes(16).toString('hex');
   readonly #servers = new Set<number>();
   readonly #scans = new Map<number, () => void>();
+  /** Servers that exit together are reaped in one pass (exitBatch.ts). */
+  readonly #exits = new ExitBatch((line) => this.#send(line), EXIT_BATCH_MS);
   #child: ChildProcess | undefined;
   #starts = 0;
   #nextScan = 0;
@@ -69,7 +74,7 @@ class ProcessReaper {
 
   serverExited(pid: number): void {
     if (!this.#servers.delete(pid)) return;
-    this.#send(`- ${pid}`);
+    this.#exits.add(pid);
   }
 
   launcher(): ReaperLauncher | undefined {

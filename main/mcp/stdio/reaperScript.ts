@@ -3,8 +3,8 @@
 // tracks in its record file; when its stdin closes (the host is gone, however it ended) it freezes,
 // then kills, every process it tracked. Started as: sh -c 'eval "$ATRIUM_REAPER_SCRIPT"' atrium-reaper FOLDER HOSTPID INTERVAL RUN
 //
-// Commands: "+ PID" a server started (it leads its own process group); "- PID" that server exited: kill
-// what it left; "scan N" record the tree now, answer "scanned N"; at start it answers "reaped N" after
+// Commands: "+ PID" a server started (it leads its own process group); "- PID [PID...]" those servers
+// exited: kill what they left (one pass for all: a pass scans the whole process table); "scan N" record the tree now, answer "scanned N"; at start it answers "reaped N" after
 // killing what the records of dead hosts in FOLDER list.
 //
 // A record file is "host PID START", "run RUN" (older hosts wrote no run line), then one "PID START
@@ -64,15 +64,16 @@ scan() {
   [ "$content" = "$(cat "$1")" ] || { printf '%s\n' "$content" > "$1.new" && mv -f "$1.new" "$1"; }
 }
 
-# Kills what record file $1 tracks for server $2 (or "all"): stop them all first, so none can fork or
-# exit and orphan a child unseen, widen to what they started meanwhile, then SIGKILL; forgets them.
+# Kills what record file $1 tracks for the servers $2 (pids, space-separated, or "all"): stop them all
+# first, so none can fork or exit and orphan a child unseen, widen to what they started meanwhile, then
+# SIGKILL; forgets them.
 reap() {
   frozen=
   rounds=0
   while [ "$rounds" -lt 5 ]; do
     scan "$1" marked
     fresh=
-    for pid in $(awk -v which="$2" 'FNR > 1 && $1 != "run" && (which == "all" || $3 == which) { print $1 }' "$1"); do
+    for pid in $(awk -v which="$2" 'BEGIN { n = split(which, w, " "); for (i = 1; i <= n; i++) wanted[w[i]] = 1 } FNR > 1 && $1 != "run" && (which == "all" || ($3 in wanted)) { print $1 }' "$1"); do
       case " $frozen " in *" $pid "*) ;; *) fresh="$fresh $pid" ;; esac
     done
     [ -z "$fresh" ] && break
@@ -82,7 +83,7 @@ reap() {
   done
   [ -n "$frozen" ] && kill -KILL $frozen 2>/dev/null
   if [ "$2" != all ]; then
-    awk -v which="$2" 'FNR == 1 || $3 != which' "$1" > "$1.new" && mv -f "$1.new" "$1"
+    awk -v which="$2" 'BEGIN { n = split(which, w, " "); for (i = 1; i <= n; i++) wanted[w[i]] = 1 } FNR == 1 || !($3 in wanted)' "$1" > "$1.new" && mv -f "$1.new" "$1"
   fi
   set -- $frozen
   reaped=$#
