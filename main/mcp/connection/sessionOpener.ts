@@ -72,9 +72,13 @@ export class SessionOpener {
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
       const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets, this.defaults.sandbox), this.prior);
+      const probed = this.prior === undefined;
       let session: Session;
       try {
         session = await spawn();
+        // It answered the probe as a 2025-era server does (method not found): its next starts skip the
+        // probe's round trip, as for one that exits on it.
+        if (probed && session.priorDiscovery()?.kind === 'legacy') this.defaults.eras?.learnLegacy(def);
       } catch (error) {
         // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
         // such a server is legacy, and gets a fresh process with the plain initialize handshake.

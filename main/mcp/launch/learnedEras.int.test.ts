@@ -1,6 +1,7 @@
 // A 2025-era server that exits on the discovery probe is started twice the first time (the probe, then
-// the plain initialize) and once at every later host start: the verdict is kept in the data folder, for
-// this exact launch definition, for a week.
+// the plain initialize) and once at every later host start; one that answers the probe "method not
+// found" is probed the first time only. The verdict is kept in the data folder, for this exact launch
+// definition, for a week.
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,16 +17,18 @@ const serverPath = fileURLToPath(new URL('../../../e2e/servers/probeExitServer.t
 const homes: string[] = [];
 after(() => Promise.all(homes.map((home) => rm(home, { recursive: true, force: true }))));
 
-async function setUp() {
+async function setUp(serverArgs: string[] = []) {
   const home = await makeTempDir('atrium-eras-');
   homes.push(home);
   // The server counts its starts in a root of its own: in its sandbox it writes nowhere else.
   const counts = await makeTempDir('atrium-eras-counts-');
   homes.push(counts);
   const startsFile = join(counts, 'starts.txt');
-  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { strict: { command: process.execPath, args: [serverPath, startsFile] } } }));
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { strict: { command: process.execPath, args: [serverPath, startsFile, ...serverArgs] } } }));
   await approveServers(home);
-  const starts = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+  const lines = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n');
+  const starts = async () => (await lines()).filter((line) => /^\d+$/.test(line)).length;
+  const probes = async () => (await lines()).filter((line) => line === 'probe').length;
   const runHost = async () => {
     const core = await startHostCore({ home, keepAliveMs: 0, roots: [counts] });
     await core.hub.whenSettled();
@@ -33,7 +36,7 @@ async function setUp() {
     await core.shutdown();
     return server;
   };
-  return { home, starts, runHost };
+  return { home, starts, probes, runHost };
 }
 
 test('a server that exits on the discovery probe is started once at every later host start', async () => {
@@ -46,6 +49,17 @@ test('a server that exits on the discovery probe is started once at every later 
   assert.equal((await runHost())?.status.kind, 'ready');
   assert.equal(await starts(), 3, 'started once: the era was kept');
 
+});
+
+test('a server that answers the discovery probe "method not found" is not probed again at later host starts', async () => {
+  const { home, starts, probes, runHost } = await setUp(['--answers-probe']);
+  const first = await runHost();
+  assert.deepEqual([first?.status.kind, first?.era], ['ready', 'legacy']);
+  assert.deepEqual([await starts(), await probes()], [1, 1], 'started once, probed once');
+  assert.match(await readFile(join(home, 'learned-eras.json'), 'utf8'), /"era": "legacy"/);
+
+  assert.deepEqual([(await runHost())?.status.kind, (await runHost())?.status.kind], ['ready', 'ready']);
+  assert.deepEqual([await starts(), await probes()], [3, 1], 'two more starts, no more probes: the era was kept');
 });
 
 test('a damaged memory of eras is set aside and learnt again; a verdict is not used past a week, nor for another definition', async () => {

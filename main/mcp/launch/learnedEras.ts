@@ -1,7 +1,9 @@
 // What Atrium learnt of each stdio server's protocol era, kept across runs in `learned-eras.json` in the
 // data folder. A 2025-era server that exits on the 2026-07-28 discovery probe is otherwise started twice
 // at every host start (the probe, then the plain initialize); with its verdict kept, it is started once.
-// Only that verdict is kept: a modern one costs a single round trip to learn again. A verdict holds for
+// One that answers the probe as a 2025-era server (method not found) is kept too: each start then skips
+// the probe's round trip, which a start of many servers pays while they are all still starting. Only
+// that verdict is kept: a modern one costs a single round trip to learn again. A verdict holds for
 // the exact launch definition it was learnt with (its launch hash) and for a week at most, after which the
 // probe runs again — an upgraded server would otherwise keep the old handshake for ever (the SDK's advice).
 // The file is a cache: a damaged or unreadable one is set aside and nothing is remembered.
@@ -30,7 +32,7 @@ interface LearnedDocument {
 export interface EraMemory {
   /** Whether this exact definition is known to speak only the 2025-era handshake. */
   knownLegacy(server: ServerDefinition): boolean;
-  /** Learnt now: the server exited on the discovery probe and answered the plain initialize. */
+  /** Learnt now: the server answered the plain initialize after the discovery probe failed (it exited, or did not know it). */
   learnLegacy(server: ServerDefinition): void;
 }
 
