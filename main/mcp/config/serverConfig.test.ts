@@ -30,8 +30,34 @@ test('a bad entry is a problem naming the server and the field; the other server
   assert.equal(problems.length, 2);
   assert.equal(problems[0]?.serverId, 'bad');
   assert.equal(problems[0]?.field, 'args');
-  assert.match(problems[0]?.message ?? '', /server "bad": "args" must be array/);
+  assert.match(problems[0]?.message ?? '', /server "bad": "args" must be a list \(\[…\]\)/);
   assert.equal(problems[1]?.field, 'url');
+});
+
+test('what is wrong with a field is said in the words of someone editing the file, never a schema’s', () => {
+  const entries = {
+    empty: { command: '' },
+    port: { command: 'node', env: { PORT: 8080 } },
+    quick: { command: 'node', requestTimeoutMs: 5 },
+    tools: { command: 'node', disabledTools: 'some' },
+    sandbox: { command: 'node', sandbox: 'yes' },
+    paths: { command: 'node', sandbox: { filesystem: { allowWrite: [7] } } },
+    kind: { type: 'pigeon', command: 'node' },
+    sign: { url: 'https://example.com/mcp', oauth: { clientId: 'a', colour: 'blue' } },
+  };
+  const { problems } = parseServersFile(JSON.stringify({ mcpServers: entries }), 'test');
+  const said = Object.fromEntries(problems.map((problem) => [problem.serverId, problem.message]));
+  assert.deepEqual(said, {
+    empty: 'server "empty": "command" must not be empty',
+    port: 'server "port": "env.PORT" must be text (in quotes)',
+    quick: 'server "quick": "requestTimeoutMs" must be at least 100',
+    tools: 'server "tools": "disabledTools" must be "all" or a list of tool names',
+    sandbox: 'server "sandbox": "sandbox" must be false (no sandbox) or an object saying what more it may reach ("filesystem", "network")',
+    paths: 'server "paths": "sandbox.filesystem.allowWrite.0" must be text (in quotes)',
+    kind: 'server "kind": "type" must be one of "stdio", "http", "sse", "streamable-http", "streamableHttp"',
+    sign: 'server "sign": "oauth" has a field Atrium does not know: "colour"',
+  });
+  for (const message of Object.values(said)) assert.doesNotMatch(message ?? '', /must NOT|must be (string|array|integer|equal)|schema|instancePath/);
 });
 
 test('an entry with neither command nor url, or both, is rejected with the reason', () => {
