@@ -37,12 +37,7 @@ function ajvFor(options: OwnSchemaOptions): Ajv {
   return ajv;
 }
 
-/**
- * `precompiled`: the same schema's validator written out as code ahead of time (scripts/generateOwnValidators.ts),
- * used as it is, for a schema checked on the way to every start; a test keeps it in step with `schema`.
- */
-export function ownSchemaValidator(schema: object, options: OwnSchemaOptions, precompiled?: OwnSchemaValidator): OwnSchemaValidator {
-  if (precompiled) return precompiled;
+export function ownSchemaValidator(schema: object, options: OwnSchemaOptions): OwnSchemaValidator {
   let compiled: ValidateFunction | undefined;
   const validate = (data: unknown): boolean => {
     compiled ??= ajvFor(options).compile(schema);
