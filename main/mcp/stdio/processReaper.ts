@@ -204,7 +204,7 @@ function currentReaper(): ProcessReaper | undefined {
  * lists), shared by every Atrium process of the user whatever its data folder, so any start ends what a
  * crash left. It must be the user's own and private, or a planted record could direct the killing.
  */
-function recordFolder(): string | undefined {
+export function recordFolder(): string | undefined {
   const runtime = process.env.XDG_RUNTIME_DIR;
   const folder = runtime ? join(runtime, 'atrium', 'running') : join(tmpdir(), `atrium-${process.getuid?.() ?? 'user'}`, 'running');
   try {
