@@ -78,6 +78,29 @@ describe('atrium as a newcomer uses it', () => {
     }
   });
 
+  test('a servers file whose every entry has a mistake names each, field by field in plain words, and stops with exit 1', async () => {
+    const mistaken = await makeTempDir('atrium-mistaken-');
+    try {
+      const servers = {
+        files: { command: 'npx', args: '-y @modelcontextprotocol/server-filesystem /tmp' },
+        weather: { url: 'https://example.com/mcp', requestTimeoutMs: '30s' },
+        empty: { command: '' },
+      };
+      await writeFile(join(mistaken, 'servers.json'), JSON.stringify({ mcpServers: servers }, null, 2));
+      for (const args of [['servers'], ['tools']]) {
+        const run = await runAtriumCli(mistaken, args);
+        assert.equal(run.code, 1, `atrium ${args[0]} stops:\n${run.stdout}\n${run.stderr}`);
+        assert.match(run.stderr, /^atrium: server "files": "args" must be a list \(\[…\]\)$/m);
+        assert.match(run.stderr, /^atrium: server "weather": "requestTimeoutMs" must be a whole number$/m);
+        assert.match(run.stderr, /^atrium: server "empty": "command" must not be empty$/m);
+        assert.ok(run.stderr.includes(`none of the servers in ${join(mistaken, 'servers.json')} could be read: fix the entries named above`), run.stderr);
+        assert.doesNotMatch(`${run.stdout}${run.stderr}`, /No servers configured|must NOT|must be (array|integer|string)/);
+      }
+    } finally {
+      await rm(mistaken, { recursive: true, force: true });
+    }
+  });
+
   test('while the window host runs on the data folder, commands that start servers say where it runs and start nothing', async () => {
     const running = await startHostProcess({ mcpServers: {} });
     try {

@@ -43,6 +43,8 @@ export interface CliIo {
 const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
 /** Commands that start servers (history and workspaces open the data folder without any). */
 const STARTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'skills', 'skill', 'trace', 'chat', 'sign-in', 'sign-out', 'install']);
+/** Commands that list what the configured servers offer. */
+const LISTS_SERVERS = new Set(['servers', 'tools', 'resources', 'templates', 'prompts', 'skills']);
 /** Commands that start no configured server (an install starts only, once approved, what it installs). */
 const STARTS_NONE = new Set(['registry', 'install']);
 /** Commands that start the host core their own way. */
@@ -134,7 +136,13 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void started.api.withdrawPending({ id, reason }) }, io);
     core.events.on('pendingOpened', consent.opened);
     core.events.on('pendingClosed', consent.closed);
-    if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
+    const problems = await core.api.listConfigProblems({});
+    if (reportConfigProblems(problems, io.err)) return 1;
+    // Every entry was refused: a listing would say "no servers" to someone who has some, to fix.
+    if (problems.length > 0 && LISTS_SERVERS.has(invocation.command) && action === undefined && (await core.api.listServers({})).length === 0) {
+      io.err(`atrium: none of the servers in ${core.configPath} could be read: fix the entries named above, then run the command again.`);
+      return 1;
+    }
     if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
     }
