@@ -75,3 +75,24 @@ test('servers.json edited by hand while the window runs: taken up, asked about, 
     await running.stop();
   }
 });
+
+test('an entry with a mistake: the window names the server, the field and what it must be, in plain words; the others still run', async ({ page }) => {
+  const echo = fixtureCommand('echoServer');
+  const running = await startHostProcess({ mcpServers: { echo } });
+  try {
+    const path = join(running.host.home, 'servers.json');
+    await page.goto(running.host.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Servers', exact: true }).click();
+    await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status')).toHaveText('Ready');
+    // The arguments written as one string, as they would be typed in a terminal; a timeout in words.
+    const mistaken = { echo, files: { command: 'npx', args: '-y @modelcontextprotocol/server-filesystem /tmp' }, slow: { ...echo, requestTimeoutMs: '30s' } };
+    await writeFile(path, `${JSON.stringify({ mcpServers: mistaken }, null, 2)}\n`);
+    const banner = page.getByRole('status').filter({ hasText: 'The servers file has problems; the other servers still run.' });
+    await expect(banner.getByRole('listitem')).toHaveText(['server "files": "args" must be a list ([…])', 'server "slow": "requestTimeoutMs" must be a whole number']);
+    await expect(banner).not.toContainText(/must NOT|must be (array|integer|string)|files: args/);
+    await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status')).toHaveText('Ready');
+    await page.screenshot({ path: 'e2e/artifacts/servers-file-entry-mistakes.png' });
+  } finally {
+    await running.stop();
+  }
+});

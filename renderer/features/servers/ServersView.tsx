@@ -21,9 +21,8 @@ export function ServersView() {
   const loaded = useAtriumStore((state) => state.serversLoaded);
   const selectedId = useAtriumStore((state) => state.selectedServerId);
   const selectServer = useAtriumStore((state) => state.selectServer);
-  const problems = useAtriumStore(
-    useShallow((state) => state.configProblems.map((p) => `${p.serverId ? `${p.serverId}: ` : ''}${p.field}: ${p.message}`)),
-  );
+  // Each problem's sentence names its server and field already, in the words of the file.
+  const problems = useAtriumStore(useShallow((state) => state.configProblems.map((p) => p.message)));
   const selected = servers.find((server) => server.id === selectedId);
   const [editor, setEditor] = useState<{ id: string; entry: StoredServerEntry } | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
