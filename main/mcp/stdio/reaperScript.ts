@@ -4,8 +4,9 @@
 // then kills, every process it tracked. Started as: sh -c 'eval "$ATRIUM_REAPER_SCRIPT"' atrium-reaper FOLDER HOSTPID INTERVAL RUN
 //
 // Commands: "+ PID" a server started (it leads its own process group); "- PID [PID...]" those servers
-// exited: kill what they left (one pass for all: a pass scans the whole process table); "scan N" record the tree now, answer "scanned N"; at start it answers "reaped N" after
-// killing what the records of dead hosts in FOLDER list.
+// exited: kill what they left (one pass for all: a pass scans the whole process table); "scan N" record
+// the tree now, answer "scanned N"; at start it answers "reaped N" after killing what the records of
+// dead hosts in FOLDER list.
 //
 // A record file is "host PID START", "run RUN" (older hosts wrote no run line), then one "PID START
 // SERVERPID" line per tracked process. It is only ever replaced whole, so another reaper reading it never
