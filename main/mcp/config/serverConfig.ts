@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { OwnSchemaValidator } from '../../ownSchemas.ts';
 import precompiledEntryValidator from './serverEntryValidator.generated.mjs';
 import { jsonProblem } from '../../store/jsonProblem.ts';
-import type { ErrorObject } from 'ajv';
+import { entryProblem } from './entryProblem.ts';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
 import type { OAuthServerConfig } from './oauthConfig.ts';
@@ -142,8 +142,7 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
   const plaintext = plaintextSecretField((entry as { oauth?: unknown }).oauth);
   if (plaintext) return problem(plaintext, `"${plaintext}" must name a secret ({"secret": "name"}) kept in Atrium's secret store, not hold it: servers.json is not encrypted`);
   if (!validateEntry(entry)) {
-    const first = telling(validateEntry.errors ?? []);
-    return problem(fieldOf(first), describe(first));
+    return problem(...entryProblem(validateEntry.errors ?? []));
   }
   const e = entry as {
     type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; sandbox?: unknown;
@@ -240,69 +239,6 @@ function transportOf(e: { type?: string; command?: string }): TransportKind {
       return e.command !== undefined ? 'stdio' : 'http';
   }
 }
-
-function fieldOf(error: ErrorObject | undefined): string {
-  if (!error) return '(entry)';
-  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  return path || '(entry)';
-}
-
-/**
- * The error that says most: the deepest field at fault (inside a list, the entry itself), and for a field
- * that may take one of several forms, the one sentence naming them rather than each form's complaint.
- */
-function telling(errors: readonly ErrorObject[]): ErrorObject | undefined {
-  const depth = (error: ErrorObject) => error.instancePath.split('/').length;
-  return [...errors].sort((a, b) => depth(b) - depth(a) || Number(b.keyword === 'oneOf') - Number(a.keyword === 'oneOf'))[0];
-}
-
-/** What is wrong with a field, in the words of someone editing servers.json, not a schema's. */
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'is invalid';
-  const params = error.params as Record<string, unknown>;
-  const limit = String(params['limit'] ?? '');
-  const what = (() => {
-    switch (error.keyword) {
-      case 'type':
-        return `must be ${KIND_IN_WORDS[String(params['type'])] ?? String(params['type'])}`;
-      case 'minLength':
-        return limit === '1' ? 'must not be empty' : `must be at least ${limit} characters long`;
-      case 'maxLength':
-        return `must be at most ${limit} characters long`;
-      case 'minimum':
-        return `must be at least ${limit}`;
-      case 'maximum':
-        return `must be at most ${limit}`;
-      case 'exclusiveMinimum':
-        return `must be more than ${limit}`;
-      case 'maxItems':
-        return `must list at most ${limit} entries`;
-      case 'enum':
-        return `must be one of ${(params['allowedValues'] as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
-      case 'required':
-        return `needs "${String(params['missingProperty'])}"`;
-      case 'additionalProperties':
-        return `has a field Atrium does not know: "${String(params['additionalProperty'])}"`;
-      case 'const':
-      case 'oneOf':
-        return fieldOf(error).startsWith('sandbox')
-          ? 'must be false (no sandbox) or an object saying what more it may reach ("filesystem", "network")'
-          : 'must be "all" or a list of tool names';
-      default:
-        return 'is not in a form Atrium understands: see the README for the servers.json fields';
-    }
-  })();
-  return `"${fieldOf(error)}" ${what}`;
-}
-
-const KIND_IN_WORDS: Record<string, string> = {
-  string: 'text (in quotes)',
-  number: 'a number',
-  integer: 'a whole number',
-  boolean: 'true or false',
-  array: 'a list ([…])',
-  object: 'an object ({…})',
-};
 
 /** The canonical form Atrium writes back: Claude Desktop's shape, so the file stays portable. */
 export function toStoredEntry(server: ServerDefinition): StoredServerEntry {
