@@ -83,3 +83,31 @@ test('a person who scrolls up to read while a reply streams is left where they a
   await expect(reading, 'what the person was reading stays on screen').toBeInViewport();
   await expect(page.getByText('The very end of the reply.')).not.toBeInViewport();
 });
+
+const linkReply = 'See [the docs](https://example.com/docs).';
+const endingHold = holdStream(linkReply);
+const endingEnv = chatHostFor([{ text: earlier }, { text: linkReply, hold: endingHold }], { echo: fixtureCommand('echoServer') });
+
+test('a reply that ends does not move under the pointer: its link stays where it was while it streamed', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openApp(page, endingEnv().host, ['echo']);
+  await sendMessage(page, 'tell me a long story');
+  await expect(page.getByText('Earlier line 30.')).toBeInViewport();
+  await sendMessage(page, 'where are the docs?');
+  const replying = page.getByRole('listitem', { name: 'Assistant (replying)' });
+  const link = replying.getByRole('link', { name: 'the docs' });
+  await expect(link, 'the whole reply is shown while its turn still runs').toBeVisible();
+  const whileStreaming = { row: await replying.boundingBox(), link: await link.boundingBox() };
+
+  endingHold.release();
+  const ended = page.getByRole('listitem', { name: 'Assistant', exact: true }).last();
+  await expect(ended.getByRole('button', { name: 'Retry' }), 'the turn has ended: its reply offers Retry').toBeVisible();
+  // The chat follows a reply that grows in the frames after it grew; two frames later it would have moved.
+  await page.evaluate(() => {
+    const { requestAnimationFrame: nextFrame } = globalThis as unknown as { requestAnimationFrame(run: () => void): number };
+    return new Promise<void>((done) => nextFrame(() => nextFrame(done)));
+  });
+  const once = { row: await ended.boundingBox(), link: await ended.getByRole('link', { name: 'the docs' }).boundingBox() };
+  expect(once.row?.height, 'the reply is as tall ended as it was while it streamed (the room of Retry was kept)').toBe(whileStreaming.row?.height);
+  expect(once.link?.y, 'the link is where the person saw it').toBe(whileStreaming.link?.y);
+});

@@ -27,6 +27,21 @@ export function MessageActions({ message, last, model }: { message: StoredMessag
   return last ? <RetryAction messageId={message.id} model={model} /> : null;
 }
 
+/**
+ * The room Retry takes, kept in the reply being written: the reply it becomes, the conversation's last,
+ * offers Retry, so it would grow the moment it ended and the chat, following it, would move the reply's
+ * text (and a link the person is reaching for) up under the pointer.
+ */
+export function RetryRoom() {
+  return (
+    <div className="message-actions retry-room" aria-hidden="true">
+      <button type="button" className="icon-button" tabIndex={-1} disabled>
+        Retry
+      </button>
+    </div>
+  );
+}
+
 function RetryAction({ messageId, model }: { messageId: string; model: ModelInUse | null }) {
   const api = useAtriumApi();
   const conversationId = useAtriumStore((state) => state.selectedConversationId);

@@ -10,7 +10,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
-import { MessageActions } from './MessageActions.tsx';
+import { MessageActions, RetryRoom } from './MessageActions.tsx';
 import { typedText } from './messageText.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
@@ -261,6 +261,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       const saved = calls.get(call.callId);
       items.push(<ToolCallCard key={call.callId} live={call} {...(saved ? { saved } : {})} {...(conversationId ? { conversationId } : {})} {...(live.messageId ? { messageId: live.messageId } : {})} />);
     }
+    items.push(<RetryRoom key="actions" />);
     return (
       <li {...place} className="message-row message-row-assistant" aria-label="Assistant (replying)" aria-busy="true">
         <div className="message message-assistant">{items}</div>
