@@ -170,7 +170,14 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         ...(model ? { model } : {}),
       });
     },
-    ...createServerConfigApi(hub, registry, deps.launchApprovals, deps.launchFacts, (definition) => deps.sandboxes.summary(definition)),
+    ...createServerConfigApi({
+      hub,
+      registry,
+      approvals: deps.launchApprovals,
+      facts: deps.launchFacts,
+      sandboxOf: (definition) => deps.sandboxes.summary(definition),
+      forgetSecretsOf: (removed) => deps.installer.forgetSecretsOf(removed),
+    }),
     ...createInstallApi(deps.installer, conversations.settings),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),
     ...createSettingsApi(settingsDeps, conversations.models.makeProvider),

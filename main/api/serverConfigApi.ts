@@ -45,7 +45,17 @@ function launchOf(definition: ServerDefinition): string {
   return JSON.stringify(launch);
 }
 
-export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, approvals: LaunchApprovals, facts: LaunchFacts, sandboxOf?: SandboxOf): ServerConfigRequests {
+export interface ServerConfigDeps {
+  hub: McpHub;
+  registry: ServerRegistry;
+  approvals: LaunchApprovals;
+  facts: LaunchFacts;
+  sandboxOf?: SandboxOf;
+  /** A server the person removed: the secrets Atrium keeps for it leave the store (the installer's). */
+  forgetSecretsOf?: (removed: ServerDefinition) => Promise<unknown>;
+}
+
+export function createServerConfigApi({ hub, registry, approvals, facts, sandboxOf, forgetSecretsOf }: ServerConfigDeps): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -86,9 +96,11 @@ export function createServerConfigApi(hub: McpHub, registry: ServerRegistry, app
       return hub.get(serverId).snapshot;
     },
     removeServer: async ({ serverId }) => {
-      known(serverId);
+      const removed = known(serverId);
       await registry.remove(serverId);
       await hub.remove(serverId);
+      // Removed by the person, not by a hand edit of the file (which may be a cut to paste elsewhere).
+      await forgetSecretsOf?.(removed);
       return null;
     },
   };

@@ -63,7 +63,7 @@ commands:
                                    (--env NAME=value, repeatable; --cwd DIR: the folder it runs in)
   servers add <name> --url <address>          add a remote server
                                    an added server is not trusted, and asks for your approval before it first runs
-  servers remove <name>            remove a server
+  servers remove <name>            remove a server, and the secrets kept for it
   tools --search "WORDS" [--limit N]  the tools the model's search finds for WORDS, ranked as the model gets them
   tools [--server S]               list tools (with their model-facing names); a tool its server changed
                                    since it was approved is marked, with what changed

@@ -18,6 +18,7 @@ import { sampleRegistryItems, startRegistryFixture } from '../../e2e/fixtures/re
 import type { RegistryFixture } from '../../e2e/fixtures/registryFixture.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
+import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 
 const SECRETS = { weather: 'sk-weather-1111111111', db: 'db-password-2222222222', greeter: 'greeter-key-33333333333', tickets: 'tickets-token-4444444444' };
 
@@ -102,6 +103,20 @@ describe('atrium registry search and atrium install', () => {
     const key = await atrium('call', 'greeter', 'key_length');
     assert.match(key.stdout, new RegExp(`\\b${SECRETS.greeter.length}\\b`), 'the secret reached the server from the store');
     assert.deepEqual(await readdir(marks), [], 'the other servers still did not start');
+  });
+
+  test('a removed server takes the secrets it was installed with out of the store; a copy that still names them keeps them', async () => {
+    const kept = async () => (await encryptedFileSecrets(home).names()).filter((name) => name.startsWith('mcp-server:'));
+    const weatherSecrets = (await kept()).filter((name) => name.startsWith('mcp-server:weather:'));
+    assert.equal(weatherSecrets.length, 1, 'the weather key is in the store');
+    const file = JSON.parse(await serversFile()) as { mcpServers: Record<string, unknown> };
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { ...file.mcpServers, 'weather-copy': file.mcpServers.weather } }, null, 2));
+
+    assert.equal((await atrium('servers', 'remove', 'weather')).code, 0);
+    assert.deepEqual((await kept()).filter((name) => name.startsWith('mcp-server:weather:')), weatherSecrets, 'weather-copy still names the key: it stays');
+    const others = (await kept()).filter((name) => !name.startsWith('mcp-server:weather:'));
+    assert.equal((await atrium('servers', 'remove', 'weather-copy')).code, 0);
+    assert.deepEqual(await kept(), others, "the weather key is gone; the other servers' secrets stay");
   });
 
   test('a required value not given is named, with how to give it; nothing is written', async () => {

@@ -76,7 +76,7 @@ async function runAdd(serverId: string, server: NewServer, configPath: string | 
   return started.status.kind === 'ready' ? 0 : 1;
 }
 
-/** `atrium servers remove NAME`: out of the servers file. */
+/** `atrium servers remove NAME`: out of the servers file, and the secrets kept for it out of the store. */
 async function runRemove(serverId: string, core: RunningHost, io: ServersIo): Promise<number> {
   await core.api.removeServer({ serverId });
   io.out(`Removed ${visible(serverId)} from ${visible(core.configPath)}.`);

@@ -9,6 +9,7 @@ import type { BundlePlan, InstallPlan, PolicyBlock, RegistrySearch, ServerOrigin
 import { BUNDLE_LIMITS, describeBlock } from '../../../shared/installs.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
+import { SERVER_SECRET_PREFIX, referencedSecrets } from '../config/secretReferences.ts';
 import type { McpHub } from '../McpHub.ts';
 import type { ServerRegistry } from '../ServerRegistry.ts';
 import { readBounded } from '../http/boundedBody.ts';
@@ -182,6 +183,20 @@ export class ServerInstaller {
     // Like any new definition, it waits for the person's approval: the gate holds it, nothing runs.
     await this.deps.hub.replace(definition);
     return this.deps.hub.get(definition.id).snapshot;
+  }
+
+  /**
+   * A server the person removed: the secrets Atrium keeps for servers that its definition names leave the
+   * store, unless a server still configured names them too (a copy made under another name). A provider's
+   * key, or any secret not kept for a server, is never touched. Returns the names that went.
+   */
+  async forgetSecretsOf(removed: ServerDefinition): Promise<string[]> {
+    const store = this.deps.secrets;
+    if (!store) return [];
+    const stillNamed = new Set(this.deps.registry.all().flatMap((server) => referencedSecrets(server)));
+    const gone = referencedSecrets(removed).filter((name) => name.startsWith(SERVER_SECRET_PREFIX) && !stillNamed.has(name));
+    for (const name of gone) await store.delete(name);
+    return gone;
   }
 
   private registryFor(requested: string | undefined): ReturnType<typeof chooseRegistry> {

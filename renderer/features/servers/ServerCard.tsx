@@ -85,7 +85,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           }}
           onKeep={removal.keep}
         >
-          {server.id} stops, and its entry leaves servers.json.
+          {server.id} stops, its entry leaves servers.json, and the secrets Atrium keeps for it are deleted.
         </InlineConfirmation>
       ) : (
         <div className="card-actions">
