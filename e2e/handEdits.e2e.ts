@@ -90,6 +90,7 @@ test('an entry with a mistake: the window names the server, the field and what i
     const banner = page.getByRole('status').filter({ hasText: 'The servers file has problems; the other servers still run.' });
     await expect(banner.getByRole('listitem')).toHaveText(['server "files": "args" must be a list ([…])', 'server "slow": "requestTimeoutMs" must be a whole number']);
     await expect(banner).not.toContainText(/must NOT|must be (array|integer|string)|files: args/);
+    await expect(banner, 'the banner says which file to open, once').toContainText(`Fix it in ${path}: Atrium reads it again as soon as it is saved.`);
     await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status')).toHaveText('Ready');
     await page.screenshot({ path: 'e2e/artifacts/servers-file-entry-mistakes.png' });
   } finally {

@@ -251,6 +251,8 @@ export interface ConfigProblem {
   serverId: ServerId | null;
   field: string;
   message: string;
+  /** The file the mistake is in, when it came from one: the window says which file to open. */
+  file?: string;
 }
 
 /**

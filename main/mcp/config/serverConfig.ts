@@ -102,14 +102,15 @@ export function parseServersFile(text: string, source: string): ParsedServers {
   } catch {
     // Said at the mistake itself, in words, never quoting the file (V8's message does both wrong).
     const problem = jsonProblem(Buffer.from(text, 'utf8')) ?? 'it is not JSON';
-    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} is not valid JSON: ${problem}` }] };
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} is not valid JSON: ${problem}`, file: source }] };
   }
   return parseServersDocument(json, source);
 }
 
-export function parseServersDocument(json: unknown, source: string): ParsedServers {
+/** `source` is how messages name the file; `file`, where it is (each problem says, for the window). */
+export function parseServersDocument(json: unknown, source: string, file: string = source): ParsedServers {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} must hold a JSON object` }] };
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `${source} must hold a JSON object`, file }] };
   }
   const doc = json as Record<string, unknown>;
   const table = doc.mcpServers ?? doc.servers ?? (isMcpJsonWrapper(doc) ? doc.mcp.servers : undefined);
@@ -117,13 +118,13 @@ export function parseServersDocument(json: unknown, source: string): ParsedServe
     return { servers: [], problems: [] };
   }
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
-    return { servers: [], problems: [{ serverId: null, field: 'mcpServers', message: `${source}: "mcpServers" must be an object of named servers` }] };
+    return { servers: [], problems: [{ serverId: null, field: 'mcpServers', message: `${source}: "mcpServers" must be an object of named servers`, file }] };
   }
   const servers: ServerDefinition[] = [];
   const problems: ConfigProblem[] = [];
   for (const [id, entry] of Object.entries(table)) {
     const result = parseServerEntry(id, entry);
-    if ('problem' in result) problems.push(result.problem);
+    if ('problem' in result) problems.push({ ...result.problem, file });
     else servers.push(result.server);
   }
   return { servers, problems };

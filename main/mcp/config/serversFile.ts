@@ -91,7 +91,7 @@ function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
       const json: unknown = JSON.parse(bytes.toString('utf8'));
-      const parsed = parseServersDocument(json, file);
+      const parsed = parseServersDocument(json, file, path);
       // Problems of the whole file (not an object, no table of servers) make it unreadable; a problem
       // with one entry is shown beside that server and the entry is kept as it is.
       const whole = parsed.problems.find((p) => p.serverId === null);

@@ -23,6 +23,8 @@ export function ServersView() {
   const selectServer = useAtriumStore((state) => state.selectServer);
   // Each problem's sentence names its server and field already, in the words of the file.
   const problems = useAtriumStore(useShallow((state) => state.configProblems.map((p) => p.message)));
+  // The file to open, in the words of the damaged-file banner: hand edits are taken up as soon as it is saved.
+  const problemFiles = useAtriumStore(useShallow((state) => [...new Set(state.configProblems.flatMap((p) => (p.file ? [p.file] : [])))]));
   const selected = servers.find((server) => server.id === selectedId);
   const [editor, setEditor] = useState<{ id: string; entry: StoredServerEntry } | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
@@ -82,6 +84,11 @@ export function ServersView() {
                 <li key={index}>{problem}</li>
               ))}
             </ul>
+            {problemFiles.map((file) => (
+              <p key={file}>
+                Fix it in {file}: Atrium reads it again as soon as it is saved.
+              </p>
+            ))}
           </Banner>
         ) : null}
         {loaded && servers.length === 0 ? (
