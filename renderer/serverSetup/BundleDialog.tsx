@@ -9,6 +9,7 @@ import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 import { useFormProblems } from '../ui/useFormProblems.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
+import { BundleAuthor, BundleChecks, InstallForm } from './OriginFacts.tsx';
 
 /**
  * A bundle (.mcpb) the person opened: read by the host before anything of it is written (its manifest,
@@ -58,33 +59,12 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
     <ConsentDialog title={plan ? `Install ${plan.displayName ?? plan.name}` : 'Install a bundle'} from={<>The bundle <UntrustedText text={file.name} /></>} onDismiss={onDone} wide>
       {!plan && !problem ? <p className="muted">Reading the bundle…</p> : null}
       {plan ? (
-        <form
-          ref={problems.formRef}
-          className="consent-form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void install();
-          }}
-        >
+        <InstallForm formRef={problems.formRef} onInstall={install}>
           <p>
             <strong><UntrustedText text={plan.name} /></strong> <UntrustedText text={plan.version} />
-            {plan.author ? (
-              <>
-                {' '}
-                by <UntrustedText text={plan.author} />
-              </>
-            ) : null}{' '}
-            — <UntrustedText text={plan.description} />
+            <BundleAuthor author={plan.author} /> — <UntrustedText text={plan.description} />
           </p>
-          <p className="launch-unverified">
-            {plan.signature === 'unsigned'
-              ? 'Unsigned: nothing says who made this file. (No bundle signature is checked anywhere today.)'
-              : 'It carries a signature Atrium did not check: no bundle signature is checked anywhere today, so it proves nothing.'}
-          </p>
-          <p className="muted">
-            SHA-256 <span className="code-inline">{plan.sha256}</span>
-          </p>
+          <BundleChecks signature={plan.signature} sha256={plan.sha256} />
           <p className="launch-details-label">It runs (settings in braces are filled from what you give below), from its folder under Atrium’s data folder</p>
           <pre className="code-block" aria-label="What it runs">
             <UntrustedText text={plan.runs} />
@@ -105,7 +85,7 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
               Cancel
             </button>
           </div>
-        </form>
+        </InstallForm>
       ) : (
         <>
           <ProblemAlert text={problem} />

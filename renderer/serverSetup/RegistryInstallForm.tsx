@@ -9,6 +9,7 @@ import { useFormProblems } from '../ui/useFormProblems.ts';
 import { RadioChoices } from '../ui/RadioChoices.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
+import { InstallForm, PublisherLine } from './OriginFacts.tsx';
 
 /**
  * One registry entry, to install: who published it (and whether anyone checked), the ways it can run,
@@ -43,9 +44,7 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
       <p>
         <strong><UntrustedText text={entry.name} /></strong> <UntrustedText text={entry.version} /> — <UntrustedText text={entry.description} />
       </p>
-      <p className={entry.publisher.verified ? 'launch-verified' : 'launch-unverified'}>
-        Publisher <strong><UntrustedText text={entry.publisher.namespace} /></strong> — {entry.publisher.verified ? 'verified' : 'not verified'}: <UntrustedText text={entry.publisher.note} />
-      </p>
+      <PublisherLine publisher={entry.publisher} />
       {entry.status === 'deprecated' ? (
         <p className="consent-warning">
           Deprecated{entry.statusMessage ? ': ' : '.'}
@@ -55,15 +54,7 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
       <ProblemAlert text={error} />
       {!plan && !error ? <p className="muted">Reading the entry…</p> : null}
       {plan ? (
-        <form
-          ref={problems.formRef}
-          className="consent-form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void install();
-          }}
-        >
+        <InstallForm formRef={problems.formRef} onInstall={install}>
           {installable.length > 1 ? (
             <RadioChoices
               legend="How it runs"
@@ -108,7 +99,7 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
               Back
             </button>
           </div>
-        </form>
+        </InstallForm>
       ) : null}
     </ConsentDialog>
   );

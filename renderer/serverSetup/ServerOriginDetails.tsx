@@ -1,5 +1,6 @@
 import type { InstallInput, ServerOrigin, ServerReach } from '../../shared/installs.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
+import { BundleAuthor, BundleChecks, PublisherLine } from './OriginFacts.tsx';
 
 const KIND_WORDS: Record<InstallInput['kind'], string> = {
   environment: 'environment variable',
@@ -22,9 +23,7 @@ export function ServerOriginDetails({ origin }: { origin: ServerOrigin }) {
           <p>
             From the registry at <UntrustedText text={origin.registry} />: <strong><UntrustedText text={origin.name} /></strong> <UntrustedText text={origin.version} />
           </p>
-          <p className={origin.publisher.verified ? 'launch-verified' : 'launch-unverified'}>
-            Publisher <strong><UntrustedText text={origin.publisher.namespace} /></strong> — {origin.publisher.verified ? 'verified' : 'not verified'}: <UntrustedText text={origin.publisher.note} />
-          </p>
+          <PublisherLine publisher={origin.publisher} />
           {origin.deprecated ? (
             <p className="consent-warning">
               Deprecated by its publisher: <UntrustedText text={origin.deprecated} />
@@ -35,21 +34,9 @@ export function ServerOriginDetails({ origin }: { origin: ServerOrigin }) {
         <>
           <p>
             From the bundle <strong><UntrustedText text={origin.name} /></strong> <UntrustedText text={origin.version} />
-            {origin.author ? (
-              <>
-                {' '}
-                by <UntrustedText text={origin.author} />
-              </>
-            ) : null}
+            <BundleAuthor author={origin.author} />
           </p>
-          <p className="launch-unverified">
-            {origin.signature === 'unsigned'
-              ? 'Unsigned: nothing says who made this file. (No bundle signature is checked anywhere today.)'
-              : 'It carries a signature Atrium did not check: no bundle signature is checked anywhere today, so it proves nothing.'}
-          </p>
-          <p className="muted">
-            SHA-256 <span className="code-inline">{origin.sha256}</span>
-          </p>
+          <BundleChecks signature={origin.signature} sha256={origin.sha256} />
         </>
       )}
       <InputsAsked inputs={origin.inputs} />

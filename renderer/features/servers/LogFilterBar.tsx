@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import type { LogLevel } from '../../../shared/domain.ts';
+import { FilterSearch } from './FilterSearch.tsx';
 import { minimumChoices } from './logLineFilter.ts';
 import type { LogLineFilter } from './logLineFilter.ts';
 
@@ -13,7 +13,6 @@ interface LogFilterBarProps {
 
 /** Narrows the lines shown (a minimum level, a text to find); the server is not asked to send fewer. */
 export function LogFilterBar({ serverId, filter, onChange, count }: LogFilterBarProps) {
-  const countId = useId();
   return (
     <div className="log-filter" role="group" aria-label={`Filter the log of ${serverId}`}>
       <label className="log-level-picker">
@@ -26,18 +25,7 @@ export function LogFilterBar({ serverId, filter, onChange, count }: LogFilterBar
           ))}
         </select>
       </label>
-      <input
-        type="search"
-        className="log-search"
-        aria-label="Search the log"
-        aria-describedby={countId}
-        placeholder="Search the log"
-        value={filter.search}
-        onChange={(event) => onChange({ ...filter, search: event.target.value })}
-      />
-      <span className="log-count muted" id={countId}>
-        {count}
-      </span>
+      <FilterSearch label="Search the log" placeholder="Search the log" value={filter.search} onSearch={(search) => onChange({ ...filter, search })} count={count} />
     </div>
   );
 }

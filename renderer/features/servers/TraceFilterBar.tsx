@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import type { TraceMessage } from '../../../shared/contract.ts';
+import { FilterSearch } from './FilterSearch.tsx';
 import { methodsIn } from './traceFilter.ts';
 import type { TraceFilter } from './traceFilter.ts';
 
@@ -16,7 +16,6 @@ interface TraceFilterBarProps {
 
 /** Narrows the messages shown: a direction, a method, a text in their contents, one tool call. */
 export function TraceFilterBar({ serverId, messages, filter, onChange, onShowAllCalls, count }: TraceFilterBarProps) {
-  const countId = useId();
   const methods = methodsIn(messages);
   return (
     <div className="log-filter trace-filter" role="group" aria-label={`Filter the trace of ${serverId}`}>
@@ -40,26 +39,16 @@ export function TraceFilterBar({ serverId, messages, filter, onChange, onShowAll
           ))}
         </select>
       </label>
-      <input
-        type="search"
-        className="log-search"
-        aria-label="Search the trace"
-        aria-describedby={countId}
-        placeholder="Search methods and contents"
-        value={filter.search}
-        onChange={(event) => onChange({ ...filter, search: event.target.value, found: null })}
-      />
-      {filter.callId !== null ? (
-        <span className="chip chip-active trace-call-chip">
-          One tool call’s messages
-          <button type="button" className="link-button" onClick={onShowAllCalls}>
-            Show every message
-          </button>
-        </span>
-      ) : null}
-      <span className="log-count muted" id={countId} aria-live="polite">
-        {count}
-      </span>
+      <FilterSearch label="Search the trace" placeholder="Search methods and contents" value={filter.search} onSearch={(search) => onChange({ ...filter, search, found: null })} count={count}>
+        {filter.callId !== null ? (
+          <span className="chip chip-active trace-call-chip">
+            One tool call’s messages
+            <button type="button" className="link-button" onClick={onShowAllCalls}>
+              Show every message
+            </button>
+          </span>
+        ) : null}
+      </FilterSearch>
     </div>
   );
 }
