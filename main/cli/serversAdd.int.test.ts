@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
@@ -43,6 +43,26 @@ describe('atrium servers add', () => {
     assert.equal(called.stdout.trim(), 'hello', 'it runs as added, with its environment');
     assert.equal(existsSync(pidFile), true, 'approved, it ran');
     await rm(folder, { recursive: true, force: true });
+  });
+
+  test('a script named by a path relative to the folder the command is typed in is refused, with its full path and --cwd .; with --cwd . it is added to run there', async () => {
+    const folder = await makeTempDir('atrium-servers-add-here-');
+    await writeFile(join(folder, 'server.mjs'), '// a server of this folder\n');
+    const relative = await runAtriumCli(home, ['servers', 'add', 'local', '--', 'node', 'server.mjs'], {}, folder);
+    assert.equal(relative.code, 1);
+    assert.match(relative.stderr, new RegExp(`^atrium: server\\.mjs is a file in this folder, but Atrium starts local in a folder of its own, where it is not: give its full path \\(${join(folder, 'server.mjs').replace(/[.\\]/g, '\\$&')}\\), or add it with --cwd \\. to run it here$`, 'm'));
+    assert.equal((await storedServers(home)).local, undefined, 'nothing was added');
+
+    const here = await runAtriumCli(home, ['servers', 'add', 'local', '--cwd', '.', '--', 'node', 'server.mjs'], {}, folder);
+    assert.equal(here.code, 0, here.stderr);
+    assert.deepEqual((await storedServers(home)).local, { command: 'node', args: ['server.mjs'], cwd: folder });
+    const elsewhere = await makeTempDir('atrium-servers-add-elsewhere-');
+    const word = await runAtriumCli(home, ['servers', 'add', 'runner', '--', 'npx', '-y', 'server.mjs'], {}, elsewhere);
+    assert.equal(word.code, 0, `a word that names no file of the folder is added as typed: ${word.stderr}`);
+    assert.equal((await runAtriumCli(home, ['servers', 'remove', 'runner'])).code, 0);
+    assert.equal((await runAtriumCli(home, ['servers', 'remove', 'local'])).code, 0);
+    await rm(folder, { recursive: true, force: true });
+    await rm(elsewhere, { recursive: true, force: true });
   });
 
   test('a remote server is added by its address; a name taken, a command line and an address together, and an option of the server before -- are refused in words', async () => {

@@ -3,6 +3,8 @@
 // the person approved its definition: asked on a terminal as the window's start dialog asks, else left
 // waiting with the one command that approves it.
 
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { StoredServerEntry } from '../../shared/domain.ts';
 import { describeLaunch } from '../../shared/domain.ts';
@@ -59,6 +61,12 @@ async function runApprove(serverId: string, core: RunningHost, io: ServersIo): P
  * server (not trusted, off until approved), then put to the person like any server that waits for approval.
  */
 async function runAdd(serverId: string, server: NewServer, configPath: string | undefined, core: RunningHost, io: ServersIo, signal?: AbortSignal): Promise<number> {
+  const here = 'url' in server ? undefined : fileOfThisFolder(server);
+  if (here !== undefined) {
+    throw new CliFailure(
+      `${visible(here)} is a file in this folder, but Atrium starts ${visible(serverId)} in a folder of its own, where it is not: give its full path (${visible(resolve(here))}), or add it with --cwd . to run it here`,
+    );
+  }
   const entry: StoredServerEntry =
     'url' in server
       ? { type: 'http', url: server.url }
@@ -74,6 +82,17 @@ async function runAdd(serverId: string, server: NewServer, configPath: string | 
   if (!started) return 0;
   io.out(formatServers([started]));
   return started.status.kind === 'ready' ? 0 : 1;
+}
+
+/**
+ * A file of the folder the command was typed in, named by a relative path in the server's command line.
+ * A server does not run there (unless --cwd says so), so the path would name nothing when it starts. A
+ * program found on the PATH (a command without a slash) is not such a file.
+ */
+function fileOfThisFolder(server: { command: string; args: string[]; cwd?: string }): string | undefined {
+  if (server.cwd !== undefined) return undefined;
+  const words = [...(server.command.includes('/') ? [server.command] : []), ...server.args];
+  return words.find((word) => word !== '' && !isAbsolute(word) && !word.includes('://') && statSync(word, { throwIfNoEntry: false })?.isFile() === true);
 }
 
 /** `atrium servers remove NAME`: out of the servers file, and the secrets kept for it out of the store. */
