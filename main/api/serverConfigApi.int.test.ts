@@ -66,3 +66,22 @@ test('renaming keeps one entry; removing takes the server and its entry away', a
   assert.deepEqual(await host.core.api.listServers({}), []);
   await assert.rejects(host.core.api.removeServer({ serverId: 'echo-2' }), /no server named "echo-2"/);
 });
+
+test('a server removed while its secrets cannot be deleted (the keychain is out of reach) is gone, and the failure says the secrets stayed', async () => {
+  const kept = new Map([['mcp-server:keyed:TOKEN', 'tok-1234567890'], ['anthropic', 'sk-ant-not-real']]);
+  const keychainAway = new Error('the keychain could not be reached');
+  const secretStore = {
+    get: async (name: string) => kept.get(name),
+    set: async () => Promise.reject(keychainAway),
+    delete: async () => Promise.reject(keychainAway),
+    names: async () => [...kept.keys()],
+  };
+  const echo = fixtureCommand('echoServer');
+  const keyed = await startTestHost({ keyed: { command: echo.command, args: echo.args, env: { TOKEN: '${secret:mcp-server:keyed:TOKEN}' }, disabled: true } }, { secretStore });
+  try {
+    await assert.rejects(keyed.core.api.removeServer({ serverId: 'keyed' }), { code: 'failed', message: 'keyed was removed, but the secrets Atrium keeps for it could not be deleted: the keychain could not be reached' });
+    assert.deepEqual(await keyed.core.api.listServers({}), [], 'the server is gone all the same');
+  } finally {
+    await keyed.close();
+  }
+});

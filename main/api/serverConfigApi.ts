@@ -35,6 +35,11 @@ export type SandboxOf = (definition: ServerDefinition) => Promise<SandboxSummary
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
+/** A server removed whose secrets stayed in the store (its keychain could not be reached, say): said, not hidden. */
+export class SecretsKeptError extends Error {
+  readonly code = 'failed';
+}
+
 export class InvalidServerConfigError extends Error {
   readonly code = 'invalid_params';
 }
@@ -100,7 +105,9 @@ export function createServerConfigApi({ hub, registry, approvals, facts, sandbox
       await registry.remove(serverId);
       await hub.remove(serverId);
       // Removed by the person, not by a hand edit of the file (which may be a cut to paste elsewhere).
-      await forgetSecretsOf?.(removed);
+      await forgetSecretsOf?.(removed).catch((error: unknown) => {
+        throw new SecretsKeptError(`${serverId} was removed, but the secrets Atrium keeps for it could not be deleted: ${error instanceof Error ? error.message : String(error)}`);
+      });
       return null;
     },
   };
