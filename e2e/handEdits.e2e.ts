@@ -97,3 +97,18 @@ test('an entry with a mistake: the window names the server, the field and what i
     await running.stop();
   }
 });
+
+test('a servers file whose every entry has a mistake is not called empty: the window says none could be read, and where to fix them', async ({ page }) => {
+  const running = await startHostProcess({ mcpServers: { files: { command: 'npx', args: '-y @modelcontextprotocol/server-filesystem /tmp' } } });
+  try {
+    await page.goto(running.host.url);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Servers', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The servers file has problems' }).getByRole('listitem')).toHaveText(['server "files": "args" must be a list ([…])']);
+    await expect(page.getByText('The servers file has problems.', { exact: true }), 'no "other servers" are said to run').toBeVisible();
+    await expect(page.getByText('No server in the servers file could be read')).toBeVisible();
+    await page.screenshot({ path: 'e2e/artifacts/servers-file-none-readable.png' });
+    await expect(page.getByText('No MCP servers configured')).toHaveCount(0);
+  } finally {
+    await running.stop();
+  }
+});

@@ -78,7 +78,7 @@ export function ServersView() {
         {toStart[0] ? <StartServerDialog key={toStart[0].id} server={toStart[0]} onDone={() => setToStart((queue) => queue.slice(1))} /> : null}
         {problems.length > 0 ? (
           <Banner tone="warning">
-            <p className="banner-title">The servers file has problems; the other servers still run.</p>
+            <p className="banner-title">The servers file has problems{servers.length > 0 ? '; the other servers still run' : ''}.</p>
             <ul>
               {problems.map((problem, index) => (
                 <li key={index}>{problem}</li>
@@ -91,7 +91,10 @@ export function ServersView() {
             ))}
           </Banner>
         ) : null}
-        {loaded && servers.length === 0 ? (
+        {loaded && servers.length === 0 && problems.length > 0 ? (
+          // Entries there are, none readable: "none configured" would send the person to add them again.
+          <EmptyState title="No server in the servers file could be read">Fix the entries named above: Atrium reads the file again as soon as it is saved.</EmptyState>
+        ) : loaded && servers.length === 0 ? (
           <EmptyState title="No MCP servers configured">Add one with “Add server”, or bring in those of Claude Desktop, VS Code or Cursor with “Import…”.</EmptyState>
         ) : (
           <ul className="cards" aria-label="Configured servers">
