@@ -96,6 +96,16 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await expect(panel.getByRole('listitem')).toHaveCount(1);
     await expect(panel).toContainText('tasks / slow_task');
     await expect(panel.getByRole('button', { name: 'run the survey' })).toBeVisible();
+    // A panel over the right of the window, below the top bar, the conversation beside it where it was
+    // (a stylesheet that lost a closing brace once left it a bare block under the chat, as wide as the window).
+    const [box, window, chat] = [await panel.boundingBox(), page.viewportSize(), await page.getByRole('main').boundingBox()];
+    expect(box && window && chat, 'the panel, the window and the chat are laid out').toBeTruthy();
+    if (box && window && chat) {
+      expect(window.width - (box.x + box.width), 'the panel keeps to the right edge').toBeLessThan(24);
+      expect(box.width, 'the panel is a side panel, not the width of the window').toBeLessThan(window.width / 2);
+      expect(box.y, 'the panel starts below the top bar, beside the conversation').toBeLessThan(chat.y + 24);
+      expect(chat.height, 'the conversation keeps its height').toBeGreaterThan(window.height / 2);
+    }
     await page.screenshot({ path: 'e2e/artifacts/tasks-panel.png' });
     expect(await violationsInBothThemes(page, 'the Tasks panel and a running task')).toEqual([]);
     await page.keyboard.press('Escape');
