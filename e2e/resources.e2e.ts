@@ -41,7 +41,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
   });
 
-  await test.step('a resource the server cannot read says so, with a way to try again, and stops saying "Reading…"', async () => {
+  await test.step('a resource the server cannot read says so, with a way to try again, stops saying "Reading…", and cannot be attached', async () => {
     await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
     const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
     await form.getByRole('textbox', { name: 'resourceId' }).fill('none');
@@ -50,7 +50,18 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await expect(preview.getByRole('alert')).toContainText('Unknown resource');
     await expect(preview.getByRole('button', { name: 'Try again' })).toBeVisible();
     await expect(preview.getByText('Reading…')).toHaveCount(0);
+    await expect(preview.getByRole('button', { name: 'Attach to next message' }), 'nothing was read to attach').toBeDisabled();
     await page.screenshot({ path: 'e2e/artifacts/resources-read-failed.png' });
+  });
+
+  await test.step('the value the server refused is corrected in the same form, still filled in, and opened again', async () => {
+    const field = page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('textbox', { name: 'resourceId' });
+    await expect(field).toHaveValue('none');
+    await field.fill('8');
+    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('button', { name: 'Open resource' }).click();
+    const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/8' });
+    await expect(preview).toContainText('Resource 8: This is a plaintext resource');
+    await expect(preview.getByRole('button', { name: 'Attach to next message' })).toBeEnabled();
   });
 
   await test.step('a watched resource shows the update the server sends', async () => {

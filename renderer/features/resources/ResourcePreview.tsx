@@ -64,9 +64,11 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
         >
           {subscribed ? 'Stop watching' : 'Watch for changes'}
         </button>
+        {/* Only what could be read is attached: the message would otherwise fail on it when sent. */}
         <button
           type="button"
           className="button button-primary"
+          disabled={contents === null}
           onClick={() => {
             attach({ serverId, uri, name });
             showView('chat');

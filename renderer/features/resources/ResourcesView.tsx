@@ -113,10 +113,8 @@ export function ResourcesView() {
             key={template.uriTemplate}
             serverId={current}
             template={template}
-            onOpen={(uri) => {
-              setTemplate(null);
-              setOpen({ uri, name: uri });
-            }}
+            // The form stays above what it opened, its values kept: a value the server refuses is corrected there.
+            onOpen={(uri) => setOpen({ uri, name: uri })}
           />
         ) : null}
         {current && open ? <ResourcePreview key={`${current} ${open.uri}`} serverId={current} uri={open.uri} name={open.name} /> : null}
