@@ -58,7 +58,7 @@ import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
-import { keepLoginShellPathIn } from '../mcp/stdio/serverEnvironment.ts';
+import { keepLoginShellPathIn, launchedFromDesktop } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
 import { encryptedFileSecrets, fileKeyProtector } from '../store/encryptedSecrets.ts';
 import { chainSecrets, environmentSecrets } from '../store/secrets.ts';
@@ -78,6 +78,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   await prepareDataFolder(options.home);
   // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
   keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
+  if (options.launchedFromDesktop) launchedFromDesktop();
   // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
   startProcessReaper();
   const events = new EventBus();

@@ -90,6 +90,11 @@ export interface HostCoreOptions {
   launchPinKeys?: LaunchPinKeys;
   /** The window's front end: which one, and the native abilities it injects (the folder picker). */
   frontEnd?: FrontEnd;
+  /**
+   * The process was launched from a desktop menu, not a shell: servers' PATH then puts the login shell's
+   * before the bare one it inherited. Started from a shell (the default), the inherited PATH leads.
+   */
+  launchedFromDesktop?: boolean;
   /** How the sample server is started (the desktop app runs a bundled copy with a real Node). */
   sampleServer?: SampleServerLaunch;
   /** LLM providers; read from the home's providers.json when not given. */

@@ -78,6 +78,35 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
     assert.equal(await countLines(asked), 2, 'an edited profile is read again');
   });
 
+  test('run from a shell, its PATH leads: the program it finds first is the one run, the login shell\'s after it', async () => {
+    // The same command in two folders: one on the PATH this shell has (after `nvm use`, say), one that the
+    // login shell's profile puts first. From a terminal, the person means the one their shell finds.
+    const own = join(home, 'shell-first');
+    const shellBin = join(userHome, 'shell-bin');
+    await mkdir(own, { recursive: true });
+    await mkdir(shellBin, { recursive: true });
+    const echo = fixtureCommand('echoServer');
+    await writeFile(join(shellBin, 'atrium-test-echo'), `#!/bin/sh\nexec '${echo.command}' ${echo.args.map((a) => `'${a}'`).join(' ')}\n`);
+    await chmod(join(shellBin, 'atrium-test-echo'), 0o755);
+    await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: 'atrium-test-echo', sandbox: false } } }));
+    await writeFile(join(userHome, '.bash_profile'), `export PATH="$HOME/login-bin:$PATH"\n`);
+    try {
+      const env = { HOME: userHome, SHELL: bash ?? '', PATH: `${shellBin}:${process.env.PATH ?? ''}` };
+      const approved = await runAtriumCli(own, ['servers', 'approve', 'echo'], env);
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.match(approved.stdout, new RegExp(`atrium-test-echo is ${join(shellBin, 'atrium-test-echo')}`), 'the approval names the program this shell finds');
+      const listed = await runAtriumCli(own, ['tools'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /echo \/ add/, 'and that is the one that runs, as approved');
+      // A command only the login shell's PATH has is still found.
+      const loginOnly = await runAtriumCli(own, ['servers', 'approve', 'echo'], { ...env, PATH: process.env.PATH ?? '' });
+      assert.match(loginOnly.stdout, new RegExp(`atrium-test-echo is ${join(userHome, 'login-bin', 'atrium-test-echo')}`));
+    } finally {
+      await rm(own, { recursive: true, force: true });
+      await rm(shellBin, { recursive: true, force: true });
+    }
+  });
+
   test('a login shell slower than the time limit leaves the terminal to Atrium: the approval question is asked and answered', { skip: tmuxAvailable ? false : 'no tmux on this machine', timeout: 150_000 }, async () => {
     const slowHome = await makeTempDir('atrium-slow-shell-');
     const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 2, b: 3 } }] }, { text: 'Two and three make five.' }]);

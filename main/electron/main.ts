@@ -149,6 +149,8 @@ async function openHost(): Promise<HostCore> {
     ...(keychain.protection.kind !== 'keychain' ? { keyStorageWarning: keychain.protection.warning } : {}),
     ...(launchPinKeys ? { launchPinKeys } : {}),
     frontEnd: { kind: 'electron', pickFolders, viewSandbox: viewSandboxUrl },
+    // Opened from a desktop menu it has no terminal, and inherits the system's bare PATH; run from a terminal (npm start), that terminal's.
+    launchedFromDesktop: process.stdout.isTTY !== true,
     sampleServer: bundledSampleServer(here),
     // A remote server's sign-in page goes to the person's own browser, through the same gate as links.
     signIn: { openAuthorizationUrl: (url) => openSignInPage(url, links) },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServerEnvironment, mergePathLists, pickSafeBaseEnvironment } from './serverEnvironment.ts';
+import { buildServerEnvironment, mergePathLists, pickSafeBaseEnvironment, searchPathOf } from './serverEnvironment.ts';
 
 const hostEnv = {
   PATH: '/usr/bin:/bin',
@@ -37,6 +37,13 @@ test('on Windows the safe names match whatever their case', () => {
 
 test('PATH lists merge in order without duplicates or empty entries', () => {
   assert.equal(mergePathLists(['/opt/homebrew/bin:/usr/bin:', '/usr/bin:/bin::/opt/homebrew/bin', undefined], ':'), '/opt/homebrew/bin:/usr/bin:/bin');
+});
+
+test('started from a shell, the PATH it gave leads; launched from a desktop menu, the login shell\'s does', () => {
+  const loginShell = '/home/ada/.nvm/versions/node/v22/bin:/usr/bin:/bin';
+  assert.equal(searchPathOf(loginShell, '/home/ada/.nvm/versions/node/v24/bin:/usr/bin', false, ':'), '/home/ada/.nvm/versions/node/v24/bin:/usr/bin:/home/ada/.nvm/versions/node/v22/bin:/bin');
+  assert.equal(searchPathOf(loginShell, '/usr/bin:/bin', true, ':'), loginShell);
+  assert.equal(searchPathOf(undefined, '/usr/bin:/bin', true, ':'), '/usr/bin:/bin', 'no login shell answer: the inherited PATH alone');
 });
 
 test("a server's configured env is applied on top, and may set a secret the host env would have withheld", async () => {

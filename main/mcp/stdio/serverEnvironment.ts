@@ -15,6 +15,7 @@ const WINDOWS_KEYS = new Set([
 
 let loginShellPath: Promise<string | undefined> | undefined;
 let loginShellPathCacheFile: string | undefined;
+let launchedFromDesktopMenu = false;
 
 /** The host variables a server may see without its config asking for them. */
 export function pickSafeBaseEnvironment(hostEnv: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
@@ -52,6 +53,25 @@ export function keepLoginShellPathIn(file: string): void {
 }
 
 /**
+ * This process was launched from a desktop menu, not from a shell: the PATH it inherited is the bare
+ * system one, so the login shell's leads (see searchPathOf). Said by the front end, once per process.
+ */
+export function launchedFromDesktop(): void {
+  launchedFromDesktopMenu = true;
+}
+
+/**
+ * The PATH a server gets, from the login shell's and the one this process inherited. Launched from a
+ * shell (the command line, the browser mode, the app run from a terminal), the inherited PATH is what the
+ * person set up there — `nvm use`, a project's tools, npm's own — and leads, the login shell's entries
+ * after it. Launched from a desktop menu, the inherited PATH is the system's bare one (whose `node` may be
+ * the distribution's old one), so the login shell's leads.
+ */
+export function searchPathOf(loginShell: string | undefined, inherited: string | undefined, fromDesktop: boolean, delimiter: string = pathDelimiter): string {
+  return mergePathLists(fromDesktop ? [loginShell, inherited] : [inherited, loginShell], delimiter);
+}
+
+/**
  * The PATH the user's login shell sets up (loginShellPath.ts), asked for only when a stdio server is about
  * to start, once per process; undefined on Windows (GUI apps there see the full PATH) or when the shell
  * fails or is too slow.
@@ -64,7 +84,7 @@ export function resolveLoginShellPath(): Promise<string | undefined> {
 
 /** The PATH a server is launched with unless its config sets one; also what a "command not found" message names. */
 export async function resolvedSearchPath(hostEnv: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return mergePathLists([await resolveLoginShellPath(), hostEnv.PATH]);
+  return searchPathOf(await resolveLoginShellPath(), hostEnv.PATH, launchedFromDesktopMenu);
 }
 
 /** The complete environment for a server: the safe base, the resolved PATH, then the server's configured env on top. */
