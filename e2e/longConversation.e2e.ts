@@ -9,6 +9,7 @@ import { openDatabase } from '../main/store/database.ts';
 import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 
 const MESSAGES = 5_000;
+const OLDER_CONVERSATIONS = 80;
 let host: HostProcess;
 let stopHost: () => Promise<unknown>;
 
@@ -18,6 +19,11 @@ test.beforeAll(async () => {
     seed: (home) => {
       const db = openDatabase(join(home, 'atrium.db'), historyMigrations);
       const store = new HistoryStore(db);
+      // A history of many conversations: the list is longer than the window.
+      for (let i = 0; i < OLDER_CONVERSATIONS; i++) {
+        const older = store.createConversation({ title: `Older conversation ${i}` });
+        store.appendUserMessage(older.id, [{ type: 'text', text: `An older question ${i}` }]);
+      }
       const { id } = store.createConversation({ title: 'Five thousand messages' });
       for (let i = 0; i < MESSAGES / 2; i++) {
         store.appendUserMessage(id, [{ type: 'text', text: `Question number ${i}` }]);
@@ -65,4 +71,17 @@ test('a 5,000-message conversation opens at its end, renders only what is near t
   // Highlighting waits until the scroll has stopped, then colours the code in view.
   await expect(messages.locator('code .hljs-keyword').first(), 'the code in view is highlighted').toHaveText('const');
   await page.screenshot({ path: 'e2e/artifacts/long-conversation-start.png' });
+});
+
+test('a long list of conversations scrolls beneath New conversation and the search, which stay in reach', async ({ page }) => {
+  await page.goto(host.url);
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  const oldest = list.getByRole('button', { name: 'Older conversation 0', exact: true });
+  await oldest.scrollIntoViewIfNeeded();
+  await expect(oldest).toBeInViewport();
+  await expect(list.getByRole('button', { name: 'New conversation' }), 'New conversation stays in the window').toBeInViewport();
+  await expect(list.getByRole('searchbox', { name: 'Search conversations' }), 'and so does the search').toBeInViewport();
+  await page.screenshot({ path: 'e2e/artifacts/conversations-long-list.png' });
+  await oldest.click();
+  await expect(page.getByRole('list', { name: 'Messages' })).toContainText('An older question 0');
 });

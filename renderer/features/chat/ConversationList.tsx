@@ -56,7 +56,7 @@ export function ConversationList() {
   };
 
   return (
-    <nav className="conversations" aria-label="Conversations">
+    <nav className="conversations conversations-own-scroll" aria-label="Conversations">
       <button
         ref={newButton}
         type="button"
