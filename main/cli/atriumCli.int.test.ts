@@ -128,11 +128,16 @@ describe('atrium CLI', () => {
     assert.match(prompt.stdout, /^user: .*Porto/m);
   });
 
-  test('usage errors print the usage and exit 2', async () => {
+  test('a usage mistake is said in one line with where to read more, not buried under the whole usage; exit 2', async () => {
     const { code, stderr } = await atrium(home, 'call', 'only-one-arg');
     assert.equal(code, 2);
-    assert.match(stderr, /"call" takes <server> <tool>/);
-    assert.match(stderr, /usage: atrium/);
+    assert.equal(stderr, 'atrium: "call" takes <server> <tool> [json-args]\nRun "atrium --help" to see every command and option.\n');
+    const slip = await atrium(home, 'tool');
+    assert.equal(slip.code, 2);
+    assert.match(slip.stderr, /^atrium: unknown command "tool": did you mean "tools"\?\n/);
+    const alone = await atrium(home);
+    assert.equal(alone.code, 2, 'no command at all');
+    assert.match(alone.stderr, /^usage: atrium <command>/m, 'gets the whole usage');
   });
 });
 

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
+import { nearestWord } from '../../shared/nearestWord.ts';
 
 export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -178,7 +179,10 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;
   if (values.help || command === undefined) throw new UsageError('');
-  if (!(COMMANDS as readonly string[]).includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    const meant = nearestWord(command.toLowerCase(), COMMANDS);
+    throw new UsageError(meant ? `unknown command "${command}": did you mean "${meant}"?` : `unknown command "${command}"`);
+  }
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 20)) throw new UsageError(`--limit takes a whole number from 1 to 20, not "${values.limit}"`);

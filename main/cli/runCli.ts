@@ -61,8 +61,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     invocation = parseCli(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      if (error.message) io.err(`atrium: ${error.message}`);
-      io.err(USAGE);
+      // A mistake is said in one line, with where to read more: the whole usage would push it off the screen.
+      if (error.message) io.err(`atrium: ${error.message}\nRun "atrium --help" to see every command and option.`);
+      else io.err(USAGE);
       return 2;
     }
     throw error;

@@ -9,6 +9,7 @@ import precompiledEntryValidator from './serverEntryValidator.generated.mjs';
 import { jsonProblem } from '../../store/jsonProblem.ts';
 import { entryProblem } from './entryProblem.ts';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
+import { nearestWord } from '../../../shared/nearestWord.ts';
 import { oauthProblem, oauthSchema, plaintextSecretField } from './oauthConfig.ts';
 import type { OAuthServerConfig } from './oauthConfig.ts';
 import type { StoredServerEntry } from '../../../shared/domain.ts';
@@ -209,21 +210,10 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
 function misspeltKey(entry: object, wanted: readonly string[]): { written: string; meant: string } | undefined {
   for (const written of Object.keys(entry)) {
     if (wanted.includes(written)) continue;
-    const meant = wanted.find((key) => editDistance(written.toLowerCase(), key) <= Math.min(2, key.length - 1));
+    const meant = nearestWord(written.toLowerCase(), wanted);
     if (meant) return { written, meant };
   }
   return undefined;
-}
-
-/** Levenshtein distance, for the short keys of a servers file. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 function transportOf(e: { type?: string; command?: string }): TransportKind {
