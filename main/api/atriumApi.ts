@@ -11,6 +11,8 @@ import type { McpConnection } from '../mcp/connection/McpConnection.ts';
 import { ServerError } from '../mcp/connection/serverError.ts';
 import type { ConversationServices } from './conversationServices.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
+import { InvalidArgumentsError } from '../host/invalidArguments.ts';
+import { promptArgumentProblems } from '../host/promptArguments.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
@@ -62,6 +64,15 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
   // Sign-ins waiting for the person, per server, so that the person can call them off from any window.
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
+  // A prompt's arguments are checked against those its server declared before it is asked for (a prompt
+  // it did not list is left to the server to judge).
+  const checkedPrompt = (serverId: string, name: string, args: Record<string, string> | undefined) => {
+    const connection = hub.get(serverId);
+    const declared = connection.prompts.find((prompt) => prompt.name === name);
+    const problems = declared ? promptArgumentProblems(declared.arguments, args ?? {}) : undefined;
+    if (problems) throw new InvalidArgumentsError(`${serverId}: prompt "${name}"`, problems);
+    return connection.getPrompt(name, args);
+  };
 
   const settingsDeps = {
     settings: conversations.settings,
@@ -148,13 +159,13 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       await hub.get(serverId).unsubscribeResource(uri);
       return null;
     },
-    getPrompt: async ({ serverId, name, arguments: args }) => hub.get(serverId).getPrompt(name, args),
+    getPrompt: async ({ serverId, name, arguments: args }) => checkedPrompt(serverId, name, args),
     complete: async ({ serverId, ref, argument, context }) => {
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
     },
     runPrompt: async ({ conversationId, serverId, name, arguments: args, provider, model }) => {
-      const prompt = await hub.get(serverId).getPrompt(name, args);
+      const prompt = await checkedPrompt(serverId, name, args);
       let content;
       try {
         content = promptToContent(prompt.messages);

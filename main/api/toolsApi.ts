@@ -49,7 +49,7 @@ export function createToolsApi({ catalog, calls, chat, history }: ToolsApiDeps):
     callTool: async ({ serverId, tool, arguments: args, callId = randomUUID() }) => {
       const outcome = await calls.call({ serverId, tool, arguments: args ?? {}, origin: { by: 'person' }, callId });
       // A call that runs as a task is answered once the task ends (its status meanwhile: the tasks events).
-      return resultForPerson(await endedOutcome(outcome), serverId, tool);
+      return resultForPerson(await endedOutcome(outcome), serverId, tool, () => catalog.list(serverId).map((known) => known.name));
     },
     // A direct call from the person or a view, or one tool call inside a conversation's turn.
     cancelCall: async ({ callId }) => {

@@ -128,6 +128,27 @@ describe('atrium CLI', () => {
     assert.match(prompt.stdout, /^user: .*Porto/m);
   });
 
+  // In Atrium's words, with the server's description of each argument (the server's own refusal would be a schema path).
+  test('a prompt argument left out or misspelt is named, with what it is, before the server is asked; exit 1', async () => {
+    const missing = await atrium(home, 'prompt', 'everything', 'args-prompt', '{"citty": "Porto"}');
+    assert.equal(missing.code, 1);
+    assert.equal(
+      missing.stderr,
+      'atrium: everything: prompt "args-prompt" cannot take these arguments:\n  ✗ city is required — Name of the city\n  ✗ citty is not an argument of this prompt (did you mean city?)\n',
+    );
+  });
+
+  test('a slip in a server or tool name names the one meant; a name far from any is only said not to be there', async () => {
+    const server = await atrium(home, 'call', 'everythin', 'echo', '{"message": "hi"}');
+    assert.equal(server.code, 1);
+    assert.match(server.stderr, /^atrium: there is no server named "everythin" in .*servers\.json: did you mean "everything"\?\n$/);
+    const tool = await atrium(home, 'call', 'everything', 'echoo', '{"message": "hi"}');
+    assert.equal(tool.code, 1);
+    assert.equal(tool.stderr, 'atrium: everything: there is no tool named "echoo": did you mean "echo"?\n');
+    const far = await atrium(home, 'call', 'everything', 'deploy_everything');
+    assert.equal(far.stderr, 'atrium: everything: there is no tool named "deploy_everything"\n');
+  });
+
   test('a usage mistake is said in one line with where to read more, not buried under the whole usage; exit 2', async () => {
     const { code, stderr } = await atrium(home, 'call', 'only-one-arg');
     assert.equal(code, 2);

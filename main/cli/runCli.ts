@@ -11,6 +11,7 @@ import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
 import type { CliInvocation } from './cliArgs.ts';
 import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
+import { nearestWord } from '../../shared/nearestWord.ts';
 import * as format from './formatOutput.ts';
 import { commandLineText, isPersonFacing } from '../api/personFacingErrors.ts';
 import { runChat, runHistory } from './chatCommand.ts';
@@ -145,7 +146,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       return 1;
     }
     if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
-      throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}`);
+      // Only the one named was started: the others are in the servers file.
+      const meant = nearestWord(serverScope, core.registry.all().map((server) => server.id));
+      throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}${meant ? `: did you mean "${meant}"?` : ''}`);
     }
     // A call that runs as a task says where it stands on stderr; Ctrl+C cancels it (tasks/cancel) before the command ends.
     const tasks = followTasks(started, io.err);

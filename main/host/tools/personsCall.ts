@@ -6,7 +6,8 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CallOutcome } from '../../chat/turnTools.ts';
 import { ServerError } from '../../mcp/connection/serverError.ts';
 import { ToolWithheldError } from '../approval/toolPins.ts';
-import { InvalidToolArgumentsError } from './toolArguments.ts';
+import { InvalidArgumentsError } from '../invalidArguments.ts';
+import { nearestWord } from '../../../shared/nearestWord.ts';
 
 /** A tool the person may not call now, with why. */
 export class ToolRefusedError extends Error {
@@ -21,14 +22,18 @@ export async function endedOutcome(outcome: CallOutcome): Promise<Exclude<CallOu
   return ending.kind === 'done' ? { kind: 'done', tool, decision, startedAt, result: ending.result } : { kind: ending.kind, tool, decision, startedAt, error: ending.error };
 }
 
-export function resultForPerson(outcome: Exclude<CallOutcome, { kind: 'task' }>, serverId: string, tool: string): CallToolResult {
+/** `toolNames`: the server's tools, for the one a slip of the name most likely meant. */
+export function resultForPerson(outcome: Exclude<CallOutcome, { kind: 'task' }>, serverId: string, tool: string, toolNames: () => readonly string[] = () => []): CallToolResult {
   switch (outcome.kind) {
     case 'done':
       return outcome.result;
     case 'refused':
       if (outcome.error) throw outcome.error;
-      if (outcome.because === 'unknown-tool') throw new ServerError(serverId, 'not_found', `${serverId}: there is no tool named "${tool}"`);
-      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${serverId}: tool "${tool}"`, outcome.problems ?? [{ field: '', message: outcome.message }]);
+      if (outcome.because === 'unknown-tool') {
+        const meant = nearestWord(tool, toolNames());
+        throw new ServerError(serverId, 'not_found', `${serverId}: there is no tool named "${tool}"${meant ? `: did you mean "${meant}"?` : ''}`);
+      }
+      if (outcome.because === 'invalid-arguments') throw new InvalidArgumentsError(`${serverId}: tool "${tool}"`, outcome.problems ?? [{ field: '', message: outcome.message }]);
       if (outcome.tool?.changed) throw new ToolWithheldError(serverId, tool);
       throw new ToolRefusedError(outcome.message);
     case 'denied':

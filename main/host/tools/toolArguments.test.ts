@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
-import { InvalidToolArgumentsError, toolArgumentProblems } from './toolArguments.ts';
+import { InvalidArgumentsError } from '../invalidArguments.ts';
+import { toolArgumentProblems } from './toolArguments.ts';
 
 const schema = {
   type: 'object',
@@ -52,7 +53,7 @@ test('a null for a required parameter is still refused', () => {
 });
 
 test('the error says every problem in a line, and on a terminal a line per argument with its description', () => {
-  const error = new InvalidToolArgumentsError('calc: tool "add"', problems({ a: 'x' }) ?? []);
+  const error = new InvalidArgumentsError('calc: tool "add"', problems({ a: 'x' }) ?? []);
   assert.equal(error.message, 'calc: tool "add" cannot take these arguments: a must be a number, not "x"; b is required.');
   assert.equal(error.commandLine, 'calc: tool "add" cannot take these arguments:\n  ✗ a must be a number, not "x" — First number\n  ✗ b is required — Second number');
   assert.deepEqual(error.fields, [

@@ -2,35 +2,11 @@
 // reaches the server: by the pipeline for every call, the model's (before the person is asked to approve
 // it), a view's and the person's (the CLI's `atrium call`, the window's tool runner). Every problem is
 // found at once, one per argument, in words that name the argument, with the description the tool gives
-// it: whoever typed the arguments fixes them all in one go.
+// it: whoever typed the arguments fixes them all in one go (InvalidArgumentsError says them).
 import type { ErrorObject } from 'ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
-import type { FieldProblem } from '../../../shared/fieldProblems.ts';
 import type { ArgumentProblem } from '../../chat/turnTools.ts';
 import type { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
-
-/** Arguments that do not fit the tool; the server never saw them. */
-export class InvalidToolArgumentsError extends Error {
-  readonly code = 'invalid_params';
-  /** Each problem beside its argument, for a form of the tool's arguments. */
-  readonly fields: FieldProblem[];
-  /** The same on a terminal: a line per argument, with what the tool says the argument is. */
-  readonly commandLine: string;
-
-  /** `what` names the tool as the person knows it: `files: tool "read_file"`. */
-  constructor(what: string, problems: readonly ArgumentProblem[]) {
-    super(`${what} cannot take these arguments: ${argumentProblemsText(problems)}.`);
-    this.name = 'InvalidToolArgumentsError';
-    this.fields = problems.map(({ field, message }) => ({ field, message }));
-    const lines = problems.map((problem) => `  ✗ ${problem.message}${problem.description ? ` — ${oneLine(problem.description)}` : ''}`);
-    this.commandLine = [`${what} cannot take these arguments:`, ...lines].join('\n');
-  }
-}
-
-/** The problems in one line: "a must be a number, not \"x\"; b is required". */
-export function argumentProblemsText(problems: readonly ArgumentProblem[]): string {
-  return problems.map((problem) => problem.message).join('; ');
-}
 
 /** Every argument of `args` that does not fit `inputSchema`, or undefined when they all do. */
 export function toolArgumentProblems(validator: Pick<CachedSchemaValidator, 'errorsOf'>, inputSchema: unknown, args: Record<string, unknown>): ArgumentProblem[] | undefined {
@@ -135,9 +111,4 @@ function problemSentence(field: string, error: ErrorObject): string {
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }

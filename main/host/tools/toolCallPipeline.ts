@@ -25,7 +25,8 @@ import type { StepCallShown } from '../approval/stepAnswers.ts';
 import type { ConsentGate } from '../consentGate.ts';
 import type { ToolRunner } from './resilientRunner.ts';
 import type { ToolAudience, ToolCatalog } from './toolCatalog.ts';
-import { argumentProblemsText, toolArgumentProblems } from './toolArguments.ts';
+import { argumentProblemsText } from '../invalidArguments.ts';
+import { toolArgumentProblems } from './toolArguments.ts';
 import type { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
 
 export interface ToolCallPipelineDeps {

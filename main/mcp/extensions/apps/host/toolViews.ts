@@ -11,7 +11,7 @@ import type { ToolViewDocument, ViewContextEntry } from '../contract/viewSandbox
 import { MAX_VIEW_CONTEXT_CHARS } from '../contract/viewSandbox.ts';
 import { markHidden, sliceMarked } from '../../../../../shared/serverText.ts';
 import type { CallOutcome, ToolCalls } from '../../../../chat/turnTools.ts';
-import { InvalidToolArgumentsError } from '../../../../host/tools/toolArguments.ts';
+import { InvalidArgumentsError } from '../../../../host/invalidArguments.ts';
 import { endedOutcome } from '../../../../host/tools/personsCall.ts';
 
 /** The largest view document taken (server-pdf's view, all inlined, is about 4.3 MB). */
@@ -124,7 +124,7 @@ function resultForView(outcome: Exclude<CallOutcome, { kind: 'task' }>, viewOf: 
     case 'done':
       return outcome.result;
     case 'refused':
-      if (outcome.because === 'invalid-arguments') throw new InvalidToolArgumentsError(`${viewOf.serverId}: tool "${name}", called by its view,`, outcome.problems ?? [{ field: '', message: outcome.message }]);
+      if (outcome.because === 'invalid-arguments') throw new InvalidArgumentsError(`${viewOf.serverId}: tool "${name}", called by its view,`, outcome.problems ?? [{ field: '', message: outcome.message }]);
       if (outcome.because === 'unknown-tool') throw new ViewRequestRefusedError(`${asked}, which ${viewOf.serverId} does not offer, so it was not called.`);
       throw new ViewRequestRefusedError(`${asked}, but ${outcome.message}, so it was not called.`);
     case 'denied':
