@@ -2,6 +2,7 @@ import { useId, useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { TaskQuestionLabel } from '../../main/mcp/extensions/tasks/window/TaskQuestionLabel.tsx';
 import { returnFocus } from './focusHome.ts';
+import { RequestConversationLabel } from './RequestConversation.tsx';
 
 interface ConsentDialogProps {
   title: string;
@@ -52,6 +53,7 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
       </h2>
       <p className="consent-from">{from}</p>
       <TaskQuestionLabel />
+      <RequestConversationLabel />
       {children}
     </dialog>
   );

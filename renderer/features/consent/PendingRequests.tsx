@@ -2,6 +2,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { PendingAnswer, PendingKind } from '../../../shared/pendingPayloads.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { RequestConversationContext } from '../../ui/RequestConversation.tsx';
 import { ElicitationDialog } from './ElicitationDialog.tsx';
 import { SamplingDialog } from './SamplingDialog.tsx';
 import { ToolApprovalDialog } from './ToolApprovalDialog.tsx';
@@ -26,6 +27,7 @@ export function PendingRequests() {
   const withdrawn = useAtriumStore((state) => state.withdrawn);
   const dismissWithdrawn = useAtriumStore((state) => state.dismissWithdrawn);
   const record = pending[0];
+  const forConversation = useElsewhereConversation(record?.conversationId);
   const respond = (outcome: PendingAnswer) => api.respondPending({ id: record?.id ?? '', outcome }).then(() => undefined);
   const quiet = (outcome: PendingAnswer) => void respond(outcome).catch(() => undefined);
 
@@ -48,6 +50,7 @@ export function PendingRequests() {
         </p>
       ) : null}
       {/* A task's question names the task in its dialog. */}
+      <RequestConversationContext.Provider value={forConversation}>
       <QuestionTaskContext.Provider value={record?.task}>
       {record?.kind === 'tool_approval' ? <ToolApprovalDialog key={record.id} record={record} answer={quiet} /> : null}
       {record?.kind === 'elicitation' ? (
@@ -56,6 +59,23 @@ export function PendingRequests() {
       {record?.kind === 'sampling' ? <SamplingDialog key={record.id} record={record} answer={respond} /> : null}
       {record?.kind === 'skill' ? <SkillQuestionDialog key={record.id} record={record} answer={quiet} /> : null}
       </QuestionTaskContext.Provider>
+      </RequestConversationContext.Provider>
     </>
   );
+}
+
+/** The request's conversation, with a way to show it, while another one (or another view) is on screen. */
+function useElsewhereConversation(conversationId: string | undefined): { title: string; show(): void } | undefined {
+  const onScreen = useAtriumStore((state) => (state.view === 'chat' ? state.selectedConversationId : null));
+  const title = useAtriumStore((state) => (conversationId === undefined ? undefined : state.conversations.find((c) => c.id === conversationId)?.title));
+  const showView = useAtriumStore((state) => state.showView);
+  const selectConversation = useAtriumStore((state) => state.selectConversation);
+  if (conversationId === undefined || title === undefined || conversationId === onScreen) return undefined;
+  return {
+    title,
+    show: () => {
+      showView('chat');
+      selectConversation(conversationId);
+    },
+  };
 }
