@@ -20,7 +20,7 @@ const sections: { title: string; keys: { keys: string; does: string }[] }[] = [
       { keys: 'Enter', does: 'Send the message' },
       { keys: 'Shift+Enter', does: 'Start a new line' },
       { keys: 'Esc', does: 'Stop the reply being written' },
-      { keys: '/', does: "At the start of a message: the servers' prompts" },
+      { keys: '/', does: "At the start of a message: the servers' prompts and skills" },
     ],
   },
   {
