@@ -97,9 +97,10 @@ test('About: who the server is, the protocol it agreed, how it runs, its trust, 
     const resources = capabilities.filter({ hasText: /^resources/ });
     await expect(resources).toContainText('subscribe a resource can be watched for changes');
     await expect(resources).toContainText('listChanged says when its list changes');
+    // Atrium follows a call its server runs on as a task (MCP Tasks): said so, not "not one Atrium uses".
     const tasks = capabilities.filter({ hasText: /^tasks/ });
-    await expect(tasks).toContainText('not one Atrium uses');
-    await expect(tasks).toContainText('requests.tools.call');
+    await expect(tasks).toContainText('long calls it runs on as tasks, followed while you chat');
+    await expect(tasks).toContainText('requests.tools.call a tool call can run as a task');
   });
 
   await test.step('the instructions it gives the model', async () => {

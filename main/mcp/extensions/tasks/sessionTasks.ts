@@ -35,7 +35,7 @@ import type { RootEntry } from '../../../../shared/domain.ts';
 import { PollBackoff } from './pollBackoff.ts';
 import { TaskRun } from './taskRun.ts';
 import type { TaskReference } from './taskRun.ts';
-import { TASKS_EXTENSION } from './tasksConnection.ts';
+import { TASKS_EXTENSION } from './contract/tasksContract.ts';
 
 /** Whether a call may be made as a task: `prefer` where the person may want to keep chatting meanwhile. */
 export type TaskPreference = 'prefer' | 'allow';

@@ -6,8 +6,7 @@
 // Every front end follows tasks: the CLI waits for a task's result, the window shows its card.
 
 import type { ConnectionExtension } from '../../connection/connectionServices.ts';
-
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from './contract/tasksContract.ts';
 
 /** What the client receives as tasks on 2025-11-25, as the tasks library's receiver answers them. */
 export const RECEIVER_CAPABILITIES = {

@@ -5,6 +5,9 @@
 import type { ParamsSchema } from '../../../../../shared/contract/schemaParts.ts';
 import { noParams, serverId } from '../../../../../shared/contract/schemaParts.ts';
 
+/** The tasks extension's identifier, as the `extensions` capability names it (2026-07-28). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 /** Where a task stands: its server's word, or `lost` (its server's process ended, or the server forgot it). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | 'lost';
 
