@@ -27,7 +27,7 @@ async function storedServers(): Promise<Record<string, { trusted?: boolean; disa
 
 const setUp = (page: Page) => page.getByRole('list', { name: 'Your set-up' });
 
-test('Get started says what is done and leads to the next step; the sample server is added once, trusted, with a word each time', async ({ page }) => {
+test('Get started says what is done and leads to the next step; the sample server is added once, trusted, then shown rather than offered again', async ({ page }) => {
   await page.goto(running.host.url);
   await expect(page.getByRole('button', { name: 'Get started', exact: true })).toHaveAttribute('aria-current', 'page');
 
@@ -46,10 +46,15 @@ test('Get started says what is done and leads to the next step; the sample serve
     await expect(setUp(page).getByRole('listitem').nth(0)).toContainText('1 server: atrium-sample (Ready)');
     expect((await storedServers())['atrium-sample']?.trusted).toBe(true);
 
-    await page.getByRole('button', { name: 'Add the sample server' }).click();
-    await expect(page.getByRole('list', { name: 'Done' })).toContainText('The sample server is already in Atrium, as atrium-sample');
+    // Once it is there, it is not offered again: the way is to it.
+    const sample = page.getByRole('region', { name: 'Sample server' });
+    await expect(sample).toContainText('In Atrium as atrium-sample');
+    await expect(page.getByRole('button', { name: 'Add the sample server' })).toHaveCount(0);
+    await page.screenshot({ path: 'e2e/artifacts/onboarding-sample-added.png', fullPage: true });
+    await sample.getByRole('button', { name: 'Show it' }).click();
+    await expect(page.getByRole('article', { name: 'atrium-sample', exact: true }).getByRole('button', { name: 'atrium-sample', exact: true }), 'its card, chosen').toHaveAttribute('aria-current', 'true');
     expect(Object.keys(await storedServers())).toEqual(['atrium-sample']);
-    await page.screenshot({ path: 'e2e/artifacts/onboarding-sample-twice.png', fullPage: true });
+    await page.getByRole('button', { name: 'Get started', exact: true }).click();
   });
 
   await test.step('the next step is a provider with its key, in Settings; then the chat', async () => {

@@ -26,6 +26,12 @@ export function SetupView() {
   const api = useAtriumApi();
   const { data, error, reload } = useHostQuery(() => api.discoverSetup({}), 'setup');
   const settings = useAtriumStore((state) => state.settings);
+  const showView = useAtriumStore((state) => state.showView);
+  const selectServer = useAtriumStore((state) => state.selectServer);
+  const showSample = (serverId: string) => {
+    selectServer(serverId);
+    showView('servers');
+  };
   const [toStart, setToStart] = useState<ToStart[]>([]);
   const log = useActionLog(reload);
   const current = toStart[0];
@@ -63,14 +69,19 @@ export function SetupView() {
         <p className="muted">
           A small notebook that ships with Atrium: tools of every kind (read-only to destructive), a resource, a template, a prompt, and a form. It keeps its notes in memory. Being Atrium’s own, it is added trusted: what its tools declare (read-only, destructive) is believed when Atrium decides what to ask you.
         </p>
+        {/* Once it is there, the way is to it, not to adding it again. */}
         {data?.sampleServerId ? (
           <p className="setup-present">
-            ✓ In Atrium as <UntrustedText text={data.sampleServerId} />
+            ✓ In Atrium as <UntrustedText text={data.sampleServerId} />{' '}
+            <button type="button" className="button" onClick={() => showSample(data.sampleServerId ?? '')}>
+              Show it
+            </button>
           </p>
-        ) : null}
-        <button type="button" className="button button-primary" onClick={addSample}>
-          Add the sample server
-        </button>
+        ) : (
+          <button type="button" className="button button-primary" onClick={addSample}>
+            Add the sample server
+          </button>
+        )}
       </section>
 
       <PasteServerConfig
