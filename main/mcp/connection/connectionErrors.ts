@@ -43,7 +43,7 @@ export function toServerError(serverId: string, error: unknown, context: { close
     return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server's answer was too large: ${error.message}`, { cause: error });
   }
   if (error instanceof ProtocolError) {
-    return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server answered with an error: ${error.message}`, { cause: error });
+    return new ServerError(serverId, 'protocol', `${serverId}: ${what}the server answered with an error: ${withoutCodePrefix(error.message)}`, { cause: error });
   }
   if (isAbort(error)) return new ServerError(serverId, 'cancelled', `${serverId}: ${what}cancelled`, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
@@ -71,4 +71,13 @@ function timeoutOf(error: SdkError): string {
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message));
+}
+
+/**
+ * A server's error message without the "MCP error -32602: " that servers built on the first SDK put before
+ * their own words: a code for programs, kept in the error (and the trace), not in the sentence a person reads.
+ */
+function withoutCodePrefix(message: string): string {
+  const words = message.replace(/^MCP error -?\d+:\s*/, '');
+  return words === '' ? message : words;
 }
