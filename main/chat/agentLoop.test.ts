@@ -107,6 +107,13 @@ test('a tool the model names but was not offered (its server is off) runs nothin
   assert.deepEqual(store.calls[0]?.result, { error: 'the model asked for a tool it was not offered, so nothing ran (is its server off?)' });
 });
 
+test('a tool name the model got slightly wrong is answered with the one it was given, and nothing runs', async () => {
+  const { outcome, provider, served } = run([{ calls: [{ name: 'calc__addd', input: { a: 2, b: 3 } }] }, { text: 'ok' }]);
+  await outcome;
+  assert.deepEqual(served, []);
+  assert.match(JSON.stringify(provider.requests[1]?.messages.at(-1)), /There is no tool named \\"calc__addd\\". Did you mean \\"calc__add\\"\?/);
+});
+
 test('the gate hears of every result the conversation takes in', async () => {
   const { outcome, tookIn } = run([{ calls: [{ name: 'calc__add', input: { a: 2, b: 3 } }] }, { text: 'ok' }]);
   await outcome;

@@ -243,7 +243,7 @@ async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> 
       if (searching && byModelName.has(call.name)) deps.tools.noteLoaded(input.conversationId, [call.name]);
       const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
       const later = stepCalls.slice(stepCalls.findIndex((stepCall) => stepCall.callId === call.id) + 1);
-      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later } }, modelCalls));
+      results.push(await runModelToolCall(call, tool, { conversationId: input.conversationId, messageId, signal: input.signal, step: { id: messageId, later }, toolNames: [...byModelName.keys()] }, modelCalls));
     }
     store.appendUserMessage(input.conversationId, results);
     // What came in while the tools ran (a task's result) goes to the model with its next request. Its

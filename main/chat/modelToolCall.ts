@@ -7,6 +7,7 @@ import { outputSchemaAtCall } from '../../shared/domain.ts';
 import type { ChatContent, FinishedToolCall } from '../../shared/conversation.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import type { CallOutcome, StepCall, ToolCalls } from './turnTools.ts';
+import { nearestWord } from '../../shared/nearestWord.ts';
 
 interface ModelCall {
   id: string;
@@ -30,6 +31,8 @@ interface CallContext {
   signal: AbortSignal;
   /** The model's step this call is one of, with the calls after it: the person may answer them together. */
   step?: { id: string; later: readonly StepCall[] };
+  /** The model-facing names of the turn's tools: a name the model got slightly wrong is answered with the one meant. */
+  toolNames?: readonly string[];
 }
 
 /**
@@ -48,7 +51,8 @@ export async function runModelToolCall(call: ModelCall, tool: ToolSummary | unde
     ...(tool ? { outputSchema: outputSchemaAtCall(tool) } : {}),
   };
   if (!tool) {
-    const text = `There is no tool named "${call.name}".`;
+    const meant = nearestWord(call.name, context.toolNames ?? []);
+    const text = `There is no tool named "${call.name}".${meant ? ` Did you mean "${meant}"?` : ''}`;
     // Said to the person as what happened: the model named a tool it was not given (a server that is off, a made-up name).
     deps.record({ ...base, serverId: '', tool: call.name, status: 'error', isError: true, result: { error: 'the model asked for a tool it was not offered, so nothing ran (is its server off?)' } });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: 'invalid', summary: text });
