@@ -1,4 +1,4 @@
-// A call the person makes themself — the window's tool runner, `atrium call` — goes through the one
+// A call the person makes themself — `atrium call`, any front end's callTool request — goes through the one
 // pipeline like any other; here its outcome becomes the result, or an error a front end shows as one line
 // (with the contract code the error carries).
 

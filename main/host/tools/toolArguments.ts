@@ -1,6 +1,6 @@
 // The one check of a tool call's arguments against the tool's input schema, made before the call
 // reaches the server: by the pipeline for every call, the model's (before the person is asked to approve
-// it), a view's and the person's (the CLI's `atrium call`, the window's tool runner). Every problem is
+// it), a view's and the person's (`atrium call`, any front end's callTool request). Every problem is
 // found at once, one per argument, in words that name the argument, with the description the tool gives
 // it: whoever typed the arguments fixes them all in one go (InvalidArgumentsError says them).
 import type { ErrorObject } from 'ajv';

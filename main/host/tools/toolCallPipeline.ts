@@ -1,5 +1,5 @@
 // The one way a tool call is made, whoever asks for it — the model in a turn, a tool's view (MCP Apps) or
-// the person (the window's tool runner, `atrium call`):
+// the person (`atrium call`, or any front end's callTool request):
 //
 //   resolve the tool in the catalog at this moment → withheld? (changed since approved, not for this
 //   caller, turned off) → arguments against its input schema → consent (the person's own call is not

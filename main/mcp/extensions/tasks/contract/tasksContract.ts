@@ -23,7 +23,7 @@ export interface TaskView {
   taskId: string;
   /** The tool call it runs: its card in the conversation. */
   callId: string;
-  /** Absent for the person's own call (the tool runner, `atrium call`). */
+  /** Absent for the person's own call (`atrium call`, a front end's callTool request). */
   conversationId?: string;
   status: TaskStatus;
   /** What the server says it is doing (untrusted text). */
