@@ -148,6 +148,24 @@ describe('start-up failures are isolated', () => {
     }
   });
 
+  test('a server whose command is missing goes to error at once, saying so: restarting cannot bring a missing program', { timeout: 120_000 }, async () => {
+    const host = await startTestHost({ missing: { command: 'atrium-no-such-command-typo', args: ['x.js'] }, quick: fixtureCommand('echoServer') });
+    const statuses: string[] = [];
+    host.core.events.on('serverChanged', (snapshot) => {
+      if (snapshot.id === 'missing') statuses.push(snapshot.status.kind);
+    });
+    try {
+      const settled = await host.core.hub.whenSettled();
+      assert.equal(settled.get('quick')?.kind, 'ready');
+      const [missing] = (await host.core.api.listServers({})).filter((server) => server.id === 'missing');
+      assert.equal(missing?.status.kind, 'error');
+      assert.match(missing?.status.kind === 'error' ? missing.status.message : '', /^missing: command not found: "atrium-no-such-command-typo" \(not in any of the \d+ folders on PATH\)$/);
+      assert.ok(!statuses.includes('restarting'), `no restart was tried: ${statuses.join(', ')}`);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('a server that is slow to start does not delay the others', { timeout: 120_000 }, async () => {
     const folder = await makeTempDir('atrium-slow-start-');
     const release = join(folder, 'ready');
