@@ -1,0 +1,28 @@
+// The window made small (a laptop split in two, 720 × 560): what must be read before answering is still
+// there to read. A dialog too tall for the window scrolls as a whole; no part of it is squeezed away, the
+// arguments of the call being approved least of all.
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
+import { fixtureCommand } from './servers/launch.ts';
+
+const env = chatHostFor([{ toolCalls: [{ name: 'echo__echo', input: { text: 'send the quarterly report to everyone@example.com' } }] }, { text: 'Sent.' }], {
+  echo: fixtureCommand('echoServer'),
+});
+
+test('in a short window an approval shows the arguments it asks about, and scrolls to its answers', async ({ page }) => {
+  await page.setViewportSize({ width: 720, height: 560 });
+  await openApp(page, env().host, ['echo']);
+  await sendMessage(page, 'send the report');
+  const dialog = page.getByRole('dialog', { name: 'Run echo?' });
+  const args = dialog.getByLabel('Arguments', { exact: true });
+  await args.scrollIntoViewIfNeeded();
+  await expect(args).toContainText('everyone@example.com');
+  const box = await args.boundingBox();
+  expect(box?.height ?? 0, 'the arguments are shown, not squeezed to nothing').toBeGreaterThan(40);
+  await page.screenshot({ path: 'e2e/artifacts/short-window-approval.png' });
+  const allow = dialog.getByRole('button', { name: 'Allow once' });
+  await allow.scrollIntoViewIfNeeded();
+  await expect(allow).toBeInViewport();
+  await allow.click();
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Sent.');
+});
