@@ -1,6 +1,6 @@
 // The window made small (a laptop split in two, 720 × 560): what must be read before answering is still
 // there to read. A dialog too tall for the window scrolls as a whole; no part of it is squeezed away, the
-// arguments of the call being approved least of all.
+// arguments of the call being approved least of all. The top bar keeps every view in reach.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -25,4 +25,24 @@ test('in a short window an approval shows the arguments it asks about, and scrol
   await expect(allow).toBeInViewport();
   await allow.click();
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Sent.');
+});
+
+test('in a narrow window every control of the top bar is whole and inside the window, each label on one line', async ({ page }) => {
+  await page.setViewportSize({ width: 720, height: 560 });
+  await openApp(page, env().host, []);
+  const bar = page.getByRole('banner');
+  const controls = [
+    ...(await bar.getByRole('navigation', { name: 'Views' }).getByRole('button').all()),
+    bar.getByRole('button', { name: /^Tasks/ }),
+    bar.getByRole('button', { name: 'Keyboard shortcuts' }),
+    bar.getByRole('status', { name: /^Connection/ }),
+  ];
+  for (const control of controls) {
+    const box = await control.boundingBox();
+    const name = (await control.textContent())?.trim();
+    expect(box, `${name} is laid out`).toBeTruthy();
+    expect((box?.x ?? 0) + (box?.width ?? 0), `${name} ends inside the window`).toBeLessThanOrEqual(720);
+    expect(box?.height ?? 99, `${name} is on one line`).toBeLessThan(40);
+  }
+  await page.screenshot({ path: 'e2e/artifacts/narrow-window-top-bar.png' });
 });
