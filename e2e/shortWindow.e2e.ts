@@ -46,3 +46,19 @@ test('in a narrow window every control of the top bar is whole and inside the wi
   }
   await page.screenshot({ path: 'e2e/artifacts/narrow-window-top-bar.png' });
 });
+
+test("in a narrow window a server's details get the window's width: every tab in reach, its tools readable", async ({ page }) => {
+  await page.setViewportSize({ width: 720, height: 640 });
+  await openApp(page, env().host, ['echo']);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  await page.getByRole('article', { name: 'echo', exact: true }).getByRole('button', { name: 'echo', exact: true }).click();
+  const tabs = page.getByRole('tablist');
+  for (const name of ['Log', 'Trace', 'Tools', 'Permissions', 'About']) {
+    const box = await tabs.getByRole('tab', { name }).boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 999), `the ${name} tab is inside the window`).toBeLessThanOrEqual(720);
+  }
+  await tabs.getByRole('tab', { name: 'Tools' }).click();
+  const panel = await page.getByRole('tabpanel', { name: 'Tools' }).boundingBox();
+  expect(panel?.width ?? 0, 'the details are as wide as most of the window').toBeGreaterThan(600);
+  await page.screenshot({ path: 'e2e/artifacts/narrow-window-server-tools.png' });
+});
