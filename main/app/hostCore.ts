@@ -4,6 +4,7 @@
 // the conformance client) starts exactly this, and nothing below main/app/ builds any of it.
 
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi } from '../api/atriumApi.ts';
 import { settingsView } from '../api/settingsApi.ts';
@@ -58,7 +59,7 @@ import type { LaunchPinKeys } from '../mcp/launch/pinKey.ts';
 import { CachedSchemaValidator } from '../mcp/schemaValidatorCache.ts';
 import { startProcessReaper } from '../mcp/stdio/processReaper.ts';
 import { serversWorkingFolder } from '../mcp/stdio/serverFolder.ts';
-import { keepLoginShellPathIn, launchedFromDesktop } from '../mcp/stdio/serverEnvironment.ts';
+import { keepAtriumsToolsOutOfServersPath, keepLoginShellPathIn, launchedFromDesktop } from '../mcp/stdio/serverEnvironment.ts';
 import { dataFileProblems, onDataFileProblem, prepareDataFolder } from '../store/dataFile.ts';
 import { encryptedFileSecrets, fileKeyProtector } from '../store/encryptedSecrets.ts';
 import { chainSecrets, environmentSecrets } from '../store/secrets.ts';
@@ -79,6 +80,8 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
   keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
   if (options.launchedFromDesktop) launchedFromDesktop();
+  // Two folders up from here is Atrium's own folder, from the source (main/app/) and the bundle (dist/node/) alike.
+  keepAtriumsToolsOutOfServersPath(fileURLToPath(new URL('../../', import.meta.url)));
   // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
   startProcessReaper();
   const events = new EventBus();

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { atriumCliPath, runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
@@ -104,6 +105,24 @@ describe('the login shell PATH', { skip: bash ? false : 'no bash on this machine
     } finally {
       await rm(own, { recursive: true, force: true });
       await rm(shellBin, { recursive: true, force: true });
+    }
+  });
+
+  test("run with npm run, a server's command is never found among Atrium's own tools that npm put first on the PATH", async () => {
+    // `npm run web` (or `npm run atrium`) starts Atrium with its own node_modules/.bin first on the PATH,
+    // where its dev copies of MCP servers are: a person's `mcp-server-everything` is not that one.
+    const own = join(home, 'npm-run');
+    await mkdir(own, { recursive: true });
+    await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: 'mcp-server-everything', args: ['stdio'], sandbox: false } } }));
+    try {
+      const atriumBin = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
+      const env = { HOME: userHome, SHELL: bash ?? '', PATH: `${atriumBin}:${process.env.PATH ?? ''}` };
+      const approved = await runAtriumCli(own, ['servers', 'approve', 'everything'], env);
+      assert.doesNotMatch(approved.stdout, /node_modules\/\.bin/, 'the approval names no program of Atrium’s own');
+      const listed = await runAtriumCli(own, ['tools'], env);
+      assert.match(listed.stderr, /everything: command not found: "mcp-server-everything"/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
     }
   });
 

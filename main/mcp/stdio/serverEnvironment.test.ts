@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServerEnvironment, mergePathLists, pickSafeBaseEnvironment, searchPathOf } from './serverEnvironment.ts';
+import { buildServerEnvironment, mergePathLists, pickSafeBaseEnvironment, searchPathOf, withoutAtriumsTools } from './serverEnvironment.ts';
 
 const hostEnv = {
   PATH: '/usr/bin:/bin',
@@ -44,6 +44,13 @@ test('started from a shell, the PATH it gave leads; launched from a desktop menu
   assert.equal(searchPathOf(loginShell, '/home/ada/.nvm/versions/node/v24/bin:/usr/bin', false, ':'), '/home/ada/.nvm/versions/node/v24/bin:/usr/bin:/home/ada/.nvm/versions/node/v22/bin:/bin');
   assert.equal(searchPathOf(loginShell, '/usr/bin:/bin', true, ':'), loginShell);
   assert.equal(searchPathOf(undefined, '/usr/bin:/bin', true, ':'), '/usr/bin:/bin', 'no login shell answer: the inherited PATH alone');
+});
+
+test("started with npm run, the folders npm put first for Atrium's own tools are not a server's: every other stays, in order", () => {
+  const npmRun = '/opt/atrium/node_modules/.bin:/opt/node_modules/.bin:/node_modules/.bin:/home/ada/.nvm/bin:/home/ada/project/node_modules/.bin:/usr/bin';
+  assert.equal(withoutAtriumsTools(npmRun, '/opt/atrium/', ':'), '/home/ada/.nvm/bin:/home/ada/project/node_modules/.bin:/usr/bin');
+  assert.equal(withoutAtriumsTools('/opt/atrium/node_modules/.bin/:/usr/bin', '/opt/atrium', ':'), '/usr/bin', 'a trailing slash changes nothing');
+  assert.equal(withoutAtriumsTools(npmRun, undefined, ':'), npmRun, 'no folder known: the PATH as it came');
 });
 
 test("a server's configured env is applied on top, and may set a secret the host env would have withheld", async () => {

@@ -1,6 +1,6 @@
 // The environment a stdio server is launched with. A server is third-party code, so it gets a small safe
 // base instead of the host's whole environment (which holds API keys and tokens), plus what its config sets.
-import { delimiter as pathDelimiter } from 'node:path';
+import { delimiter as pathDelimiter, dirname, join, sep } from 'node:path';
 import { readLoginShellPath } from './loginShellPath.ts';
 
 const POSIX_KEYS = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TMPDIR', 'TEMP', 'TMP']);
@@ -16,6 +16,7 @@ const WINDOWS_KEYS = new Set([
 let loginShellPath: Promise<string | undefined> | undefined;
 let loginShellPathCacheFile: string | undefined;
 let launchedFromDesktopMenu = false;
+let atriumFolder: string | undefined;
 
 /** The host variables a server may see without its config asking for them. */
 export function pickSafeBaseEnvironment(hostEnv: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
@@ -53,6 +54,29 @@ export function keepLoginShellPathIn(file: string): void {
 }
 
 /**
+ * Where Atrium itself is installed. Started with `npm run …`, it inherits a PATH that npm opened with
+ * Atrium's own `node_modules/.bin` (and its parent folders'): those are Atrium's tools, never the
+ * person's, so a server's command is not looked up there (a dev copy of a server would stand in for theirs).
+ */
+export function keepAtriumsToolsOutOfServersPath(folder: string): void {
+  atriumFolder ??= folder;
+}
+
+/** The inherited PATH without the `node_modules/.bin` folders of Atrium's folder and the folders above it. */
+export function withoutAtriumsTools(inherited: string | undefined, folder: string | undefined = atriumFolder, delimiter: string = pathDelimiter): string | undefined {
+  if (inherited === undefined || folder === undefined) return inherited;
+  const own = new Set<string>();
+  for (let at = folder.replace(/[\\/]+$/, ''); ; at = dirname(at)) {
+    own.add(join(at, 'node_modules', '.bin'));
+    if (dirname(at) === at) break;
+  }
+  return inherited
+    .split(delimiter)
+    .filter((entry) => !own.has(entry.replace(/[\\/]+$/, '') || sep))
+    .join(delimiter);
+}
+
+/**
  * This process was launched from a desktop menu, not from a shell: the PATH it inherited is the bare
  * system one, so the login shell's leads (see searchPathOf). Said by the front end, once per process.
  */
@@ -84,7 +108,7 @@ export function resolveLoginShellPath(): Promise<string | undefined> {
 
 /** The PATH a server is launched with unless its config sets one; also what a "command not found" message names. */
 export async function resolvedSearchPath(hostEnv: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return searchPathOf(await resolveLoginShellPath(), hostEnv.PATH, launchedFromDesktopMenu);
+  return searchPathOf(await resolveLoginShellPath(), withoutAtriumsTools(hostEnv.PATH), launchedFromDesktopMenu);
 }
 
 /** The complete environment for a server: the safe base, the resolved PATH, then the server's configured env on top. */
