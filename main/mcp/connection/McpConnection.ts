@@ -26,7 +26,7 @@ import { describeStatus, SessionRequests } from './sessionRequests.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
 import { ServerTrace } from '../trace/serverTrace.ts';
-import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
+import { isLastingLaunchFailure } from '../stdio/stdioProcessTransport.ts';
 
 export interface ConnectionHooks {
   onChange(snapshot: ServerSnapshot): void;
@@ -395,15 +395,4 @@ export class McpConnection extends SessionRequests {
 
 function sameHold(status: ServerStatus, hold: LaunchHold): boolean {
   return JSON.stringify(status) === JSON.stringify(hold);
-}
-
-/**
- * A start that failed for a reason no restart can mend: the command is not there, cannot be run, or its
- * folder is missing. It waits for the person to fix the definition (which starts it again) or to restart it.
- */
-function isLastingLaunchFailure(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    if (current instanceof ServerLaunchError) return current.kind !== 'spawn-failed';
-  }
-  return false;
 }

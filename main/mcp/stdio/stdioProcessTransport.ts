@@ -350,6 +350,18 @@ function splitLines(maxLineBytes: number, onLine: (line: string) => void): (chun
   };
 }
 
+/**
+ * A start that failed for a reason no restart can mend: the command is not there, cannot be run, or its
+ * folder is missing (any kind but a spawn failure). Its server waits for the person to fix the definition
+ * (which starts it again) or to restart it, instead of restarting on its own.
+ */
+export function isLastingLaunchFailure(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    if (current instanceof ServerLaunchError) return current.kind !== 'spawn-failed';
+  }
+  return false;
+}
+
 /** Why `launch` cannot start (its command missing or not executable), found before anything is spawned; undefined when it can. */
 export function launchProblem(launch: StdioServerLaunch): ServerLaunchError | undefined {
   const problem = commandProblem(launch.command, launch.env, launch.cwd);
