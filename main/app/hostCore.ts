@@ -4,7 +4,7 @@
 // the conformance client) starts exactly this, and nothing below main/app/ builds any of it.
 
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../bundle/builtOrSource.mjs';
 import type { ServerSnapshot } from '../../shared/domain.ts';
 import { createAtriumApi } from '../api/atriumApi.ts';
 import { settingsView } from '../api/settingsApi.ts';
@@ -80,8 +80,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
   // Asking the login shell for its PATH is slow; its answer is kept here for the next run.
   keepLoginShellPathIn(join(options.home, 'cache', 'login-shell-path.json'));
   if (options.launchedFromDesktop) launchedFromDesktop();
-  // Two folders up from here is Atrium's own folder, from the source (main/app/) and the bundle (dist/node/) alike.
-  keepAtriumsToolsOutOfServersPath(fileURLToPath(new URL('../../', import.meta.url)));
+  keepAtriumsToolsOutOfServersPath(repoRoot);
   // Before any server starts: servers die with this host however it ends, and what a crashed run left is ended now.
   startProcessReaper();
   const events = new EventBus();

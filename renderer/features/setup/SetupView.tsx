@@ -26,12 +26,7 @@ export function SetupView() {
   const api = useAtriumApi();
   const { data, error, reload } = useHostQuery(() => api.discoverSetup({}), 'setup');
   const settings = useAtriumStore((state) => state.settings);
-  const showView = useAtriumStore((state) => state.showView);
-  const selectServer = useAtriumStore((state) => state.selectServer);
-  const showSample = (serverId: string) => {
-    selectServer(serverId);
-    showView('servers');
-  };
+  const showServerTab = useAtriumStore((state) => state.showServerTab);
   const [toStart, setToStart] = useState<ToStart[]>([]);
   const log = useActionLog(reload);
   const current = toStart[0];
@@ -73,7 +68,7 @@ export function SetupView() {
         {data?.sampleServerId ? (
           <p className="setup-present">
             ✓ In Atrium as <UntrustedText text={data.sampleServerId} />{' '}
-            <button type="button" className="button" onClick={() => showSample(data.sampleServerId ?? '')}>
+            <button type="button" className="button" onClick={() => showServerTab(data.sampleServerId ?? '', 'log')}>
               Show it
             </button>
           </p>
