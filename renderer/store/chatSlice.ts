@@ -100,6 +100,8 @@ export interface ChatSlice {
   /** A conversation the host saved (made, renamed, written in, a turn begun or ended) or deleted, applied to the list. */
   applyConversationChange(change: AtriumEvents['conversationsChanged']): void;
   selectConversation(id: string | null): void;
+  /** Shows a conversation in the chat, from anywhere (the Tasks panel, a request's dialog). */
+  showConversation(id: string): void;
   setDetail(detail: ConversationDetail | null): void;
   setAwaitingNewConversation(value: boolean): void;
   /** The conversation made by the first message of 'new' is shown and takes over the model picked for it. */
@@ -180,6 +182,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       return { conversations: [change.conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
     }),
   selectConversation: (selectedConversationId) => set((state) => (state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null })),
+  showConversation: (selectedConversationId) =>
+    set((state) => ({ view: 'chat', viewChosen: true, ...(state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null }) })),
   setDetail: (detail) => set({ detail }),
   setAwaitingNewConversation: (awaitingNewConversation) => set({ awaitingNewConversation }),
   adoptNewConversation: (conversationId) =>

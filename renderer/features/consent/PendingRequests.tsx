@@ -68,14 +68,7 @@ export function PendingRequests() {
 function useElsewhereConversation(conversationId: string | undefined): { title: string; show(): void } | undefined {
   const onScreen = useAtriumStore((state) => (state.view === 'chat' ? state.selectedConversationId : null));
   const title = useAtriumStore((state) => (conversationId === undefined ? undefined : state.conversations.find((c) => c.id === conversationId)?.title));
-  const showView = useAtriumStore((state) => state.showView);
-  const selectConversation = useAtriumStore((state) => state.selectConversation);
+  const showConversation = useAtriumStore((state) => state.showConversation);
   if (conversationId === undefined || title === undefined || conversationId === onScreen) return undefined;
-  return {
-    title,
-    show: () => {
-      showView('chat');
-      selectConversation(conversationId);
-    },
-  };
+  return { title, show: () => showConversation(conversationId) };
 }

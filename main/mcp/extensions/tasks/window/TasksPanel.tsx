@@ -26,8 +26,7 @@ export function TasksPanel() {
   const setOpen = useAtriumStore((state) => state.setTasksPanelOpen);
   const tasks = useAtriumStore(useShallow((state) => Object.values(state.tasks)));
   const titles = useAtriumStore(useShallow((state) => Object.fromEntries(state.conversations.map((c) => [c.id, c.title]))));
-  const selectConversation = useAtriumStore((state) => state.selectConversation);
-  const showView = useAtriumStore((state) => state.showView);
+  const showConversation = useAtriumStore((state) => state.showConversation);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (open) heading.current?.focus();
@@ -46,8 +45,7 @@ export function TasksPanel() {
             type="button"
             className="link-button"
             onClick={() => {
-              showView('chat');
-              selectConversation(task.conversationId ?? null);
+              if (task.conversationId) showConversation(task.conversationId);
               setOpen(false);
             }}
           >
