@@ -1,6 +1,6 @@
 // The window made small (a laptop split in two, 720 × 560): what must be read before answering is still
 // there to read. A dialog too tall for the window scrolls as a whole; no part of it is squeezed away, the
-// arguments of the call being approved least of all. The top bar keeps every view in reach.
+// arguments of the call being approved least of all; it opens at its top, with what is asked. The top bar keeps every view in reach.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -14,6 +14,10 @@ test('in a short window an approval shows the arguments it asks about, and scrol
   await openApp(page, env().host, ['echo']);
   await sendMessage(page, 'send the report');
   const dialog = page.getByRole('dialog', { name: 'Run echo?' });
+  // It opens at its top, where it says what is asked and who asks: the focus on the safe answer at its
+  // foot does not scroll the question away (an Enter still denies).
+  await expect(dialog.getByRole('heading', { name: 'Run echo?' })).toBeInViewport();
+  await expect(dialog.getByRole('button', { name: 'Deny', exact: true })).toBeFocused();
   const args = dialog.getByLabel('Arguments', { exact: true });
   await args.scrollIntoViewIfNeeded();
   await expect(args).toContainText('everyone@example.com');

@@ -31,8 +31,11 @@ export function ConsentDialog({ title, from, onDismiss, tone = 'normal', wide = 
     const element = dialog.current;
     const before = element?.ownerDocument.activeElement ?? null;
     if (element && !element.open) element.showModal();
-    // The safe answer takes the focus, so a stray Enter never approves anything.
-    element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    // The safe answer takes the focus, so a stray Enter never approves anything. A dialog taller than
+    // the window still opens at its top, on what is asked and who asks: the answers are at its foot, and
+    // focusing them would scroll the question away.
+    element?.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });
+    if (element) element.scrollTop = 0;
     return () => {
       element?.close();
       returnFocus(before);
