@@ -1,8 +1,7 @@
 import type { ProviderView } from '../../../shared/contract.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
-
-const SEPARATOR = '\u0000';
+import { modelOfOption, modelOptionValue, ModelOptions } from './ModelOptions.tsx';
 
 /**
  * Which provider and model this conversation's next message goes to (`shown`, the one the composer
@@ -21,29 +20,16 @@ export function ModelPicker({ conversationKey, providers, shown }: { conversatio
       </p>
     );
   }
-  const provider = shown?.provider ?? '';
-  const model = shown?.model ?? '';
   const problems = providers.filter((p) => p.error);
   return (
     <label className="model-picker">
       <span className="muted">Model</span>
       <select
-        value={`${provider}${SEPARATOR}${model}`}
-        onChange={(event) => {
-          const [nextProvider = '', nextModel = ''] = event.target.value.split(SEPARATOR);
-          chooseModel(conversationKey, { provider: nextProvider, model: nextModel });
-        }}
+        value={shown ? modelOptionValue(shown.provider, shown.model) : ''}
+        onChange={(event) => chooseModel(conversationKey, modelOfOption(event.target.value))}
         title={problems.map((p) => `${p.id}: ${p.error}`).join('\n') || undefined}
       >
-        {providers.map((p) => (
-          <optgroup key={p.id} label={p.error ? `${p.id} (models not listed)` : p.id}>
-            {[...new Set([...p.models, ...(p.id === provider && model && !p.models.includes(model) ? [model] : [])])].map((m) => (
-              <option key={m} value={`${p.id}${SEPARATOR}${m}`}>
-                {m}
-              </option>
-            ))}
-          </optgroup>
-        ))}
+        <ModelOptions providers={providers} chosen={shown ?? undefined} />
       </select>
     </label>
   );

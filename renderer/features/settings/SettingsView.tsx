@@ -9,6 +9,7 @@ import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { AddProviderForm } from './AddProviderForm.tsx';
 import { ProviderRow } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
+import { modelOfOption, modelOptionValue, ModelOptions } from '../chat/ModelOptions.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 /**
@@ -104,20 +105,12 @@ export function SettingsView() {
           <select
             value={defaultShown(settings?.default, providers)}
             onChange={(event) => {
-              const [provider = '', model = ''] = event.target.value.split('\u0000');
-              void act(() => api.saveDefaults({ default: { provider, model } }), `New conversations use ${model}`);
+              const chosen = modelOfOption(event.target.value);
+              void act(() => api.saveDefaults({ default: chosen }), `New conversations use ${chosen.model}`);
             }}
           >
             <option value="">—</option>
-            {providers?.map((p) => (
-              <optgroup key={p.id} label={p.id}>
-                {p.models.map((m) => (
-                  <option key={m} value={`${p.id}\u0000${m}`}>
-                    {m}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            {providers ? <ModelOptions providers={providers} chosen={settings?.default} /> : null}
           </select>
         </label>
         <NumberSetting
@@ -152,9 +145,9 @@ export function SettingsView() {
 
 /** The model new conversations use: the one chosen here, else the one the host falls back to (the default provider's first). */
 function defaultShown(chosen: { provider: string; model: string } | undefined, providers: readonly ProviderView[] | null): string {
-  if (chosen) return `${chosen.provider}\u0000${chosen.model}`;
+  if (chosen) return modelOptionValue(chosen.provider, chosen.model);
   const fallback = providers?.find((p) => p.isDefault);
-  return fallback?.defaultModel ? `${fallback.id}\u0000${fallback.defaultModel}` : '';
+  return fallback?.defaultModel ? modelOptionValue(fallback.id, fallback.defaultModel) : '';
 }
 
 function NumberSetting({ label, hint, value, min, max, onSave }: { label: string; hint?: string; value: number; min: number; max: number; onSave(value: number): Promise<void> }) {
