@@ -98,19 +98,31 @@ describe('atrium CLI', () => {
   });
 
   test('tools --search ranks the tools as the model’s search gets them: model-facing names and scores, best first', async () => {
-    const found = await atrium(home, 'tools', '--search', 'get the sum of two numbers', '--limit', '3', '--json');
-    assert.equal(found.code, 0, found.stderr);
+    // Not kept waiting by the server that hangs in initialize (its time limit would otherwise be 30 s a run).
+    const search = (...args: string[]) => atrium(home, 'tools', '--timeout', '3000', '--search', ...args);
+    const found = await search('get the sum of two numbers', '--limit', '3', '--json');
+    assert.equal(found.code, 1, 'crashy, hangs and missing could not start: the ranking leaves their tools out');
     const hits = JSON.parse(found.stdout) as { rank: number; modelName: string; score: number }[];
     assert.equal(hits[0]?.modelName, 'everything__get-sum');
     assert.ok(hits.length <= 3);
     assert.deepEqual(hits.map((hit) => hit.rank), hits.map((_, index) => index + 1));
     assert.ok(hits.every((hit, index) => index === 0 || (hits[index - 1]?.score ?? 0) >= hit.score), 'best first');
-    const text = await atrium(home, 'tools', '--search', 'echo back a message');
+    const text = await search('echo back a message');
     assert.match(text.stdout, /^1\. everything__echo {2}\(everything \/ echo\) {2}score \d+\.\d\d\n {4}\S/);
-    assert.match((await atrium(home, 'tools', '--search', 'zzzqqq')).stdout, /No tool matches "zzzqqq"\./);
-    const bad = await atrium(home, 'tools', '--search', 'echo', '--limit', '0');
+    assert.match((await search('zzzqqq')).stdout, /No tool matches "zzzqqq"\./);
+    const bad = await search('echo', '--limit', '0');
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /--limit takes a whole number from 1 to 20, not "0"/);
+  });
+
+  test('a list that leaves out a server that could not start shows what the others offer, names it, and exits 1', async () => {
+    const listed = await atrium(home, 'tools', '--timeout', '3000');
+    assert.equal(listed.code, 1, 'a script must not take the list for the whole answer');
+    assert.match(listed.stdout, /everything \/ echo {2}\(model name: everything__echo\)/);
+    assert.match(listed.stdout, /echo \/ echo/);
+    assert.match(listed.stderr, /^atrium: missing: command not found: "atrium-no-such-command"/m);
+    const whole = await atrium(home, 'tools', '--server', 'echo');
+    assert.equal(whole.code, 0, whole.stderr);
   });
 
   test('tools, resources, templates, prompts, read and prompt work against server-everything', async () => {

@@ -220,7 +220,14 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
   }
   const scoped = invocation.server ?? targetedServer(invocation);
   if (scoped !== undefined && failed.some(([id]) => id === scoped)) return 1;
+  const code = await answerCommand(invocation, core, io);
+  // A list that leaves out a server that could not start is printed, and exits 1 as one that leaves out
+  // an unapproved server does: a script must not take "No tools." for the truth.
+  return code === 0 && LISTS_SERVERS.has(invocation.command) && failed.some(([, status]) => !isReported(status)) ? 1 : code;
+}
 
+async function answerCommand(invocation: CliInvocation, { api }: RunningHost, io: CliIo): Promise<number> {
+  const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
   const filter = invocation.server !== undefined ? { serverId: invocation.server } : {};
   switch (invocation.command) {
     case 'tools': {
