@@ -89,7 +89,15 @@ test('a tool call’s card leads to its messages in the server’s trace, and th
     await page.getByRole('combobox', { name: 'Direction' }).selectOption('in');
     await page.getByRole('combobox', { name: 'Method' }).selectOption('tools/call');
     await expect(list.getByRole('listitem')).toHaveCount(2);
-    await page.getByRole('searchbox', { name: 'Search the trace' }).fill('live one');
+    const search = page.getByRole('searchbox', { name: 'Search the trace' });
+    const [room, needed] = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d');
+      if (context) context.font = `${style.fontSize} ${style.fontFamily}`;
+      return [input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), context?.measureText(input.placeholder).width ?? Infinity];
+    });
+    expect(room, 'the search box says in full what it searches').toBeGreaterThanOrEqual(needed);
+    await search.fill('live one');
     await expect(list.getByRole('listitem')).toHaveCount(1);
 
     const download = page.waitForEvent('download');
