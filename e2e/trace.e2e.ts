@@ -90,11 +90,13 @@ test('a tool call’s card leads to its messages in the server’s trace, and th
     await page.getByRole('combobox', { name: 'Method' }).selectOption('tools/call');
     await expect(list.getByRole('listitem')).toHaveCount(2);
     const search = page.getByRole('searchbox', { name: 'Search the trace' });
-    const [room, needed] = await search.evaluate((input: HTMLInputElement) => {
-      const style = getComputedStyle(input);
-      const context = document.createElement('canvas').getContext('2d');
-      if (context) context.font = `${style.fontSize} ${style.fontFamily}`;
-      return [input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), context?.measureText(input.placeholder).width ?? Infinity];
+    const [room, needed] = await search.evaluate((input) => {
+      const page = input.ownerDocument;
+      const style = page.defaultView?.getComputedStyle(input);
+      const context = page.createElement('canvas').getContext('2d');
+      if (!style || !context) return [0, 1];
+      context.font = `${style.fontSize} ${style.fontFamily}`;
+      return [input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight), context.measureText(input.getAttribute('placeholder') ?? '').width];
     });
     expect(room, 'the search box says in full what it searches').toBeGreaterThanOrEqual(needed);
     await search.fill('live one');

@@ -1,7 +1,7 @@
 import type { ProviderView } from '../../../shared/contract.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
-import { modelOfOption, modelOptionValue, ModelOptions } from './ModelOptions.tsx';
+import { modelOfOption, modelOptionValue, ModelOptions } from '../../ui/ModelOptions.tsx';
 
 /**
  * Which provider and model this conversation's next message goes to (`shown`, the one the composer

@@ -9,7 +9,7 @@ import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { AddProviderForm } from './AddProviderForm.tsx';
 import { ProviderRow } from './ProviderRow.tsx';
 import { ThemePicker } from './ThemePicker.tsx';
-import { modelOfOption, modelOptionValue, ModelOptions } from '../chat/ModelOptions.tsx';
+import { modelOfOption, modelOptionValue, ModelOptions } from '../../ui/ModelOptions.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
 /**

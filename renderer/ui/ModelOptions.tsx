@@ -1,4 +1,4 @@
-import type { ProviderView } from '../../../shared/contract.ts';
+import type { ProviderView } from '../../shared/contract.ts';
 
 /** Between a provider's name and a model's in an option's value: neither can hold it. */
 const SEPARATOR = '\u0000';
