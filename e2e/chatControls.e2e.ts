@@ -277,3 +277,12 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
 
   expect(nativeDialogs, 'no window.prompt, confirm or alert').toEqual([]);
 });
+
+test('the window opens with the cursor in the message box: the first key typed is the first word', async ({ page }) => {
+  await page.goto(env().host.url);
+  await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
+  await expect(composer(page)).toBeFocused();
+  await page.keyboard.type('hello');
+  await expect(composer(page)).toHaveValue('hello');
+});

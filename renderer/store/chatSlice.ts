@@ -139,7 +139,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       const { [key]: _was, ...others } = state.composerText;
       return { composerText: text === '' ? others : { ...others, [key]: text } };
     }),
-  composerFocusRequested: false,
+  // The window opens with the cursor in the message box (when it shows one, or once it does): the first
+  // key typed is the first word, as in any chat.
+  composerFocusRequested: true,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),
   toolsInUse: null,
