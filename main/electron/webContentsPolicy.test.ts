@@ -99,14 +99,17 @@ function permissionHandlers(allowed: ViewPermission[]) {
   return { handlers, request, check };
 }
 
-test('with nothing allowed, every permission request, check and device request is denied, from any frame', () => {
+test('with nothing allowed, every permission request, check and device request is denied, from any frame, but Atrium’s own clipboard writes', () => {
   const { handlers, request, check } = permissionHandlers([]);
   for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'midiSysex', 'fullscreen', 'openExternal', 'unknown']) {
     for (const frame of [{ isMainFrame: true, requestingUrl: 'atrium://app/index.html' }, { isMainFrame: false, requestingUrl: 'about:srcdoc' }]) {
-      assert.equal(request(permission, { ...frame, mediaTypes: ['video'] }), false, permission);
-      assert.equal(check(permission, { ...frame, mediaType: 'video' }), false, permission);
+      // A reply's Copy: Atrium's own page writes to the clipboard; nothing else, and no view, may.
+      const expected = permission === 'clipboard-sanitized-write' && frame.isMainFrame;
+      assert.equal(request(permission, { ...frame, mediaTypes: ['video'] }), expected, permission);
+      assert.equal(check(permission, { ...frame, mediaType: 'video' }), expected, permission);
     }
   }
+  assert.equal(request('clipboard-sanitized-write', { isMainFrame: true, requestingUrl: 'https://example.com/' }), false, 'a page that is not Atrium’s');
   assert.equal((handlers.device as (details: unknown) => boolean)({ deviceType: 'usb', origin: 'atrium://app' }), false);
   const streams: unknown[] = [];
   (handlers.display as (request: unknown, callback: (streams: unknown) => void) => void)({}, (given) => streams.push(given));

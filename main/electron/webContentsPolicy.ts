@@ -64,7 +64,8 @@ export type ViewPermissionsAllowed = () => ReadonlySet<ViewPermission>;
 
 /**
  * Notifications from the page, MIDI, HID, USB, serial, screen capture, clipboard reading…: all refused,
- * asked or merely checked; Atrium's own notifications come from main, not from the page. Camera,
+ * asked or merely checked; Atrium's own notifications come from main, not from the page. Atrium's own
+ * page may write to the clipboard (a reply's Copy), nothing else. Camera,
  * microphone, location and clipboard writing are refused too, except to a frame in the view sandbox when
  * the person allowed that permission for some server's views. Which server's view may use it is decided
  * in the page: only an allowed server's view frame is given the feature (its `allow` attribute), and the
@@ -89,9 +90,10 @@ interface PermissionAsker {
 }
 
 function viewMayUse(permission: string, asker: PermissionAsker, allowed: ReadonlySet<ViewPermission>): boolean {
-  // Atrium's own page never needs one; a view's frame is the relay's (atrium-view:) or the view's own
-  // document inside it (about:srcdoc, an opaque origin).
-  if (asker.isMainFrame) return false;
+  // Atrium's own page needs one only: writing to the clipboard, when the person presses a reply's Copy.
+  // A view's frame is the relay's (atrium-view:) or the view's own document inside it (about:srcdoc, an
+  // opaque origin).
+  if (asker.isMainFrame) return permission === 'clipboard-sanitized-write' && isAppUrl(asker.requestingUrl ?? '');
   const url = asker.requestingUrl ?? '';
   if (!url.startsWith(`${viewScheme}:`) && url !== 'about:srcdoc') return false;
   const needed = permissionsNeeded(permission, asker.mediaTypes);

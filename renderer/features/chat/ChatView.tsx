@@ -7,6 +7,7 @@ import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
 import { useFollowEnd } from './useFollowEnd.ts';
+import { ConversationExport } from './ConversationExport.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 import { ToolsInUse } from './ToolsInUse.tsx';
 import { usePreloadedViews } from './ToolCallCard.tsx';
@@ -48,6 +49,7 @@ export function ChatView() {
           <ToolsInUse conversationId={selectedId} />
           <SkillsInUse conversationId={selectedId} />
           <ModelPicker conversationKey={key} providers={providers} shown={shown} />
+          {detail ? <ConversationExport conversationId={detail.conversation.id} title={title} /> : null}
         </header>
         <div className="conversation-scroll" ref={setScroller}>
           {selectedId === null && !live ? (

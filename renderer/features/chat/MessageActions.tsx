@@ -1,6 +1,8 @@
-// What the person can do with a message in the conversation: Edit their own words, Retry the last reply.
+// What the person can do with a message in the conversation: Edit their own words, Copy a reply, Retry the last one.
 
+import { useEffect, useState } from 'react';
 import type { StoredMessage } from '../../../shared/conversation.ts';
+import { shownText } from '../../../shared/visibleText.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -24,7 +26,43 @@ export function MessageActions({ message, last, model }: { message: StoredMessag
       </div>
     );
   }
-  return last ? <RetryAction messageId={message.id} model={model} /> : null;
+  const text = typedText(message, '\n\n');
+  if (!text && !last) return null;
+  return (
+    <div className="message-actions">
+      {text ? <CopyAction text={text} /> : null}
+      {last ? <RetryAction messageId={message.id} model={model} /> : null}
+    </div>
+  );
+}
+
+/**
+ * Copies the reply's words (its Markdown) as the window shows them: a character that could hide or
+ * reorder text is copied as its mark, not carried hidden into wherever the person pastes it.
+ */
+function CopyAction({ text }: { text: string }) {
+  const [outcome, setOutcome] = useState<'Copied' | 'Could not copy' | null>(null);
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = setTimeout(() => setOutcome(null), 2_000);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+  const copy = () => {
+    navigator.clipboard.writeText(shownText(text)).then(
+      () => setOutcome('Copied'),
+      () => setOutcome('Could not copy'),
+    );
+  };
+  return (
+    <>
+      <button type="button" className="icon-button" aria-label="Copy the reply" onClick={copy}>
+        Copy
+      </button>
+      <span className="muted" role="status">
+        {outcome}
+      </span>
+    </>
+  );
 }
 
 /**
@@ -62,10 +100,8 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
   };
   if (!conversationId || !last) return null;
   return (
-    <div className="message-actions">
-      <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
-        Retry
-      </button>
-    </div>
+    <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
+      Retry
+    </button>
   );
 }

@@ -11,6 +11,7 @@ import { TraceRow } from './TraceRow.tsx';
 import type { TraceDetailState } from './TraceRow.tsx';
 import { exportFileName, filterTrace, formatBytes, isFilteringTrace, messageCount, showWholeTrace } from './traceFilter.ts';
 import type { TraceFilter } from './traceFilter.ts';
+import { saveAsFile } from '../../ui/saveAsFile.ts';
 
 const noMessages: TraceMessage[] = [];
 /** How long after Atrium scrolls the list a scroll event is its own, not the person's. */
@@ -133,14 +134,7 @@ function TraceView({ server }: { server: ServerSnapshot }) {
     setExportError(null);
     // Without a filter, every message the host keeps (also those a flood passed too fast to list).
     api.exportTrace({ serverId: server.id, ...(filtering ? { seqs: shown.map((message) => message.seq) } : {}) }).then(
-      (lines) => {
-        const url = URL.createObjectURL(new Blob([lines], { type: 'application/x-ndjson' }));
-        const anchor = document.createElement('a');
-        anchor.href = url;
-        anchor.download = exportFileName(server.id, new Date());
-        anchor.click();
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      },
+      (lines) => saveAsFile(lines, 'application/x-ndjson', exportFileName(server.id, new Date())),
       (error: unknown) => setExportError(errorMessage(error)),
     );
   };

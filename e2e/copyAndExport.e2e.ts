@@ -1,0 +1,49 @@
+// A reply copied and a conversation saved, as a person does every day: Copy puts the reply's words on the
+// clipboard as the window shows them (a hidden character as its mark), and Export saves the conversation
+// as Markdown or JSON under its title's name, as `atrium history export` does.
+import { readFile } from 'node:fs/promises';
+import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import { expect, test } from './fixtures/hostProcess.ts';
+
+// U+202E (right-to-left override) would reverse what follows wherever the words are pasted.
+const env = chatHostFor([{ text: 'Plant **basil** by the window.\u202Eevil' }], {});
+
+test('Copy puts a reply on the clipboard as shown; Export saves the conversation as Markdown or JSON', async ({ page }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env().host.url });
+  await openApp(page, env().host, []);
+  await sendMessage(page, 'garden tips');
+  const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
+  await expect(reply).toContainText('Plant basil by the window.');
+
+  await test.step('Copy: the Markdown of the reply, with the hidden character as its mark', async () => {
+    await reply.getByRole('button', { name: 'Copy the reply' }).click();
+    await expect(reply.getByRole('status')).toHaveText('Copied');
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(copied).toContain('Plant **basil** by the window.');
+    expect(copied, 'no hidden character reaches the clipboard').not.toContain('\u202E');
+    expect(copied).toMatch(/⟨.*202E.*⟩evil/);
+    await expect(reply.getByRole('status'), 'the note goes away by itself').toHaveText('');
+  });
+
+  await test.step('Export as Markdown and as JSON, named after the conversation', async () => {
+    const head = page.getByRole('region', { name: 'Conversation: garden tips' });
+    await head.getByRole('button', { name: 'Export' }).click();
+    await page.screenshot({ path: 'e2e/artifacts/conversation-export.png' });
+    const markdown = page.waitForEvent('download');
+    await page.getByRole('group', { name: 'Export the conversation' }).getByRole('button', { name: 'As Markdown' }).click();
+    const saved = await markdown;
+    expect(saved.suggestedFilename()).toBe('garden-tips.md');
+    const text = await readFile((await saved.path()) ?? '', 'utf8');
+    expect(text).toContain('garden tips');
+    expect(text).toContain('Plant **basil** by the window.');
+    await expect(page.getByRole('group', { name: 'Export the conversation' }), 'the menu closes once saved').toBeHidden();
+
+    await head.getByRole('button', { name: 'Export' }).click();
+    const json = page.waitForEvent('download');
+    await page.getByRole('group', { name: 'Export the conversation' }).getByRole('button', { name: 'As JSON' }).click();
+    const savedJson = await json;
+    expect(savedJson.suggestedFilename()).toBe('garden-tips.json');
+    const parsed = JSON.parse(await readFile((await savedJson.path()) ?? '', 'utf8')) as { messages: unknown[] };
+    expect(parsed.messages.length).toBeGreaterThanOrEqual(2);
+  });
+});
