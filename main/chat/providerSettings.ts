@@ -53,7 +53,7 @@ export function chooseProvider(settings: ProviderSettings, choice: ProviderChoic
   if (wanted === undefined) {
     throw new ModelChoiceError(
       'no model provider is set up yet: add one in Settings (Model providers)',
-      'no LLM provider is configured: add one to providers.json, or pass --provider anthropic|openai|openai-compatible|openai-responses --model M',
+      'no LLM provider is configured: add one in the window (Settings, Model providers) or to providers.json in Atrium\'s data folder, or pass --provider anthropic|openai|openai-compatible|openai-responses --model M (its key in ANTHROPIC_API_KEY, OPENAI_API_KEY or ATRIUM_SECRET_<NAME>)',
     );
   }
   const configured = settings.providers.find((p) => p.id === wanted);
