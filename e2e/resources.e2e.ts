@@ -92,3 +92,15 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     expect(sent).toContain('Resource demo://resource/static/document/architecture.md (text/markdown)');
   });
 });
+
+test('in a short window the resources and templates scroll under the server picker and the search, which stay in reach', async ({ page }) => {
+  await page.setViewportSize({ width: 1000, height: 380 });
+  await openApp(page, env().host, ['everything']);
+  await page.getByRole('button', { name: 'Resources' }).click();
+  const templates = page.getByRole('list', { name: 'Resource templates of everything' });
+  await templates.getByRole('button').last().scrollIntoViewIfNeeded();
+  await expect(templates.getByRole('button').last()).toBeInViewport();
+  await expect(page.getByRole('searchbox', { name: 'Search resources' })).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('combobox', { name: 'Server' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: 'e2e/artifacts/resources-short-window.png' });
+});

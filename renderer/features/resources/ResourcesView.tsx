@@ -48,7 +48,7 @@ export function ResourcesView() {
 
   return (
     <div className="resources">
-      <nav className="conversations" aria-label="Resources">
+      <nav className="conversations conversations-own-scroll" aria-label="Resources">
         <label className="field">
           Server
           <select value={current ?? ''} onChange={(event) => setServerId(event.target.value)}>
@@ -61,51 +61,53 @@ export function ResourcesView() {
         </label>
         <input className="conversations-search" type="search" aria-label="Search resources" placeholder="Search" value={query} onChange={(event) => setQuery(event.target.value)} />
         {error ? <p role="alert">{error}</p> : null}
-        <ul className="conversations-list" aria-label={`Resources of ${current ?? ''}`}>
-          {matching.slice(0, shown).map((resource) => (
-            <li key={resource.uri} className={open?.uri === resource.uri ? 'conversation conversation-selected' : 'conversation'}>
-              <button
-                type="button"
-                className="conversation-open"
-                aria-current={open?.uri === resource.uri}
-                title={shownText(resource.uri)}
-                onClick={() => {
-                  setTemplate(null);
-                  setOpen({ uri: resource.uri, name: resource.title ?? resource.name });
-                }}
-              >
-                <UntrustedText text={resource.title ?? resource.name} />
-              </button>
-            </li>
-          ))}
-        </ul>
-        {matching.length > shown ? (
-          <button type="button" className="button" onClick={() => setShown((n) => n + PAGE)}>
-            Show {Math.min(PAGE, matching.length - shown)} more of {matching.length - shown}
-          </button>
-        ) : null}
-        {templates.length > 0 ? (
-          <>
-            <h3 className="consent-subtitle">Templates</h3>
-            <ul className="conversations-list" aria-label={`Resource templates of ${current ?? ''}`}>
-              {templates.map((t) => (
-                <li key={t.uriTemplate} className={template?.uriTemplate === t.uriTemplate ? 'conversation conversation-selected' : 'conversation'}>
-                  <button
-                    type="button"
-                    className="conversation-open"
-                    title={t.uriTemplate}
-                    onClick={() => {
-                      setOpen(null);
-                      setTemplate(t);
-                    }}
-                  >
-                    <UntrustedText text={t.title ?? t.name} />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
+        <div className="sidebar-scroll">
+          <ul className="conversations-list" aria-label={`Resources of ${current ?? ''}`}>
+            {matching.slice(0, shown).map((resource) => (
+              <li key={resource.uri} className={open?.uri === resource.uri ? 'conversation conversation-selected' : 'conversation'}>
+                <button
+                  type="button"
+                  className="conversation-open"
+                  aria-current={open?.uri === resource.uri}
+                  title={shownText(resource.uri)}
+                  onClick={() => {
+                    setTemplate(null);
+                    setOpen({ uri: resource.uri, name: resource.title ?? resource.name });
+                  }}
+                >
+                  <UntrustedText text={resource.title ?? resource.name} />
+                </button>
+              </li>
+            ))}
+          </ul>
+          {matching.length > shown ? (
+            <button type="button" className="button" onClick={() => setShown((n) => n + PAGE)}>
+              Show {Math.min(PAGE, matching.length - shown)} more of {matching.length - shown}
+            </button>
+          ) : null}
+          {templates.length > 0 ? (
+            <>
+              <h3 className="consent-subtitle">Templates</h3>
+              <ul className="conversations-list" aria-label={`Resource templates of ${current ?? ''}`}>
+                {templates.map((t) => (
+                  <li key={t.uriTemplate} className={template?.uriTemplate === t.uriTemplate ? 'conversation conversation-selected' : 'conversation'}>
+                    <button
+                      type="button"
+                      className="conversation-open"
+                      title={t.uriTemplate}
+                      onClick={() => {
+                        setOpen(null);
+                        setTemplate(t);
+                      }}
+                    >
+                      <UntrustedText text={t.title ?? t.name} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
       </nav>
       <section className="conversation-pane panel-pad" aria-label="Resource">
         {current && template ? (
