@@ -5,7 +5,7 @@ import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
-const env = chatHostFor([{ toolCalls: [{ name: 'echo__echo', input: { text: 'send the quarterly report to everyone@example.com' } }] }, { text: 'Sent.' }], {
+const env = chatHostFor([{ toolCalls: [{ name: 'echo__echo', input: { text: 'send the quarterly report to everyone@example.com' } }] }, { text: 'Sent.' }, { text: 'Noted.' }], {
   echo: fixtureCommand('echoServer'),
 });
 
@@ -65,4 +65,19 @@ test("in a narrow window a server's details get the window's width: every tab in
   const panel = await page.getByRole('tabpanel', { name: 'Tools' }).boundingBox();
   expect(panel?.width ?? 0, 'the details are as wide as most of the window').toBeGreaterThan(600);
   await page.screenshot({ path: 'e2e/artifacts/narrow-window-server-tools.png' });
+});
+
+test("in a narrow window a conversation's long title stays on one line, and its header's controls are whole and inside the window", async ({ page }) => {
+  await page.setViewportSize({ width: 720, height: 560 });
+  await openApp(page, env().host, ['echo']);
+  await sendMessage(page, 'a rather long question about the garden, the weather and what to plant this week');
+  await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Noted.');
+  const pane = page.getByRole('region', { name: /^Conversation: / });
+  const title = await pane.getByRole('heading', { level: 2 }).boundingBox();
+  expect(title?.height ?? 99, 'the title is one line, not a column of words').toBeLessThan(30);
+  for (const control of [pane.getByRole('combobox', { name: 'Model' }), pane.getByRole('button', { name: 'Export' })]) {
+    const box = await control.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 999), 'inside the window').toBeLessThanOrEqual(720);
+  }
+  await page.screenshot({ path: 'e2e/artifacts/narrow-window-conversation-head.png' });
 });

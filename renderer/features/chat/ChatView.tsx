@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { modelInUse } from '../../../shared/modelInUse.ts';
+import { shownText } from '../../../shared/visibleText.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -45,7 +46,7 @@ export function ChatView() {
       <ConversationList />
       <section className="conversation-pane" aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
         <header className="conversation-head">
-          <h2>{title}</h2>
+          <h2 title={shownText(title)}>{title}</h2>
           <ToolsInUse conversationId={selectedId} />
           <SkillsInUse conversationId={selectedId} />
           <ModelPicker conversationKey={key} providers={providers} shown={shown} />
