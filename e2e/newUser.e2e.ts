@@ -55,7 +55,7 @@ async function expectTurnOver(page: Page): Promise<void> {
 
 /** Nothing in the window asks a person to edit a file or pass a flag. */
 async function expectNoCommandLineWords(page: Page): Promise<void> {
-  expect((await page.locator('body').textContent()) ?? '').not.toMatch(/providers\.json|servers\.json|--model|--provider|--config/);
+  expect((await page.locator('body').textContent()) ?? '').not.toMatch(/providers\.json|servers\.json|--model|--provider|--config|--approve/);
 }
 
 test('a newcomer’s first session, from an empty data folder to a pasted server, never breaks', async ({ page }) => {
@@ -86,6 +86,8 @@ test('a newcomer’s first session, from an empty data folder to a pasted server
     await form.getByRole('button', { name: 'Add provider' }).click();
     await expect(page.getByRole('region', { name: 'Providers' }).getByRole('listitem').filter({ hasText: 'claude' })).toContainText('key set');
     await screenshot(page, 'provider');
+    // Settings explains what only the command line offers without handing the person a flag.
+    await expectNoCommandLineWords(page);
   });
 
   await test.step('the first message: the model shown answers, after a tool call of the trusted sample server', async () => {

@@ -47,8 +47,8 @@ export function ApprovalSettings({ saved, onSave }: { saved: ApprovalChoices; on
           your answer.
         </p>
         <p className="muted">
-          Allowing every call without asking is not offered: a model misled by what a tool returned could then make any server act, with nobody checking. For one
-          unattended run, the command line’s <code>--approve all</code> does it.
+          Allowing every call without asking is not offered: a model misled by what a tool returned could then make any server act, with nobody checking. Only a
+          single unattended run from the command line can allow every call, for that run alone.
         </p>
       </RadioChoices>
       <RadioChoices legend="Sampling requests from servers" name="approval-sampling" choices={SAMPLING_CHOICES} value={shown.sampling} onChange={(sampling) => void choose({ sampling }, SAMPLING_SAVED[sampling])}>
