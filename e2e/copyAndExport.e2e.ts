@@ -1,12 +1,13 @@
 // A reply copied and a conversation saved, as a person does every day: Copy puts the reply's words on the
-// clipboard as the window shows them (a hidden character as its mark), and Export saves the conversation
+// clipboard as the window shows them (a hidden character as its mark), a code block's Copy its code alone,
+// and Export saves the conversation
 // as Markdown or JSON under its title's name, as `atrium history export` does.
 import { readFile } from 'node:fs/promises';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 
 // U+202E (right-to-left override) would reverse what follows wherever the words are pasted.
-const env = chatHostFor([{ text: 'Plant **basil** by the window.\u202Eevil' }], {});
+const env = chatHostFor([{ text: 'Plant **basil** by the window.\u202Eevil' }, { text: 'Water it like this:\n\n```sh\nwater --litres 2 basil\n```\n\nEvery morning.' }], {});
 
 test('Copy puts a reply on the clipboard as shown; Export saves the conversation as Markdown or JSON', async ({ page }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env().host.url });
@@ -23,6 +24,17 @@ test('Copy puts a reply on the clipboard as shown; Export saves the conversation
     expect(copied, 'no hidden character reaches the clipboard').not.toContain('\u202E');
     expect(copied).toMatch(/⟨.*202E.*⟩evil/);
     await expect(reply.getByRole('status'), 'the note goes away by itself').toHaveText('');
+  });
+
+  await test.step('a code block has a Copy of its own: the code alone', async () => {
+    await sendMessage(page, 'how do I water it?');
+    const withCode = page.getByRole('listitem', { name: 'Assistant' }).last();
+    await expect(withCode).toContainText('Every morning.');
+    await withCode.locator('pre').hover();
+    await withCode.getByRole('button', { name: 'Copy the code' }).click();
+    await expect(withCode.getByRole('status').first()).toHaveText('Copied');
+    expect(((await page.evaluate('navigator.clipboard.readText()')) as string).trim()).toBe('water --litres 2 basil');
+    await page.screenshot({ path: 'e2e/artifacts/reply-copy-code.png' });
   });
 
   await test.step('Export as Markdown and as JSON, named after the conversation', async () => {

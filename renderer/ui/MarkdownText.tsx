@@ -1,10 +1,11 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { checkOfferedAddress } from '../../shared/offeredAddress.ts';
+import { CopyButton } from './CopyButton.tsx';
 import { askToOpen } from './LinkConfirmation.tsx';
 import { markHidden } from '../../shared/serverText.ts';
 import { shownText } from '../../shared/visibleText.ts';
@@ -100,7 +101,19 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
   );
 }
 
+/** A code block with its Copy: the code as shown (a hidden character as its mark), without the highlighting. */
+function CodeBlock({ children }: { children: ReactNode }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <div className="code-block">
+      <pre ref={pre}>{children}</pre>
+      <CopyButton label="Copy the code" text={() => pre.current?.textContent ?? ''} />
+    </div>
+  );
+}
+
 const components: Components = {
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   a: ({ href, children }) => <ConfirmedLink href={href}>{children}</ConfirmedLink>,
   img: ({ src, alt }) => <ConfirmedLink href={typeof src === 'string' ? src : undefined}>[image: {alt || 'untitled'}]</ConfirmedLink>,
 };

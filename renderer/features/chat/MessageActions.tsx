@@ -1,12 +1,12 @@
 // What the person can do with a message in the conversation: Edit their own words, Copy a reply, Retry the last one.
 
-import { useEffect, useState } from 'react';
 import type { StoredMessage } from '../../../shared/conversation.ts';
 import { shownText } from '../../../shared/visibleText.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { typedText } from './messageText.ts';
 
 /**
@@ -30,38 +30,10 @@ export function MessageActions({ message, last, model }: { message: StoredMessag
   if (!text && !last) return null;
   return (
     <div className="message-actions">
-      {text ? <CopyAction text={text} /> : null}
+      {/* The reply's Markdown as the window shows it: a character that could hide or reorder text goes to the clipboard as its mark. */}
+      {text ? <CopyButton label="Copy the reply" text={() => shownText(text)} /> : null}
       {last ? <RetryAction messageId={message.id} model={model} /> : null}
     </div>
-  );
-}
-
-/**
- * Copies the reply's words (its Markdown) as the window shows them: a character that could hide or
- * reorder text is copied as its mark, not carried hidden into wherever the person pastes it.
- */
-function CopyAction({ text }: { text: string }) {
-  const [outcome, setOutcome] = useState<'Copied' | 'Could not copy' | null>(null);
-  useEffect(() => {
-    if (!outcome) return;
-    const timer = setTimeout(() => setOutcome(null), 2_000);
-    return () => clearTimeout(timer);
-  }, [outcome]);
-  const copy = () => {
-    navigator.clipboard.writeText(shownText(text)).then(
-      () => setOutcome('Copied'),
-      () => setOutcome('Could not copy'),
-    );
-  };
-  return (
-    <>
-      <button type="button" className="icon-button" aria-label="Copy the reply" onClick={copy}>
-        Copy
-      </button>
-      <span className="muted" role="status">
-        {outcome}
-      </span>
-    </>
   );
 }
 
