@@ -7,19 +7,13 @@
 
 import { basename } from 'node:path';
 import type { ServerReach } from '../../../shared/installs.ts';
+import { addressKind } from '../../../shared/urlPolicy.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { checkSandboxTools } from '../extensions/sandbox/sandboxTools.ts';
 
 export function serverReach(server: ServerDefinition): ServerReach {
   const roots = (server.roots ?? []).map((root) => `It is given ${root} as a root (a folder to work in); that is a request to it, not a limit.`);
-  if (server.transport !== 'stdio') {
-    return {
-      where: 'remote',
-      sandboxed: false,
-      summary: `It runs on another computer (${new URL(server.url).host}): it sees what Atrium sends it — your tool calls' arguments — and nothing on this computer.`,
-      details: roots,
-    };
-  }
+  if (server.transport !== 'stdio') return { where: 'remote', sandboxed: false, summary: remoteSummary(new URL(server.url)), details: roots };
   if (isContainer(server.command, server.args)) {
     return {
       where: 'container',
@@ -47,6 +41,24 @@ export function serverReach(server: ServerDefinition): ServerReach {
     summary: `It runs on this computer without a sandbox${server.sandbox === false ? ' (you chose to run it without one)' : ''}: it can read, change and delete whatever your user account can, reach the network, and start other programs.`,
     details: roots,
   };
+}
+
+/**
+ * Where a remote server is, as far as its address tells: Atrium neither starts nor sandboxes it. One at a
+ * loopback address is a program on this computer, which reaches whatever the account that runs it can;
+ * one on the local network may be this computer too, at a network address.
+ */
+function remoteSummary(url: URL): string {
+  const sees = "it sees what Atrium sends it — your tool calls' arguments";
+  switch (addressKind(url.hostname)) {
+    case 'loopback':
+      return `It is a program already running on this computer (${url.host}), which Atrium neither starts nor sandboxes: ${sees}, and it reaches whatever the account that runs it can.`;
+    case 'private':
+    case 'link-local':
+      return `It runs on your local network (${url.host}), on another computer or on this one: ${sees}; what it can reach there is up to whoever runs it.`;
+    default:
+      return `It runs on another computer (${url.host}): ${sees} — and nothing on this computer.`;
+  }
 }
 
 /** `docker run …` or `podman run …`: the program is a container runtime. */
