@@ -5,6 +5,7 @@
 import { LlmError } from '../llmTypes.ts';
 import type { ProviderConfig } from '../llmTypes.ts';
 import { secretVariables } from '../../store/secrets.ts';
+import { networkFailureOf } from '../../../shared/networkFailure.ts';
 
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
@@ -47,7 +48,7 @@ export function toLlmError<E extends SdkApiError>(providerId: string, error: unk
   }
   if (error instanceof sdk.APIConnectionError) {
     const cause = error.cause instanceof Error ? error.cause : undefined;
-    const code = networkCode(cause);
+    const code = networkFailureOf(cause);
     // fetch never connects to the ports the web keeps for other services (1, 9, 6000, …).
     if (code === 'bad port') return new LlmError(providerId, `${who}: cannot reach ${baseURL}: no web client connects to that port, which belongs to another service. Use the port the server answers at.`);
     return new LlmError(providerId, `${who}: cannot reach ${baseURL}${code ? ` (${code})` : ''}. ${context.unreachableHint}`, cause ? { cause } : undefined);
@@ -126,19 +127,6 @@ export function scrubKey(text: string, key: string | undefined): string {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The innermost reason fetch gives (its outer error only says "fetch failed"). */
-function networkCode(cause: Error | undefined): string | undefined {
-  let innermost: Error | undefined;
-  for (let e: unknown = cause; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ENOTFOUND') return 'host not found';
-    if (typeof code === 'string') return code;
-    innermost = e;
-  }
-  return innermost && innermost !== cause ? innermost.message : undefined;
 }
 
 function truncate(text: string, max: number): string {

@@ -105,6 +105,13 @@ describe('a hostile registry', () => {
     assert.match(await failure(quick().entry('io.github.a/b')), /answered for io\.github\.a\/b with another server \(someone\/else\)|does not fit the server\.json schema/);
   });
 
+  test('a registry that cannot be reached says why in words, not "fetch failed"', async () => {
+    const refused = registryClient('http://127.0.0.1:9', fetch, { timeoutMs: 2000 });
+    const said = await failure(refused.listLatest());
+    assert.match(said, /^the registry at http:\/\/127\.0\.0\.1:9 could not be reached \(.+\): check this computer's connection, then try again$/);
+    assert.doesNotMatch(said, /fetch failed/);
+  });
+
   test('a list whose cursor loops back stops, said', async () => {
     answer = (_req, res) => res.end(JSON.stringify({ servers: [], metadata: { count: 0, nextCursor: 'again' } }));
     assert.match(await failure(quick().listLatest()), /sent a page cursor it had sent before: its list loops/);
@@ -113,12 +120,12 @@ describe('a hostile registry', () => {
   test('an answer that never comes, or stops halfway, ends at the time limit', async () => {
     answer = () => undefined;
     const started = Date.now();
-    assert.match(await failure(quick().listLatest()), /did not answer: it did not answer within 0\.5 s/);
+    assert.match(await failure(quick().listLatest()), /did not answer within 0\.5 s: try again later/);
     answer = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('{"servers": [');
     };
-    assert.match(await failure(quick().listLatest()), /did not answer: it did not answer within 0\.5 s/);
+    assert.match(await failure(quick().listLatest()), /did not answer within 0\.5 s: try again later/);
     assert.ok(Date.now() - started < 5000, 'both within the limit, not the default');
   });
 

@@ -7,6 +7,7 @@ import { readBounded } from '../../http/boundedBody.ts';
 import { InstallError } from '../installError.ts';
 import type { RegistryRecord } from './registryRecords.ts';
 import { readPage, readRecord } from './registryRecords.ts';
+import { networkFailureOf } from '../../../../shared/networkFailure.ts';
 
 export const OFFICIAL_REGISTRY = 'https://registry.modelcontextprotocol.io';
 
@@ -45,8 +46,9 @@ export function registryClient(address: string, fetchImpl: typeof fetch = fetch,
       response = await readBounded(response, { maxBytes: MAX_ANSWER_BYTES, tooLarge: () => new InstallError('failed', `the registry at ${base} sent an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB`) });
     } catch (error) {
       if (error instanceof InstallError) throw error;
-      const why = limit.aborted ? `it did not answer within ${limits.timeoutMs / 1000} s` : 'it could not be reached';
-      throw new InstallError('failed', `the registry at ${base} did not answer: ${why} (${(error as Error).message})`);
+      if (limit.aborted) throw new InstallError('failed', `the registry at ${base} did not answer within ${limits.timeoutMs / 1000} s: try again later`);
+      // fetch says only "fetch failed"; its causes say why (host not found: is this computer online?).
+      throw new InstallError('failed', `the registry at ${base} could not be reached (${networkFailureOf(error) ?? (error as Error).message}): check this computer's connection, then try again`);
     }
     if (response.status === 404) return { status: 404, body: undefined };
     if (!response.ok) throw new InstallError('failed', `the registry at ${base} answered ${response.status} ${response.statusText}`.trim());
