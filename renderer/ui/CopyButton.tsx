@@ -12,10 +12,13 @@ export function CopyButton({ label, text }: { label: string; text: () => string 
     return () => clearTimeout(timer);
   }, [outcome]);
   const copy = () => {
-    navigator.clipboard.writeText(text()).then(
-      () => setOutcome('Copied'),
-      () => setOutcome('Could not copy'),
-    );
+    // A page the browser does not deem secure has no clipboard: that is said like a refusal, not thrown.
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(text()))
+      .then(
+        () => setOutcome('Copied'),
+        () => setOutcome('Could not copy'),
+      );
   };
   return (
     <span className="copy-button">

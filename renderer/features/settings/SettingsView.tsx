@@ -22,6 +22,7 @@ export function SettingsView() {
   // The store mirrors the saved settings (settingsChanged) and lists the providers' models again after each change.
   const settings = useAtriumStore((state) => state.settings);
   const providers = useAtriumStore((state) => state.providers);
+  const defaultModel = defaultShown(settings?.default, providers);
   const error = useAtriumStore((state) => state.providersError);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -103,14 +104,14 @@ export function SettingsView() {
         <label className="field">
           Default model for new conversations
           <select
-            value={defaultShown(settings?.default, providers)}
+            value={defaultModel ? modelOptionValue(defaultModel.provider, defaultModel.model) : ''}
             onChange={(event) => {
               const chosen = modelOfOption(event.target.value);
               void act(() => api.saveDefaults({ default: chosen }), `New conversations use ${chosen.model}`);
             }}
           >
             <option value="">—</option>
-            {providers ? <ModelOptions providers={providers} chosen={settings?.default} /> : null}
+            {providers ? <ModelOptions providers={providers} chosen={defaultModel} /> : null}
           </select>
         </label>
         <NumberSetting
@@ -144,10 +145,10 @@ export function SettingsView() {
 }
 
 /** The model new conversations use: the one chosen here, else the one the host falls back to (the default provider's first). */
-function defaultShown(chosen: { provider: string; model: string } | undefined, providers: readonly ProviderView[] | null): string {
-  if (chosen) return modelOptionValue(chosen.provider, chosen.model);
+function defaultShown(chosen: { provider: string; model: string } | undefined, providers: readonly ProviderView[] | null): { provider: string; model: string } | undefined {
+  if (chosen) return chosen;
   const fallback = providers?.find((p) => p.isDefault);
-  return fallback?.defaultModel ? modelOptionValue(fallback.id, fallback.defaultModel) : '';
+  return fallback?.defaultModel ? { provider: fallback.id, model: fallback.defaultModel } : undefined;
 }
 
 function NumberSetting({ label, hint, value, min, max, onSave }: { label: string; hint?: string; value: number; min: number; max: number; onSave(value: number): Promise<void> }) {
