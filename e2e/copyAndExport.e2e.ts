@@ -49,6 +49,12 @@ test('Copy puts a reply on the clipboard as shown; Export saves the conversation
     expect(text).toContain('garden tips');
     expect(text).toContain('Plant **basil** by the window.');
     await expect(page.getByRole('group', { name: 'Export the conversation' }), 'the menu closes once saved').toBeHidden();
+    await expect(head.getByRole('button', { name: 'Export' }), 'the keyboard is back on Export').toBeFocused();
+    await head.getByRole('button', { name: 'Export' }).press('Enter');
+    await page.getByRole('group', { name: 'Export the conversation' }).getByRole('button', { name: 'As JSON' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('group', { name: 'Export the conversation' })).toBeHidden();
+    await expect(head.getByRole('button', { name: 'Export' }), 'Escape closes it, back on Export').toBeFocused();
 
     await head.getByRole('button', { name: 'Export' }).click();
     const json = page.waitForEvent('download');

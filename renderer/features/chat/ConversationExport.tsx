@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
@@ -17,11 +17,19 @@ export function ConversationExport({ conversationId, title }: { conversationId: 
   const api = useAtriumApi();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Closed (saved, or Escape), the keyboard goes back to Export: the button it was on is gone.
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
   useEffect(() => {
     if (!open) return;
     // Escape closes it, as it closes the window's other panels.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -31,14 +39,14 @@ export function ConversationExport({ conversationId, title }: { conversationId: 
     api.exportConversation({ conversationId, format }).then(
       (text) => {
         saveAsFile(text, type, `${exportName(title)}.${extension}`);
-        setOpen(false);
+        close();
       },
       (failure: unknown) => setError(errorMessage(failure)),
     );
   };
   return (
     <div className="conversation-export">
-      <button type="button" className="button button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={toggle} type="button" className="button button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
         Export
       </button>
       {open ? (
