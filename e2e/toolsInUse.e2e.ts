@@ -44,6 +44,9 @@ test('the person sees which tools the model has and why, loads one by hand, keep
     await loaded.getByRole('button', { name: 'Unload first/tool_42' }).click();
     await expect(loaded).not.toContainText('first / tool_42');
     await page.screenshot({ path: 'e2e/artifacts/tools-in-use.png' });
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Tools: / }), 'Escape hands the keyboard back to the button that opened it').toBeFocused();
   });
 
   await test.step('after a reload the conversation still has them, and the server’s Tools tab shows the one kept always loaded', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
@@ -19,21 +19,19 @@ export function ConversationExport({ conversationId, title }: { conversationId: 
   const [error, setError] = useState<string | null>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   // Closed (saved, or Escape), the keyboard goes back to Export: the button it was on is gone.
-  const close = () => {
+  const close = useCallback(() => {
     setOpen(false);
     toggle.current?.focus();
-  };
+  }, []);
   useEffect(() => {
     if (!open) return;
     // Escape closes it, as it closes the window's other panels.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggle.current?.focus();
+      if (event.key === 'Escape') close();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
+  }, [open, close]);
   const save = ({ format, type, extension }: (typeof FORMATS)[number]) => {
     setError(null);
     api.exportConversation({ conversationId, format }).then(

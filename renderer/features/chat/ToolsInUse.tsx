@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ToolSearchHit } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -15,15 +15,21 @@ import { sliceMarked } from '../../../shared/serverText.ts';
  */
 export function ToolsInUse({ conversationId }: { conversationId: string | null }) {
   const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Closed (Escape, or its Close), the keyboard goes back to the button that opened it, not to the page.
+  const close = useCallback(() => {
+    setOpen(false);
+    toggle.current?.focus();
+  }, []);
   const inUse = useAtriumStore((state) => (state.toolsInUse?.conversationId === conversationId ? state.toolsInUse.tools : null));
   if (!inUse || inUse.offered === 0) return null;
   const label = inUse.searching ? `Tools: ${inUse.loaded.length} loaded of ${inUse.offered}` : `Tools: all ${inUse.offered}`;
   return (
     <div className="tools-in-use">
-      <button type="button" className="button button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={toggle} type="button" className="button button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
         {label}
       </button>
-      {open ? <ToolsInUsePanel conversationId={conversationId} onClose={() => setOpen(false)} /> : null}
+      {open ? <ToolsInUsePanel conversationId={conversationId} onClose={close} /> : null}
     </div>
   );
 }
