@@ -110,6 +110,7 @@ test('a long call runs as a task while the conversation goes on; its question, i
     expect(await violationsInBothThemes(page, 'the Tasks panel and a running task')).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Tasks/ }), 'the keyboard goes back to the button that opened it').toBeFocused();
   });
 
   await test.step('the person moves on to another conversation; the result comes in there all the same', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { TaskView } from '../contract/tasksContract.ts';
 import { useAtriumStore } from '../../../../../renderer/store/useAtriumStore.ts';
+import { returnFocus } from '../../../../../renderer/ui/focusHome.ts';
 import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
 import { TaskStatus } from './TaskStatus.tsx';
 
@@ -28,8 +29,12 @@ export function TasksPanel() {
   const titles = useAtriumStore(useShallow((state) => Object.fromEntries(state.conversations.map((c) => [c.id, c.title]))));
   const showConversation = useAtriumStore((state) => state.showConversation);
   const heading = useRef<HTMLHeadingElement>(null);
+  // Opened, the keyboard goes to it; closed (Escape, ×, a conversation shown), back where it was.
   useEffect(() => {
-    if (open) heading.current?.focus();
+    if (!open) return;
+    const opener = document.activeElement;
+    heading.current?.focus();
+    return () => returnFocus(opener);
   }, [open]);
   if (!open) return null;
   const running = tasks.filter((task) => task.endedAt === undefined).sort((a, b) => b.startedAt - a.startedAt);
