@@ -325,10 +325,12 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     whenSettled: () => hub.whenSettled(),
     shutdown: () =>
       (stopping ??= (async () => {
-        for (const stop of stopFollowing) stop();
+        // Reads of the followed files under way finish first: they write last good copies in the data folder.
+        const followsStopped = Promise.all(stopFollowing.map((stop) => stop()));
         for (const record of pending.list()) pending.withdraw(record.id, 'Atrium is quitting');
         tasks.stop();
         await hub.stopAll();
+        await followsStopped;
         await sandboxes.close();
         await eras.settled();
         stores.close();

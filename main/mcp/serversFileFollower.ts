@@ -12,9 +12,13 @@ import type { ServerDefinition } from './config/serverConfig.ts';
 import type { HubEmit, McpHub } from './McpHub.ts';
 import type { ServerRegistry, ServersChange } from './ServerRegistry.ts';
 
-/** Follows the registry's file (Atrium's own; a --config file is not followed); returns the way to stop. */
-export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: HubEmit): () => void {
-  if (!registry.writable) return () => undefined;
+/**
+ * Follows the registry's file (Atrium's own; a --config file is not followed); returns the way to stop,
+ * which settles once a read under way has finished (a read writes the last good copy, and nothing may be
+ * written in the data folder once the host has stopped).
+ */
+export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: HubEmit): () => Promise<void> {
+  if (!registry.writable) return () => Promise.resolve();
   const apply = (change: ServersChange) => {
     // Asked for now, in this order: the hub runs each server's changes one after another.
     const done = [
@@ -31,9 +35,10 @@ export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: H
   };
   const stopListening = registry.onChange(apply);
   let gone: NodeJS.Timeout | undefined;
+  let reading: Promise<unknown> = Promise.resolve();
   const refresh = () => {
     clearTimeout(gone);
-    registry.refresh().then(
+    const read = registry.refresh().then(
       (found) => {
         // Still gone a moment later (not an editor's save between its delete and its write): no servers.
         if (found === 'missing') gone = setTimeout(() => void registry.refresh({ ifMissing: 'empty' }).catch(() => undefined), MISSING_SETTLE_MS).unref();
@@ -41,14 +46,16 @@ export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: H
       // A read that fails is tried again at the file's next change.
       () => undefined,
     );
+    reading = Promise.all([reading, read]);
   };
   const watch = watchFile(registry.path, refresh);
   // What changed between the first read and the watch starting is not missed.
   refresh();
-  return () => {
+  return async () => {
     clearTimeout(gone);
     watch.close();
     stopListening();
+    await reading;
   };
 }
 

@@ -100,3 +100,19 @@ test('a providers.json broken by hand is never written over: a change in Setting
     assert.equal(await readFile(path, 'utf8'), broken);
     assert.deepEqual(store.current().providers.map((p) => p.id), ['claude'], 'the settings it had are kept');
   }));
+
+test('stopping the follow waits for a read under way: nothing is written in the folder once it has stopped', async () => {
+  await withHome(async (home) => {
+    const file = join(home, PROVIDERS_FILE_NAME);
+    await writeFile(file, JSON.stringify({ providers: [{ id: 'first', kind: 'anthropic' }] }));
+    const store = await SettingsStore.open(home);
+    const edited = JSON.stringify({ providers: [{ id: 'edited', kind: 'anthropic' }] });
+    await writeFile(file, edited);
+    // Following reads the file at once; a stop right after must not leave that read writing on (the last
+    // good copy), or a folder removed after a host's shutdown is written into while it goes.
+    const stop = store.follow();
+    await stop();
+    assert.equal(await readFile(`${file}.bak`, 'utf8'), edited, 'the read that was under way finished before the stop did');
+    assert.equal(store.current().providers[0]?.id, 'edited');
+  });
+});

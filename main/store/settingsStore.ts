@@ -216,15 +216,19 @@ export class SettingsStore {
    * Follows providers.json while the host runs: an edit saved there (the person's editor, another
    * Atrium) becomes the snapshot and every listener hears of it; a file broken there leaves the settings
    * as they were (and is listed until it is fixed). Settings given for the run are not the file's, and
-   * are not replaced by it. Returns the way to stop.
+   * are not replaced by it. Returns the way to stop, which settles once a read under way has finished:
+   * a read writes the last good copy, and nothing may be written in the folder once the host has stopped.
    */
-  follow(): () => void {
-    if (!this.followsFile) return () => undefined;
+  follow(): () => Promise<void> {
+    if (!this.followsFile) return () => Promise.resolve();
     const refresh = () => void this.refresh().catch(() => undefined);
     const watch = watchFile(join(this.home, PROVIDERS_FILE_NAME), refresh);
     // What changed between the first read and the watch starting is not missed.
     refresh();
-    return () => watch.close();
+    return async () => {
+      watch.close();
+      await this.writing;
+    };
   }
 
   private refresh(): Promise<void> {
