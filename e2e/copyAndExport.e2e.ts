@@ -5,9 +5,18 @@
 import { readFile } from 'node:fs/promises';
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
+import { holdStream } from './fixtures/llm/streamHold.ts';
 
 // U+202E (right-to-left override) would reverse what follows wherever the words are pasted.
-const env = chatHostFor([{ text: 'Plant **basil** by the window.\u202Eevil' }, { text: 'Water it like this:\n\n```sh\nwater --litres 2 basil\n```\n\nEvery morning.' }], {});
+const feeding = holdStream('Then this:\n\n```sh\nfeed');
+const env = chatHostFor(
+  [
+    { text: 'Plant **basil** by the window.\u202Eevil' },
+    { text: 'Water it like this:\n\n```sh\nwater --litres 2 basil\n```\n\nEvery morning.' },
+    { text: 'Then this:\n\n```sh\nfeed --grams 5 basil\n```\n\nOnce a week.', hold: feeding },
+  ],
+  {},
+);
 
 test('Copy puts a reply on the clipboard as shown; Export saves the conversation as Markdown or JSON', async ({ page }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env().host.url });
@@ -35,6 +44,17 @@ test('Copy puts a reply on the clipboard as shown; Export saves the conversation
     await expect(withCode.getByRole('status').first()).toHaveText('Copied');
     expect(((await page.evaluate('navigator.clipboard.readText()')) as string).trim()).toBe('water --litres 2 basil');
     await page.screenshot({ path: 'e2e/artifacts/reply-copy-code.png' });
+  });
+
+  await test.step('a code block highlighted while its reply still streams shows the rest once it comes', async () => {
+    await sendMessage(page, 'and feeding?');
+    const streaming = page.getByRole('listitem', { name: 'Assistant (replying)' });
+    // The pause lets the highlighting pass run on the half-written block (an idle moment mid-stream).
+    await expect(streaming.locator('pre code.hljs')).toHaveCount(1);
+    feeding.release();
+    const done = page.getByRole('listitem', { name: 'Assistant' }).last();
+    await expect(done).toContainText('Once a week.');
+    await expect(done.locator('pre')).toContainText('feed --grams 5 basil');
   });
 
   await test.step('Export as Markdown and as JSON, named after the conversation', async () => {

@@ -21,12 +21,15 @@ import { whenIdle } from './idleWork.ts';
  */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
   const hasCode = CODE_FENCE.test(text);
-  const [highlighted, setHighlighted] = useState<ReactNode>(() => (hasCode ? (cache.get(`hl:${text}`) ?? null) : null));
+  // The highlighted tree belongs to the text it was made from: a reply still streaming changes its text,
+  // and a tree made from an earlier part of it (in an idle moment mid-stream) must never stand for the rest.
+  const [highlighted, setHighlighted] = useState<{ text: string; tree: ReactNode } | null>(null);
+  const tree = highlighted?.text === text ? highlighted.tree : hasCode ? (cache.get(`hl:${text}`) ?? null) : null;
   useEffect(() => {
-    if (!hasCode || highlighted !== null) return;
-    return whenIdle(() => setHighlighted(rendered(text, true)), { whenScrollSettles: true });
-  }, [hasCode, highlighted, text]);
-  return <div className="markdown">{highlighted ?? rendered(text, false)}</div>;
+    if (!hasCode || tree !== null) return;
+    return whenIdle(() => setHighlighted({ text, tree: rendered(text, true) }), { whenScrollSettles: true });
+  }, [hasCode, tree, text]);
+  return <div className="markdown">{tree ?? rendered(text, false)}</div>;
 });
 
 const CODE_FENCE = /^ {0,3}(```|~~~)/m;
