@@ -2,7 +2,8 @@
 // directories; servers that asked for roots are told of every change (notifications/roots/list_changed).
 
 import { realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RootEntry } from '../../shared/domain.ts';
 
@@ -37,7 +38,7 @@ export class RootsStore {
 export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
   let path: string;
   try {
-    path = entry.uri.startsWith('file:') ? fileURLToPath(entry.uri) : entry.uri;
+    path = entry.uri.startsWith('file:') ? fileURLToPath(entry.uri) : withHomeFolder(entry.uri);
   } catch {
     throw new RootsError(`"${entry.uri}" is not a valid file URI`);
   }
@@ -54,4 +55,10 @@ export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
   }
   if (!(await stat(real)).isDirectory()) throw new RootsError(`root "${path}" is not a folder`);
   return { uri: pathToFileURL(real).href, name: entry.name ?? basename(real) };
+}
+
+/** `~` and `~/…` typed in the window mean the person's home folder, as their shell reads them. */
+function withHomeFolder(typed: string): string {
+  if (typed === '~') return homedir();
+  return /^~[\\/]/.test(typed) ? join(homedir(), typed.slice(2)) : typed;
 }

@@ -138,7 +138,7 @@ export function RootsView() {
             ) : null}
           </form>
           <p className="muted">
-            Folders are checked to exist and sent to servers as file:// addresses.
+            Folders are checked to exist and sent to servers as file:// addresses; ~ is your home folder.
             {hostInfo && !hostInfo.canPickFolders ? ' The desktop app can also open the system’s folder picker.' : null}
           </p>
         </section>
