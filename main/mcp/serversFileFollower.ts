@@ -35,18 +35,24 @@ export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: H
   };
   const stopListening = registry.onChange(apply);
   let gone: NodeJS.Timeout | undefined;
-  let reading: Promise<unknown> = Promise.resolve();
+  // The reads under way (a stop waits for them); each leaves the set once done.
+  const reading = new Set<Promise<void>>();
+  const track = (read: Promise<void>) => {
+    reading.add(read);
+    void read.finally(() => reading.delete(read));
+  };
   const refresh = () => {
     clearTimeout(gone);
-    const read = registry.refresh().then(
-      (found) => {
-        // Still gone a moment later (not an editor's save between its delete and its write): no servers.
-        if (found === 'missing') gone = setTimeout(() => void registry.refresh({ ifMissing: 'empty' }).catch(() => undefined), MISSING_SETTLE_MS).unref();
-      },
-      // A read that fails is tried again at the file's next change.
-      () => undefined,
+    track(
+      registry.refresh().then(
+        (found) => {
+          // Still gone a moment later (not an editor's save between its delete and its write): no servers.
+          if (found === 'missing') gone = setTimeout(() => track(registry.refresh({ ifMissing: 'empty' }).then(() => undefined, () => undefined)), MISSING_SETTLE_MS).unref();
+        },
+        // A read that fails is tried again at the file's next change.
+        () => undefined,
+      ),
     );
-    reading = Promise.all([reading, read]);
   };
   const watch = watchFile(registry.path, refresh);
   // What changed between the first read and the watch starting is not missed.
@@ -55,7 +61,7 @@ export function followServersFile(registry: ServerRegistry, hub: McpHub, emit: H
     clearTimeout(gone);
     watch.close();
     stopListening();
-    await reading;
+    await Promise.all(reading);
   };
 }
 
