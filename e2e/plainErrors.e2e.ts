@@ -34,6 +34,8 @@ async function openServers(page: Page): Promise<void> {
 }
 
 test('server editor: an empty name and command are both said beside their fields, and what was typed stays', async ({ page }) => {
+  // A laptop's window: the form is taller than it, so it scrolls to Save and back to the first field at fault.
+  await page.setViewportSize({ width: 1024, height: 640 });
   await openServers(page);
   await page.getByRole('button', { name: 'Add server' }).click();
   const form = page.getByRole('dialog', { name: 'Add a server' });
@@ -46,6 +48,7 @@ test('server editor: an empty name and command are both said beside their fields
   await expect(name).toHaveAccessibleDescription('Name is required: give the server a short name, for example "files".');
   await expect(command).toHaveAccessibleDescription('Command is required: the program that starts the server, for example npx or node.');
   await expect(name, 'the first field at fault has the focus').toBeFocused();
+  await expect(form.getByText('Name', { exact: true }), 'with its label in view, not only its box').toBeInViewport({ ratio: 1 });
   await expect(form.getByText('Name is required: give the server a short name, for example "files".')).toBeVisible();
   await expect(form.getByRole('alert')).toHaveText('Not saved: correct the fields marked above.');
   await expect(args, 'what was typed stays').toHaveValue('server.js\n--verbose');

@@ -36,7 +36,11 @@ export function useFormProblems(fields: readonly string[], idPrefix: string) {
   const [focusFirst, setFocusFirst] = useState(0);
   useEffect(() => {
     if (focusFirst === 0) return;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    const field = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    // Focusing alone scrolls only the box into view, its label cut off at the edge of a tall form: the
+    // field is shown whole, its label, box and message.
+    field?.focus({ preventScroll: true });
+    (field?.closest<HTMLElement>('.field') ?? field)?.scrollIntoView({ block: 'nearest' });
   }, [focusFirst]);
   const report = useCallback(
     (error: unknown) => {
