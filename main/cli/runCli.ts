@@ -2,7 +2,6 @@
 // failures (bad usage, a missing command, a crash, a timeout) end in one line on stderr naming the
 // server and the cause, and a non-zero exit code; never a stack trace.
 
-import type { JsonObject } from '../../shared/contract.ts';
 import type { ServerStatus } from '../../shared/domain.ts';
 import type { HostCore, RunningHost } from '../app/hostCore.ts';
 import { NO_RESTARTS, ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
@@ -10,7 +9,7 @@ import { importServersFile } from '../app/importServersFile.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { CliFailure, USAGE, UsageError, informationAnswer, parseCli, parseJsonObject } from './cliArgs.ts';
+import { CliFailure, USAGE, UsageError, informationAnswer, parseCli } from './cliArgs.ts';
 import { nearestWord } from '../../shared/nearestWord.ts';
 import * as format from './formatOutput.ts';
 import { commandLineText, isPersonFacing } from '../api/personFacingErrors.ts';
@@ -28,7 +27,7 @@ import { leaveDamagedFilesInPlace, logDataFileProblemsTo, prepareDataFolder } fr
 import { personFilesDamaged } from '../app/personFiles.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import { followTasks } from './taskLines.ts';
-import { formatShownSkill, formatSkills } from './skillsOutput.ts';
+import { answerCommand } from './answerCommand.ts';
 import { interruptedExit, whenInterrupted } from './interruption.ts';
 
 export interface CliIo {
@@ -226,99 +225,6 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
   return code === 0 && LISTS_SERVERS.has(invocation.command) && failed.some(([, status]) => !isReported(status)) ? 1 : code;
 }
 
-async function answerCommand(invocation: CliInvocation, { api }: RunningHost, io: CliIo): Promise<number> {
-  const print = (value: unknown, human: () => string) => io.out(invocation.json ? safeJson(value, 2) : human());
-  const filter = invocation.server !== undefined ? { serverId: invocation.server } : {};
-  switch (invocation.command) {
-    case 'tools': {
-      if (invocation.args[0] === 'approve') {
-        const [, serverId = '', name = ''] = invocation.args;
-        const tool = (await api.listTools({ serverId })).find((t) => t.name === name);
-        if (!tool) throw new CliFailure(`${serverId} offers no tool named "${name}"`);
-        if (!tool.changed) {
-          io.out(`${format.visible(serverId)} / ${format.visible(name)} has not changed since it was approved; nothing to do.`);
-          return 0;
-        }
-        io.out(format.formatTools([tool]));
-        await api.approveToolChange({ serverId, tool: name, fingerprint: tool.changed.fingerprint });
-        io.out(`Approved the version shown above: the model gets ${format.visible(serverId)} / ${format.visible(name)} again (its next call asks as a new tool would).`);
-        return 0;
-      }
-      if (invocation.search !== undefined) {
-        const hits = await api.searchTools({ query: invocation.search, ...(invocation.limit ? { limit: invocation.limit } : {}) });
-        print(
-          hits.map((hit, index) => ({ rank: index + 1, modelName: hit.tool.modelName, serverId: hit.tool.serverId, tool: hit.tool.name, score: Number(hit.score.toFixed(4)) })),
-          () => format.formatSearchHits(invocation.search ?? '', hits),
-        );
-        return 0;
-      }
-      const tools = await api.listTools(filter);
-      print(tools, () => format.formatTools(tools));
-      return 0;
-    }
-    case 'resources': {
-      const resources = await api.listResources(filter);
-      print(resources, () => format.formatResources(resources));
-      return 0;
-    }
-    case 'templates': {
-      const templates = await api.listResourceTemplates(filter);
-      print(templates, () => format.formatTemplates(templates));
-      return 0;
-    }
-    case 'prompts': {
-      const prompts = await api.listPrompts(filter);
-      print(prompts, () => format.formatPrompts(prompts));
-      return 0;
-    }
-    case 'call': {
-      const [serverId = '', tool = '', json] = invocation.args;
-      const args = json === undefined ? undefined : parseJsonObject(json, 'the tool arguments');
-      const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
-      print(result, () => format.formatContent(result));
-      // MCP Apps: a result with a view is shown in the window; the terminal names the view and how to read it.
-      const view = (await api.listTools({ serverId })).find((summary) => summary.name === tool)?.view;
-      if (view) (invocation.json ? io.err : io.out)(format.viewNote(serverId, view.resourceUri));
-      if (result.isError === true) {
-        io.err(`atrium: ${serverId}: tool "${tool}" reported an error`);
-        return 1;
-      }
-      return 0;
-    }
-    case 'read': {
-      const [serverId = '', uri = ''] = invocation.args;
-      const result = await api.readResource({ serverId, uri });
-      print(result, () => format.formatResourceContents(result));
-      return 0;
-    }
-    case 'prompt': {
-      const [serverId = '', name = '', json] = invocation.args;
-      const args = json === undefined ? undefined : toStringArguments(parseJsonObject(json, 'the prompt arguments'));
-      const result: JsonObject = await api.getPrompt({ serverId, name, ...(args ? { arguments: args } : {}) });
-      print(result, () => format.formatPromptMessages(result));
-      return 0;
-    }
-    case 'skills': {
-      const lists = await api.listSkills(filter);
-      print(lists, () => formatSkills(lists));
-      return 0;
-    }
-    case 'skill': {
-      const [serverId = '', uri = '', file] = invocation.args;
-      if (file === undefined) {
-        const shown = await api.showSkill({ serverId, uri });
-        print(shown, () => formatShownSkill(shown));
-      } else {
-        const shown = await api.showSkillFile({ serverId, uri, file });
-        print(shown, () => (shown.text === undefined ? `${format.visible(shown.uri)} is not text (${shown.size.toLocaleString('en')} bytes)` : format.visible(shown.text)));
-      }
-      return 0;
-    }
-    default:
-      throw new CliFailure(`"${invocation.command}" is not handled`);
-  }
-}
-
 async function runImport(invocation: CliInvocation, home: string, io: CliIo): Promise<number> {
   const [source = ''] = invocation.args;
   let imported: Awaited<ReturnType<typeof importServersFile>>;
@@ -394,9 +300,4 @@ function describeFailure(id: string, status: ServerStatus): string {
   if (status.kind === 'needs-sign-in') return `${status.message} — atrium sign-in ${format.visible(id)}`;
   if (status.kind === 'restarting') return status.lastError;
   return `not ready (${status.kind})`;
-}
-
-/** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
-function toStringArguments(args: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 }

@@ -26,7 +26,7 @@ import { describeStatus, SessionRequests } from './sessionRequests.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
 import { ServerTrace } from '../trace/serverTrace.ts';
-import { isLastingLaunchFailure } from '../stdio/stdioProcessTransport.ts';
+import { isLastingLaunchFailure } from '../stdio/launchFailure.ts';
 
 export interface ConnectionHooks {
   onChange(snapshot: ServerSnapshot): void;

@@ -16,7 +16,8 @@ import type { AnswerBounds } from '../http/answerBounds.ts';
 import type { RemoteServerDefinition, StdioServerDefinition } from '../config/serverConfig.ts';
 import { buildServerEnvironment } from '../stdio/serverEnvironment.ts';
 import { prepareWorkingFolder } from '../stdio/serverFolder.ts';
-import { launchProblem, StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
+import { launchProblem } from '../stdio/launchFailure.ts';
+import { StdioProcessTransport } from '../stdio/stdioProcessTransport.ts';
 
 export interface StdioHooks {
   onStderrLine(line: string): void;

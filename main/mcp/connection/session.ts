@@ -13,7 +13,7 @@ import { isLogLevel } from '../../../shared/domain.ts';
 import type { LogLevel, ProtocolEra, RootEntry, ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
-import { ServerLaunchError } from '../stdio/stdioProcessTransport.ts';
+import { ServerLaunchError } from '../stdio/launchFailure.ts';
 import { ServerError } from './serverError.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import { TracingTransport } from '../trace/tracingTransport.ts';

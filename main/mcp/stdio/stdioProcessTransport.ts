@@ -2,14 +2,12 @@
 // linear JsonLineReader, turns stderr into log lines, and shuts it down in the spec's order so nothing it
 // started outlives it. The process reaper (processReaper.ts) knows every server before it runs, so the
 // servers also die with the host when the host itself is killed.
-import { delimiter } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import type { WireText } from '../trace/tracingTransport.ts';
-import { lookUpCommand, pathOf } from './commandLookup.ts';
+import { commandProblem, launchError, ServerLaunchError } from './launchFailure.ts';
 import { JsonLineReader } from './jsonLineReader.ts';
 import { tooLargeAnswer } from '../oversizedMessage.ts';
 import { serverProcesses } from './processReaper.ts';
@@ -33,22 +31,6 @@ export type StdioProcessHooks = {
   onNoise(line: string): void;
   onExit(info: ProcessExitInfo): void;
 };
-
-export type LaunchFailureKind = 'command-not-found' | 'permission-denied' | 'cwd-not-found' | 'spawn-failed';
-
-/** Why a server could not be started, worded for the person who configured it. */
-export class ServerLaunchError extends Error {
-  readonly kind: LaunchFailureKind;
-  /** Longer background for the server's log (e.g. every folder searched), kept out of the one-line message. */
-  readonly detail: string | undefined;
-
-  constructor(kind: LaunchFailureKind, message: string, detail?: string) {
-    super(message);
-    this.name = 'ServerLaunchError';
-    this.kind = kind;
-    this.detail = detail;
-  }
-}
 
 const DEFAULT_CLOSE_GRACE_MS = 1_000;
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
@@ -348,54 +330,6 @@ function splitLines(maxLineBytes: number, onLine: (line: string) => void): (chun
     }
     keep(chunk.subarray(start));
   };
-}
-
-/**
- * A start that failed for a reason no restart can mend: the command is not there, cannot be run, or its
- * folder is missing (any kind but a spawn failure). Its server waits for the person to fix the definition
- * (which starts it again) or to restart it, instead of restarting on its own.
- */
-export function isLastingLaunchFailure(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    if (current instanceof ServerLaunchError) return current.kind !== 'spawn-failed';
-  }
-  return false;
-}
-
-/** Why `launch` cannot start (its command missing or not executable), found before anything is spawned; undefined when it can. */
-export function launchProblem(launch: StdioServerLaunch): ServerLaunchError | undefined {
-  const problem = commandProblem(launch.command, launch.env, launch.cwd);
-  return problem ? launchError(Object.assign(new Error(problem), { code: problem }), launch) : undefined;
-}
-
-function launchError(error: NodeJS.ErrnoException, launch: StdioServerLaunch): ServerLaunchError {
-  const command = launch.command;
-  // spawn reports a missing working directory as ENOENT on the command, which would send people hunting the wrong thing.
-  if (error.code === 'ENOENT' && launch.cwd !== undefined && !existsSync(launch.cwd)) {
-    return new ServerLaunchError('cwd-not-found', `working directory not found: "${launch.cwd}" (configured for "${command}")`);
-  }
-  if (error.code === 'ENOENT') {
-    if (/[\\/]/.test(command)) return new ServerLaunchError('command-not-found', `command not found: "${command}" (no such file)`);
-    const folders = pathOf(launch.env).split(delimiter).filter(Boolean);
-    return new ServerLaunchError(
-      'command-not-found',
-      `command not found: "${command}" (not in any of the ${folders.length} folders on PATH)`,
-      `PATH searched for "${command}": ${folders.join(delimiter) || '(empty)'}`,
-    );
-  }
-  if (error.code === 'EACCES') {
-    return new ServerLaunchError('permission-denied', `permission denied: "${command}" cannot be executed (is it marked executable?)`);
-  }
-  return new ServerLaunchError('spawn-failed', `could not start "${command}": ${error.code ?? error.message}`);
-}
-
-/**
- * Why the command could not be executed ('ENOENT', 'EACCES'), checked as execvp would look it up, for
- * launches through the announcing shell (whose own failure would only be an exit code).
- */
-function commandProblem(command: string, env: Readonly<Record<string, string>>, cwd: string | undefined): 'ENOENT' | 'EACCES' | undefined {
-  const lookup = lookUpCommand(command, env, cwd);
-  return 'found' in lookup ? undefined : lookup.problem;
 }
 
 function describe(error: unknown): string {
