@@ -62,7 +62,7 @@ export function ConversationExport({ conversationId, title }: { conversationId: 
 }
 
 /** A file name from the title: its words joined by hyphens, nothing a file system could take otherwise. */
-export function exportName(title: string): string {
+function exportName(title: string): string {
   return (
     title
       .replace(/[^\p{L}\p{N}]+/gu, '-')
