@@ -45,6 +45,7 @@ const assistant = (page: Page) => page.getByRole('listitem', { name: 'Assistant'
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const conversationsNav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const conversationButtons = (page: Page) => conversationsNav(page).locator('.conversation-open');
+const conversationTitles = (page: Page) => conversationsNav(page).locator('.conversation-title');
 
 /** Reloads the window and comes back to the chat, as a person would after restarting it. */
 async function reloadToChat(page: Page): Promise<void> {
@@ -217,9 +218,11 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
   await test.step('search narrows the list by title and by what was said', async () => {
     const search = page.getByRole('searchbox', { name: 'Search conversations' });
     await search.fill('lanterns');
-    await expect(conversationButtons(page), 'found by a reply’s words').toHaveText(['plan the garden party']);
+    await expect(conversationTitles(page), 'found by a reply’s words').toHaveText(['plan the garden party']);
+    await expect(conversationsNav(page).locator('.conversation-excerpt'), 'with where').toHaveText('Bring lanterns and lemonade.');
     await search.fill('quokka');
-    await expect(conversationButtons(page), 'found by its title').toHaveText(['what is a quokka']);
+    await expect(conversationTitles(page), 'found by its title').toHaveText(['what is a quokka']);
+    await expect(conversationsNav(page).locator('.conversation-excerpt'), 'a title says where itself').toHaveCount(0);
     await search.fill('no such words anywhere');
     await expect(conversationButtons(page)).toHaveCount(0);
     await expect(conversationsNav(page).getByRole('status')).toHaveText('No conversations match “no such words anywhere”.');

@@ -10,6 +10,7 @@ import { HistoryStore, historyMigrations } from '../main/store/historyStore.ts';
 
 const MESSAGES = 5_000;
 const OLDER_CONVERSATIONS = 80;
+const LONGER_TITLE = 'Tomatoes for a sunny balcony';
 let host: HostProcess;
 let stopHost: () => Promise<unknown>;
 
@@ -19,6 +20,9 @@ test.beforeAll(async () => {
     seed: (home) => {
       const db = openDatabase(join(home, 'atrium.db'), historyMigrations);
       const store = new HistoryStore(db);
+      // A title longer than the room Rename and Delete used to leave it, shorter than the row.
+      const titled = store.createConversation({ title: LONGER_TITLE });
+      store.appendUserMessage(titled.id, [{ type: 'text', text: 'Which tomatoes like a balcony?' }]);
       // A history of many conversations: the list is longer than the window.
       for (let i = 0; i < OLDER_CONVERSATIONS; i++) {
         const older = store.createConversation({ title: `Older conversation ${i}` });
@@ -84,4 +88,48 @@ test('a long list of conversations scrolls beneath New conversation and the sear
   await page.screenshot({ path: 'e2e/artifacts/conversations-long-list.png' });
   await oldest.click();
   await expect(page.getByRole('list', { name: 'Messages' })).toContainText('An older question 0');
+});
+
+test('each title has its row’s width, Rename and Delete showing on the row pointed at', async ({ page }) => {
+  await page.goto(host.url);
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  const open = list.getByRole('button', { name: LONGER_TITLE, exact: true });
+  const row = list.getByRole('listitem').filter({ has: page.getByRole('button', { name: LONGER_TITLE, exact: true }) });
+  const actions = row.locator('.conversation-actions');
+  await open.scrollIntoViewIfNeeded();
+  await page.mouse.move(900, 500);
+  // The element that cuts the title with … (the row's button itself, before titles had the row's width).
+  const title = () =>
+    open.evaluate((button) => {
+      const element = (button.querySelector('.conversation-title') ?? button) as unknown as { scrollWidth: number; clientWidth: number };
+      return { needs: element.scrollWidth, has: element.clientWidth };
+    });
+  const idle = await title();
+  expect(idle.needs, 'the title is longer than the room Rename and Delete took (the row less 64 px)').toBeGreaterThan(idle.has - 64);
+  expect(idle.needs, 'and is whole').toBeLessThanOrEqual(idle.has);
+  await expect(actions, 'Rename and Delete are out of the way').toHaveCSS('opacity', '0');
+  await expect(open, 'the whole title is its tooltip').toHaveAttribute('title', LONGER_TITLE);
+  await open.hover();
+  await expect(actions).toHaveCSS('opacity', '1');
+  await expect(row.getByRole('button', { name: `Rename ${LONGER_TITLE}` })).toBeVisible();
+  await page.screenshot({ path: 'e2e/artifacts/conversations-row-pointed-at.png' });
+});
+
+test('a search finds a conversation by what was said, shows where, and opens it at that message', async ({ page }) => {
+  await page.goto(host.url);
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  await list.getByRole('searchbox', { name: 'Search conversations' }).fill('NUMBER 17,');
+  const found = list.locator('.conversation-open');
+  await expect(found).toHaveCount(1);
+  await expect(found.locator('.conversation-title')).toHaveText('Five thousand messages');
+  await expect(found.locator('.conversation-excerpt'), 'the words around the first place it was said').toHaveText('Answer number 17, in **Markdown**.');
+  await expect(found.locator('mark'), 'the words searched for are marked').toHaveText('number 17,');
+  await page.screenshot({ path: 'e2e/artifacts/conversations-search-excerpt.png' });
+  await found.click();
+  const messages = page.getByRole('list', { name: 'Messages' });
+  const foundMessage = messages.getByRole('listitem', { name: 'Assistant, found by your search' });
+  await expect(foundMessage, 'it opens at that message, marked').toBeInViewport();
+  await expect(foundMessage).toContainText('Answer number 17, in');
+  await expect(messages.getByText(`Answer number ${MESSAGES / 2 - 1}, in`), 'not at its latest').not.toBeInViewport();
+  await page.screenshot({ path: 'e2e/artifacts/conversation-opened-at-found-message.png' });
 });

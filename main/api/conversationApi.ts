@@ -10,6 +10,7 @@ import type { TurnOutcome } from '../chat/agentLoop.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
 import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
 import type { ChatContent, Conversation } from '../../shared/conversation.ts';
+import type { ListedConversation } from '../store/historyStore.ts';
 
 type ConversationRequests = Pick<
   AtriumApi,
@@ -157,8 +158,8 @@ async function startedTurn(
   }
 }
 
-/** A conversation as the window lists it: with whether a turn runs in it now. */
-export function conversationSummary(c: Conversation, chat: Pick<ChatService, 'isRunning'>): ConversationSummary {
+/** A conversation as the window lists it: with whether a turn runs in it now, and where a search found it. */
+export function conversationSummary(c: ListedConversation, chat: Pick<ChatService, 'isRunning'>): ConversationSummary {
   return {
     ...(chat.isRunning(c.id) ? { running: true as const } : {}),
     id: c.id,
@@ -167,5 +168,6 @@ export function conversationSummary(c: Conversation, chat: Pick<ChatService, 'is
     updatedAt: c.updatedAt,
     ...(c.providerId ? { providerId: c.providerId } : {}),
     ...(c.model ? { model: c.model } : {}),
+    ...(c.excerpt !== undefined ? { excerpt: c.excerpt } : {}),
   };
 }

@@ -24,6 +24,8 @@ import { ConversationNotes } from './conversationNotes.ts';
 import type { Database } from './database.ts';
 import { likePattern, prepareStatements, readConversation, readMessage } from './historyTables.ts';
 import type { Statements } from './historyTables.ts';
+import { finishExcerpt } from './searchExcerpt.ts';
+import type { ExcerptWindow } from './searchExcerpt.ts';
 
 export { historyMigrations } from './historyMigrations.ts';
 
@@ -53,6 +55,11 @@ function appendText(content: ChatContent[], delta: string): void {
 
 // Prepared once per store: every call reuses them.
 /** A conversation as saved now, or gone. */
+/** A conversation as a list shows it; one a search found in what was said has an excerpt of where. */
+export interface ListedConversation extends Conversation {
+  excerpt?: string;
+}
+
 export type ConversationChange = { kind: 'saved'; conversation: Conversation } | { kind: 'deleted'; conversationId: string };
 
 export class HistoryStore {
@@ -116,13 +123,18 @@ export class HistoryStore {
 
   /**
    * Most recently active first: a conversation's updated_at moves when a person writes in it or renames it.
-   * `search` matches the title or the text blocks of any message as a plain, ASCII-case-insensitive substring.
+   * `search` matches the title or the text blocks of any message as a plain, ASCII-case-insensitive substring;
+   * one found in a message only carries an excerpt of the first such message around the words.
    */
-  listConversations(options: { search?: string; limit?: number } = {}): Conversation[] {
+  listConversations(options: { search?: string; limit?: number } = {}): ListedConversation[] {
     const limit = options.limit ?? -1;
     const search = options.search?.trim() ?? '';
-    const rows = search === '' ? this.sql.listConversations.all(limit) : this.sql.searchConversations.all({ pattern: likePattern(search), limit });
-    return readRows('conversations', rows, readConversation);
+    if (search === '') return readRows('conversations', this.sql.listConversations.all(limit), readConversation);
+    const rows = this.sql.searchConversations.all({ pattern: likePattern(search), needle: search, limit });
+    return readRows('conversations', rows, (row) => {
+      const window = row.optJson('excerpt') as ExcerptWindow | undefined;
+      return window ? { ...readConversation(row), excerpt: finishExcerpt(window, search) } : readConversation(row);
+    });
   }
 
   getConversation(id: string): Conversation | undefined {

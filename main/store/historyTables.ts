@@ -6,6 +6,7 @@ import type { ChatContent, Conversation, MessageOrigin, MessageStatus, StoredMes
 import type { TokenUsage } from '../../shared/domain.ts';
 import type { RowReader } from './rowReader.ts';
 import type { Database } from './database.ts';
+import { excerptLead, excerptLength } from './searchExcerpt.ts';
 
 const messageStatuses = ['complete', 'streaming', 'incomplete', 'error'] as const satisfies readonly MessageStatus[];
 
@@ -62,13 +63,21 @@ export function prepareStatements(db: Database) {
     insertConversation: db.prepare('INSERT INTO conversations (id, title, created_at, updated_at, provider_id, model) VALUES (?, ?, ?, ?, ?, ?)'),
     getConversation: db.prepare('SELECT * FROM conversations WHERE id = ?'),
     listConversations: db.prepare('SELECT * FROM conversations ORDER BY updated_at DESC, rowid DESC LIMIT ?'),
-    // Titles and the text blocks of messages; image data and tool payloads are not searched.
+    // Titles and the text blocks of messages; image data and tool payloads are not searched. `excerpt`,
+    // for a conversation whose title does not say it, is the window around the first match in its
+    // messages, in their order (searchExcerpt.ts finishes it); SQLite's lower() and LIKE both fold A–Z
+    // alone, so instr() finds what LIKE matched.
     searchConversations: db.prepare(`
-      SELECT * FROM conversations AS c
-      WHERE c.title LIKE :pattern ESCAPE '\\'
-         OR EXISTS (SELECT 1 FROM messages AS m, json_each(m.content) AS block
-                    WHERE m.conversation_id = c.id AND block.value ->> 'type' = 'text'
-                      AND block.value ->> 'text' LIKE :pattern ESCAPE '\\')
+      SELECT c.*, CASE WHEN c.title LIKE :pattern ESCAPE '\\' THEN NULL ELSE (
+        SELECT json_object('text', substr(t, start, ${excerptLength}), 'cutStart', start > 1, 'cutEnd', start + ${excerptLength} <= length(t))
+        FROM (SELECT block.value ->> 'text' AS t, max(1, instr(lower(block.value ->> 'text'), lower(:needle)) - ${excerptLead}) AS start
+              FROM messages AS m, json_each(m.content) AS block
+              WHERE m.conversation_id = c.id AND block.value ->> 'type' = 'text'
+                AND block.value ->> 'text' LIKE :pattern ESCAPE '\\'
+              ORDER BY m.seq LIMIT 1)
+      ) END AS excerpt
+      FROM conversations AS c
+      WHERE c.title LIKE :pattern ESCAPE '\\' OR excerpt IS NOT NULL
       ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit`),
     renameConversation: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
     setConversationModel: db.prepare('UPDATE conversations SET provider_id = ?, model = ? WHERE id = ?'),

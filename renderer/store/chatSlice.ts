@@ -100,6 +100,9 @@ export interface ChatSlice {
   /** A conversation the host saved (made, renamed, written in, a turn begun or ended) or deleted, applied to the list. */
   applyConversationChange(change: AtriumEvents['conversationsChanged']): void;
   selectConversation(id: string | null): void;
+  /** A conversation opened from a search that found it in what was said: shown at the first message holding the words. */
+  foundIn: { conversationId: string; search: string } | null;
+  openFound(conversationId: string, search: string): void;
   /** Shows a conversation in the chat, from anywhere (the Tasks panel, a request's dialog). */
   showConversation(id: string): void;
   setDetail(detail: ConversationDetail | null): void;
@@ -183,7 +186,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       // Most recently active first, as the host lists them.
       return { conversations: [change.conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
     }),
-  selectConversation: (selectedConversationId) => set((state) => (state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null })),
+  selectConversation: (selectedConversationId) =>
+    set((state) => (state.selectedConversationId === selectedConversationId ? { foundIn: null } : { selectedConversationId, detail: null, foundIn: null })),
+  foundIn: null,
+  openFound: (conversationId, search) =>
+    set((state) => ({ foundIn: { conversationId, search }, ...(state.selectedConversationId === conversationId ? {} : { selectedConversationId: conversationId, detail: null }) })),
   showConversation: (selectedConversationId) =>
     set((state) => ({ view: 'chat', viewChosen: true, ...(state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null }) })),
   setDetail: (detail) => set({ detail }),

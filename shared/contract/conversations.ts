@@ -11,6 +11,12 @@ import { serverId, noParams, serverFilter, conversationId, conversationOnly, str
 export interface ConversationSummary extends Conversation {
   /** A turn runs in it now: a window that missed a turn's end while its link was down learns it here. */
   running?: true;
+  /**
+   * Found by a search in what was said, its title not holding the words: a few words around the first
+   * place its messages hold them, with … where the message goes on. Text from the conversation, so
+   * possibly from a server: untrusted.
+   */
+  excerpt?: string;
 }
 
 /** A conversation with its messages and tool calls, as saved; server-provided text in it is untrusted. */

@@ -37,9 +37,11 @@ export function ChatView() {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   usePreloadedViews();
 
-  // Follow the reply as it streams, unless the person scrolled up to read.
+  // Follow the reply as it streams, unless the person scrolled up to read, or opened the conversation at
+  // a message a search found (MessageList shows it).
   const content = useMemo(() => [detail, live], [detail, live]);
-  useFollowEnd(scroller, content);
+  const foundIn = useAtriumStore((state) => (state.foundIn?.conversationId === selectedId ? state.foundIn : null));
+  useFollowEnd(scroller, content, foundIn ?? undefined);
 
   return (
     <div className="chat">

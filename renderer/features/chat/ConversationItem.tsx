@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
-import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { SearchHitText } from '../../ui/SearchHitText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
 
 interface ConversationItemProps {
   conversation: ConversationSummary;
+  /** The words the list is searched for, marked in the conversation's excerpt; '' when not searching. */
+  search: string;
   selected: boolean;
   onOpen(): void;
   /** Resolves once the new title is saved (the list reloads). */
@@ -17,9 +19,11 @@ type Mode = 'idle' | 'renaming' | 'confirming-delete';
 
 /**
  * One conversation in the list: open it, rename it in place (Enter saves, Escape cancels, leaving the
- * field saves), or delete it after a confirmation in place whose safe answer, Keep, has the focus.
+ * field saves), or delete it after a confirmation in place whose safe answer, Keep, has the focus. Its
+ * title has the row's whole width (whole in its tooltip); Rename and Delete show on the row pointed at,
+ * focused or open. A search that found it in what was said shows where, under the title.
  */
-export function ConversationItem({ conversation, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
+export function ConversationItem({ conversation, search, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
   const [mode, setMode] = useState<Mode>('idle');
   const openButton = useRef<HTMLButtonElement>(null);
   const title = conversation.title || 'Untitled';
@@ -59,8 +63,23 @@ export function ConversationItem({ conversation, selected, onOpen, onRename, onD
   }
   return (
     <li className={selected ? 'conversation conversation-selected' : 'conversation'}>
-      <button ref={openButton} type="button" className="conversation-open" data-conversation-id={conversation.id} aria-current={selected} onClick={onOpen}>
-        <UntrustedText text={title} />
+      <button
+        ref={openButton}
+        type="button"
+        className="conversation-open"
+        data-conversation-id={conversation.id}
+        aria-current={selected}
+        title={shownText(title)}
+        onClick={onOpen}
+      >
+        <span className="conversation-title">
+          <SearchHitText text={title} search={search} />
+        </span>
+        {conversation.excerpt !== undefined ? (
+          <span className="conversation-excerpt">
+            <SearchHitText text={conversation.excerpt} search={search} />
+          </span>
+        ) : null}
       </button>
       <span className="conversation-actions">
         <button type="button" className="icon-button" aria-label={`Rename ${title}`} title="Rename" onClick={() => setMode('renaming')}>

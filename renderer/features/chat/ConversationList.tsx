@@ -17,6 +17,7 @@ export function ConversationList() {
   const conversations = useAtriumStore((state) => state.conversations);
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const select = useAtriumStore((state) => state.selectConversation);
+  const openFound = useAtriumStore((state) => state.openFound);
   const startConversation = useAtriumStore((state) => state.startConversation);
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -82,8 +83,9 @@ export function ConversationList() {
           <ConversationItem
             key={conversation.id}
             conversation={conversation}
+            search={search.matches ? query : ''}
             selected={conversation.id === selectedId}
-            onOpen={() => select(conversation.id)}
+            onOpen={() => (search.matches && conversation.excerpt !== undefined ? openFound(conversation.id, query.trim()) : select(conversation.id))}
             onRename={async (title) => void (await act(() => api.renameConversation({ conversationId: conversation.id, title })))}
             onDelete={() => remove(conversation)}
           />

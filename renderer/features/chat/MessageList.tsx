@@ -14,6 +14,7 @@ import { MessageActions, RetryRoom } from './MessageActions.tsx';
 import { typedText } from './messageText.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
+import { searchMatches } from '../../../shared/searchMatch.ts';
 import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
@@ -134,6 +135,20 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
     virtualizer.scrollToIndex(index, { align: 'center' });
   }, [focusedCall, conversationId, rows, virtualizer]);
 
+  // A conversation opened from a search that found it in what was said opens at the first message holding
+  // the words, marked, once; the latest message is a scroll away.
+  const foundIn = useAtriumStore((state) => (state.foundIn?.conversationId === conversationId ? state.foundIn : null));
+  const foundIndex = useMemo(
+    () => (foundIn ? rows.findIndex((row) => row.kind === 'saved' && row.message.content.some((block) => block.type === 'text' && searchMatches(block.text, foundIn.search).length > 0)) : -1),
+    [foundIn, rows],
+  );
+  const scrolledToFound = useRef<typeof foundIn>(null);
+  useEffect(() => {
+    if (!foundIn || foundIndex < 0 || scrolledToFound.current === foundIn) return;
+    scrolledToFound.current = foundIn;
+    virtualizer.scrollToIndex(foundIndex, { align: 'center' });
+  }, [foundIn, foundIndex, virtualizer]);
+
   // A turn the person just started is followed from wherever they were reading.
   // Only when a turn starts: while it runs, ChatView follows the reply as long as the person stays at the end.
   const turnRunning = live !== undefined;
@@ -153,7 +168,19 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
         const at = { measure: virtualizer.measureElement, index: item.index };
         if (row.kind === 'saved') {
           const last = row.message.id === messages.at(-1)?.id;
-          return <MessageItem key={item.key} {...at} message={row.message} calls={calls} liveCalls={liveCalls} callsItMade={liveCallsOf.get(row.message.id)} last={last} retryModel={last ? model : null} />;
+          return (
+            <MessageItem
+              key={item.key}
+              {...at}
+              message={row.message}
+              calls={calls}
+              liveCalls={liveCalls}
+              callsItMade={liveCallsOf.get(row.message.id)}
+              last={last}
+              retryModel={last ? model : null}
+              found={item.index === foundIndex}
+            />
+          );
         }
         if (row.kind === 'note')
           return (
@@ -228,6 +255,8 @@ type MessageItemProps =
       last: boolean;
       /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
       retryModel: ModelInUse | null;
+      /** The first message holding the words of the search the conversation was opened from. */
+      found: boolean;
       live?: undefined;
     })
   | (RowAt & {
@@ -268,7 +297,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </li>
     );
   }
-  const { message, calls, liveCalls, callsItMade, last, retryModel } = props;
+  const { message, calls, liveCalls, callsItMade, last, retryModel, found } = props;
   if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
   else if (message.origin) {
     items.push(
@@ -332,7 +361,11 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   return (
-    <li {...place} className={`message-row message-row-${message.origin?.kind === 'task' ? 'task' : message.role}`} aria-label={rowLabel(message)}>
+    <li
+      {...place}
+      className={`message-row message-row-${message.origin?.kind === 'task' ? 'task' : message.role}${found ? ' message-found' : ''}`}
+      aria-label={found ? `${rowLabel(message)}, found by your search` : rowLabel(message)}
+    >
       <div className={`message message-${message.origin?.kind === 'task' ? 'task' : message.role}`}>{items}</div>
     </li>
   );
