@@ -60,6 +60,11 @@ describe('atrium chat', () => {
     const id = /conversation ([0-9a-f-]{36})/.exec(chat.stderr)?.[1] ?? '';
     const list = await atrium(home, ['history']);
     assert.equal(list.stdout.trim().split('\n').length, 3);
+    const found = await atrium(home, ['history', '--search', 'DENIED, fine']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, new RegExp(`^${id}  \\S+  add 1 and 1\n    Denied, fine\\.\n$`), 'the conversation, and where its messages say it');
+    const none = await atrium(home, ['history', '--search', 'quokka']);
+    assert.equal(none.stdout, 'No conversations match “quokka”.\n');
     const exported = await atrium(home, ['history', 'export', id]);
     assert.match(exported.stdout, /add 1 and 1/);
     assert.match(exported.stdout, /Denied, fine\./);

@@ -181,14 +181,21 @@ export async function runHistory(invocation: CliInvocation, home: string, io: Ch
   try {
     const [action, id] = invocation.args;
     if (action === undefined) {
-      const conversations = await core.api.listConversations({});
+      const search = invocation.search?.trim();
+      const conversations = await core.api.listConversations(search ? { search } : {});
       if (invocation.json) io.out(JSON.stringify(conversations, null, 2));
-      else if (conversations.length === 0) io.out('No conversations.');
-      else for (const c of conversations) io.out(`${c.id}  ${new Date(c.updatedAt).toISOString()}  ${visible(c.title)}`);
+      else if (conversations.length === 0) io.out(search ? `No conversations match “${visible(search)}”.` : 'No conversations.');
+      else {
+        for (const c of conversations) {
+          io.out(`${c.id}  ${new Date(c.updatedAt).toISOString()}  ${visible(c.title)}`);
+          // Where a search found it, when its title does not say.
+          if (c.excerpt !== undefined) io.out(`    ${visible(c.excerpt)}`);
+        }
+      }
       return 0;
     }
     if (action !== 'export' || !id) {
-      io.err('atrium: usage: atrium history [export <conversation id> [--format markdown|json]]');
+      io.err('atrium: usage: atrium history [--search "WORDS"] | atrium history export <conversation id> [--format markdown|json]');
       return 2;
     }
     io.out(await core.api.exportConversation({ conversationId: id, format: invocation.format }));

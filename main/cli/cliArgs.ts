@@ -86,7 +86,8 @@ commands:
   install <file.mcpb>              install an MCP bundle (--env SETTING=VALUE; --sha256 HEX to check the file)
                                    an installed server is not trusted, and asks for your approval before it first runs
   chat <message>                   send a message; the reply and tool calls stream to stdout
-  history [export <id>]            list conversations, or export one (--format markdown|json)
+  history [--search "WORDS"]       list conversations (those whose title or messages hold WORDS, with where)
+  history export <id>              export a conversation (--format markdown|json)
   workspaces                       list workspaces and their roots
   workspaces set <name> <dir>...   make or update a workspace with these folders as its roots
   workspaces use <name>            make a workspace the active one (its roots go to servers)
@@ -186,7 +187,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 20)) throw new UsageError(`--limit takes a whole number from 1 to 20, not "${values.limit}"`);
-  if ((values.search !== undefined || limit !== undefined) && command !== 'tools') throw new UsageError('--search and --limit go with the tools command');
+  if (values.search !== undefined && command !== 'tools' && command !== 'history') throw new UsageError('--search goes with the tools and history commands');
+  if (limit !== undefined && command !== 'tools') throw new UsageError('--limit goes with "tools --search"');
   if (values.search !== undefined && values.search.trim() === '') throw new UsageError('--search needs words to search for');
   if (limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
   if (values.follow && command !== 'trace') throw new UsageError('--follow goes with the trace command');
