@@ -174,6 +174,15 @@ test('a server the organisation forbids says which rule of which file, cannot be
     await page.screenshot({ path: 'e2e/artifacts/install-policy-blocked.png' });
     expect(await violationsInBothThemes(page, 'a server blocked by policy')).toEqual([]);
 
+    // The chat says, before the first message, that the model has no tools and why.
+    const views = page.getByRole('navigation', { name: 'Views' });
+    await views.getByRole('button', { name: 'Chat', exact: true }).click();
+    const newConversation = page.getByRole('region', { name: 'New conversation' });
+    await expect(newConversation).toContainText('No server is ready, so the model answers without tools: 1 blocked by your organisation’s policy.');
+    await page.screenshot({ path: 'e2e/artifacts/chat-no-server-ready.png' });
+    await newConversation.getByRole('button', { name: 'See why' }).click();
+    await expect(card.getByRole('status')).toHaveText('Blocked by policy');
+
     // A server added by hand that the policy forbids: its start dialog says so and offers no way to start it.
     const echo = fixtureCommand('echoServer');
     await page.getByRole('button', { name: 'Add server' }).click();
@@ -195,6 +204,10 @@ test('a server the organisation forbids says which rule of which file, cannot be
 
     await writeFile(policyFile, JSON.stringify({ deniedMcpServers: [] }));
     await expect(card.getByRole('status'), 'the policy is read again within seconds').toHaveText('Ready', { timeout: 5000 });
+    await views.getByRole('button', { name: 'Chat', exact: true }).click();
+    await expect(newConversation, 'a server turned off is not news').toContainText('The model can use the tools of the ready server; you approve what needs approving.');
+    await expect(newConversation).not.toContainText('Not ready');
+    await views.getByRole('button', { name: 'Servers', exact: true }).click();
 
     // A damaged policy is no policy skipped: every server stops until it is mended, and the file is left as it is (it is the organisation's).
     const damaged = '{ "deniedMcpServers": [ { "serverName": ';

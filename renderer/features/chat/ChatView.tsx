@@ -8,6 +8,7 @@ import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { MessageList } from './MessageList.tsx';
 import { useFollowEnd } from './useFollowEnd.ts';
+import { ServersReadiness } from './ServersReadiness.tsx';
 import { ConversationExport } from './ConversationExport.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 import { ToolsInUse } from './ToolsInUse.tsx';
@@ -56,7 +57,9 @@ export function ChatView() {
         </header>
         <div className="conversation-scroll" ref={setScroller}>
           {selectedId === null && !live ? (
-            <EmptyState title="Start a conversation">The model can use the tools of every ready server; you approve what needs approving.</EmptyState>
+            <EmptyState title="Start a conversation">
+              <ServersReadiness />
+            </EmptyState>
           ) : (
             scroller && <MessageList detail={detail} live={live} scroller={() => scroller} model={shown} />
           )}
