@@ -64,25 +64,29 @@ test('settings: a provider and its key added in the window, the default model ch
     expect((sent?.body as { model: string }).model).toBe('claude-fake-2');
   });
 
-  await test.step('an image and a text file attached go to the model; a file it cannot take is refused and nothing is lost', async () => {
+  await test.step('an image and text files attached go to the model; a file it cannot take is refused when attached, the others kept', async () => {
     const picker = page.getByLabel('Attach files');
     await picker.setInputFiles([
       { name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('buy lemons') },
+      // Saved by an older Windows editor: Windows-1252, not UTF-8.
+      { name: 'menu.txt', mimeType: 'text/plain', buffer: Buffer.from([0x63, 0x61, 0x66, 0xe9]) },
       { name: 'blob.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0, 1, 2, 3]) },
+      { name: 'scan.tiff', mimeType: 'image/tiff', buffer: Buffer.from([0x49, 0x49, 0x2a, 0]) },
     ]);
     const chips = page.getByRole('list', { name: 'Attached files' });
-    await expect(chips.getByRole('listitem')).toHaveCount(3);
+    await expect(chips.getByRole('listitem')).toHaveText(['dot.png×', 'notes.txt×', 'menu.txt×']);
+    const refused = page.getByRole('alert').filter({ hasText: 'blob.bin' });
+    await expect(refused, 'said when attached, not after the message was written').toHaveText(
+      'blob.bin is neither an image nor text: attach PNG, JPEG, GIF or WebP images, or text files. scan.tiff is an image of a kind models do not take: attach PNG, JPEG, GIF or WebP images, or text files.',
+    );
     await sendMessage(page, 'what do you see?');
-    await expect(page.getByRole('alert').filter({ hasText: 'blob.bin' })).toContainText('cannot be sent to a model');
-    await expect(page.getByRole('textbox', { name: 'Message' }), 'the words come back').toHaveValue('what do you see?');
-    await chips.getByRole('button', { name: 'Remove blob.bin' }).click();
-    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I see a red dot and your notes.');
     await expect(page.getByRole('img', { name: 'Attached image' })).toBeVisible();
     const body = JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body);
     expect(body).toContain(PNG);
     expect(body).toContain('Attached file notes.txt:\\nbuy lemons');
+    expect(body).toContain('Attached file menu.txt:\\ncafé');
   });
 
   await test.step('the theme chosen is kept across a reload', async () => {

@@ -8,7 +8,7 @@ import { exportJson, exportMarkdown } from '../store/conversationExport.ts';
 import type { ChatService, SendRequest } from '../chat/chatService.ts';
 import type { TurnOutcome } from '../chat/agentLoop.ts';
 import { resourceToContent } from '../chat/resourceAttachments.ts';
-import { AttachmentError, fileToContent } from '../chat/fileAttachments.ts';
+import { fileToContent } from '../chat/fileAttachments.ts';
 import type { ChatContent, Conversation } from '../../shared/conversation.ts';
 import type { ListedConversation } from '../store/historyStore.ts';
 
@@ -73,14 +73,7 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
     sendMessage: async ({ conversationId, text, provider, model, resources, files }) => {
       // Read before anything is saved: a resource that cannot be read fails the send and loses nothing.
       const attached: ChatContent[] = [];
-      for (const file of files ?? []) {
-        try {
-          attached.push(...fileToContent(file));
-        } catch (error) {
-          if (error instanceof TypeError) throw new AttachmentError(`${file.name} is not valid UTF-8 text`);
-          throw error;
-        }
-      }
+      for (const file of files ?? []) attached.push(...fileToContent(file));
       for (const { serverId, uri } of resources ?? []) attached.push(...resourceToContent(uri, (await readResource(serverId, uri)).contents));
       return sendTurn(chat, {
         content: [{ type: 'text', text }, ...attached],

@@ -14,6 +14,8 @@ import { PromptPicker } from './PromptPicker.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
 import type { SlashOption } from './slashCommands.ts';
+import { attachFiles } from './attachedFiles.ts';
+import type { AttachedFile } from './attachedFiles.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
@@ -100,7 +102,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
           // Exactly what the model picker shows.
           ...(model ?? {}),
           ...(resources.length > 0 ? { resources } : {}),
-          ...(sentFiles.length > 0 ? { files: sentFiles } : {}),
+          ...(sentFiles.length > 0 ? { files: sentFiles.map(({ name, mimeType, data }) => ({ name, mimeType, data })) } : {}),
           ...(conversationId ? { conversationId } : {}),
         });
       } catch (failure) {
@@ -243,8 +245,11 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
             onChange={(event) => {
               const chosen = [...(event.target.files ?? [])];
               event.target.value = '';
-              void readFiles(chosen).then(
-                (read) => setFiles((current) => [...current.filter((f) => !read.some((r) => r.name === f.name)), ...read]),
+              void attachFiles(chosen, files).then(
+                (result) => {
+                  setFiles(result.files);
+                  setError(result.refused.length > 0 ? result.refused.join(' ') : null);
+                },
                 (failure: unknown) => setError(errorMessage(failure)),
               );
             }}
@@ -269,27 +274,5 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         </button>
       </div>
     </form>
-  );
-}
-
-interface AttachedFile {
-  name: string;
-  mimeType: string;
-  /** Base64. */
-  data: string;
-}
-
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-/** Reads chosen files as base64; a file over 10 MB is refused with its name. */
-async function readFiles(files: File[]): Promise<AttachedFile[]> {
-  return Promise.all(
-    files.map(async (file) => {
-      if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is larger than 10 MB`);
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      let binary = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return { name: file.name, mimeType: file.type || 'application/octet-stream', data: btoa(binary) };
-    }),
   );
 }
