@@ -79,6 +79,11 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
     await page.getByRole('button', { name: 'Scratch' }).click();
     await page.getByRole('region', { name: 'Workspace Scratch' }).getByRole('button', { name: 'Make active' }).click();
     await expect(page.getByRole('region', { name: 'Workspace Scratch' })).toContainText('Active: servers see these folders.');
+    // The list says which one is active beside its name, on the same line.
+    const scratch = page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: 'Scratch' });
+    const chip = await scratch.getByText('active', { exact: true }).boundingBox();
+    const row = await scratch.boundingBox();
+    expect(chip && row && Math.abs(chip.y + chip.height / 2 - (row.y + row.height / 2)), 'the chip is centred on the name’s line').toBeLessThan(4);
     await page.getByRole('button', { name: 'Chat' }).click();
     await page.getByRole('button', { name: 'which folders can you see?', exact: true }).click();
     expect(JSON.parse(await askForRoots(page, 'and now?', 'None now.'))).toEqual([]);
