@@ -13,6 +13,7 @@ import type { ConversationServices } from './conversationServices.ts';
 import { PromptShapeError, promptToContent } from '../chat/promptMessages.ts';
 import { InvalidArgumentsError } from '../host/invalidArguments.ts';
 import { promptArgumentProblems } from '../host/promptArguments.ts';
+import { nearestWord } from '../../shared/nearestWord.ts';
 import type { Workspaces } from '../host/workspaces.ts';
 import { createConversationApi, sendTurn } from './conversationApi.ts';
 import { createToolsApi } from './toolsApi.ts';
@@ -65,13 +66,18 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
   const signInsInFlight = new Map<string, Set<{ controller: AbortController; ended: Promise<unknown> }>>();
   const pick = (serverId?: string): McpConnection[] => (serverId === undefined ? hub.list() : [hub.get(serverId)]);
   // A prompt's arguments are checked against those its server declared before it is asked for (a prompt
-  // it did not list is left to the server to judge).
+  // it did not list is left to the server to judge; refused, it was most likely a slip for a listed one).
   const checkedPrompt = (serverId: string, name: string, args: Record<string, string> | undefined) => {
     const connection = hub.get(serverId);
     const declared = connection.prompts.find((prompt) => prompt.name === name);
     const problems = declared ? promptArgumentProblems(declared.arguments, args ?? {}) : undefined;
     if (problems) throw new InvalidArgumentsError(`${serverId}: prompt "${name}"`, problems);
-    return connection.getPrompt(name, args);
+    if (declared) return connection.getPrompt(name, args);
+    return connection.getPrompt(name, args).catch((error: unknown) => {
+      const meant = nearestWord(name, connection.prompts.map((prompt) => prompt.name));
+      if (meant === undefined || !(error instanceof ServerError)) throw error;
+      throw new ServerError(serverId, 'not_found', `${serverId}: there is no prompt named "${name}": did you mean "${meant}"?`, { cause: error });
+    });
   };
 
   const settingsDeps = {

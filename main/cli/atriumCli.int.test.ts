@@ -150,7 +150,7 @@ describe('atrium CLI', () => {
     );
   });
 
-  test('a slip in a server or tool name names the one meant; a name far from any is only said not to be there', async () => {
+  test('a slip in a server, tool or prompt name names the one meant; a name far from any is only said not to be there', async () => {
     const server = await atrium(home, 'call', 'everythin', 'echo', '{"message": "hi"}');
     assert.equal(server.code, 1);
     assert.match(server.stderr, /^atrium: there is no server named "everythin" in .*servers\.json: did you mean "everything"\?\n$/);
@@ -159,6 +159,9 @@ describe('atrium CLI', () => {
     assert.equal(tool.stderr, 'atrium: everything: there is no tool named "echoo": did you mean "echo"?\n');
     const far = await atrium(home, 'call', 'everything', 'deploy_everything');
     assert.equal(far.stderr, 'atrium: everything: there is no tool named "deploy_everything"\n');
+    const prompt = await atrium(home, 'prompt', 'everything', 'args_prompt', '{"city": "Paris"}');
+    assert.equal(prompt.code, 1);
+    assert.equal(prompt.stderr, 'atrium: everything: there is no prompt named "args_prompt": did you mean "args-prompt"?\n');
   });
 
   test('a usage mistake is said in one line with where to read more, not buried under the whole usage; exit 2', async () => {
