@@ -157,7 +157,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status'), 'the host starts the server again').toHaveText('Ready');
   });
 
-  await test.step('shortcuts: Ctrl+L puts the cursor in the composer from any view; Ctrl+Shift+O starts a new conversation', async () => {
+  await test.step('shortcuts: Ctrl+L puts the cursor in the composer from any view; Ctrl+Shift+O starts a new conversation; Ctrl+K searches', async () => {
     await page.keyboard.press('Control+L');
     await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
     await expect(composer(page)).toBeFocused();
@@ -180,6 +180,16 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await page.keyboard.press('Enter');
     await expect(assistant(page).last()).toContainText('A small marsupial from Rottnest Island.');
     await expect(conversationButtons(page)).toHaveText(['what is a quokka', 'plan the garden party', 'tell me a long story']);
+    // Ctrl+K from another view: the conversations' search, ready to be typed into.
+    await page.getByRole('button', { name: 'Servers' }).click();
+    await page.keyboard.press('Control+K');
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await expect(search).toBeFocused();
+    await expect(search).toHaveAttribute('aria-keyshortcuts', 'Control+K');
+    await page.keyboard.type('garden');
+    await expect(conversationTitles(page)).toHaveText(['plan the garden party']);
+    await page.keyboard.press('Escape');
+    await expect(conversationButtons(page), 'Esc empties the search').toHaveCount(3);
   });
 
   await test.step('? lists the shortcuts, except in a text field, where it is a question mark', async () => {

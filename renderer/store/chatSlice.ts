@@ -68,6 +68,10 @@ export interface ChatSlice {
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
   composerFocusTaken(): void;
+  /** Someone asked for the conversations' search (its shortcut); the list's search box takes the focus once. */
+  searchFocusRequested: boolean;
+  requestSearchFocus(): void;
+  searchFocusTaken(): void;
   /**
    * What the model gets of the tools in the selected conversation (null: a new one), as the host said
    * (`toolsInUse`): read again when the conversation changes, a turn ends or loads tools, the tools change.
@@ -147,6 +151,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   composerFocusRequested: true,
   requestComposerFocus: () => set({ composerFocusRequested: true }),
   composerFocusTaken: () => set({ composerFocusRequested: false }),
+  searchFocusRequested: false,
+  requestSearchFocus: () => set({ view: 'chat', viewChosen: true, searchFocusRequested: true }),
+  searchFocusTaken: () => set({ searchFocusRequested: false }),
   toolsInUse: null,
   setToolsInUse: (toolsInUse) => set({ toolsInUse }),
   startConversation: () => set({ view: 'chat', viewChosen: true, selectedConversationId: null, detail: null, composerFocusRequested: true }),

@@ -4,3 +4,4 @@ import type { Shortcut } from './shortcuts.ts';
 export const newConversationShortcut = { kind: 'command', key: 'o', shift: true } as const satisfies Shortcut;
 export const focusComposerShortcut = { kind: 'command', key: 'l' } as const satisfies Shortcut;
 export const shortcutsHelpShortcut = { kind: 'plain', key: '?' } as const satisfies Shortcut;
+export const searchConversationsShortcut = { kind: 'command', key: 'k' } as const satisfies Shortcut;

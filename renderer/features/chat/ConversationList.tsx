@@ -5,7 +5,7 @@ import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useHostQuery } from '../../store/useHostQuery.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
-import { newConversationShortcut } from '../../ui/appShortcuts.ts';
+import { newConversationShortcut, searchConversationsShortcut } from '../../ui/appShortcuts.ts';
 import { ConversationItem } from './ConversationItem.tsx';
 
 /**
@@ -24,6 +24,16 @@ export function ConversationList() {
   const search = useConversationSearch(query, conversations);
   const shown = search.matches ?? conversations;
   const list = useRef<HTMLUListElement>(null);
+  // The search's shortcut puts the cursor in the search box, what was searched selected to be typed over.
+  const searchBox = useRef<HTMLInputElement>(null);
+  const searchFocusRequested = useAtriumStore((state) => state.searchFocusRequested);
+  const searchFocusTaken = useAtriumStore((state) => state.searchFocusTaken);
+  useEffect(() => {
+    if (!searchFocusRequested || !searchBox.current) return;
+    searchBox.current.focus();
+    searchBox.current.select();
+    searchFocusTaken();
+  }, [searchFocusRequested, searchFocusTaken]);
   const newButton = useRef<HTMLButtonElement>(null);
   // After a deletion the keyboard lands on the conversation now in its place (or New conversation).
   const [focusAfterDelete, setFocusAfterDelete] = useState<{ id: string | null } | null>(null);
@@ -70,9 +80,12 @@ export function ConversationList() {
         New conversation
       </button>
       <input
+        ref={searchBox}
         className="conversations-search"
         type="search"
         aria-label="Search conversations"
+        aria-keyshortcuts={ariaShortcut(searchConversationsShortcut)}
+        title={`Search the conversations (${shortcutLabel(searchConversationsShortcut)})`}
         placeholder="Search titles and messages"
         value={query}
         onChange={(event) => setQuery(event.target.value)}

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { shortcutLabel } from '../../ui/shortcuts.ts';
-import { focusComposerShortcut, newConversationShortcut, shortcutsHelpShortcut } from '../../ui/appShortcuts.ts';
+import { focusComposerShortcut, newConversationShortcut, searchConversationsShortcut, shortcutsHelpShortcut } from '../../ui/appShortcuts.ts';
 import { returnFocus } from '../../ui/focusHome.ts';
 
 // The keys a person can use, by where they work; the app-wide ones come from the definitions the
@@ -11,6 +11,7 @@ const sections: { title: string; keys: { keys: string; does: string }[] }[] = [
     keys: [
       { keys: shortcutLabel(newConversationShortcut), does: 'Start a new conversation' },
       { keys: shortcutLabel(focusComposerShortcut), does: 'Put the cursor in the message box' },
+      { keys: shortcutLabel(searchConversationsShortcut), does: 'Search the conversations (Esc empties the search)' },
       { keys: shortcutLabel(shortcutsHelpShortcut), does: 'Show these shortcuts (outside a text field, where it types a question mark)' },
     ],
   },
