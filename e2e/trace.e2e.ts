@@ -12,7 +12,8 @@ const env = chatHostFor(
   [
     // A bidi control in the text: the echo server sends it back, and the trace shows it as it travelled.
     { toolCalls: [{ name: 'echo__echo', input: { text: 'hello trace\u202e', api_key: 'sk-live-0123456789abcdefABCDEF' } }] },
-    { text: 'The server echoed it.' },
+    // A reply long enough to take the card out of the window: the trace's link must bring it back.
+    { text: `The server echoed it.\n\n${Array.from({ length: 40 }, (_, i) => `${i + 1}. A line of what the echo means.`).join('\n')}` },
     { toolCalls: [{ name: 'echo__echo', input: { text: 'live one' } }] },
     { text: 'Echoed again.' },
   ],
@@ -57,7 +58,7 @@ test('a tool call’s card leads to its messages in the server’s trace, and th
     expect(await violationsInBothThemes(page, 'the Trace tab'), 'axe-core finds no WCAG 2.1 A/AA violation').toEqual([]);
   });
 
-  await test.step('the message’s link leads back to the card in its conversation', async () => {
+  await test.step('the message’s link leads back to the card in its conversation, however far up it is', async () => {
     const rows = page.getByRole('list', { name: 'Messages of echo' }).getByRole('listitem');
     await rows.first().getByRole('button', { name: 'Tool call in chat' }).click();
     await expect(card).toBeFocused();

@@ -1,7 +1,7 @@
 import type { AtriumEvents, ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
-import type { SliceCreator } from './AtriumState.ts';
+import type { AtriumState, SliceCreator } from './AtriumState.ts';
 
 /** A tool call as it happens, before (and while) its record is saved. */
 export interface LiveToolCall {
@@ -49,6 +49,13 @@ export type ModelChoice = ModelInUse;
 
 /** How a conversation is named in what this window keeps per conversation: 'new' for the one not yet started. */
 export const conversationKey = (conversationId: string | null): string => conversationId ?? 'new';
+
+/**
+ * A place in a conversation the person asked to be shown: a tool call's card (from its messages in a
+ * server's trace), or the first message holding the words of a search that found the conversation. The
+ * chat scrolls there once and does not follow the end away from it (MessageList, useFollowEnd).
+ */
+export type ConversationPlace = { conversationId: string; callId: string } | { conversationId: string; search: string };
 
 export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
@@ -104,9 +111,12 @@ export interface ChatSlice {
   /** A conversation the host saved (made, renamed, written in, a turn begun or ended) or deleted, applied to the list. */
   applyConversationChange(change: AtriumEvents['conversationsChanged']): void;
   selectConversation(id: string | null): void;
-  /** A conversation opened from a search that found it in what was said: shown at the first message holding the words. */
-  foundIn: { conversationId: string; search: string } | null;
+  /** A place in a conversation the person asked to see (ConversationPlace); the chat opens there, once. */
+  shownPlace: ConversationPlace | null;
+  /** Opens a conversation a search found in what was said, at the first message holding the words. */
   openFound(conversationId: string, search: string): void;
+  /** Opens a conversation at a tool call's card (from the call's messages in a server's trace). */
+  showToolCall(conversationId: string, callId: string): void;
   /** Shows a conversation in the chat, from anywhere (the Tasks panel, a request's dialog). */
   showConversation(id: string): void;
   setDetail(detail: ConversationDetail | null): void;
@@ -194,10 +204,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       return { conversations: [change.conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
     }),
   selectConversation: (selectedConversationId) =>
-    set((state) => (state.selectedConversationId === selectedConversationId ? { foundIn: null } : { selectedConversationId, detail: null, foundIn: null })),
-  foundIn: null,
-  openFound: (conversationId, search) =>
-    set((state) => ({ foundIn: { conversationId, search }, ...(state.selectedConversationId === conversationId ? {} : { selectedConversationId: conversationId, detail: null }) })),
+    set((state) => (state.selectedConversationId === selectedConversationId ? { shownPlace: null } : { selectedConversationId, detail: null, shownPlace: null })),
+  shownPlace: null,
+  openFound: (conversationId, search) => set((state) => showingPlace(state, { conversationId, search })),
+  showToolCall: (conversationId, callId) => set((state) => showingPlace(state, { conversationId, callId })),
   showConversation: (selectedConversationId) =>
     set((state) => ({ view: 'chat', viewChosen: true, ...(state.selectedConversationId === selectedConversationId ? {} : { selectedConversationId, detail: null }) })),
   setDetail: (detail) => set({ detail }),
@@ -289,3 +299,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       return { live: { ...state.live, [conversationId]: turn } };
     }),
 });
+
+/** The chat, showing `place` in its conversation (opened, unless it is the one open). */
+function showingPlace(state: ChatSlice, place: ConversationPlace): Partial<AtriumState> {
+  return {
+    view: 'chat',
+    viewChosen: true,
+    shownPlace: place,
+    ...(state.selectedConversationId === place.conversationId ? {} : { selectedConversationId: place.conversationId, detail: null }),
+  };
+}

@@ -35,5 +35,5 @@ test('showing a tool call from its trace opens its conversation in the chat', ()
   store.getState().showServerTrace('srv', 'call-1');
   assert.deepEqual([store.getState().view, store.getState().selectedServerTab, store.getState().traceCall], ['servers', 'trace', { serverId: 'srv', callId: 'call-1' }]);
   store.getState().showToolCall('conv-1', 'call-1');
-  assert.deepEqual([store.getState().view, store.getState().selectedConversationId, store.getState().focusedCall], ['chat', 'conv-1', { conversationId: 'conv-1', callId: 'call-1' }]);
+  assert.deepEqual([store.getState().view, store.getState().selectedConversationId, store.getState().shownPlace], ['chat', 'conv-1', { conversationId: 'conv-1', callId: 'call-1' }]);
 });

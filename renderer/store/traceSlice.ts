@@ -22,8 +22,6 @@ export interface TraceSlice {
   trace: TraceMirror | null;
   /** The Trace tab narrowed to one tool call's messages (its card's "Show messages"). */
   traceCall: { serverId: ServerId; callId: string } | null;
-  /** A tool call someone asked to see in its conversation (from its messages in a trace): the chat shows its card. */
-  focusedCall: { conversationId: string; callId: string } | null;
   /** Starts mirroring a server's trace, empty until the host answers the watch. */
   openTrace(serverId: ServerId): void;
   /** The messages the host keeps, as its watch answered. */
@@ -33,13 +31,11 @@ export interface TraceSlice {
   appendTrace(serverId: ServerId, messages: TraceMessage[], skipped: number): void;
   clearTrace(): void;
   showWholeTrace(): void;
-  showToolCall(conversationId: string, callId: string): void;
 }
 
 export const createTraceSlice: SliceCreator<TraceSlice> = (set) => ({
   trace: null,
   traceCall: null,
-  focusedCall: null,
   openTrace: (serverId) => set({ trace: { serverId, messages: [], limits: null, error: null, skipped: 0 } }),
   setTrace: (serverId, messages, limits) =>
     set((state) => {
@@ -70,13 +66,6 @@ export const createTraceSlice: SliceCreator<TraceSlice> = (set) => ({
     }),
   clearTrace: () => set({ trace: null }),
   showWholeTrace: () => set({ traceCall: null }),
-  showToolCall: (conversationId, callId) =>
-    set((state) => ({
-      view: 'chat',
-      viewChosen: true,
-      focusedCall: { conversationId, callId },
-      ...(state.selectedConversationId === conversationId ? {} : { selectedConversationId: conversationId, detail: null }),
-    })),
 });
 
 /** The index of the message numbered `seq` in a list ordered by seq, or -1. */

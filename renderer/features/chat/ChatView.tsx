@@ -38,11 +38,11 @@ export function ChatView() {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   usePreloadedViews();
 
-  // Follow the reply as it streams, unless the person scrolled up to read, or opened the conversation at
-  // a message a search found (MessageList shows it).
+  // Follow the reply as it streams, unless the person scrolled up to read, or asked to see a place in the
+  // conversation (a tool call's card, the message a search found: MessageList shows it).
   const content = useMemo(() => [detail, live], [detail, live]);
-  const foundIn = useAtriumStore((state) => (state.foundIn?.conversationId === selectedId ? state.foundIn : null));
-  useFollowEnd(scroller, content, foundIn ?? undefined);
+  const place = useAtriumStore((state) => (state.shownPlace?.conversationId === selectedId ? state.shownPlace : null));
+  useFollowEnd(scroller, content, place ?? undefined);
 
   return (
     <div className="chat">

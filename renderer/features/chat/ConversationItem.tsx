@@ -6,7 +6,7 @@ import { shownText } from '../../../shared/visibleText.ts';
 
 interface ConversationItemProps {
   conversation: ConversationSummary;
-  /** The words the list is searched for, marked in the conversation's excerpt; '' when not searching. */
+  /** The words the list is searched for, marked in the title and the excerpt; '' when not searching. */
   search: string;
   selected: boolean;
   onOpen(): void;

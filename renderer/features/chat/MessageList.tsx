@@ -5,7 +5,7 @@ import type { Range } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { ConversationNote, StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
-import type { LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
+import type { ConversationPlace, LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
@@ -124,30 +124,18 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [conversationId, rows.length, virtualizer]);
 
-  // A tool call someone asked to see (from its messages in a server's trace) is scrolled to, once.
-  const focusedCall = useAtriumStore((state) => state.focusedCall);
-  const scrolledToCall = useRef<typeof focusedCall>(null);
+  // A place the person asked to see is scrolled to, once: a tool call's card (from its messages in a
+  // server's trace), or the first message holding the words of the search the conversation was opened
+  // from, marked; the latest message is a scroll away.
+  const place = useAtriumStore((state) => (state.shownPlace?.conversationId === conversationId ? state.shownPlace : null));
+  const placeIndex = useMemo(() => (place ? rows.findIndex((row) => row.kind === 'saved' && isAt(row.message, place)) : -1), [place, rows]);
+  const foundIndex = place && 'search' in place ? placeIndex : -1;
+  const scrolledToPlace = useRef<typeof place>(null);
   useEffect(() => {
-    if (!focusedCall || scrolledToCall.current === focusedCall || focusedCall.conversationId !== conversationId) return;
-    const index = rows.findIndex((row) => row.kind === 'saved' && row.message.content.some((block) => block.type === 'tool_use' && block.id === focusedCall.callId));
-    if (index < 0) return;
-    scrolledToCall.current = focusedCall;
-    virtualizer.scrollToIndex(index, { align: 'center' });
-  }, [focusedCall, conversationId, rows, virtualizer]);
-
-  // A conversation opened from a search that found it in what was said opens at the first message holding
-  // the words, marked, once; the latest message is a scroll away.
-  const foundIn = useAtriumStore((state) => (state.foundIn?.conversationId === conversationId ? state.foundIn : null));
-  const foundIndex = useMemo(
-    () => (foundIn ? rows.findIndex((row) => row.kind === 'saved' && row.message.content.some((block) => block.type === 'text' && searchMatches(block.text, foundIn.search).length > 0)) : -1),
-    [foundIn, rows],
-  );
-  const scrolledToFound = useRef<typeof foundIn>(null);
-  useEffect(() => {
-    if (!foundIn || foundIndex < 0 || scrolledToFound.current === foundIn) return;
-    scrolledToFound.current = foundIn;
-    virtualizer.scrollToIndex(foundIndex, { align: 'center' });
-  }, [foundIn, foundIndex, virtualizer]);
+    if (!place || placeIndex < 0 || scrolledToPlace.current === place) return;
+    scrolledToPlace.current = place;
+    virtualizer.scrollToIndex(placeIndex, { align: 'center' });
+  }, [place, placeIndex, virtualizer]);
 
   // A turn the person just started is followed from wherever they were reading.
   // Only when a turn starts: while it runs, ChatView follows the reply as long as the person stays at the end.
@@ -237,6 +225,12 @@ function rowPlace({ measure, index }: RowAt) {
 
 function viewportOf(element: HTMLElement | null): { width: number; height: number } {
   return element ? { width: element.clientWidth, height: element.clientHeight } : { width: 0, height: 0 };
+}
+
+/** Whether `message` is the place asked for: it made the tool call, or its text holds the words searched. */
+function isAt(message: StoredMessage, place: ConversationPlace): boolean {
+  if ('callId' in place) return message.content.some((block) => block.type === 'tool_use' && block.id === place.callId);
+  return message.content.some((block) => block.type === 'text' && searchMatches(block.text, place.search).length > 0);
 }
 
 function isShown(message: StoredMessage): boolean {

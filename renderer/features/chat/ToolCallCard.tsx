@@ -44,7 +44,7 @@ const reachedServer = new Set(['running', 'done', 'error', 'cancelled']);
 /** The card takes the focus when someone asks to see its call (from the call's messages in a trace). */
 function useFocusWhenAsked(callId: string) {
   const card = useRef<HTMLElement>(null);
-  const asked = useAtriumStore((state) => (state.focusedCall?.callId === callId && callId !== '' ? state.focusedCall : null));
+  const asked = useAtriumStore((state) => (state.shownPlace && 'callId' in state.shownPlace && state.shownPlace.callId === callId && callId !== '' ? state.shownPlace : null));
   useEffect(() => {
     if (asked) card.current?.focus({ preventScroll: true });
   }, [asked]);
