@@ -17,6 +17,7 @@ import { Banner } from './ui/Banner.tsx';
 import { TasksButton, TasksPanel } from '../main/mcp/extensions/tasks/window/TasksPanel.tsx';
 import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
+import { useNoStrayFileDrops } from './ui/strayFileDrops.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
@@ -36,6 +37,7 @@ export function App() {
   const [helpOpen, setHelpOpen] = useState(false);
   const showHelp = useCallback(() => setHelpOpen(true), []);
   useAppShortcuts(showHelp);
+  useNoStrayFileDrops();
   return (
     <div className="app">
       <header className="topbar">

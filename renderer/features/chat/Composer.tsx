@@ -15,6 +15,7 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
 import type { SlashOption } from './slashCommands.ts';
 import { attachFiles } from './attachedFiles.ts';
+import { carriesFiles } from '../../ui/strayFileDrops.ts';
 import type { AttachedFile } from './attachedFiles.ts';
 
 /**
@@ -51,6 +52,17 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const [files, setFiles] = useState<AttachedFile[]>([]);
+  const [dropping, setDropping] = useState(false);
+  // Chosen, dropped or pasted: each file a model cannot read, or past the limits, is said at once.
+  const addFiles = (chosen: File[]) => {
+    void attachFiles(chosen, files).then(
+      (result) => {
+        setFiles(result.files);
+        setError(result.refused.length > 0 ? result.refused.join(' ') : null);
+      },
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
+  };
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
   const running = busy;
   // "Edit" on a sent message puts its words here, ready to change and send again.
@@ -183,12 +195,33 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
 
   return (
     <form
-      className="composer"
+      className={dropping ? 'composer composer-dropping' : 'composer'}
       onSubmit={(event) => {
         event.preventDefault();
         send();
       }}
+      // Files dragged onto the message box are attached, as chosen with Attach files.
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDropping(false);
+        addFiles([...event.dataTransfer.files]);
+      }}
     >
+      {dropping ? (
+        <p className="composer-drop-hint" aria-hidden="true">
+          Drop the files to attach them
+        </p>
+      ) : null}
       {slash ? <PromptPicker id={pickerId} query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
       {error ? (
         <p className="composer-error" role="alert">
@@ -228,6 +261,13 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        // An image or a file pasted (a screenshot, a file copied) is attached; pasted text is typed as ever.
+        onPaste={(event) => {
+          const pasted = [...event.clipboardData.files];
+          if (pasted.length === 0) return;
+          if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
+          addFiles(pasted);
+        }}
         aria-keyshortcuts={ariaShortcut(focusComposerShortcut)}
         // A textbox may not say "expanded"; it says it completes from a list and which option is highlighted.
         aria-autocomplete="list"
@@ -245,13 +285,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
             onChange={(event) => {
               const chosen = [...(event.target.files ?? [])];
               event.target.value = '';
-              void attachFiles(chosen, files).then(
-                (result) => {
-                  setFiles(result.files);
-                  setError(result.refused.length > 0 ? result.refused.join(' ') : null);
-                },
-                (failure: unknown) => setError(errorMessage(failure)),
-              );
+              addFiles(chosen);
             }}
           />
         </label>
