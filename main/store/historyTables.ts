@@ -66,19 +66,22 @@ export function prepareStatements(db: Database) {
     // Titles and the text blocks of messages; image data and tool payloads are not searched. `excerpt`,
     // for a conversation whose title does not say it, is the window around the first match in its
     // messages, in their order (searchExcerpt.ts finishes it); SQLite's lower() and LIKE both fold A–Z
-    // alone, so instr() finds what LIKE matched.
+    // alone, so instr() finds what LIKE matched. Materialised, so each conversation's messages are
+    // searched once, not once for the WHERE and again for the excerpt.
     searchConversations: db.prepare(`
-      SELECT c.*, CASE WHEN c.title LIKE :pattern ESCAPE '\\' THEN NULL ELSE (
-        SELECT json_object('text', substr(t, start, ${excerptLength}), 'cutStart', start > 1, 'cutEnd', start + ${excerptLength} <= length(t))
-        FROM (SELECT block.value ->> 'text' AS t, max(1, instr(lower(block.value ->> 'text'), lower(:needle)) - ${excerptLead}) AS start
-              FROM messages AS m, json_each(m.content) AS block
-              WHERE m.conversation_id = c.id AND block.value ->> 'type' = 'text'
-                AND block.value ->> 'text' LIKE :pattern ESCAPE '\\'
-              ORDER BY m.seq LIMIT 1)
-      ) END AS excerpt
-      FROM conversations AS c
-      WHERE c.title LIKE :pattern ESCAPE '\\' OR excerpt IS NOT NULL
-      ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit`),
+      WITH listed AS MATERIALIZED (
+        SELECT c.*, c.rowid AS listed_order, c.title LIKE :pattern ESCAPE '\\' AS by_title,
+          CASE WHEN c.title LIKE :pattern ESCAPE '\\' THEN NULL ELSE (
+            SELECT json_object('text', substr(t, start, ${excerptLength}), 'cutStart', start > 1, 'cutEnd', start + ${excerptLength} <= length(t))
+            FROM (SELECT block.value ->> 'text' AS t, max(1, instr(lower(block.value ->> 'text'), lower(:needle)) - ${excerptLead}) AS start
+                  FROM messages AS m, json_each(m.content) AS block
+                  WHERE m.conversation_id = c.id AND block.value ->> 'type' = 'text'
+                    AND block.value ->> 'text' LIKE :pattern ESCAPE '\\'
+                  ORDER BY m.seq LIMIT 1)
+          ) END AS excerpt
+        FROM conversations AS c)
+      SELECT * FROM listed WHERE by_title OR excerpt IS NOT NULL
+      ORDER BY updated_at DESC, listed_order DESC LIMIT :limit`),
     renameConversation: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
     setConversationModel: db.prepare('UPDATE conversations SET provider_id = ?, model = ? WHERE id = ?'),
     touchConversation: db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?'),
