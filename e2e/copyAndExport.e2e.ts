@@ -14,6 +14,7 @@ const env = chatHostFor(
     { text: 'Plant **basil** by the window.\u202Eevil' },
     { text: 'Water it like this:\n\n```sh\nwater --litres 2 basil\n```\n\nEvery morning.' },
     { text: 'Then this:\n\n```sh\nfeed --grams 5 basil\n```\n\nOnce a week.', hold: feeding },
+    { text: 'Prune it:\n\n```sh\nprune --top basil\n```' },
   ],
   {},
 );
@@ -84,4 +85,18 @@ test('Copy puts a reply on the clipboard as shown; Export saves the conversation
     const parsed = JSON.parse(await readFile((await savedJson.path()) ?? '', 'utf8')) as { messages: unknown[] };
     expect(parsed.messages.length).toBeGreaterThanOrEqual(2);
   });
+});
+
+test('on a touch screen, where nothing is pointed at, a code block shows its Copy', async ({ browser }) => {
+  const touch = await browser.newContext({ hasTouch: true });
+  try {
+    const page = await touch.newPage();
+    await openApp(page, env().host, []);
+    await sendMessage(page, 'and pruning?');
+    const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
+    await expect(reply).toContainText('prune --top basil');
+    await expect(reply.locator('.copy-button').filter({ has: page.getByRole('button', { name: 'Copy the code' }) })).toHaveCSS('opacity', '1');
+  } finally {
+    await touch.close();
+  }
 });
