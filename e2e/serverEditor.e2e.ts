@@ -79,4 +79,19 @@ test('servers: add one (started after its command line is shown), refuse a bad o
     await start.getByRole('button', { name: 'Keep it off' }).click();
     expect((await stored())['pasted']).toEqual({ command: echo.command, args: [...echo.args, '--both-eras'], disabled: true });
   });
+
+  await test.step('a command that is no program on this computer is said plainly before it is started, with the one likely meant', async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('slip');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill('nodee');
+    await form.getByRole('textbox', { name: 'Arguments (one per line)' }).fill('server.js');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const start = page.getByRole('dialog', { name: 'Start slip?' });
+    await expect(start.getByRole('alert')).toHaveText(
+      'nodee is not a program on this computer (nothing of that name is on the PATH the server gets), so it cannot start as written: did you mean node? Correct the command with Edit on its card in Servers, or install the program first.',
+    );
+    await page.screenshot({ path: 'e2e/artifacts/servers-command-not-found.png' });
+    await start.getByRole('button', { name: 'Keep it off' }).click();
+  });
 });

@@ -7,6 +7,7 @@ import type { InstallInputKind, ServerOrigin } from '../../shared/installs.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import { describeLaunch, shellWord } from '../../shared/domain.ts';
+import { missingProgramSentence } from '../../shared/missingProgram.ts';
 import { visible } from './formatOutput.ts';
 
 export interface LaunchConsentIo {
@@ -30,6 +31,7 @@ export function describeReview(review: LaunchReview): string[] {
   if (review.origin) lines.push(...describeOrigin(review.origin).map((line) => `  ${visible(line)}`));
   if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
   lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
+  if (review.definition.transport === 'stdio' && review.definition.program === null) lines.push(`  ⚠ ${visible(missingProgramSentence(review.definition.command))}`);
   const scripts = review.definition.transport === 'stdio' ? (review.definition.scripts ?? []) : [];
   if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
   for (const change of review.changes) lines.push(`  • ${visible(change)}`);

@@ -59,6 +59,11 @@ describe('atrium servers add', () => {
     const elsewhere = await makeTempDir('atrium-servers-add-elsewhere-');
     const word = await runAtriumCli(home, ['servers', 'add', 'runner', '--', 'npx', '-y', 'server.mjs'], {}, elsewhere);
     assert.equal(word.code, 0, `a word that names no file of the folder is added as typed: ${word.stderr}`);
+    // A slip in the program's name is said where the person approves it, with the one likely meant.
+    assert.equal((await runAtriumCli(home, ['servers', 'add', 'slip', '--', 'nodee', 'server.js'])).code, 0);
+    const slip = await runAtriumCli(home, ['servers', 'approve', 'slip']);
+    assert.match(slip.stdout + slip.stderr, /^ {2}⚠ nodee is not a program on this computer \(nothing of that name is on the PATH the server gets\), so it cannot start as written: did you mean node\?$/m);
+    assert.equal((await runAtriumCli(home, ['servers', 'remove', 'slip'])).code, 0);
     assert.equal((await runAtriumCli(home, ['servers', 'remove', 'runner'])).code, 0);
     assert.equal((await runAtriumCli(home, ['servers', 'remove', 'local'])).code, 0);
     await rm(folder, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { ConsentDialog, SafeAnswer } from '../ui/ConsentDialog.tsx';
 import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 import { describeBlock } from '../../shared/installs.ts';
 import { ServerOriginDetails, ServerReachDetails } from './ServerOriginDetails.tsx';
+import { missingProgramSentence } from '../../shared/missingProgram.ts';
 
 /**
  * Asks before a server runs a definition the person has not approved: new, or changed since (then the
@@ -129,9 +130,14 @@ function LaunchDetails({ view, label }: { view: LaunchView; label: string | unde
           Working folder: <UntrustedText text={view.cwd} />
         </p>
       ) : null}
-      {local && view.program !== undefined && view.program !== view.command ? (
+      {local && view.program === null ? (
+        <p className="consent-warning" role="alert">
+          <UntrustedText text={`${missingProgramSentence(view.command)} Correct the command with Edit on its card in Servers, or install the program first.`} />
+        </p>
+      ) : null}
+      {local && view.program && view.program !== view.command ? (
         <p className="muted">
-          Program: <UntrustedText text={view.program ?? `${view.command} is not found on the PATH the server gets`} />
+          Program: <UntrustedText text={view.program} />
         </p>
       ) : null}
       {local && view.scripts?.length ? (
