@@ -85,6 +85,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await page.getByRole('article', { name: 'Resource architecture.md' }).getByRole('button', { name: 'Attach to next message' }).click();
     await expect(page.getByRole('button', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('list', { name: 'Attached resources' })).toContainText('architecture.md');
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the message is written at once').toBeFocused();
     await sendMessage(page, 'summarise the attached document');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I read the architecture document.');
     await expect(page.getByRole('list', { name: 'Attached resources' })).toHaveCount(0);

@@ -15,6 +15,7 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
   const api = useAtriumApi();
   const attach = useAtriumStore((state) => state.attach);
   const showView = useAtriumStore((state) => state.showView);
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const [contents, setContents] = useState<Contents[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [subscribed, setSubscribed] = useState(false);
@@ -72,6 +73,8 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
           onClick={() => {
             attach({ serverId, uri, name });
             showView('chat');
+            // The next message is written at once: the cursor waits in its box.
+            requestComposerFocus();
           }}
         >
           Attach to next message
