@@ -75,6 +75,7 @@ test('Get started says what is done and leads to the next step; the sample serve
     expect(await violationsInBothThemes(page, 'Get started, set up')).toEqual([]);
     await setUp(page).getByRole('button', { name: 'Go to the chat' }).click();
     await expect(page.getByRole('button', { name: 'Chat', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the first question is typed at once').toBeFocused();
   });
 });
 

@@ -22,6 +22,8 @@ function isUsable(provider: Provider): boolean {
 export function SetupProgress({ providers }: { providers: ProviderSettingsView['providers'] | null }) {
   const servers = useAtriumStore((state) => state.servers);
   const showView = useAtriumStore((state) => state.showView);
+  // A new conversation, the cursor in its message box: the first thing asked is typed at once.
+  const startConversation = useAtriumStore((state) => state.startConversation);
   const usable = providers?.filter(isUsable) ?? [];
   const hasServers = servers.length > 0;
   const hasProvider = usable.length > 0;
@@ -76,7 +78,7 @@ export function SetupProgress({ providers }: { providers: ProviderSettingsView['
         <li className={hasServers && hasProvider ? 'setup-step-done' : undefined}>
           <span aria-hidden="true">{hasServers && hasProvider ? '→' : '○'}</span>
           <span>Chat: ask something that needs a tool; Atrium asks before each tool runs.</span>
-          <button type="button" className={hasServers && hasProvider ? 'button button-primary' : 'button'} onClick={() => showView('chat')}>
+          <button type="button" className={hasServers && hasProvider ? 'button button-primary' : 'button'} onClick={startConversation}>
             Go to the chat
           </button>
         </li>
