@@ -190,6 +190,15 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(conversationTitles(page)).toHaveText(['plan the garden party']);
     await page.keyboard.press('Escape');
     await expect(conversationButtons(page), 'Esc empties the search').toHaveCount(3);
+    // Enter opens the first found, ready for the next message.
+    await page.getByRole('button', { name: 'plan the garden party', exact: true }).click();
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('marsupial');
+    await expect(conversationTitles(page)).toHaveText(['what is a quokka']);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'what is a quokka' })).toBeVisible();
+    await expect(composer(page)).toBeFocused();
+    await search.fill('');
   });
 
   await test.step('? lists the shortcuts, except in a text field, where it is a question mark', async () => {

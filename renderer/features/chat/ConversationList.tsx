@@ -18,6 +18,7 @@ export function ConversationList() {
   const selectedId = useAtriumStore((state) => state.selectedConversationId);
   const select = useAtriumStore((state) => state.selectConversation);
   const openFound = useAtriumStore((state) => state.openFound);
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const startConversation = useAtriumStore((state) => state.startConversation);
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +57,9 @@ export function ConversationList() {
     }
   };
 
+  // One a search found in what was said opens at that message.
+  const open = (conversation: ConversationSummary) => (search.matches && conversation.excerpt !== undefined ? openFound(conversation.id, query.trim()) : select(conversation.id));
+
   const remove = async (conversation: ConversationSummary) => {
     const index = shown.findIndex((c) => c.id === conversation.id);
     // The one below takes its place; at the end of the list, the one above.
@@ -89,6 +93,14 @@ export function ConversationList() {
         placeholder="Search titles and messages"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
+        // Enter opens the first conversation found, the cursor in its message box, as a quick switcher does.
+        onKeyDown={(event) => {
+          const first = search.matches?.[0];
+          if (event.key !== 'Enter' || !first) return;
+          event.preventDefault();
+          open(first);
+          requestComposerFocus();
+        }}
       />
       {error ?? search.error ? <p role="alert">{error ?? search.error}</p> : null}
       <ul className="conversations-list" ref={list}>
@@ -98,7 +110,7 @@ export function ConversationList() {
             conversation={conversation}
             search={search.matches ? query : ''}
             selected={conversation.id === selectedId}
-            onOpen={() => (search.matches && conversation.excerpt !== undefined ? openFound(conversation.id, query.trim()) : select(conversation.id))}
+            onOpen={() => open(conversation)}
             onRename={async (title) => void (await act(() => api.renameConversation({ conversationId: conversation.id, title })))}
             onDelete={() => remove(conversation)}
           />

@@ -11,7 +11,7 @@ const sections: { title: string; keys: { keys: string; does: string }[] }[] = [
     keys: [
       { keys: shortcutLabel(newConversationShortcut), does: 'Start a new conversation' },
       { keys: shortcutLabel(focusComposerShortcut), does: 'Put the cursor in the message box' },
-      { keys: shortcutLabel(searchConversationsShortcut), does: 'Search the conversations (Esc empties the search)' },
+      { keys: shortcutLabel(searchConversationsShortcut), does: 'Search the conversations (Enter opens the first found; Esc empties the search)' },
       { keys: shortcutLabel(shortcutsHelpShortcut), does: 'Show these shortcuts (outside a text field, where it types a question mark)' },
     ],
   },
