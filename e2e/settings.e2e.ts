@@ -92,12 +92,15 @@ test('settings: a provider and its key added in the window, the default model ch
   await test.step('a pasted screenshot and a file dropped on the message box are attached; a file dropped elsewhere does nothing', async () => {
     const chips = page.getByRole('list', { name: 'Attached files' });
     // In the page: a DataTransfer is the browser's own, as a paste or a drop brings it.
+    // Two pasted in a row, the second before the first is read: both are kept.
     await page.evaluate(`(() => {
-      const clipboard = new DataTransfer();
-      clipboard.items.add(new File([Uint8Array.from(atob(${JSON.stringify(PNG)}), (c) => c.charCodeAt(0))], 'image.png', { type: 'image/png' }));
-      document.querySelector('textarea[aria-label="Message"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+      for (const name of ['image.png', 'again.png']) {
+        const clipboard = new DataTransfer();
+        clipboard.items.add(new File([Uint8Array.from(atob(${JSON.stringify(PNG)}), (c) => c.charCodeAt(0))], name, { type: 'image/png' }));
+        document.querySelector('textarea[aria-label="Message"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+      }
     })()`);
-    await expect(chips.getByRole('listitem')).toHaveText(['image.png×']);
+    await expect(chips.getByRole('listitem')).toHaveText(['image.png×', 'again.png×']);
     const dropped = await page.evaluateHandle(`(() => {
       const transfer = new DataTransfer();
       transfer.items.add(new File(['buy limes'], 'list.txt', { type: 'text/plain' }));
@@ -107,7 +110,7 @@ test('settings: a provider and its key added in the window, the default model ch
     await expect(page.getByText('Drop the files to attach them')).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/composer-drop.png' });
     await page.dispatchEvent('form.composer', 'drop', { dataTransfer: dropped });
-    await expect(chips.getByRole('listitem')).toHaveText(['image.png×', 'list.txt×']);
+    await expect(chips.getByRole('listitem')).toHaveText(['image.png×', 'again.png×', 'list.txt×']);
     await expect(page.getByText('Drop the files to attach them')).toHaveCount(0);
     const opened = await page.evaluate(`(() => {
       const transfer = new DataTransfer();
@@ -117,8 +120,9 @@ test('settings: a provider and its key added in the window, the default model ch
       return !drop.defaultPrevented;
     })()`);
     expect(opened, 'the browser does not open a file dropped beside the message box in place of Atrium').toBe(false);
-    await expect(chips.getByRole('listitem')).toHaveCount(2);
+    await expect(chips.getByRole('listitem')).toHaveCount(3);
     await chips.getByRole('button', { name: 'Remove image.png' }).click();
+    await chips.getByRole('button', { name: 'Remove again.png' }).click();
     await chips.getByRole('button', { name: 'Remove list.txt' }).click();
   });
 

@@ -53,13 +53,13 @@ function appendText(content: ChatContent[], delta: string): void {
   else content.push({ type: 'text', text: delta });
 }
 
-// Prepared once per store: every call reuses them.
-/** A conversation as saved now, or gone. */
 /** A conversation as a list shows it; one a search found in what was said has an excerpt of where. */
 export interface ListedConversation extends Conversation {
   excerpt?: string;
 }
 
+// Prepared once per store: every call reuses them.
+/** A conversation as saved now, or gone. */
 export type ConversationChange = { kind: 'saved'; conversation: Conversation } | { kind: 'deleted'; conversationId: string };
 
 export class HistoryStore {

@@ -9,11 +9,11 @@ import { searchMatches } from '../../shared/searchMatch.ts';
 export const excerptLead = 40;
 export const excerptLength = 160;
 
-/** The window as the query cut it: whether the message goes on before and after it. */
+/** The window as the query cut it: whether the message goes on before and after it (SQLite's 1 or 0). */
 export interface ExcerptWindow {
   text: string;
-  cutStart: boolean;
-  cutEnd: boolean;
+  cutStart: boolean | number;
+  cutEnd: boolean | number;
 }
 
 /** The excerpt as shown: whitespace made single spaces, a word the cut split dropped, … at a cut end. */

@@ -53,14 +53,22 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
   const [files, setFiles] = useState<AttachedFile[]>([]);
   const [dropping, setDropping] = useState(false);
-  // Chosen, dropped or pasted: each file a model cannot read, or past the limits, is said at once.
+  // Chosen, dropped or pasted: each file a model cannot read, or past the limits, is said at once. Each
+  // batch is read after the one before has been added (a paste while a large drop is still being read),
+  // so the limits count every file and none is lost.
+  const attaching = useRef<Promise<unknown>>(Promise.resolve());
+  const latestFiles = useRef(files);
+  latestFiles.current = files;
   const addFiles = (chosen: File[]) => {
-    void attachFiles(chosen, files).then(
-      (result) => {
-        setFiles(result.files);
-        setError(result.refused.length > 0 ? result.refused.join(' ') : null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
+    attaching.current = attaching.current.then(() =>
+      attachFiles(chosen, latestFiles.current).then(
+        (result) => {
+          latestFiles.current = result.files;
+          setFiles(result.files);
+          setError(result.refused.length > 0 ? result.refused.join(' ') : null);
+        },
+        (failure: unknown) => setError(errorMessage(failure)),
+      ),
     );
   };
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
