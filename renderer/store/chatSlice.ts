@@ -91,9 +91,15 @@ export interface ChatSlice {
   /** The person's picks, by conversationKey; a conversation without one uses its own model or the default (modelInUse). */
   modelChoice: Record<string, ModelChoice>;
   chooseModel(conversationKey: string, choice: ModelChoice): void;
-  /** Conversations (by conversationKey) whose message is on its way to the host, before its turn's first event. */
-  sending: Record<string, true>;
-  setSending(conversationKey: string, value: boolean): void;
+  /**
+   * Messages (and Retries) on their way, by conversationKey, each with its send's number, until its turn
+   * ends or it could not start. A new conversation's moves to the conversation once the host names it, so
+   * the next new conversation can be written and sent while the first one's turn runs.
+   */
+  sending: Record<string, number>;
+  /** Marks a send to `conversationKey` as on its way; the number ends it (doneSending), wherever it moved. */
+  startSending(conversationKey: string): number;
+  doneSending(sendNumber: number): void;
   /** Why the last message or Retry of a conversation (by conversationKey) could not start; shown under its message box. */
   sendError: Record<string, string>;
   setSendError(conversationKey: string, message: string | null): void;
@@ -134,6 +140,9 @@ export interface ChatSlice {
 
 const emptyTurn = (): LiveTurn => ({ textFrom: 0, text: '', images: [], toolCalls: [], notices: [] });
 
+/** Numbers the sends of this window, so that a send's end clears its own mark and no other. */
+let sendsStarted = 0;
+
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
@@ -171,11 +180,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   modelChoice: {},
   chooseModel: (key, choice) => set((state) => ({ modelChoice: { ...state.modelChoice, [key]: choice } })),
   sending: {},
-  setSending: (key, value) =>
-    set((state) => {
-      const { [key]: _was, ...others } = state.sending;
-      return { sending: value ? { ...others, [key]: true } : others };
-    }),
+  startSending: (key) => {
+    const sendNumber = ++sendsStarted;
+    set((state) => ({ sending: { ...state.sending, [key]: sendNumber } }));
+    return sendNumber;
+  },
+  doneSending: (sendNumber) => set((state) => ({ sending: Object.fromEntries(Object.entries(state.sending).filter(([, number]) => number !== sendNumber)) })),
   sendError: {},
   setSendError: (key, message) =>
     set((state) => {
@@ -216,11 +226,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
     set((state) => {
       // The next new conversation starts from the default again, not from this one's pick.
       const { new: picked, ...modelChoice } = state.modelChoice;
+      // Its send goes with it: the next new conversation is free to be sent.
+      const { new: sendingNew, ...sending } = state.sending;
       return {
         awaitingNewConversation: false,
         selectedConversationId: conversationId,
         detail: null,
         modelChoice: picked ? { ...modelChoice, [conversationId]: picked } : modelChoice,
+        sending: sendingNew === undefined ? sending : { ...sending, [conversationId]: sendingNew },
       };
     }),
   endTurnsNotRunning: () =>

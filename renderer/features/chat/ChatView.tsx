@@ -22,7 +22,7 @@ export function ChatView() {
   const live = useAtriumStore((state) => (selectedId ? state.live[selectedId] : undefined));
   const key = conversationKey(selectedId);
   // A turn runs from the moment its message is sent until the host says it is done (its `done` event).
-  const sending = useAtriumStore((state) => state.sending[key] === true);
+  const sending = useAtriumStore((state) => state.sending[key] !== undefined);
   const busy = sending || live !== undefined;
   const picked = useAtriumStore((state) => state.modelChoice[key]);
   const summary = useAtriumStore((state) => state.conversations.find((c) => c.id === selectedId));

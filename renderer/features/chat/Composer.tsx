@@ -31,7 +31,8 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   const detach = useAtriumStore((state) => state.detach);
   const clearAttachments = useAtriumStore((state) => state.clearAttachments);
   const attach = useAtriumStore((state) => state.attach);
-  const setSending = useAtriumStore((state) => state.setSending);
+  const startSending = useAtriumStore((state) => state.startSending);
+  const doneSending = useAtriumStore((state) => state.doneSending);
   const draft = useAtriumStore((state) => state.draft);
   const focusRequested = useAtriumStore((state) => state.composerFocusRequested);
   const focusTaken = useAtriumStore((state) => state.composerFocusTaken);
@@ -93,7 +94,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
   /** Runs one turn; the words typed come back if it could not start, so nothing is lost. */
   const submit = async (start: () => Promise<unknown>, restore: string) => {
     setError(null);
-    setSending(key, true);
+    const sendNumber = startSending(key);
     if (!conversationId) setAwaitingNew(true);
     try {
       await start();
@@ -101,7 +102,7 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
       setError(errorMessage(failure));
       setText((current) => (current === '' ? restore : current));
     } finally {
-      setSending(key, false);
+      doneSending(sendNumber);
       if (!conversationId) setAwaitingNew(false);
     }
   };

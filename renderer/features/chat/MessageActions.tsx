@@ -55,20 +55,21 @@ export function RetryRoom() {
 function RetryAction({ messageId, model }: { messageId: string; model: ModelInUse | null }) {
   const api = useAtriumApi();
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
-  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] === true : false));
+  const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] !== undefined : false));
   // Retry is offered while this reply is the conversation's very last message.
   const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
   const setSendError = useAtriumStore((state) => state.setSendError);
-  const setSending = useAtriumStore((state) => state.setSending);
+  const startSending = useAtriumStore((state) => state.startSending);
+  const doneSending = useAtriumStore((state) => state.doneSending);
   // The host answers the person's last message again (it is not sent twice); a Retry that cannot start
   // says why under the message box, where a failed send says it.
   const retry = (id: string) => {
     setSendError(id, null);
-    setSending(id, true);
+    const sendNumber = startSending(id);
     api
       .retryTurn({ conversationId: id, ...(model ?? {}) })
       .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
-      .finally(() => setSending(id, false));
+      .finally(() => doneSending(sendNumber));
   };
   if (!conversationId || !last) return null;
   return (
