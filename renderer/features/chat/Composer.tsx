@@ -102,8 +102,11 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
       setError(errorMessage(failure));
       setText((current) => (current === '' ? restore : current));
     } finally {
+      // A new conversation's send that the host never named still waits for it: that wait ends here. One
+      // it named was adopted, and a later new conversation may be waiting now: that wait is left alone.
+      const neverNamed = useAtriumStore.getState().sending[key] === sendNumber;
       doneSending(sendNumber);
-      if (!conversationId) setAwaitingNew(false);
+      if (!conversationId && neverNamed) setAwaitingNew(false);
     }
   };
 
