@@ -21,7 +21,8 @@ type Mode = 'idle' | 'renaming' | 'confirming-delete';
  * One conversation in the list: open it, rename it in place (Enter saves, Escape cancels, leaving the
  * field saves), or delete it after a confirmation in place whose safe answer, Keep, has the focus. Its
  * title has the row's whole width (whole in its tooltip); Rename and Delete show on the row pointed at,
- * focused or open. A search that found it in what was said shows where, under the title.
+ * focused or open. A search that found it in what was said shows where, under the title; one whose reply
+ * is still coming has a dot before it.
  */
 export function ConversationItem({ conversation, search, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
   const [mode, setMode] = useState<Mode>('idle');
@@ -63,6 +64,7 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
   }
   return (
     <li className={selected ? 'conversation conversation-selected' : 'conversation'}>
+      {conversation.running ? <span className="conversation-running" role="img" aria-label="Replying" title="Replying" /> : null}
       <button
         ref={openButton}
         type="button"
