@@ -67,8 +67,11 @@ test('a newcomer approves tools of an untrusted server: each dialog says once wh
     await sendMessage(page, 'echo hello');
     const dialog = page.getByRole('dialog', { name: 'Run echo?' });
     await expectProportionateDialog(page, dialog, /echo declares nothing about what it does/, 'echo');
+    // A window behind others says, in its title (a tab's, the task bar's), that it waits for an answer.
+    await expect(page).toHaveTitle('(1) echo hello — Atrium');
     await dialog.getByRole('button', { name: 'Allow once' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Echoed.');
+    await expect(page, 'named after the open conversation').toHaveTitle('echo hello — Atrium');
   });
 
   await test.step('add declares it only reads: said as declared, and not believed', async () => {

@@ -18,6 +18,7 @@ import { TasksButton, TasksPanel } from '../main/mcp/extensions/tasks/window/Tas
 import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 import { useNoStrayFileDrops } from './ui/strayFileDrops.ts';
+import { useWindowTitle } from './ui/windowTitle.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
@@ -38,6 +39,7 @@ export function App() {
   const showHelp = useCallback(() => setHelpOpen(true), []);
   useAppShortcuts(showHelp);
   useNoStrayFileDrops();
+  useWindowTitle(views.find((entry) => entry.name === view)?.label ?? '');
   return (
     <div className="app">
       <header className="topbar">
