@@ -1,5 +1,5 @@
-import type { ServerId } from '../../shared/domain.ts';
-import type { SliceCreator } from './AtriumState.ts';
+import type { ServerId, ServerSnapshot } from '../../shared/domain.ts';
+import type { AtriumState, SliceCreator } from './AtriumState.ts';
 
 /** The tabs of a server's detail; 'sign-in' is offered for remote servers only. */
 export type ServerTab = 'log' | 'trace' | 'tools' | 'skills' | 'permissions' | 'about' | 'sign-in';
@@ -37,3 +37,8 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set) => ({
   putOffLaunchReview: (serverId) => set((state) => ({ launchReviewsPutOff: [...state.launchReviewsPutOff.filter((id) => id !== serverId), serverId] })),
   reviewLaunch: (serverId) => set((state) => ({ launchReviewsPutOff: state.launchReviewsPutOff.filter((id) => id !== serverId) })),
 });
+
+/** The servers whose start dialog waits for the person (their launch is new or changed), less those put off in this window. */
+export function launchReviewsWaiting(state: Pick<AtriumState, 'servers' | 'launchReviewsPutOff'>): ServerSnapshot[] {
+  return state.servers.filter((server) => server.status.kind === 'needs-approval' && !state.launchReviewsPutOff.includes(server.id));
+}

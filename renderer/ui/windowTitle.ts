@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { shownText } from '../../shared/visibleText.ts';
 import { useAtriumStore } from '../store/useAtriumStore.ts';
+import { launchReviewsWaiting } from '../store/selectionSlice.ts';
 
 /**
  * The window's title (a tab's in the browser, the title bar and task bar on the desktop): what is open, and
@@ -16,7 +17,8 @@ export function useWindowTitle(viewLabel: string): void {
     state.view === 'chat' && state.selectedConversationId !== null ? (state.conversations.find((c) => c.id === state.selectedConversationId)?.title ?? null) : null,
   );
   const inChat = useAtriumStore((state) => state.view === 'chat');
-  const waiting = useAtriumStore((state) => state.pending.length);
+  // Servers' requests and the start dialogs of servers waiting for approval.
+  const waiting = useAtriumStore((state) => state.pending.length + launchReviewsWaiting(state).length);
   useEffect(() => {
     const place = inChat ? (conversationTitle ? shownText(conversationTitle) : null) : viewLabel;
     document.title = windowTitle({ place, waiting });

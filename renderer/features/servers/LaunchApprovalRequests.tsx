@@ -1,4 +1,5 @@
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { launchReviewsWaiting } from '../../store/selectionSlice.ts';
 import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
 
 /**
@@ -7,7 +8,7 @@ import { StartServerDialog } from '../../serverSetup/StartServerDialog.tsx';
  * person keeps off waits on its card ("Review and start…") for the rest of this window's life.
  */
 export function LaunchApprovalRequests() {
-  const waiting = useAtriumStore((state) => state.servers.find((s) => s.status.kind === 'needs-approval' && !state.launchReviewsPutOff.includes(s.id)));
+  const waiting = useAtriumStore((state) => launchReviewsWaiting(state)[0]);
   const putOff = useAtriumStore((state) => state.putOffLaunchReview);
   if (!waiting) return null;
   return <StartServerDialog key={waiting.id} server={waiting} onDone={(started) => (started ? undefined : putOff(waiting.id))} />;
