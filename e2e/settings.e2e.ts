@@ -89,7 +89,7 @@ test('settings: a provider and its key added in the window, the default model ch
     expect(body).toContain('Attached file menu.txt:\\ncafé');
   });
 
-  await test.step('a pasted screenshot and a file dropped on the message box are attached; a file dropped elsewhere does nothing', async () => {
+  await test.step('a pasted screenshot and files dropped on the conversation are attached; a file dropped elsewhere does nothing', async () => {
     const chips = page.getByRole('list', { name: 'Attached files' });
     // In the page: a DataTransfer is the browser's own, as a paste or a drop brings it.
     // Two pasted in a row, the second before the first is read: both are kept.
@@ -112,17 +112,23 @@ test('settings: a provider and its key added in the window, the default model ch
     await page.dispatchEvent('form.composer', 'drop', { dataTransfer: dropped });
     await expect(chips.getByRole('listitem')).toHaveText(['image.png×', 'again.png×', 'list.txt×']);
     await expect(page.getByText('Drop the files to attach them')).toHaveCount(0);
-    const opened = await page.evaluate(`(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['x'], 'stray.txt', { type: 'text/plain' }));
-      const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true });
-      document.querySelector('[aria-label="Messages"]').dispatchEvent(drop);
-      return !drop.defaultPrevented;
-    })()`);
-    expect(opened, 'the browser does not open a file dropped beside the message box in place of Atrium').toBe(false);
-    await expect(chips.getByRole('listitem')).toHaveCount(3);
+    // Dropped on the conversation above the box, it is attached too; dropped outside the conversation
+    // (the top bar), nothing takes it and nothing happens.
+    const dropOn = (selector: string, name: string) =>
+      page.evaluate(`(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['x'], ${JSON.stringify(name)}, { type: 'text/plain' }));
+        const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true });
+        document.querySelector(${JSON.stringify(selector)}).dispatchEvent(drop);
+        return !drop.defaultPrevented;
+      })()`);
+    expect(await dropOn('[aria-label="Messages"]', 'onto-the-reply.txt'), 'taken by the conversation').toBe(false);
+    await expect(chips.getByRole('listitem')).toHaveText(['image.png×', 'again.png×', 'list.txt×', 'onto-the-reply.txt×']);
+    expect(await dropOn('header.topbar', 'stray.txt'), 'the browser does not open a file dropped outside the conversation in place of Atrium').toBe(false);
+    await expect(chips.getByRole('listitem')).toHaveCount(4);
     await chips.getByRole('button', { name: 'Remove image.png' }).click();
     await chips.getByRole('button', { name: 'Remove again.png' }).click();
+    await chips.getByRole('button', { name: 'Remove onto-the-reply.txt' }).click();
     await chips.getByRole('button', { name: 'Remove list.txt' }).click();
   });
 

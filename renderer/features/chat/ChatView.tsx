@@ -36,6 +36,8 @@ export function ChatView() {
   const title = detail ? (listedTitle ?? detail.conversation.title) : 'New conversation';
   // The messages are laid out once the element they scroll in exists, so they are measured against it.
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  // Files dropped anywhere on the conversation go to its message box.
+  const [pane, setPane] = useState<HTMLElement | null>(null);
   usePreloadedViews();
 
   // Follow the reply as it streams, unless the person scrolled up to read, or asked to see a place in the
@@ -47,7 +49,7 @@ export function ChatView() {
   return (
     <div className="chat">
       <ConversationList />
-      <section className="conversation-pane" aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
+      <section className="conversation-pane" ref={setPane} aria-label={detail ? `Conversation: ${title}` : 'New conversation'}>
         <header className="conversation-head">
           <h2 title={shownText(title)}>{title}</h2>
           <ToolsInUse conversationId={selectedId} />
@@ -64,7 +66,7 @@ export function ChatView() {
             scroller && <MessageList detail={detail} live={live} scroller={() => scroller} model={shown} />
           )}
         </div>
-        <Composer conversationId={selectedId} busy={busy} model={shown} />
+        <Composer conversationId={selectedId} busy={busy} model={shown} dropZone={pane} />
       </section>
     </div>
   );

@@ -24,7 +24,18 @@ import type { AttachedFile } from './attachedFiles.ts';
  * Enter picks, Escape closes; a picked prompt asks for its arguments and then runs as the person's
  * message; a picked skill is used (asked once, verified) and sent as the person's message.
  */
-export function Composer({ conversationId, busy, model }: { conversationId: string | null; busy: boolean; model: ModelInUse | null }) {
+export function Composer({
+  conversationId,
+  busy,
+  model,
+  dropZone,
+}: {
+  conversationId: string | null;
+  busy: boolean;
+  model: ModelInUse | null;
+  /** Where files dropped are attached to the message being written: the whole conversation, not the box alone. */
+  dropZone: HTMLElement | null;
+}) {
   const api = useAtriumApi();
   const setAwaitingNew = useAtriumStore((state) => state.setAwaitingNewConversation);
   const attachments = useAtriumStore((state) => state.attachments);
@@ -72,6 +83,36 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
       ),
     );
   };
+  // Files dragged anywhere over the conversation are attached, as chosen with Attach files; the box says
+  // it takes them while they are over it.
+  const addFilesRef = useRef(addFiles);
+  addFilesRef.current = addFiles;
+  useEffect(() => {
+    if (!dropZone) return;
+    const over = (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      setDropping(true);
+    };
+    const left = (event: DragEvent) => {
+      if (!dropZone.contains(event.relatedTarget as Node | null)) setDropping(false);
+    };
+    const dropped = (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      setDropping(false);
+      addFilesRef.current([...(event.dataTransfer?.files ?? [])]);
+    };
+    dropZone.addEventListener('dragover', over);
+    dropZone.addEventListener('dragleave', left);
+    dropZone.addEventListener('drop', dropped);
+    return () => {
+      dropZone.removeEventListener('dragover', over);
+      dropZone.removeEventListener('dragleave', left);
+      dropZone.removeEventListener('drop', dropped);
+    };
+  }, [dropZone]);
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
   const running = busy;
   // "Edit" on a sent message puts its words here, ready to change and send again.
@@ -211,22 +252,6 @@ export function Composer({ conversationId, busy, model }: { conversationId: stri
       onSubmit={(event) => {
         event.preventDefault();
         send();
-      }}
-      // Files dragged onto the message box are attached, as chosen with Attach files.
-      onDragOver={(event) => {
-        if (!carriesFiles(event)) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'copy';
-        setDropping(true);
-      }}
-      onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
-      }}
-      onDrop={(event) => {
-        if (!carriesFiles(event)) return;
-        event.preventDefault();
-        setDropping(false);
-        addFiles([...event.dataTransfer.files]);
       }}
     >
       {dropping ? (
