@@ -14,9 +14,7 @@ import { PromptPicker } from './PromptPicker.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
 import type { SlashOption } from './slashCommands.ts';
-import { attachFiles } from './attachedFiles.ts';
-import { carriesFiles } from '../../ui/strayFileDrops.ts';
-import type { AttachedFile } from './attachedFiles.ts';
+import { useAttachedFiles } from './useAttachedFiles.ts';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
@@ -63,56 +61,7 @@ export function Composer({
   const [options, setOptions] = useState<SlashOption[]>([]);
   const [active, setActive] = useState(0);
   const [prompt, setPrompt] = useState<PromptSummary | null>(null);
-  const [files, setFiles] = useState<AttachedFile[]>([]);
-  const [dropping, setDropping] = useState(false);
-  // Chosen, dropped or pasted: each file a model cannot read, or past the limits, is said at once. Each
-  // batch is read after the one before has been added (a paste while a large drop is still being read),
-  // so the limits count every file and none is lost.
-  const attaching = useRef<Promise<unknown>>(Promise.resolve());
-  const latestFiles = useRef(files);
-  latestFiles.current = files;
-  const addFiles = (chosen: File[]) => {
-    attaching.current = attaching.current.then(() =>
-      attachFiles(chosen, latestFiles.current).then(
-        (result) => {
-          latestFiles.current = result.files;
-          setFiles(result.files);
-          setError(result.refused.length > 0 ? result.refused.join(' ') : null);
-        },
-        (failure: unknown) => setError(errorMessage(failure)),
-      ),
-    );
-  };
-  // Files dragged anywhere over the conversation are attached, as chosen with Attach files; the box says
-  // it takes them while they are over it.
-  const addFilesRef = useRef(addFiles);
-  addFilesRef.current = addFiles;
-  useEffect(() => {
-    if (!dropZone) return;
-    const over = (event: DragEvent) => {
-      if (!carriesFiles(event)) return;
-      event.preventDefault();
-      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
-      setDropping(true);
-    };
-    const left = (event: DragEvent) => {
-      if (!dropZone.contains(event.relatedTarget as Node | null)) setDropping(false);
-    };
-    const dropped = (event: DragEvent) => {
-      if (!carriesFiles(event)) return;
-      event.preventDefault();
-      setDropping(false);
-      addFilesRef.current([...(event.dataTransfer?.files ?? [])]);
-    };
-    dropZone.addEventListener('dragover', over);
-    dropZone.addEventListener('dragleave', left);
-    dropZone.addEventListener('drop', dropped);
-    return () => {
-      dropZone.removeEventListener('dragover', over);
-      dropZone.removeEventListener('dragleave', left);
-      dropZone.removeEventListener('drop', dropped);
-    };
-  }, [dropZone]);
+  const { files, setFiles, addFiles, dropping } = useAttachedFiles(dropZone, setError);
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
   const running = busy;
   // "Edit" on a sent message puts its words here, ready to change and send again.
