@@ -23,11 +23,14 @@ test.beforeAll(async () => {
       // A title longer than the room Rename and Delete used to leave it, shorter than the row.
       const titled = store.createConversation({ title: LONGER_TITLE });
       store.appendUserMessage(titled.id, [{ type: 'text', text: 'Which tomatoes like a balcony?' }]);
-      // A history of many conversations: the list is longer than the window.
+      // A history of many conversations: the list is longer than the window. The older ones were last
+      // written in months ago.
+      const monthsAgo = new HistoryStore(db, { now: () => Date.now() - 90 * 24 * 60 * 60 * 1000 });
       for (let i = 0; i < OLDER_CONVERSATIONS; i++) {
-        const older = store.createConversation({ title: `Older conversation ${i}` });
-        store.appendUserMessage(older.id, [{ type: 'text', text: `An older question ${i}` }]);
+        const older = monthsAgo.createConversation({ title: `Older conversation ${i}` });
+        monthsAgo.appendUserMessage(older.id, [{ type: 'text', text: `An older question ${i}` }]);
       }
+      monthsAgo.close();
       const { id } = store.createConversation({ title: 'Five thousand messages' });
       for (let i = 0; i < MESSAGES / 2; i++) {
         store.appendUserMessage(id, [{ type: 'text', text: `Question number ${i}` }]);
@@ -80,6 +83,10 @@ test('a 5,000-message conversation opens at its end, renders only what is near t
 test('a long list of conversations scrolls beneath New conversation and the search, which stay in reach', async ({ page }) => {
   await page.goto(host.url);
   const list = page.getByRole('navigation', { name: 'Conversations' });
+  // Under the span each was last written in, newest first.
+  await expect(list.getByRole('heading')).toHaveText(['Today', 'Older']);
+  await expect(list.getByRole('region', { name: 'Today' }).getByRole('button', { name: 'Five thousand messages', exact: true })).toBeVisible();
+  await expect(list.getByRole('region', { name: 'Older' }).locator('.conversation-open')).toHaveCount(OLDER_CONVERSATIONS);
   const oldest = list.getByRole('button', { name: 'Older conversation 0', exact: true });
   await oldest.scrollIntoViewIfNeeded();
   await expect(oldest).toBeInViewport();

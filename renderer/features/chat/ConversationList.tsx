@@ -7,10 +7,11 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut, shortcutLabel } from '../../ui/shortcuts.ts';
 import { newConversationShortcut, searchConversationsShortcut } from '../../ui/appShortcuts.ts';
 import { ConversationItem } from './ConversationItem.tsx';
+import { groupByDate } from './conversationGroups.ts';
 
 /**
- * The person's conversations, newest first: start a new one, pick, search (titles and what was said,
- * as the host's history finds them), rename, delete.
+ * The person's conversations, newest first, under the span they were last written in (Today, Yesterday…):
+ * start a new one, pick, search (titles and what was said, as the host's history finds them), rename, delete.
  */
 export function ConversationList() {
   const api = useAtriumApi();
@@ -24,7 +25,7 @@ export function ConversationList() {
   const [error, setError] = useState<string | null>(null);
   const search = useConversationSearch(query, conversations);
   const shown = search.matches ?? conversations;
-  const list = useRef<HTMLUListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   // The search's shortcut puts the cursor in the search box, what was searched selected to be typed over.
   const searchBox = useRef<HTMLInputElement>(null);
   const searchFocusRequested = useAtriumStore((state) => state.searchFocusRequested);
@@ -103,19 +104,26 @@ export function ConversationList() {
         }}
       />
       {error ?? search.error ? <p role="alert">{error ?? search.error}</p> : null}
-      <ul className="conversations-list" ref={list}>
-        {shown.map((conversation) => (
-          <ConversationItem
-            key={conversation.id}
-            conversation={conversation}
-            search={search.matches ? query : ''}
-            selected={conversation.id === selectedId}
-            onOpen={() => open(conversation)}
-            onRename={async (title) => void (await act(() => api.renameConversation({ conversationId: conversation.id, title })))}
-            onDelete={() => remove(conversation)}
-          />
+      <div className="conversations-list" ref={list}>
+        {groupByDate(shown, new Date()).map(({ group, conversations: inGroup }) => (
+          <section key={group} className="conversation-group" aria-label={group}>
+            <h3 className="conversation-group-title">{group}</h3>
+            <ul className="conversation-group-list">
+              {inGroup.map((conversation) => (
+                <ConversationItem
+                  key={conversation.id}
+                  conversation={conversation}
+                  search={search.matches ? query : ''}
+                  selected={conversation.id === selectedId}
+                  onOpen={() => open(conversation)}
+                  onRename={async (title) => void (await act(() => api.renameConversation({ conversationId: conversation.id, title })))}
+                  onDelete={() => remove(conversation)}
+                />
+              ))}
+            </ul>
+          </section>
         ))}
-      </ul>
+      </div>
       {search.matches && search.matches.length === 0 ? (
         <p className="muted" role="status">
           No conversations match “{query.trim()}”.
