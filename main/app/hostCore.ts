@@ -34,6 +34,7 @@ import { PendingRequests } from '../host/pendingRequests.ts';
 import { createResilientRunner } from '../host/tools/resilientRunner.ts';
 import { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import { createToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
+import { waitForStartingServers } from '../host/tools/startingServers.ts';
 import { RootsStore } from '../host/rootsStore.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 import { createSamplingBroker } from '../host/sampling/samplingBroker.ts';
@@ -229,7 +230,10 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     hostTools: skills.hostTools,
     viewContext: (conversationId) => viewContextForTurn(stores.viewContext.list(conversationId)),
     tookIn: (conversationId, content) => gate.tookIn(content, conversationId),
-    beforeTurn: () => rootsRestarts.settled(),
+    beforeTurn: async (turn) => {
+      await rootsRestarts.settled();
+      await waitForStartingServers(hub.list(), turn);
+    },
     onEvent: (conversationId, event) => events.emit('chatEvent', { conversationId, event }),
   });
   // MCP Apps views: what a view asks goes through the same pipeline as the model's calls.

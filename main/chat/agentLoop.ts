@@ -51,8 +51,11 @@ export interface TurnInput {
   model: string;
   system?: string;
   maxTokens?: number;
-  /** The turn's tools as the catalog planned them: offered, withheld, searched for or not, loaded. */
-  tools: TurnToolPlan;
+  /**
+   * The turn's tools as the catalog planned them: offered, withheld, searched for or not, loaded. Or how to
+   * plan them, called once the person's message is saved: planning may wait (for servers still starting).
+   */
+  tools: TurnToolPlan | (() => Promise<TurnToolPlan>);
   signal: AbortSignal;
 }
 
@@ -83,16 +86,17 @@ const DEFAULT_MAX_STEPS = 25;
 export async function runTurn(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
   // Committed before the model is called: a crash after this point never loses what the person wrote.
   if (input.userContent) deps.store.appendUserMessage(input.conversationId, input.userContent, input.userOrigin);
+  const tools = typeof input.tools === 'function' ? await input.tools() : input.tools;
   // What the steps save from here is on the disk when the turn ends, however it ends.
   const stepsEnd = deps.store.stepsUnderway?.();
   try {
-    return await runSteps(input, deps);
+    return await runSteps({ ...input, tools }, deps);
   } finally {
     stepsEnd?.();
   }
 }
 
-async function runSteps(input: TurnInput, deps: TurnDeps): Promise<TurnOutcome> {
+async function runSteps(input: TurnInput & { tools: TurnToolPlan }, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, onEvent } = deps;
   const plan = input.tools;
   const tools = plan.offered;

@@ -44,8 +44,11 @@ export interface ChatServiceDeps {
   viewContext?: (conversationId: string) => { note: string; from: readonly ServerContent[] } | undefined;
   /** Told, before the model reads it, of every server's text a turn gives it (the consent step marks what it does not trust). */
   tookIn?: (conversationId: string, content: ServerContent) => void;
-  /** Waited for before a turn reads the tools: servers starting again (for new roots) are given a bounded while to be back. */
-  beforeTurn?: () => Promise<void>;
+  /**
+   * Waited for before a turn reads the tools: servers starting (for the first time, or again for new roots)
+   * are given a bounded while to be ready. It may tell the person why the turn waits; Stop ends it.
+   */
+  beforeTurn?: (turn: { notice(message: string): void; signal: AbortSignal }) => Promise<void>;
   /** How much context a model has (its server is asked, for a local one); made here unless given. */
   contexts?: ModelContexts;
   onEvent(conversationId: string, event: TurnEvent): void;
@@ -150,16 +153,18 @@ export class ChatService {
     };
     request.onStarted?.(conversation.id);
     try {
-      await this.deps.beforeTurn?.();
-      // Whether the tools are sent whole or searched for depends on how much context this model has.
-      const context = await this.contexts.contextOf(config, model);
+      const planTools = async () => {
+        await this.deps.beforeTurn?.({ notice: (message) => onEvent({ type: 'notice', message }), signal: controller.signal });
+        // Whether the tools are sent whole or searched for depends on how much context this model has.
+        return this.deps.tools.plan(conversation.id, await this.contexts.contextOf(config, model));
+      };
       const outcome = await runTurn(
         {
           conversationId: conversation.id,
           ...added,
           provider,
           model,
-          tools: this.deps.tools.plan(conversation.id, context),
+          tools: planTools,
           signal: controller.signal,
           ...(system ? { system } : {}),
         },

@@ -40,7 +40,7 @@ export function ServersReadiness() {
       </>
     );
   }
-  if (starting > 0) return <>Servers are starting: the model gets their tools as each is ready.</>;
+  if (starting > 0) return <>Servers are starting: a message sent now waits for them a short while, so that the model has their tools.</>;
   return (
     <>
       No server is ready, so the model answers without tools: {reasons.length > 0 ? reasons.join(', ') : 'every server is turned off'}. {toServers('See why')}
