@@ -25,8 +25,8 @@ const env = chatHostFor(
     { text: 'Here is a long story. Once upon a time, a host streamed a reply that nobody stopped.', hold: storyHold },
     { text: 'A short one, then.' },
     { text: 'Counting: one, two, three, four, five.', hold: countingHold },
-    // 2. a slow tool with live progress, cancelled on its own; the model hears of it and answers
-    { toolCalls: [{ name: 'echo__slow', input: { total: 100, interval_ms: 50 } }] },
+    // 2. a slow tool with live progress, followed across a reload, cancelled on its own; the model hears of it and answers
+    { toolCalls: [{ name: 'echo__slow', input: { total: 400, interval_ms: 50 } }] },
     { text: 'The slow job was cancelled, so I stopped there.' },
     // 3. a form request whose server dies while the person looks at it
     { toolCalls: [{ name: 'echo__ask', input: { message: 'Who is asking?' } }] },
@@ -99,20 +99,25 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await composer(page).fill('');
   });
 
-  await test.step('a tool call shows live progress; Cancel call ends that call only, and the model answers', async () => {
+  await test.step('a tool call shows live progress, also after a reload; Cancel call ends that call only, and the model answers', async () => {
     await sendMessage(page, 'run the slow job');
     await page.getByRole('dialog', { name: 'Run slow?' }).getByRole('button', { name: 'Allow once' }).click();
     const call = page.getByRole('article', { name: 'Tool call echo/slow' });
     await expect(call.getByRole('status')).toHaveText('Running');
     const bar = call.getByRole('progressbar', { name: 'Progress of slow' });
-    await expect(call).toContainText(/step \d+ of 100/);
+    await expect(call).toContainText(/step \d+ of 400/);
     const value = () => bar.evaluate((element) => (element as unknown as { value: number }).value);
     const first = await value();
     await expect.poll(value, { message: 'the bar moves as the server reports' }).toBeGreaterThan(first);
-    await expect(bar).toHaveAttribute('max', '100');
+    await expect(bar).toHaveAttribute('max', '400');
     await page.screenshot({ path: 'e2e/artifacts/chat-progress.png' });
     expect(await violationsInBothThemes(page, 'a tool call with progress, under stopped replies'), 'axe finds nothing').toEqual([]);
-    await expect(call.getByRole('status'), 'still running after the checks').toHaveText('Running');
+    // A window that joins the call midway (reloaded) shows it as it is: its server and tool, running, its progress, its Cancel.
+    await reloadToChat(page);
+    await expect(call.getByRole('status'), 'still running after the reload').toHaveText('Running');
+    await expect(page.getByText('Thinking…'), 'the call is the reply’s, not a second one').toHaveCount(0);
+    const later = await value();
+    await expect.poll(value, { message: 'the bar moves after the reload' }).toBeGreaterThan(later);
     await call.getByRole('button', { name: 'Cancel call' }).click();
     await expect(call.getByRole('status')).toHaveText(/^Cancelled · \d+(\.\d)? m?s$/);
     await expect(bar, 'a cancelled call shows no progress').toHaveCount(0);

@@ -119,6 +119,9 @@ export interface ToolCallRecord {
 /** A call the agent loop reports once it has ended: the record less what the store stamps itself. */
 export type FinishedToolCall = Omit<ToolCallRecord, 'createdAt' | 'finishedAt'>;
 
+/** A call the agent loop reports as it waits for the person (`pending`) or starts running. */
+export type ToolCallUnderway = Pick<ToolCallRecord, 'id' | 'conversationId' | 'messageId' | 'serverId' | 'tool' | 'modelName' | 'arguments' | 'outputSchema'> & { status: 'pending' | 'running' };
+
 /**
  * A line Atrium adds to a conversation, saved with it and shown where it happened: a tool the model was
  * not given because its server changed it since the person approved it.

@@ -5,7 +5,7 @@
 // none: it answers the conversation as it stands).
 
 import type { ChatTurnEvent, ToolSummary } from '../../shared/domain.ts';
-import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin } from '../../shared/conversation.ts';
+import type { ChatContent, ChatMessage, FinishedToolCall, MessageOrigin, ToolCallUnderway } from '../../shared/conversation.ts';
 import { continueTranscript } from './transcript.ts';
 import { PartialToolInputs } from './partialToolInput.ts';
 import type { StopReason, TokenUsage } from '../../shared/domain.ts';
@@ -25,6 +25,11 @@ export interface TurnStore {
   /** Saves what the reply holds so far when it gains something that is not text (a generated image). */
   setAssistantContent(messageId: string, content: ChatContent[]): void;
   finishAssistantMessage(messageId: string, content: ChatContent[], outcome: { status: 'complete' | 'incomplete' | 'error'; usage?: TokenUsage; error?: string }): void;
+  /**
+   * Saves a call as it waits for the person and as it starts running, so that a window joining the turn
+   * midway (a reload) shows it with its server, tool and Cancel; `recordToolCall` completes the record.
+   */
+  noteToolCallUnderway?(call: ToolCallUnderway): void;
   /** Saves a call once it has ended (arguments that did not fit the tool's schema as an 'error'). */
   recordToolCall(call: FinishedToolCall): void;
   /** Saves the line that a tool was withheld because it changed (once per conversation and definition). */
@@ -141,7 +146,7 @@ async function runSteps(input: TurnInput & { tools: TurnToolPlan }, deps: TurnDe
   const named = (names: string[]) => names.map((name) => describeTool(byModelName.get(name))).join(', ');
   const given = [...(alwaysLoaded.length > 0 ? [`always loaded: ${named(alwaysLoaded)}`] : []), ...(loadedByHand.length > 0 ? [`loaded by you: ${named(loadedByHand)}`] : [])];
   if (searching) onEvent({ type: 'notice', message: `${plan.searching}; the model gets a search tool and loads what it needs${given.length > 0 ? ` (${given.join('; ')})` : ''}` });
-  const modelCalls = { calls: deps.calls, record: (call: FinishedToolCall) => store.recordToolCall(call), onEvent, ...(deps.resultBudgetChars !== undefined ? { resultBudgetChars: deps.resultBudgetChars } : {}) };
+  const modelCalls = { calls: deps.calls, record: (call: FinishedToolCall) => store.recordToolCall(call), underway: (call: ToolCallUnderway) => store.noteToolCallUnderway?.(call), onEvent, ...(deps.resultBudgetChars !== undefined ? { resultBudgetChars: deps.resultBudgetChars } : {}) };
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
   // The conversation is read from the store once per turn; each step adds what it saved to this copy, so a

@@ -285,13 +285,21 @@ export function historyTurnStore(history: HistoryStore): TurnStore {
           ...(outcome.error ? { error: outcome.error } : {}),
         }),
       ),
+    noteToolCallUnderway: ({ status, ...declared }) =>
+      step(() => {
+        if (history.toolCalls.has(declared.conversationId, declared.id)) history.toolCalls.update(declared.conversationId, declared.id, { status });
+        else history.toolCalls.record({ ...declared, status });
+      }),
     recordToolCall: (call) =>
       step(() => {
         const { status, isError, result, startedAt, ...declared } = call;
-        history.toolCalls.record(declared);
+        // A call that waited or ran was saved as it began: its record is completed.
+        if (!history.toolCalls.has(call.conversationId, call.id)) history.toolCalls.record(declared);
         history.toolCalls.update(call.conversationId, call.id, {
           status,
           isError,
+          ...(declared.decision !== undefined ? { decision: declared.decision } : {}),
+          ...(declared.decidedBy !== undefined ? { decidedBy: declared.decidedBy } : {}),
           ...(startedAt !== undefined ? { startedAt } : {}),
           ...(result !== undefined ? { result } : {}),
         });

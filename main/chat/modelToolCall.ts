@@ -4,7 +4,7 @@
 
 import type { ChatTurnEvent, ToolCallOutcome as LiveOutcome, ToolSummary } from '../../shared/domain.ts';
 import { outputSchemaAtCall } from '../../shared/domain.ts';
-import type { ChatContent, FinishedToolCall } from '../../shared/conversation.ts';
+import type { ChatContent, FinishedToolCall, ToolCallUnderway } from '../../shared/conversation.ts';
 import { toolResultForModel } from './toolResultForModel.ts';
 import type { CallOutcome, StepCall, ToolCalls } from './turnTools.ts';
 import { nearestWord } from '../../shared/nearestWord.ts';
@@ -20,6 +20,8 @@ export interface ModelCallDeps {
   calls: ToolCalls;
   /** Saves a call once it has ended (in the conversation's history). */
   record(call: FinishedToolCall): void;
+  /** Saves a call as it waits for the person or starts running. */
+  underway?(call: ToolCallUnderway): void;
   onEvent(event: ChatTurnEvent): void;
   resultBudgetChars?: number;
 }
@@ -58,7 +60,10 @@ export async function runModelToolCall(call: ModelCall, tool: ToolSummary | unde
     deps.onEvent({ type: 'tool_result', callId: call.id, status: 'invalid', summary: text });
     return errorResult(call.id, text);
   }
-  const announce = (status: 'awaiting_approval' | 'running') => deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status });
+  const announce = (status: 'awaiting_approval' | 'running') => {
+    deps.underway?.({ ...base, serverId: tool.serverId, tool: tool.name, status: status === 'running' ? 'running' : 'pending' });
+    deps.onEvent({ type: 'tool_call', callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input, status });
+  };
   const outcome = await deps.calls.call({
     serverId: tool.serverId,
     tool: tool.name,

@@ -135,6 +135,10 @@ export class ToolCallLog {
     return this.require(conversationId, id);
   }
 
+  has(conversationId: string, id: string): boolean {
+    return this.sql.getToolCall.get(conversationId, id) !== undefined;
+  }
+
   list(conversationId: string): ToolCallRecord[] {
     return readRows('tool_calls', this.sql.listToolCalls.all(conversationId), readToolCall);
   }

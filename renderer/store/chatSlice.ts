@@ -298,9 +298,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
           else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, ...(turn.messageId ? { messageId: turn.messageId } : {}), serverId: event.serverId, tool: event.tool, arguments: event.arguments, status: event.status, ...started }];
           break;
         }
-        case 'tool_progress':
-          updateCall(event.callId, { progress: { progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) } });
+        case 'tool_progress': {
+          const progress = { progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
+          if (turn.toolCalls.some((call) => call.callId === event.callId)) updateCall(event.callId, { progress });
+          // A call this window did not see begin (it joined the turn midway): its server, tool and arguments are in its saved record.
+          else turn.toolCalls = [...turn.toolCalls, { callId: event.callId, serverId: '', tool: '', arguments: {}, status: 'running', progress }];
           break;
+        }
         case 'tool_result':
           updateCall(event.callId, { status: event.status, summary: event.summary, endedAt: Date.now() });
           break;

@@ -52,7 +52,8 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
     for (const call of liveToolCalls ?? []) if (call.messageId !== undefined) byMessage.set(call.messageId, [...(byMessage.get(call.messageId) ?? []), call]);
     return byMessage;
   }, [liveToolCalls]);
-  const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.length > 0 || live.messageId !== undefined);
+  // A call a saved reply shows gives the live row nothing of its own to show (a window that joined midway hears its progress).
+  const showLive = live !== undefined && (live.text !== '' || live.images.length > 0 || live.toolCalls.some((call) => !shownCalls.has(call.callId)) || live.messageId !== undefined);
   const notes = detail?.notes;
   const rows = useMemo<Row[]>(
     () => [
