@@ -6,6 +6,7 @@
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
 import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
+import { sayingWhomItWaitsFor } from './startingServersLine.ts';
 import { terminalConsent } from './terminalConsent.ts';
 import { reportConfigProblems } from './configProblems.ts';
 import { settleLaunchApprovals } from './launchConsent.ts';
@@ -40,7 +41,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
   const settings = await loadProviderSettings(home);
   // Without a conversation to continue, a missing provider is known before any server is started.
   if (!invocation.conversation) checkProviderChoice(settings, choice);
-  const core: RunningHost = await startHostCore({
+  const started: RunningHost = await startHostCore({
     home,
     providerSettings: settings,
     ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}),
@@ -58,6 +59,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     credentialStore: cliCredentialStore(home),
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
+  const core = sayingWhomItWaitsFor(started, io.err);
   try {
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
     // Until the turn begins, Ctrl+C ends the command where it is (a question, servers still starting).

@@ -5,6 +5,7 @@
 import type { ServerStatus } from '../../shared/domain.ts';
 import type { HostCore, RunningHost } from '../app/hostCore.ts';
 import { NO_RESTARTS, ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
+import { sayingWhomItWaitsFor } from './startingServersLine.ts';
 import { importServersFile } from '../app/importServersFile.ts';
 import { resolveAtriumHome } from '../store/appHome.ts';
 import { alreadyRunningSentence, runningHost } from '../store/dataFolderLock.ts';
@@ -133,6 +134,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       credentialStore: cliCredentialStore(home),
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
+    core = sayingWhomItWaitsFor(core, io.err);
     const started = core;
     const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void started.api.withdrawPending({ id, reason }) }, io);
     core.events.on('pendingOpened', consent.opened);

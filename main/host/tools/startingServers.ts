@@ -6,14 +6,13 @@
 // waited for: they are not about to be ready.
 
 import type { ServerSnapshot, ServerStatus } from '../../../shared/domain.ts';
+import { listInWords } from '../../../shared/listInWords.ts';
 
 /**
  * Longer than most servers take to start on a busy machine, an npx server's first fetch aside; half the
  * time a start is given before it counts as failed (30 s), so a server that hangs holds a turn less.
  */
 export const SERVER_START_WAIT_MS = 15_000;
-
-const inWords = new Intl.ListFormat('en', { type: 'conjunction' });
 
 /** A server as the wait sees it: its status now, and a promise of its next status that is not `starting`. */
 export interface StartingServer {
@@ -32,7 +31,7 @@ export interface TurnStart {
 export async function waitForStartingServers(servers: readonly StartingServer[], turn: TurnStart, limitMs: number = SERVER_START_WAIT_MS): Promise<void> {
   const starting = servers.filter((server) => server.snapshot.status.kind === 'starting');
   if (starting.length === 0 || turn.signal.aborted) return;
-  const names = (list: readonly StartingServer[]) => inWords.format(list.map((server) => server.snapshot.id));
+  const names = (list: readonly StartingServer[]) => listInWords(list.map((server) => server.snapshot.id));
   turn.notice(`waiting for ${names(starting)} to start, so that the model has ${starting.length === 1 ? 'its' : 'their'} tools`);
   let timer: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;
