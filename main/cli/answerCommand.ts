@@ -6,7 +6,9 @@ import type { JsonObject } from '../../shared/contract.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { CliFailure, parseJsonObject } from './cliArgs.ts';
+import { CliFailure } from './cliArgs.ts';
+import { readWordArguments } from './wordArguments.ts';
+import type { ArgumentsOf } from './wordArguments.ts';
 import * as format from './formatOutput.ts';
 import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 
@@ -62,8 +64,10 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
       return 0;
     }
     case 'call': {
-      const [serverId = '', tool = '', json] = invocation.args;
-      const args = json === undefined ? undefined : parseJsonObject(json, 'the tool arguments');
+      const [serverId = '', tool = '', ...words] = invocation.args;
+      // name=value words are read as the tool's schema says (an unknown tool is the call's to name).
+      const inputSchema = words.length === 0 ? undefined : (await api.listTools({ serverId })).find((summary) => summary.name === tool)?.inputSchema;
+      const args = wordArguments(words, "the tool's", inputSchema);
       const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatContent(result));
       // MCP Apps: a result with a view is shown in the window; the terminal names the view and how to read it.
@@ -82,8 +86,9 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
       return 0;
     }
     case 'prompt': {
-      const [serverId = '', name = '', json] = invocation.args;
-      const args = json === undefined ? undefined : toStringArguments(parseJsonObject(json, 'the prompt arguments'));
+      const [serverId = '', name = '', ...words] = invocation.args;
+      const given = wordArguments(words, "the prompt's");
+      const args = given === undefined ? undefined : toStringArguments(given);
       const result: JsonObject = await api.getPrompt({ serverId, name, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatPromptMessages(result));
       return 0;
@@ -110,6 +115,13 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
 }
 
 /** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
+/** The arguments the words give; how they are typed was checked with the command line. */
+function wordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: Record<string, unknown>): Record<string, unknown> | undefined {
+  const read = readWordArguments(words, of, inputSchema);
+  if ('problem' in read) throw new CliFailure(read.problem);
+  return read.arguments;
+}
+
 function toStringArguments(args: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 }

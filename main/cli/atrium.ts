@@ -67,6 +67,7 @@ async function runFromTerminal(): Promise<number> {
       write: toStdout,
       env: process.env,
       ...(ask ? { ask } : {}),
+      ...(process.stderr.isTTY ? { progress: (text: string) => process.stderr.write(`${visibleText(text)}\n`) } : {}),
     },
     controller.signal,
   );

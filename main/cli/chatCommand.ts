@@ -29,6 +29,8 @@ export interface ChatIo {
   env: NodeJS.ProcessEnv;
   /** Asks the person a question on the terminal; undefined when there is no terminal. */
   ask?(question: string, signal?: AbortSignal): Promise<string>;
+  /** Tells a person at the terminal what the command waits for; undefined when standard error is not a terminal. */
+  progress?(text: string): void;
 }
 
 export async function runChat(invocation: CliInvocation, home: string, io: ChatIo, signal?: AbortSignal): Promise<number> {
@@ -59,7 +61,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     credentialStore: cliCredentialStore(home),
     ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
   });
-  const core = sayingWhomItWaitsFor(started, io.err);
+  const core = io.progress ? sayingWhomItWaitsFor(started, io.progress) : started;
   try {
     if (reportConfigProblems(await core.api.listConfigProblems({}), io.err)) return 1;
     // Until the turn begins, Ctrl+C ends the command where it is (a question, servers still starting).

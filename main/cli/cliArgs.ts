@@ -6,6 +6,7 @@ import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
 import type { ApprovalMode, SamplingPolicy } from '../app/hostCore.ts';
 import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 import { nearestWord } from '../../shared/nearestWord.ts';
+import { readWordArguments } from './wordArguments.ts';
 
 export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -69,10 +70,11 @@ commands:
   tools [--server S]               list tools (with their model-facing names); a tool its server changed
                                    since it was approved is marked, with what changed
   tools approve <server> <tool>    approve a changed tool's new definition (shown first), so the model gets it again
-  call <server> <tool> [json-args] call a tool
+  call <server> <tool> [name=value...]  call a tool: its arguments as name=value words (typed as the
+                                   tool says: a=1 is a number where it takes one) or one JSON object
   resources | templates | prompts  list resources, resource templates, prompts
   read <server> <uri>              read a resource
-  prompt <server> <name> [json]    get a prompt with arguments
+  prompt <server> <name> [name=value...]  get a prompt with arguments (or one JSON object)
   skills [--server S]              list servers' skills (from their listings: no skill file is read)
   skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing
   trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
@@ -310,9 +312,9 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   resources: [0, 0, ''],
   templates: [0, 0, ''],
   prompts: [0, 0, ''],
-  call: [2, 3, '<server> <tool> [json-args]'],
+  call: [2, Number.POSITIVE_INFINITY, '<server> <tool> [name=value... | json-args]'],
   read: [2, 2, '<server> <uri>'],
-  prompt: [2, 3, '<server> <name> [json-args]'],
+  prompt: [2, Number.POSITIVE_INFINITY, '<server> <name> [name=value... | json-args]'],
   skills: [0, 0, ''],
   skill: [2, 3, '<server> <uri> [file]'],
   trace: [1, 1, '<server>'],
@@ -334,5 +336,10 @@ function checkArity({ command, args }: CliInvocation): void {
   const wrongRegistry = command === 'registry' && args[0] !== 'search';
   if (args.length < min || args.length > max || wrongTools || wrongRegistry) {
     throw new UsageError(names ? `"${command}" takes ${names}` : `"${command}" takes no arguments`);
+  }
+  // How a call's or a prompt's arguments are typed is said before any server starts.
+  if (command === 'call' || command === 'prompt') {
+    const read = readWordArguments(args.slice(2), command === 'call' ? "the tool's" : "the prompt's");
+    if ('problem' in read) throw new UsageError(read.problem);
   }
 }

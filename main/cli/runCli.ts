@@ -39,6 +39,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Asks a question on the terminal; absent when standard input is not a terminal. */
   ask?(question: string, signal?: AbortSignal): Promise<string>;
+  /** Tells a person at the terminal what the command waits for; absent when standard error is not a terminal (a script reads it). */
+  progress?(text: string): void;
 }
 
 const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
@@ -134,7 +136,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       credentialStore: cliCredentialStore(home),
       ...(invocation.timeoutMs !== undefined ? { requestTimeoutMs: invocation.timeoutMs, connectTimeoutMs: invocation.timeoutMs } : {}),
     });
-    core = sayingWhomItWaitsFor(core, io.err);
+    if (io.progress) core = sayingWhomItWaitsFor(core, io.progress);
     const started = core;
     const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void started.api.withdrawPending({ id, reason }) }, io);
     core.events.on('pendingOpened', consent.opened);

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readWordArguments } from './wordArguments.ts';
+import type { ArgumentsOf } from './wordArguments.ts';
+
+/** The arguments, failing the test with the problem when there is one. */
+function argumentsFromWords(words: string[], of: ArgumentsOf, schema?: Record<string, unknown>): Record<string, unknown> | undefined {
+  const read = readWordArguments(words, of, schema);
+  if ('problem' in read) throw new Error(read.problem);
+  return read.arguments;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    a: { type: 'number' },
+    count: { type: 'integer' },
+    loud: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
+    name: { type: 'string' },
+    maybe: { type: ['number', 'null'] },
+  },
+};
+
+test('name=value words take the types the tool says', () => {
+  assert.deepEqual(argumentsFromWords(['a=1.5', 'count=3', 'loud=true', 'tags=["x","y"]', 'name=42', 'maybe=7', 'other=text'], "the tool's", schema), {
+    a: 1.5,
+    count: 3,
+    loud: true,
+    tags: ['x', 'y'],
+    name: '42',
+    maybe: 7,
+    other: 'text',
+  });
+});
+
+test('a value that does not fit its type is left as typed, for the check to name', () => {
+  assert.deepEqual(argumentsFromWords(['a=x', 'loud=yes', 'tags=[x', 'count='], "the tool's", schema), { a: 'x', loud: 'yes', tags: '[x', count: '' });
+});
+
+test('a value may hold "=" and spaces; a prompt’s are all text', () => {
+  assert.deepEqual(argumentsFromWords(['query=a = b and c'], "the prompt's"), { query: 'a = b and c' });
+  assert.deepEqual(argumentsFromWords(['a=1'], "the prompt's"), { a: '1' });
+});
+
+test('one JSON object is taken as it is; none gives no arguments', () => {
+  assert.deepEqual(argumentsFromWords(['{"a": 1, "b": "2"}'], "the tool's", schema), { a: 1, b: '2' });
+  assert.equal(argumentsFromWords([], "the tool's", schema), undefined);
+});
+
+test('words that are neither say how to give them', () => {
+  assert.throws(() => argumentsFromWords(['a=1', 'b'], "the tool's", schema), /give the tool's arguments as name=value words or as one JSON object: "b" is neither/);
+  assert.throws(() => argumentsFromWords(['=1'], "the tool's", schema), /"=1" is neither/);
+  assert.throws(() => argumentsFromWords(['a=1', 'a=2'], "the tool's", schema), /the tool's argument a is given twice/);
+  assert.throws(() => argumentsFromWords(['{"a": 1'], "the tool's", schema), /the tool's arguments are not valid JSON/);
+  assert.throws(() => argumentsFromWords(['[1]'], "the prompt's"), /"\[1\]" is neither/);
+  assert.throws(() => argumentsFromWords(['message=hello', 'world'], "the tool's"), /"world" is neither \(a value with spaces goes in quotes: message="hello world"\)/);
+});

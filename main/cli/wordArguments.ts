@@ -1,0 +1,67 @@
+// A tool's or a prompt's arguments as a person types them in a terminal: one JSON object, or name=value
+// words (`atrium call files read_file path=notes.md`, `atrium prompt everything args-prompt city=Paris`).
+// A word's value is read as the tool's input schema says of it: a number for a number, true or false for
+// a boolean, JSON for an object or an array, and the text itself otherwise (always, for a prompt, whose
+// arguments are text). What does not fit is left as typed, for the host's check to name. How the words
+// are typed is checked before any server starts (cliArgs.ts), what they mean once the tool is known.
+
+/** What the arguments are for, as the messages say it. */
+export type ArgumentsOf = "the tool's" | "the prompt's";
+
+/** The arguments `words` give (none when there are no words), or what is wrong with how they are typed. */
+export function readWordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: Record<string, unknown>): { arguments?: Record<string, unknown> } | { problem: string } {
+  if (words.length === 0) return {};
+  const [only] = words;
+  if (words.length === 1 && only !== undefined && only.trimStart().startsWith('{')) return jsonObject(only, of);
+  const properties = isObject(inputSchema?.properties) ? inputSchema.properties : {};
+  const given: Record<string, unknown> = {};
+  let last: { name: string; text: string } | undefined;
+  for (const word of words) {
+    const equals = word.indexOf('=');
+    if (equals <= 0) {
+      // The shell cut a value at its spaces: the words after the first are not name=value.
+      const quoting = last && equals < 0 ? ` (a value with spaces goes in quotes: ${last.name}="${last.text} ${word}")` : '';
+      return { problem: `give ${of} arguments as name=value words or as one JSON object: "${word}" is neither${quoting}` };
+    }
+    const name = word.slice(0, equals);
+    if (Object.hasOwn(given, name)) return { problem: `${of} argument ${name} is given twice` };
+    const property = properties[name];
+    last = { name, text: word.slice(equals + 1) };
+    given[name] = valueAs(last.text, isObject(property) ? property : {});
+  }
+  return { arguments: given };
+}
+
+function jsonObject(text: string, of: ArgumentsOf): { arguments: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { problem: `${of} arguments are not valid JSON: ${(error as Error).message}` };
+  }
+  return isObject(value) ? { arguments: value } : { problem: `${of} arguments must be a JSON object` };
+}
+
+/** The typed word as its property's schema takes it; as typed when it does not fit (or no type is said). */
+function valueAs(text: string, property: Record<string, unknown>): unknown {
+  const types = Array.isArray(property.type) ? property.type : [property.type];
+  const type = types.find((candidate) => candidate !== 'null' && candidate !== 'string');
+  if (types.includes('string') || type === undefined) return text;
+  if (type === 'number' || type === 'integer') {
+    const number = Number(text);
+    return text.trim() !== '' && Number.isFinite(number) ? number : text;
+  }
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (type === 'object' || type === 'array') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
