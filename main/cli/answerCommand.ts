@@ -114,7 +114,6 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
   }
 }
 
-/** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
 /** The arguments the words give; how they are typed was checked with the command line. */
 function wordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: Record<string, unknown>): Record<string, unknown> | undefined {
   const read = readWordArguments(words, of, inputSchema);
@@ -122,6 +121,7 @@ function wordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: 
   return read.arguments;
 }
 
+/** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
 function toStringArguments(args: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 }
