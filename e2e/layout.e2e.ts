@@ -135,6 +135,19 @@ test('the Roots sidebar fits, with its Add button whole, at 1280 and 1024 px', a
   }
 });
 
+test('a narrow window gives the servers its whole height until one is chosen, then shows its details below them', async ({ page, host }) => {
+  await openApp(page, host, ['echo']);
+  await page.setViewportSize({ width: 700, height: 600 });
+  await page.getByRole('button', { name: 'Servers' }).click();
+  const card = page.getByRole('article', { name: 'echo', exact: true });
+  await expect(card.getByRole('button', { name: /^Restart/ }), 'a card is whole in view, not cut by an empty pane').toBeInViewport({ ratio: 1 });
+  await expect(page.getByText('Select a server')).toBeHidden();
+  await page.screenshot({ path: 'e2e/artifacts/layout-servers-narrow.png' });
+  await card.getByRole('button', { name: 'echo', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Log lines for echo' })).toBeInViewport();
+  await page.screenshot({ path: 'e2e/artifacts/layout-servers-narrow-chosen.png' });
+});
+
 test('a provider row: Test connection, Edit and Remove are one height, on one line', async ({ page }) => {
   const { host, stop } = await startHostProcess({
     mcpServers: {},
