@@ -110,6 +110,13 @@ describe('a hostile server in its sandbox', linuxWithTools, () => {
     // Not the data folder's run/ (hidden), nor where Atrium was started: a temporary folder of its own.
     const where = JSON.parse(await call(world, 'where', {})) as { cwd: string; tmpdir: string };
     assert.deepEqual([where.cwd, where.tmpdir], ['/tmp', '/tmp']);
+    // Node's note that its proxy support is experimental is the sandbox's doing (it sets NODE_USE_ENV_PROXY):
+    // not in the server's log, and above all not a warning that the server wrote something else than JSON-RPC.
+    const log = (await world.core.api.getServerLog({ serverId: 'snoop' })).map((line) => `${line.level} ${line.source}: ${line.text}`);
+    assert.deepEqual(
+      log.filter((line) => /UNDICI-EHPA|trace-warnings|not JSON-RPC/.test(line)),
+      [],
+    );
   });
 
   test('reaches none of the planted secrets, Atrium’s data folder inside a root included, and persists no write outside its roots: 0 of 6 leaks', async () => {

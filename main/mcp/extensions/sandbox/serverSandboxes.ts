@@ -100,10 +100,12 @@ export class ServerSandboxes implements LaunchSandbox {
       launch: wrapped.launch,
       hooks: {
         onStderrLine: (line) => {
-          // Node's note that its proxy support is experimental is the sandbox's doing (NODE_USE_ENV_PROXY), not the server's words.
+          // Node's note that its proxy support is experimental is the sandbox's doing (NODE_USE_ENV_PROXY), not
+          // the server's words, and nothing the person can act on: left out of the server's log (it was once
+          // logged as a warning that the server wrote something else than JSON-RPC on its stdout).
           const proxyNote = /^\(node:\d+\) \[UNDICI-EHPA\]/.test(line) || (afterProxyNote && line.startsWith('(Use `node --trace-warnings'));
           afterProxyNote = /^\(node:\d+\) \[UNDICI-EHPA\]/.test(line);
-          if (proxyNote) return hooks.onNoise(line);
+          if (proxyNote) return;
           hooks.onStderrLine(line);
           const blocked = stderrHint(line, profile, facts.dataFolder);
           if (blocked) this.#block(definition.id, blocked);
