@@ -70,7 +70,7 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
       const args = [found, history.loadMessages(conversationId), history.toolCalls.list(conversationId)] as const;
       return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
     },
-    sendMessage: async ({ conversationId, text, provider, model, resources, files }) => {
+    sendMessage: async ({ conversationId, text, provider, model, resources, files, replaces }) => {
       // Read before anything is saved: a resource that cannot be read fails the send and loses nothing.
       const attached: ChatContent[] = [];
       for (const file of files ?? []) attached.push(...fileToContent(file));
@@ -81,6 +81,7 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
         ...(conversationId ? { conversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
+        ...(replaces ? { replaces } : {}),
       });
     },
     retryTurn: async ({ conversationId, provider, model }) =>

@@ -68,6 +68,8 @@ export interface SendRequest extends TurnRequest {
   origin?: MessageOrigin;
   /** What in the content a server wrote, beside a prompt's (`origin`): the resources the person attached. */
   from?: readonly ServerContent[];
+  /** An edit: the person's last message (this id) and what answered it are replaced by this one. */
+  replaces?: string;
 }
 
 /** Answers the person's last message again: the replies after it are replaced, the message is not sent twice. */
@@ -97,7 +99,14 @@ export class ChatService {
 
   /** Saves the person's message (in a new conversation without `conversationId`) and runs the turn that answers it. */
   send(request: SendRequest): Promise<{ conversationId: string; outcome: TurnOutcome }> {
-    return this.runTurnIn(request, () => ({ userContent: request.content, ...(request.origin ? { userOrigin: request.origin } : {}) }));
+    // Checked before a conversation is made: an edit is of a message in one that exists.
+    if (request.replaces !== undefined && request.conversationId === undefined) return Promise.reject(new ConversationError('an edit must name the conversation of the message it replaces'));
+    return this.runTurnIn(request, (conversationId) => {
+      if (request.replaces !== undefined && !this.deps.history.replaceLastMessage(conversationId, request.replaces)) {
+        throw new ConversationError('your last message changed meanwhile (another window wrote one), so the edit was not sent: edit the last message again');
+      }
+      return { userContent: request.content, ...(request.origin ? { userOrigin: request.origin } : {}) };
+    });
   }
 
   /**

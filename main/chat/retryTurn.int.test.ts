@@ -1,6 +1,7 @@
-// Retry, end to end: the real Anthropic SDK against a scripted fake, a real MCP server, the SQLite
-// history. Retry answers the person's last message again: the model reads it once, the replies it
-// replaces are kept (marked) for the person and never given to a model again.
+// Retry and Edit, end to end: the real Anthropic SDK against a scripted fake, a real MCP server, the
+// SQLite history. Retry answers the person's last message again: the model reads it once, the replies it
+// replaces are kept (marked) for the person and never given to a model again. An edit of the last message
+// replaces it and what answered it the same way.
 
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
@@ -83,6 +84,31 @@ describe('Retry', () => {
     assert.equal(toolCalls.length, 1);
     const replaced = messages.filter((m) => m.replacedAt !== undefined).map((m) => m.role);
     assert.deepEqual(replaced, ['assistant', 'user', 'assistant'], 'the step with the call, its result, and the failed step');
+  });
+
+  test('an edit of the last message: the model reads the edited words only; the message it replaces and its reply are kept, replaced', async () => {
+    const { host, llm } = await retryHost([{ text: 'Paris has about two million people.' }, { text: 'Lyon has about half a million.' }, { text: 'unused' }]);
+    const first = await host.core.api.sendMessage({ text: 'how many people live in Paris?' });
+    const before = await host.core.api.getConversation({ conversationId: first.conversationId });
+    const asked = before.messages.find((m) => m.role === 'user');
+    assert.ok(asked);
+
+    await host.core.api.sendMessage({ conversationId: first.conversationId, text: 'how many people live in Lyon?', replaces: asked.id });
+    assert.deepEqual(sentMessages(llm, 1), [{ role: 'user', texts: ['how many people live in Lyon?'] }], 'neither the old question nor its answer');
+    const { messages } = await host.core.api.getConversation({ conversationId: first.conversationId });
+    const shown = messages.map((m) => [m.role, m.replacedAt === undefined ? 'stands' : 'replaced', m.content.map((c) => (c.type === 'text' ? c.text : c.type)).join('')]);
+    assert.deepEqual(shown, [
+      ['user', 'replaced', 'how many people live in Paris?'],
+      ['assistant', 'replaced', 'Paris has about two million people.'],
+      ['user', 'stands', 'how many people live in Lyon?'],
+      ['assistant', 'stands', 'Lyon has about half a million.'],
+    ]);
+
+    // An edit of a message that is no longer the last one (another window wrote since) is refused, and changes nothing.
+    await assert.rejects(host.core.api.sendMessage({ conversationId: first.conversationId, text: 'and Nice?', replaces: asked.id }), /your last message changed meanwhile/);
+    assert.equal((await host.core.api.getConversation({ conversationId: first.conversationId })).messages.length, 4);
+    assert.equal(llm.requests.filter((r) => r.method === 'POST').length, 2);
+    await assert.rejects(host.core.api.sendMessage({ text: 'no conversation', replaces: asked.id }), /an edit must name the conversation/);
   });
 
   test('Retry with the picker on another model answers with that one; a conversation without a message of the person’s has nothing to retry', async () => {

@@ -249,11 +249,30 @@ export class HistoryStore {
    */
   replaceRepliesToLastMessage(conversationId: string): number | undefined {
     return transaction(this.db, () => {
-      const row = this.sql.lastPersonMessage.get(conversationId);
-      const seq = row === undefined ? undefined : new RowReader('messages', row).optInt('seq');
+      const seq = this.lastPersonSeq(conversationId);
       if (seq === undefined) return undefined;
       return Number(this.sql.replaceAfter.run(this.now(), conversationId, seq).changes);
     });
+  }
+
+  /**
+   * For an edit of the person's last message: that message and what came after it are marked as replaced
+   * (kept for the person to read, never given to a model), so the edited words take its place. False, and
+   * nothing changed, when `messageId` is no longer the person's last message (another window wrote since).
+   */
+  replaceLastMessage(conversationId: string, messageId: string): boolean {
+    return transaction(this.db, () => {
+      const seq = this.lastPersonSeq(conversationId);
+      const row = this.sql.messageSeq.get(conversationId, messageId);
+      if (seq === undefined || row === undefined || new RowReader('messages', row).optInt('seq') !== seq) return false;
+      this.sql.replaceAfter.run(this.now(), conversationId, seq - 1);
+      return true;
+    });
+  }
+
+  private lastPersonSeq(conversationId: string): number | undefined {
+    const row = this.sql.lastPersonMessage.get(conversationId);
+    return row === undefined ? undefined : new RowReader('messages', row).optInt('seq');
   }
 
   /** At startup: replies that were streaming when the process died become 'incomplete'. Returns how many. */

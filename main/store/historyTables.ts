@@ -101,6 +101,7 @@ export function prepareStatements(db: Database) {
       WHERE m.conversation_id = ? AND m.role = 'user' AND m.replaced_at IS NULL
         AND EXISTS (SELECT 1 FROM json_each(m.content) AS block WHERE block.value ->> 'type' <> 'tool_result')`),
     replaceAfter: db.prepare('UPDATE messages SET replaced_at = ? WHERE conversation_id = ? AND seq > ? AND replaced_at IS NULL'),
+    messageSeq: db.prepare('SELECT seq FROM messages WHERE conversation_id = ? AND id = ?'),
     markInterrupted: db.prepare("UPDATE messages SET status = 'incomplete', updated_at = ? WHERE status = 'streaming'"),
   };
 }

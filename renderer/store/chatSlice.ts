@@ -61,6 +61,11 @@ export interface ChatSlice {
   /** Text put into the composer from elsewhere (editing a sent message); `nonce` makes each request new. */
   draft: { text: string; nonce: number } | null;
   setDraft(text: string): void;
+  /** The person's last message being edited, by conversation: sending replaces it (and what answered it). */
+  editing: Record<string, string>;
+  /** Puts the message's words in the box, to be sent in its place. */
+  startEditing(conversationId: string, messageId: string, text: string): void;
+  stopEditing(conversationId: string): void;
   /**
    * What is written in each conversation's message box (by conversationKey), kept while other views or
    * conversations are shown, and by the host across reloads (the binder sends it: keptDrafts.ts).
@@ -146,6 +151,15 @@ let sendsStarted = 0;
 export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   draft: null,
   setDraft: (text) => set((state) => ({ draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
+  editing: {},
+  startEditing: (conversationId, messageId, text) =>
+    set((state) => ({ editing: { ...state.editing, [conversationId]: messageId }, draft: { text, nonce: (state.draft?.nonce ?? 0) + 1 } })),
+  stopEditing: (conversationId) =>
+    set((state) => {
+      if (!(conversationId in state.editing)) return {};
+      const { [conversationId]: _stopped, ...editing } = state.editing;
+      return { editing };
+    }),
   composerText: {},
   setComposerText: (key, text) =>
     set((state) => {

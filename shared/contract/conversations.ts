@@ -35,7 +35,10 @@ export interface ConversationsResults {
   renameConversation: null;
   deleteConversation: null;
   exportConversation: string;
-  /** Sends the person's message (with any resources they attached, read when sent) and resolves when the turn ends. */
+  /**
+   * Sends the person's message (with any resources they attached, read when sent) and resolves when the turn
+   * ends. With `replaces`, an edit: the person's last message and what answered it are kept, replaced.
+   */
   sendMessage: { conversationId: string; stopReason: string };
   /** Runs a server's prompt as a slash command: its expansion is sent as the person's message, marked as from that prompt. */
   runPrompt: { conversationId: string; stopReason: string };
@@ -107,6 +110,8 @@ export const conversationsRequests = {
     properties: {
       conversationId,
       text: { type: 'string', minLength: 1, maxLength: 1_000_000 },
+      // An edit of the person's last message: its id (with conversationId).
+      replaces: { type: 'string', minLength: 1, maxLength: 200 },
       provider: { type: 'string', minLength: 1, maxLength: 100 },
       model: { type: 'string', minLength: 1, maxLength: 200 },
       files: {

@@ -15,6 +15,7 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
 import type { SlashOption } from './slashCommands.ts';
 import { useAttachedFiles } from './useAttachedFiles.ts';
+import { EditingNote } from './EditingNote.tsx';
 
 /**
  * Where the person writes. Enter sends, Shift+Enter starts a new line; while a turn runs, Stop (or
@@ -64,6 +65,14 @@ export function Composer({
   const { files, setFiles, addFiles, dropping } = useAttachedFiles(dropZone, setError);
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
   const running = busy;
+  // An edit of the person's last message: sent in its place (MessageActions starts it).
+  const editing = useAtriumStore((state) => (conversationId ? state.editing[conversationId] : undefined));
+  const stopEditing = useAtriumStore((state) => state.stopEditing);
+  const cancelEdit = () => {
+    if (conversationId) stopEditing(conversationId);
+    setText('');
+    input.current?.focus();
+  };
   // "Edit" on a sent message puts its words here, ready to change and send again.
   useEffect(() => {
     if (!draft) return;
@@ -106,6 +115,9 @@ export function Composer({
     setText('');
     const sent = attachments;
     const sentFiles = files;
+    // Sent once: if it cannot start (another window wrote meanwhile), its words come back with why.
+    const replaces = editing;
+    if (replaces && conversationId) stopEditing(conversationId);
     const resources = sent.map(({ serverId, uri }) => ({ serverId, uri }));
     clearAttachments();
     setFiles([]);
@@ -118,6 +130,7 @@ export function Composer({
           ...(resources.length > 0 ? { resources } : {}),
           ...(sentFiles.length > 0 ? { files: sentFiles.map(({ name, mimeType, data }) => ({ name, mimeType, data })) } : {}),
           ...(conversationId ? { conversationId } : {}),
+          ...(replaces ? { replaces } : {}),
         });
       } catch (failure) {
         // Nothing is lost: what was attached is attached again, beside anything attached meanwhile.
@@ -181,6 +194,11 @@ export function Composer({
       stop();
       return;
     }
+    if (event.key === 'Escape' && editing) {
+      event.preventDefault();
+      cancelEdit();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -209,6 +227,7 @@ export function Composer({
         </p>
       ) : null}
       {slash ? <PromptPicker id={pickerId} query={text.slice(1)} active={active} onOptions={onOptions} onPick={pick} /> : null}
+      {editing ? <EditingNote onCancel={cancelEdit} /> : null}
       {error ? (
         <p className="composer-error" role="alert">
           {error}

@@ -10,17 +10,22 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { typedText } from './messageText.ts';
 
 /**
- * Edit puts a sent message back in the composer; Retry sends the person's last words again as a new turn.
+ * Edit puts a sent message back in the composer (the last one to be sent in its place); Retry sends the
+ * person's last words again as a new turn.
  * Rows mount and unmount by the dozen while a long conversation scrolls, so only the last reply's Retry
  * subscribes to the store; Edit reads the store when it is pressed.
  */
-export function MessageActions({ message, last, model }: { message: StoredMessage; last: boolean; model: ModelInUse | null }) {
+export function MessageActions({ message, last, lastOfYours = false, model }: { message: StoredMessage; last: boolean; lastOfYours?: boolean; model: ModelInUse | null }) {
   if (message.role === 'user') {
     const text = typedText(message);
     if (message.origin || !text) return null;
+    // The person's last message, words only, is edited in place: the edit replaces it and what answered it.
+    // An earlier one (or one with files) is copied to the box, to be sent again as a new message.
+    const inPlace = lastOfYours && message.content.every((block) => block.type === 'text');
+    const edit = () => (inPlace ? useAtriumStore.getState().startEditing(message.conversationId, message.id, text) : useAtriumStore.getState().setDraft(text));
     return (
       <div className="message-actions">
-        <button type="button" className="icon-button" aria-label="Edit and send again" onClick={() => useAtriumStore.getState().setDraft(text)}>
+        <button type="button" className="icon-button" aria-label={inPlace ? 'Edit your last message' : 'Edit and send again'} onClick={edit}>
           Edit
         </button>
       </div>

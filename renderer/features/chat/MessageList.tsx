@@ -34,6 +34,17 @@ interface MessageListProps {
  */
 export function MessageList({ detail, live: heard, scroller, model }: MessageListProps) {
   const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
+  // The person's last message (an edit replaces it), and the replies an edit replaced: those replaced after a message of theirs replaced too.
+  const lastOfYoursId = useMemo(() => messages.findLast((message) => message.role === 'user' && message.replacedAt === undefined)?.id, [messages]);
+  const editedAway = useMemo(() => {
+    const away = new Set<string>();
+    let afterEdited = false;
+    for (const message of messages) {
+      if (message.role === 'user') afterEdited = message.replacedAt !== undefined;
+      else if (afterEdited && message.replacedAt !== undefined) away.add(message.id);
+    }
+    return away;
+  }, [messages]);
   // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
   const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
@@ -166,6 +177,8 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
               liveCalls={liveCalls}
               callsItMade={liveCallsOf.get(row.message.id)}
               last={last}
+              lastOfYours={row.message.id === lastOfYoursId}
+              replacedByEdit={editedAway.has(row.message.id)}
               retryModel={last ? model : null}
               found={item.index === foundIndex}
             />
@@ -248,6 +261,10 @@ type MessageItemProps =
       callsItMade: LiveToolCall[] | undefined;
       /** Whether this is the conversation's last message, the one that offers Retry. */
       last: boolean;
+      /** Whether this is the person's last message, the one an edit replaces. */
+      lastOfYours: boolean;
+      /** A replaced message that an edit of the person's message replaced (not Retry). */
+      replacedByEdit: boolean;
       /** Given to the conversation's last message only, so the others keep their memo when the picker changes. */
       retryModel: ModelInUse | null;
       /** The first message holding the words of the search the conversation was opened from. */
@@ -292,7 +309,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </li>
     );
   }
-  const { message, calls, liveCalls, callsItMade, last, retryModel, found } = props;
+  const { message, calls, liveCalls, callsItMade, last, lastOfYours, replacedByEdit, retryModel, found } = props;
   if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
   else if (message.origin) {
     items.push(
@@ -336,7 +353,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} model={retryModel} />);
+  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} lastOfYours={lastOfYours} model={retryModel} />);
   if (message.status === 'error') {
     items.push(
       <p key="error" className="message-error" role={replaced ? undefined : 'alert'}>
@@ -344,12 +361,26 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  if (replaced) {
-    // A reply Retry replaced is kept, folded, for the person to read; the model no longer gets it.
+  if (replaced && message.role === 'user') {
+    // The person's message before they edited it: kept, folded, for them to read; the model no longer gets it.
     return (
-      <li {...place} className="message-row message-row-assistant message-replaced" aria-label="Assistant (replaced by Retry)">
+      <li {...place} className="message-row message-row-user message-replaced" aria-label="You (before your edit)">
+        <details className="message message-user">
+          <summary className="muted">Your message before you edited it</summary>
+          {items}
+        </details>
+      </li>
+    );
+  }
+  if (replaced) {
+    // A reply Retry (or an edit) replaced is kept, folded, for the person to read; the model no longer gets it.
+    const by = replacedByEdit ? 'your edit' : 'Retry';
+    return (
+      <li {...place} className="message-row message-row-assistant message-replaced" aria-label={`Assistant (replaced by ${by})`}>
         <details className="message message-assistant">
-          <summary className="muted">{message.status === 'error' ? 'A reply that failed' : message.status === 'incomplete' ? 'A reply that was stopped' : 'An earlier reply'}, replaced by Retry</summary>
+          <summary className="muted">
+            {message.status === 'error' ? 'A reply that failed' : message.status === 'incomplete' ? 'A reply that was stopped' : 'An earlier reply'}, replaced by {by}
+          </summary>
           {items}
         </details>
       </li>
