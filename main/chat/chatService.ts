@@ -102,11 +102,24 @@ export class ChatService {
     // Checked before a conversation is made: an edit is of a message in one that exists.
     if (request.replaces !== undefined && request.conversationId === undefined) return Promise.reject(new ConversationError('an edit must name the conversation of the message it replaces'));
     return this.runTurnIn(request, (conversationId) => {
-      if (request.replaces !== undefined && !this.deps.history.replaceLastMessage(conversationId, request.replaces)) {
-        throw new ConversationError('your last message changed meanwhile (another window wrote one), so the edit was not sent: edit the last message again');
-      }
+      if (request.replaces !== undefined) this.replaceByEdit(conversationId, request.replaces, request.content);
       return { userContent: request.content, ...(request.origin ? { userOrigin: request.origin } : {}) };
     });
+  }
+
+  /**
+   * An edit: the person's last message and what answered it are replaced. A conversation still titled
+   * after its first message, when that is the one edited, takes its title from the edit (a title the
+   * person gave is theirs).
+   */
+  private replaceByEdit(conversationId: string, messageId: string, content: ChatContent[]): void {
+    const { history } = this.deps;
+    const first = history.loadMessages(conversationId).find((message) => message.role === 'user');
+    const titledAfterIt = first?.id === messageId && history.getConversation(conversationId)?.title === titleFrom(first.content);
+    if (!history.replaceLastMessage(conversationId, messageId)) {
+      throw new ConversationError('your last message changed meanwhile (another window wrote one), so the edit was not sent: edit the last message again');
+    }
+    if (titledAfterIt) history.renameConversation(conversationId, titleFrom(content));
   }
 
   /**

@@ -94,6 +94,8 @@ describe('Retry', () => {
     assert.ok(asked);
 
     await host.core.api.sendMessage({ conversationId: first.conversationId, text: 'how many people live in Lyon?', replaces: asked.id });
+    const [listed] = await host.core.api.listConversations({});
+    assert.equal(listed?.title, 'how many people live in Lyon?', 'titled after its first message, it takes the edit’s words');
     assert.deepEqual(sentMessages(llm, 1), [{ role: 'user', texts: ['how many people live in Lyon?'] }], 'neither the old question nor its answer');
     const { messages } = await host.core.api.getConversation({ conversationId: first.conversationId });
     const shown = messages.map((m) => [m.role, m.replacedAt === undefined ? 'stands' : 'replaced', m.content.map((c) => (c.type === 'text' ? c.text : c.type)).join('')]);
@@ -109,6 +111,12 @@ describe('Retry', () => {
     assert.equal((await host.core.api.getConversation({ conversationId: first.conversationId })).messages.length, 4);
     assert.equal(llm.requests.filter((r) => r.method === 'POST').length, 2);
     await assert.rejects(host.core.api.sendMessage({ text: 'no conversation', replaces: asked.id }), /an edit must name the conversation/);
+
+    // A title the person gave stays theirs.
+    await host.core.api.renameConversation({ conversationId: first.conversationId, title: 'Cities' });
+    const lyon = (await host.core.api.getConversation({ conversationId: first.conversationId })).messages.findLast((m) => m.role === 'user');
+    await host.core.api.sendMessage({ conversationId: first.conversationId, text: 'how many people live in Marseille?', replaces: lyon?.id ?? '' });
+    assert.equal((await host.core.api.listConversations({}))[0]?.title, 'Cities');
   });
 
   test('Retry with the picker on another model answers with that one; a conversation without a message of the person’s has nothing to retry', async () => {
