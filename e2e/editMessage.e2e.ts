@@ -33,5 +33,6 @@ test('Edit on the last message replaces it and its reply; Escape gives the edit 
   await expect(mine, 'one message of yours stands: the edited one').toHaveText(/Lyon/);
   await expect(page.getByRole('listitem', { name: 'You (before your edit)' })).toContainText('Your message before you edited it');
   await expect(page.getByRole('listitem', { name: 'Assistant (replaced by your edit)' })).toContainText('An earlier reply, replaced by your edit');
+  await expect(page.getByRole('heading', { name: 'how many people live in Lyon?' }), 'titled after its first message, the conversation takes the edit’s words').toBeVisible();
   await page.screenshot({ path: 'e2e/artifacts/chat-edited-last-message.png' });
 });
