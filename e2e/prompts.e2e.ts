@@ -31,14 +31,25 @@ test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete 
     await box.press('Enter');
   });
 
-  await test.step('each argument completes from the server, the second from what the first says', async () => {
+  await test.step('each argument completes from the server, the second from what the first says; the keyboard picks and Escape closes the suggestions only', async () => {
     const form = page.getByRole('form', { name: 'Prompt completable-prompt' });
-    const department = form.getByRole('textbox', { name: /^department/ });
+    const department = form.getByRole('combobox', { name: /^department/ });
     await expect(department).toBeFocused();
     await department.fill('Eng');
-    await form.getByRole('listbox', { name: 'Suggestions for department' }).getByRole('option', { name: 'Engineering' }).click();
+    const departments = form.getByRole('listbox', { name: 'Suggestions for department' });
+    // What the server completes "Eng" to (the four departments, asked for the empty field, go first).
+    await expect(departments.getByRole('option')).toHaveText(['Engineering']);
+    await department.press('Escape');
+    await expect(departments, 'Escape closes the suggestions').toBeHidden();
+    await expect(form, '…not the form, nor what was typed').toBeVisible();
+    await expect(department).toHaveValue('Eng');
+    await department.press('ArrowDown');
+    await expect(departments.getByRole('option', { name: 'Engineering' })).toHaveAttribute('aria-selected', 'true');
+    await expect(department).toHaveAttribute('aria-activedescendant', /.+/);
+    await department.press('Enter');
     await expect(department).toHaveValue('Engineering');
-    const name = form.getByRole('textbox', { name: /^name/ });
+    await expect(form, 'Enter on a suggestion picks it and runs nothing').toBeVisible();
+    const name = form.getByRole('combobox', { name: /^name/ });
     await name.click();
     const people = form.getByRole('listbox', { name: 'Suggestions for name' });
     await expect(people.getByRole('option')).toHaveText(['Alice', 'Bob', 'Charlie']);

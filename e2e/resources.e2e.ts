@@ -36,7 +36,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
   await test.step('a resource template is filled and opened', async () => {
     await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
     const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
-    await form.getByRole('textbox', { name: 'resourceId' }).fill('7');
+    await form.getByRole('combobox', { name: 'resourceId' }).fill('7');
     await form.getByRole('button', { name: 'Open resource' }).click();
     await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
   });
@@ -44,7 +44,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
   await test.step('a resource the server cannot read says so, with a way to try again, stops saying "Reading…", and cannot be attached', async () => {
     await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
     const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
-    await form.getByRole('textbox', { name: 'resourceId' }).fill('none');
+    await form.getByRole('combobox', { name: 'resourceId' }).fill('none');
     await form.getByRole('button', { name: 'Open resource' }).click();
     const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/none' });
     await expect(preview.getByRole('alert')).toContainText('Unknown resource');
@@ -55,7 +55,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
   });
 
   await test.step('the value the server refused is corrected in the same form, still filled in, and opened again', async () => {
-    const field = page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('textbox', { name: 'resourceId' });
+    const field = page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('combobox', { name: 'resourceId' });
     await expect(field).toHaveValue('none');
     await field.fill('8');
     await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('button', { name: 'Open resource' }).click();
@@ -71,7 +71,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Updates are on.');
     await page.getByRole('button', { name: 'Resources' }).click();
     await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
-    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('textbox', { name: 'resourceId' }).fill('7');
+    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('combobox', { name: 'resourceId' }).fill('7');
     await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('button', { name: 'Open resource' }).click();
     const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' });
     await preview.getByRole('button', { name: 'Watch for changes' }).click();
