@@ -224,7 +224,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(help).toBeVisible();
     await expect(help.getByRole('row', { name: 'Ctrl+Shift+O Start a new conversation' })).toBeVisible();
     await expect(help.getByRole('row', { name: 'Ctrl+L Put the cursor in the message box' })).toBeVisible();
-    await expect(help.getByRole('table', { name: 'In the message box' }).getByRole('row', { name: 'Esc Stop the reply being written' })).toBeVisible();
+    await expect(help.getByRole('table', { name: 'In the message box' }).getByRole('row', { name: 'Esc Stop the reply being written; give up an edit of your last message' })).toBeVisible();
     await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
     await page.screenshot({ path: 'e2e/artifacts/keyboard-shortcuts.png' });
     expect(await violationsInBothThemes(page, 'the keyboard shortcuts'), 'axe finds nothing').toEqual([]);

@@ -20,8 +20,16 @@ const sections: { title: string; keys: { keys: string; does: string }[] }[] = [
     keys: [
       { keys: 'Enter', does: 'Send the message' },
       { keys: 'Shift+Enter', does: 'Start a new line' },
-      { keys: 'Esc', does: 'Stop the reply being written' },
+      { keys: 'Esc', does: 'Stop the reply being written; give up an edit of your last message' },
       { keys: '/', does: "At the start of a message: the servers' prompts and skills" },
+    ],
+  },
+  {
+    title: "In a field a server completes (a prompt's arguments, a template's)",
+    keys: [
+      { keys: '↓ ↑', does: 'Choose among the suggestions' },
+      { keys: 'Enter', does: 'Take the suggestion chosen' },
+      { keys: 'Esc', does: 'Close the suggestions (again: close the prompt)' },
     ],
   },
   {
