@@ -18,7 +18,7 @@ const env = chatHostFor(
     { toolCalls: [{ name: 'echo__sample', input: { prompt: 'Say hello' } }] },
     { text: 'Hello!' },
     { text: 'The server heard back.' },
-    { text: 'See [the docs](https://example.com/docs).' },
+    { text: 'See [the docs](https://example.com/docs), [below](#setup) and [this one](http://example.com/plain).' },
   ],
   { echo: fixtureCommand('echoServer') },
 );
@@ -83,7 +83,11 @@ test('every dialog: the safe answer has the keyboard and the one colour, and the
 
   await test.step('a link in a reply asks in a dialog of the same kind, and the keyboard goes back to the link', async () => {
     await sendMessage(page, 'where are the docs?');
-    const link = page.getByRole('listitem', { name: 'Assistant' }).last().getByRole('link', { name: 'the docs' });
+    const reply = page.getByRole('listitem', { name: 'Assistant' }).last();
+    const link = reply.getByRole('link', { name: 'the docs' });
+    // A reference within the text (no address) is its words, without a note; an address refused says so.
+    await expect(reply).toContainText('below and this one (not opened:');
+    await expect(reply.getByRole('link')).toHaveCount(1);
     await link.click();
     const ask = page.getByRole('dialog', { name: 'Open this address?' });
     await expectSafeAnswer(ask, 'Don’t open');

@@ -81,9 +81,14 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
   // A reply may quote an address a server handed over: the sign-in URL policy decides whether it is a link at all.
   const verdict = checkOfferedAddress(href);
   if (!verdict.ok) {
+    // A reference with no address (a heading of the same text, a file beside it: a resource's own
+    // links) has nothing to open: its words stay, without a note after each of them; an address Atrium
+    // refuses says why.
+    const reference = !URL.canParse(href);
     return (
-      <span className="link-refused" title={`Atrium will not open this address: ${verdict.reason}`}>
-        {children} <span className="muted">(not opened: {verdict.reason})</span>
+      <span className="link-refused" title={reference ? 'Not a link Atrium opens: it names no address' : `Atrium will not open this address: ${verdict.reason}`}>
+        {children}
+        {reference ? null : <span className="muted"> (not opened: {verdict.reason})</span>}
       </span>
     );
   }
