@@ -5,7 +5,7 @@
 // anywhere today, so a signed bundle is said to carry a signature Atrium did not check.
 
 import { createHash } from 'node:crypto';
-import { unzipSync } from 'fflate';
+import type { unzipSync as Unzip } from 'fflate';
 import type { McpbManifestAny, MANIFEST_SCHEMAS } from '@anthropic-ai/mcpb';
 import { BUNDLE_LIMITS } from '../../../../shared/installs.ts';
 import { InstallError } from '../installError.ts';
@@ -29,16 +29,17 @@ export async function readBundle(bytes: Uint8Array, expectedSha256?: string): Pr
   if (expectedSha256 !== undefined && expectedSha256.toLowerCase() !== sha256) {
     throw new InstallError('invalid_params', `the bundle's SHA-256 is ${sha256}, not the ${expectedSha256.toLowerCase()} expected: it is not the file that was published, so nothing of it was installed`);
   }
-  const mcpb = await import('@anthropic-ai/mcpb');
+  // Loaded when a bundle is read, not at every start: fflate builds its tables as it loads (some 3 ms).
+  const [mcpb, { unzipSync }] = await Promise.all([import('@anthropic-ai/mcpb'), import('fflate')]);
   const { originalContent, pkcs7Signature } = mcpb.extractSignatureBlock(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const archive = new Uint8Array(originalContent);
-  checkEntries(archive);
-  const manifest = validManifest(readManifest(archive), mcpb.MANIFEST_SCHEMAS);
+  checkEntries(archive, unzipSync);
+  const manifest = validManifest(readManifest(archive, unzipSync), mcpb.MANIFEST_SCHEMAS);
   return { sha256, signature: pkcs7Signature ? 'not-checked' : 'unsigned', manifest, archive };
 }
 
 /** Every entry's path and the whole's size, from the zip's directory, before anything is decompressed. */
-function checkEntries(archive: Uint8Array): void {
+function checkEntries(archive: Uint8Array, unzipSync: typeof Unzip): void {
   let count = 0;
   let total = 0;
   const escaping: string[] = [];
@@ -68,7 +69,7 @@ function escapes(name: string): boolean {
   return name.split('/').some((part) => part === '..');
 }
 
-function readManifest(archive: Uint8Array): unknown {
+function readManifest(archive: Uint8Array, unzipSync: typeof Unzip): unknown {
   let found: Uint8Array | undefined;
   try {
     const files = unzipSync(archive, { filter: (file) => file.name === 'manifest.json' && file.originalSize <= MAX_MANIFEST_BYTES });
