@@ -11,7 +11,7 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { MessageActions, RetryRoom } from './MessageActions.tsx';
-import { typedText } from './messageText.ts';
+import { isShown, joinedTurn, lastPersonMessageId, repliesReplacedByEdit } from './conversationRows.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { searchMatches } from '../../../shared/searchMatch.ts';
@@ -34,17 +34,8 @@ interface MessageListProps {
  */
 export function MessageList({ detail, live: heard, scroller, model }: MessageListProps) {
   const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
-  // The person's last message (an edit replaces it), and the replies an edit replaced: those replaced after a message of theirs replaced too.
-  const lastOfYoursId = useMemo(() => messages.findLast((message) => message.role === 'user' && message.replacedAt === undefined)?.id, [messages]);
-  const editedAway = useMemo(() => {
-    const away = new Set<string>();
-    let afterEdited = false;
-    for (const message of messages) {
-      if (message.role === 'user') afterEdited = message.replacedAt !== undefined;
-      else if (afterEdited && message.replacedAt !== undefined) away.add(message.id);
-    }
-    return away;
-  }, [messages]);
+  const lastOfYoursId = useMemo(() => lastPersonMessageId(messages), [messages]);
+  const editedAway = useMemo(() => repliesReplacedByEdit(messages), [messages]);
   // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
   const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
@@ -202,22 +193,6 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
   );
 }
 
-/**
- * The turn as this window shows it. A step it saw begin is what it heard; a step it joined midway is the
- * saved reply (as last loaded) up to where the deltas it heard begin, then those deltas.
- */
-function joinedTurn(live: LiveTurn | undefined, messages: readonly StoredMessage[]): LiveTurn | undefined {
-  if (!live || live.textFrom === 0) return live;
-  const last = messages.at(-1);
-  const messageId = live.messageId ?? (last?.role === 'assistant' && last.status === 'streaming' ? last.id : undefined);
-  const saved = messageId === undefined ? undefined : messages.findLast((message) => message.id === messageId);
-  if (!saved) return live;
-  // A reply's text blocks are its deltas in order, cut where an image or a tool call came.
-  const savedText = typedText(saved, '');
-  const savedImages = saved.content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
-  const text = live.textFrom === undefined ? savedText : savedText.slice(0, live.textFrom) + live.text;
-  return { ...live, messageId: saved.id, text, images: [...savedImages, ...live.images] };
-}
 
 /** How many rows on each side of those shown have their Markdown made ahead (a few screens). */
 const PREPARED_AROUND = 30;
@@ -247,9 +222,6 @@ function isAt(message: StoredMessage, place: ConversationPlace): boolean {
   return message.content.some((block) => block.type === 'text' && searchMatches(block.text, place.search).length > 0);
 }
 
-function isShown(message: StoredMessage): boolean {
-  return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
-}
 
 type MessageItemProps =
   | (RowAt & {

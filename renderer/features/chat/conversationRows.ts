@@ -1,0 +1,44 @@
+// Which of a conversation's messages the chat shows, and how: the turn a window joined midway, the person's
+// last message (the one an edit replaces), the replies an edit (not Retry) replaced.
+
+import type { StoredMessage } from '../../../shared/conversation.ts';
+import type { LiveTurn } from '../../store/chatSlice.ts';
+import { typedText } from './messageText.ts';
+
+/**
+ * The turn as this window shows it. A step it saw begin is what it heard; a step it joined midway is the
+ * saved reply (as last loaded) up to where the deltas it heard begin, then those deltas.
+ */
+export function joinedTurn(live: LiveTurn | undefined, messages: readonly StoredMessage[]): LiveTurn | undefined {
+  if (!live || live.textFrom === 0) return live;
+  const last = messages.at(-1);
+  const messageId = live.messageId ?? (last?.role === 'assistant' && last.status === 'streaming' ? last.id : undefined);
+  const saved = messageId === undefined ? undefined : messages.findLast((message) => message.id === messageId);
+  if (!saved) return live;
+  // A reply's text blocks are its deltas in order, cut where an image or a tool call came.
+  const savedText = typedText(saved, '');
+  const savedImages = saved.content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
+  const text = live.textFrom === undefined ? savedText : savedText.slice(0, live.textFrom) + live.text;
+  return { ...live, messageId: saved.id, text, images: [...savedImages, ...live.images] };
+}
+
+/** A message the chat shows: every reply, and the person's messages that hold more than tool results. */
+export function isShown(message: StoredMessage): boolean {
+  return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
+}
+
+/** The person's last message standing: the one an edit replaces. */
+export function lastPersonMessageId(messages: readonly StoredMessage[]): string | undefined {
+  return messages.findLast((message) => message.role === 'user' && message.replacedAt === undefined)?.id;
+}
+
+/** The replies an edit replaced (not Retry): those replaced after a message of the person's replaced too. */
+export function repliesReplacedByEdit(messages: readonly StoredMessage[]): Set<string> {
+  const away = new Set<string>();
+  let afterEdited = false;
+  for (const message of messages) {
+    if (message.role === 'user') afterEdited = message.replacedAt !== undefined;
+    else if (afterEdited && message.replacedAt !== undefined) away.add(message.id);
+  }
+  return away;
+}
