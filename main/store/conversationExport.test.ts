@@ -107,3 +107,16 @@ test('a reply Retry replaced is exported with a note saying the model no longer 
   assert.match(markdown, /> \*\*Error:\*\* the key was refused\n\n> \*\*Replaced by Retry:\*\* the model was asked again/);
   assert.equal(markdown.match(/Replaced by Retry/g)?.length, 1, 'only the replaced reply carries the note');
 });
+
+test('an edited message and the reply it had are exported saying so, not as replaced by Retry', () => {
+  const edited = [
+    message(1, { role: 'user', content: [{ type: 'text', text: 'how many live in Paris?' }], replacedAt: 5 }),
+    message(2, { role: 'assistant', content: [{ type: 'text', text: 'Two million.' }], replacedAt: 5 }),
+    message(3, { role: 'user', content: [{ type: 'text', text: 'how many live in Lyon?' }] }),
+    message(4, { role: 'assistant', content: [{ type: 'text', text: 'Half a million.' }] }),
+  ];
+  const markdown = exportMarkdown(conversation, edited, []);
+  assert.match(markdown, /how many live in Paris\?\n\n> \*\*Edited:\*\* this is what you wrote before you edited it/);
+  assert.match(markdown, /Two million\.\n\n> \*\*Replaced by your edit:\*\*/);
+  assert.doesNotMatch(markdown, /Replaced by Retry/);
+});

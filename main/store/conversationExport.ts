@@ -5,6 +5,7 @@
 
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
 import { shownValue } from '../../shared/visibleText.ts';
+import { isPersonsMessage, replacedByEdit } from '../../shared/replacedMessages.ts';
 
 export const EXPORT_FORMAT = 'atrium.conversation';
 export const EXPORT_VERSION = 1;
@@ -95,6 +96,13 @@ function contentSection(block: ChatContent, calls: Map<string, ToolCallRecord>, 
   }
 }
 
+/** Why a replaced message is there: the model no longer reads it, since Retry or the person's edit. */
+function replacedNote(message: StoredMessage, edited: ReadonlySet<string>): string {
+  if (!edited.has(message.id)) return '**Replaced by Retry:** the model was asked again and no longer reads this.';
+  if (isPersonsMessage(message)) return '**Edited:** this is what you wrote before you edited it; the model no longer reads it.';
+  return '**Replaced by your edit:** this answered the message you edited; the model no longer reads it.';
+}
+
 function heading(message: StoredMessage): string {
   const who = message.role === 'assistant' ? 'Assistant' : message.content.every((block) => block.type === 'tool_result') ? 'Tool results' : 'You';
   return `## ${who} · ${time(message.createdAt)}`;
@@ -106,6 +114,7 @@ export function exportMarkdown(conversation: Conversation, savedMessages: readon
   const toolCalls = shownValue(savedCalls);
   const calls = new Map(toolCalls.map((call) => [call.id, call]));
   const shown = new Set<string>();
+  const edited = replacedByEdit(messages);
   const sections = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`];
   const facts = [`Started ${time(conversation.createdAt)}`];
   if (conversation.providerId !== undefined || conversation.model !== undefined) facts.push(`model ${inlineCode([conversation.providerId, conversation.model].filter((part) => part !== undefined).join(' / '))}`);
@@ -121,7 +130,7 @@ export function exportMarkdown(conversation: Conversation, savedMessages: readon
     }
     if (message.status === 'streaming' || message.status === 'incomplete') parts.push(quote('**Incomplete:** this reply was interrupted before it finished.'));
     if (message.status === 'error') parts.push(quote(`**Error:** ${escapeProse(message.error ?? 'the reply failed')}`));
-    if (message.replacedAt !== undefined && parts.length > 0) parts.push(quote('**Replaced by Retry:** the model was asked again and no longer reads this.'));
+    if (message.replacedAt !== undefined && parts.length > 0) parts.push(quote(replacedNote(message, edited)));
     if (parts.length === 0) continue;
     sections.push(heading(message), ...parts);
   }

@@ -11,7 +11,8 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { MessageActions, RetryRoom } from './MessageActions.tsx';
-import { isShown, joinedTurn, lastPersonMessageId, repliesReplacedByEdit } from './conversationRows.ts';
+import { isShown, joinedTurn, lastPersonMessageId } from './conversationRows.ts';
+import { replacedByEdit } from '../../../shared/replacedMessages.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { searchMatches } from '../../../shared/searchMatch.ts';
@@ -35,7 +36,7 @@ interface MessageListProps {
 export function MessageList({ detail, live: heard, scroller, model }: MessageListProps) {
   const messages = useMemo(() => (detail?.messages ?? []).filter(isShown), [detail]);
   const lastOfYoursId = useMemo(() => lastPersonMessageId(messages), [messages]);
-  const editedAway = useMemo(() => repliesReplacedByEdit(messages), [messages]);
+  const editedAway = useMemo(() => replacedByEdit(messages), [messages]);
   // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
   const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);

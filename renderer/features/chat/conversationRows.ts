@@ -1,9 +1,10 @@
 // Which of a conversation's messages the chat shows, and how: the turn a window joined midway, the person's
-// last message (the one an edit replaces), the replies an edit (not Retry) replaced.
+// last message (the one an edit replaces).
 
 import type { StoredMessage } from '../../../shared/conversation.ts';
 import type { LiveTurn } from '../../store/chatSlice.ts';
 import { typedText } from './messageText.ts';
+import { isPersonsMessage } from '../../../shared/replacedMessages.ts';
 
 /**
  * The turn as this window shows it. A step it saw begin is what it heard; a step it joined midway is the
@@ -22,23 +23,12 @@ export function joinedTurn(live: LiveTurn | undefined, messages: readonly Stored
   return { ...live, messageId: saved.id, text, images: [...savedImages, ...live.images] };
 }
 
-/** A message the chat shows: every reply, and the person's messages that hold more than tool results. */
+/** A message the chat shows: every reply, and the person's messages (more than tool results). */
 export function isShown(message: StoredMessage): boolean {
-  return message.role === 'assistant' || message.content.some((block) => block.type !== 'tool_result');
+  return message.role === 'assistant' || isPersonsMessage(message);
 }
 
 /** The person's last message standing: the one an edit replaces. */
 export function lastPersonMessageId(messages: readonly StoredMessage[]): string | undefined {
   return messages.findLast((message) => message.role === 'user' && message.replacedAt === undefined)?.id;
-}
-
-/** The replies an edit replaced (not Retry): those replaced after a message of the person's replaced too. */
-export function repliesReplacedByEdit(messages: readonly StoredMessage[]): Set<string> {
-  const away = new Set<string>();
-  let afterEdited = false;
-  for (const message of messages) {
-    if (message.role === 'user') afterEdited = message.replacedAt !== undefined;
-    else if (afterEdited && message.replacedAt !== undefined) away.add(message.id);
-  }
-  return away;
 }
