@@ -31,6 +31,13 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     const preview = page.getByRole('article', { name: 'Resource architecture.md' });
     await expect(preview.locator('.markdown h1, .markdown h2').first()).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/resources.png' });
+    // Its links name the documents beside it (structure.md): each opens that resource of the same server.
+    await preview.getByRole('link', { name: 'Project Structure' }).first().click();
+    const sibling = page.getByRole('article', { name: 'Resource structure.md' });
+    await expect(sibling.locator('.markdown h1, .markdown h2').first()).toBeVisible();
+    await expect(page.getByRole('dialog'), 'nothing to confirm: no address leaves Atrium').toHaveCount(0);
+    await list.getByRole('button', { name: 'architecture.md' }).click();
+    await expect(preview).toBeVisible();
   });
 
   await test.step('a resource template is filled and opened', async () => {

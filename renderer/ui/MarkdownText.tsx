@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useContext, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import type { Components } from 'react-markdown';
@@ -11,6 +11,7 @@ import { markHidden } from '../../shared/serverText.ts';
 import { shownText } from '../../shared/visibleText.ts';
 import { rehypeHiddenMarks } from './rehypeHiddenMarks.ts';
 import { whenIdle } from './idleWork.ts';
+import { MarkdownReferences } from './markdownReferences.ts';
 
 /**
  * A model's reply (or a server's Markdown resource) as Markdown, with code highlighted. Hidden and control
@@ -77,6 +78,8 @@ export function prepareMarkdown(texts: readonly string[]): () => void {
 }
 
 function ConfirmedLink({ href, children }: { href: string | undefined; children: ReactNode }) {
+  // Read at render: the element trees are cached, the components in them are not.
+  const openReference = useContext(MarkdownReferences);
   if (!href) return <>{children}</>;
   // A reply may quote an address a server handed over: the sign-in URL policy decides whether it is a link at all.
   const verdict = checkOfferedAddress(href);
@@ -85,6 +88,21 @@ function ConfirmedLink({ href, children }: { href: string | undefined; children:
     // links) has nothing to open: its words stay, without a note after each of them; an address Atrium
     // refuses says why.
     const reference = !URL.canParse(href);
+    const open = reference ? openReference?.(href) : undefined;
+    if (open) {
+      return (
+        <a
+          href={href}
+          title="Opens it here: a resource of the same server"
+          onClick={(event) => {
+            event.preventDefault();
+            open();
+          }}
+        >
+          {children}
+        </a>
+      );
+    }
     return (
       <span className="link-refused" title={reference ? 'Not a link Atrium opens: it names no address' : `Atrium will not open this address: ${verdict.reason}`}>
         {children}

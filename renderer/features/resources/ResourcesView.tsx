@@ -7,6 +7,7 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { ResourcePreview } from './ResourcePreview.tsx';
 import { TemplateForm } from './TemplateForm.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
+import { MarkdownReferences, siblingResource } from '../../ui/markdownReferences.ts';
 
 const PAGE = 50;
 
@@ -119,7 +120,21 @@ export function ResourcesView() {
             onOpen={(uri) => setOpen({ uri, name: uri })}
           />
         ) : null}
-        {current && open ? <ResourcePreview key={`${current} ${open.uri}`} serverId={current} uri={open.uri} name={open.name} /> : null}
+        {current && open ? (
+          // A link in the resource that names another of the server's resources (`structure.md`) opens it.
+          <MarkdownReferences.Provider
+            value={(reference) => {
+              const sibling = siblingResource(open.uri, reference, resources);
+              if (!sibling) return undefined;
+              return () => {
+                setTemplate(null);
+                setOpen({ uri: sibling.uri, name: sibling.title ?? sibling.name });
+              };
+            }}
+          >
+            <ResourcePreview key={`${current} ${open.uri}`} serverId={current} uri={open.uri} name={open.name} />
+          </MarkdownReferences.Provider>
+        ) : null}
         {!open && !template ? <EmptyState title="Choose a resource">Its contents appear here.</EmptyState> : null}
       </section>
     </div>
