@@ -109,13 +109,13 @@ export class ChatService {
 
   /**
    * An edit: the person's last message and what answered it are replaced. A conversation still titled
-   * after its first message, when that is the one edited, takes its title from the edit (a title the
-   * person gave is theirs).
+   * after the message edited (its first) takes its title from the edit; a title the person gave is theirs.
+   * The one message is read, not the conversation: the turn reads that next.
    */
   private replaceByEdit(conversationId: string, messageId: string, content: ChatContent[]): void {
     const { history } = this.deps;
-    const first = history.loadMessages(conversationId).find((message) => message.role === 'user');
-    const titledAfterIt = first?.id === messageId && history.getConversation(conversationId)?.title === titleFrom(first.content);
+    const edited = history.getMessage(messageId);
+    const titledAfterIt = edited !== undefined && history.getConversation(conversationId)?.title === titleFrom(edited.content);
     if (!history.replaceLastMessage(conversationId, messageId)) {
       throw new ConversationError('your last message changed meanwhile (another window wrote one), so the edit was not sent: edit the last message again');
     }

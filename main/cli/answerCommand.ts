@@ -66,12 +66,12 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
     case 'call': {
       const [serverId = '', tool = '', ...words] = invocation.args;
       // name=value words are read as the tool's schema says (an unknown tool is the call's to name).
-      const inputSchema = words.length === 0 ? undefined : (await api.listTools({ serverId })).find((summary) => summary.name === tool)?.inputSchema;
-      const args = wordArguments(words, "the tool's", inputSchema);
+      const listed = words.length === 0 ? undefined : (await api.listTools({ serverId })).find((summary) => summary.name === tool);
+      const args = wordArguments(words, "the tool's", listed?.inputSchema);
       const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatContent(result));
       // MCP Apps: a result with a view is shown in the window; the terminal names the view and how to read it.
-      const view = (await api.listTools({ serverId })).find((summary) => summary.name === tool)?.view;
+      const view = (listed ?? (await api.listTools({ serverId })).find((summary) => summary.name === tool))?.view;
       if (view) (invocation.json ? io.err : io.out)(format.viewNote(serverId, view.resourceUri));
       if (result.isError === true) {
         io.err(`atrium: ${serverId}: tool "${tool}" reported an error`);
