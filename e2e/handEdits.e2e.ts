@@ -67,6 +67,8 @@ test('servers.json edited by hand while the window runs: taken up, asked about, 
     await test.step('fixed in the editor, the banner goes and the window works on the file again', async () => {
       await save(good);
       await expect(banner).toBeHidden();
+      // The card's refusal was true only while the file could not be read: it goes with the banner.
+      await expect(card('echo').getByRole('alert')).toBeHidden();
       await card('echo').getByRole('switch', { name: 'echo enabled' }).click();
       await expect(card('echo').getByRole('status')).toHaveText('Ready');
       expect(Object.keys((await read()).mcpServers)).toEqual(['echo', 'family']);

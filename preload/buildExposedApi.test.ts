@@ -62,6 +62,15 @@ test('a form\'s field problems survive the bridge with the error, so the window 
   });
 });
 
+test('a refusal names the data file that could not be read, across the bridge', async () => {
+  const bridge = fakeBridge(() => ({ ok: false, error: { code: 'failed', message: 'servers.json cannot be read as it is now.', dataFile: 'servers.json' } }));
+  const api = buildExposedApi(bridge.invoke, bridge.subscribe);
+  await assert.rejects(api.restartServer({ serverId: 'echo' }), (error: unknown) => {
+    assert.deepEqual(error, { code: 'failed', message: 'servers.json cannot be read as it is now.', dataFile: 'servers.json' });
+    return true;
+  });
+});
+
 test('a malformed reply rejects with a readable failure', async () => {
   const bridge = fakeBridge(() => 'surprise');
   const api = buildExposedApi(bridge.invoke, bridge.subscribe);

@@ -59,7 +59,13 @@ async function request(invoke: Invoke, name: RequestName, params: unknown): Prom
     if (reply.ok === true && 'result' in reply) return reply.result;
     if (reply.ok === false && 'error' in reply && isApiError(reply.error)) {
       const fields = readFieldProblems(reply.error.fields);
-      throw { code: reply.error.code, message: reply.error.message, ...(fields ? { fields } : {}) } satisfies ApiErrorShape;
+      const { dataFile } = reply.error;
+      throw {
+        code: reply.error.code,
+        message: reply.error.message,
+        ...(fields ? { fields } : {}),
+        ...(typeof dataFile === 'string' ? { dataFile } : {}),
+      } satisfies ApiErrorShape;
     }
   }
   throw unreadableReply;

@@ -120,4 +120,9 @@ export interface ApiErrorShape {
   message: string;
   /** With `invalid_params` from a form: every field that is wrong, to show beside it (`message` joins them). */
   fields?: FieldProblem[];
+  /**
+   * The data file (e.g. "servers.json") that could not be read as it was, which is why the change was
+   * refused: the refusal holds only until that file reads again (its DataFileProblem goes).
+   */
+  dataFile?: string;
 }

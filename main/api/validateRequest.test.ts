@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServerError } from '../mcp/connection/serverError.ts';
 import { toApiError, validateRequest } from './validateRequest.ts';
+import { DamagedFileError } from '../store/dataFile.ts';
 
 function failure(method: unknown, params: unknown) {
   const result = validateRequest(method, params);
@@ -70,6 +71,11 @@ test('toApiError maps unknown codes to failed and never returns a stack', () => 
   assert.deepEqual(shape, { code: 'failed', message: 'spawn nope ENOENT' });
   const withStack = toApiError(new Error('boom\n    at thing (file.ts:1:1)\n    at other (file.ts:2:2)'));
   assert.equal(withStack.message, 'boom');
+});
+
+test('a change refused because a data file cannot be read names that file, so the window can drop the refusal once it reads again', () => {
+  const refused = new DamagedFileError('servers.json cannot be read as it is now, so nothing was changed. Not JSON. Fix it, then try again.', 'servers.json');
+  assert.deepEqual(toApiError(refused), { code: 'failed', message: refused.message, dataFile: 'servers.json' });
 });
 
 test('toApiError maps aborts and timeouts, and survives odd values', () => {

@@ -156,7 +156,13 @@ export function toApiError(error: unknown): ApiErrorShape {
     const fallback =
       name === 'AbortError' ? 'cancelled' : name === 'TimeoutError' ? 'timeout' : ('failed' as const);
     const fields = readFieldProblems((error as { fields?: unknown }).fields);
-    return { code: known ?? fallback, message: text || 'Something went wrong in Atrium.', ...(fields ? { fields } : {}) };
+    const { dataFile } = error as { dataFile?: unknown };
+    return {
+      code: known ?? fallback,
+      message: text || 'Something went wrong in Atrium.',
+      ...(fields ? { fields } : {}),
+      ...(typeof dataFile === 'string' && dataFile !== '' ? { dataFile } : {}),
+    };
   }
   if (typeof error === 'string' && readable(error)) return { code: 'failed', message: readable(error) };
   return { code: 'failed', message: 'Something went wrong in Atrium.' };

@@ -24,6 +24,13 @@ export class DamagedData extends Error {}
 /** A change refused because the file cannot be read as it is now: Atrium writes nothing over it. */
 export class DamagedFileError extends Error {
   readonly code = 'failed';
+  /** The file's name in the data folder: a front end drops the refusal once that file reads again. */
+  readonly dataFile: string;
+
+  constructor(message: string, dataFile: string) {
+    super(message);
+    this.dataFile = dataFile;
+  }
 }
 
 export interface DataFileSpec<T> {
@@ -115,7 +122,7 @@ export async function updateDataFile<T>(
     const current = await loadDataFile(spec, { ifDamaged: 'leave' });
     if (current.kind === 'damaged') {
       const problem = `${current.problem.charAt(0).toUpperCase()}${current.problem.slice(1)}`;
-      throw new DamagedFileError(`${basename(spec.path)} cannot be read as it is now, so nothing was changed. ${problem}. Fix it, then try again.`);
+      throw new DamagedFileError(`${basename(spec.path)} cannot be read as it is now, so nothing was changed. ${problem}. Fix it, then try again.`, basename(spec.path));
     }
     const next = await change(current);
     if (next === undefined) return current;
@@ -215,7 +222,7 @@ async function keepLastGood(path: string, bytes: Buffer, fingerprint: string): P
  * next start to remove (`prepareDataFolder`).
  */
 export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  if (untouchable.has(path)) throw new DamagedFileError(`${basename(path)} is damaged and could not be moved aside, so Atrium does not write over it: move it away yourself, then restart Atrium`);
+  if (untouchable.has(path)) throw new DamagedFileError(`${basename(path)} is damaged and could not be moved aside, so Atrium does not write over it: move it away yourself, then restart Atrium`, basename(path));
   const temp = `${path}.${process.pid}.${++sequence}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });

@@ -5,12 +5,15 @@ import { readFieldProblems } from '../../shared/fieldProblems.ts';
 export class AtriumRequestError extends Error {
   readonly code: ApiErrorShape['code'];
   readonly fields: readonly FieldProblem[];
+  /** The data file whose damage refused the change: the refusal is over once that file reads again. */
+  readonly dataFile: string | undefined;
 
   constructor(shape: ApiErrorShape) {
     super(shape.message);
     this.name = 'AtriumRequestError';
     this.code = shape.code;
     this.fields = readFieldProblems(shape.fields) ?? [];
+    this.dataFile = typeof shape.dataFile === 'string' ? shape.dataFile : undefined;
   }
 }
 

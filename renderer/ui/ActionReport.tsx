@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { errorMessage } from '../api/AtriumRequestError.ts';
 import { ProblemAlert } from './ProblemAlert.tsx';
+import { useActionProblem } from './useActionProblem.ts';
 
 export interface ActionLog {
   /** A line per action that succeeded, oldest first. */
   done: string[];
-  /** Why the last action failed, until the next one starts. */
+  /** Why the last action failed, until the next one starts (or its cause is gone: useActionProblem). */
   problem: string | null;
   /** Runs an action that says what it did, then `after` (a reload); a failure becomes `problem`. */
   run(action: () => Promise<string>): Promise<void>;
@@ -15,19 +15,19 @@ export interface ActionLog {
 /** What the person's actions in a view did, kept to be shown by `ActionReport`. */
 export function useActionLog(after: () => Promise<void>): ActionLog {
   const [done, setDone] = useState<string[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  const actionProblem = useActionProblem();
   return {
     done,
-    problem,
-    fail: (failure) => setProblem(errorMessage(failure)),
+    problem: actionProblem.problem,
+    fail: actionProblem.fail,
     run: async (action) => {
-      setProblem(null);
+      actionProblem.clear();
       try {
         const message = await action();
         setDone((all) => [...all, message]);
         await after();
       } catch (failure) {
-        setProblem(errorMessage(failure));
+        actionProblem.fail(failure);
       }
     },
   };

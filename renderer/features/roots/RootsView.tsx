@@ -3,6 +3,7 @@ import type { WorkspaceView } from '../../../shared/domain.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { FieldProblem } from '../../ui/FieldProblem.tsx';
 import { ProblemAlert } from '../../ui/ProblemAlert.tsx';
 
@@ -19,19 +20,19 @@ export function RootsView() {
   const [shownId, setShownId] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const [newName, setNewName] = useState('');
-  const [actionError, setError] = useState<string | null>(null);
+  const actionProblem = useActionProblem();
   // A folder typed that the host refused: said under the field, which keeps what was typed.
   const [folderProblem, setFolderProblem] = useState<string | null>(null);
-  const error = actionError;
+  const error = actionProblem.problem;
 
   const shown = workspaces.find((w) => w.id === shownId) ?? workspaces.find((w) => w.active);
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
-    setError(null);
+    actionProblem.clear();
     try {
       await action();
       return true;
     } catch (failure) {
-      setError(errorMessage(failure));
+      actionProblem.fail(failure);
       return false;
     }
   };

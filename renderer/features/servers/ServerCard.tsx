@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
 import { describeBlock } from '../../../shared/installs.ts';
 import type { ServerSnapshot, ServerStatus, StoredServerEntry } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
+import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { InlineConfirmation } from '../../ui/InlineConfirmation.tsx';
@@ -29,7 +29,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const api = useAtriumApi();
   const nameId = useId();
   const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const actionProblem = useActionProblem();
   const removal = useInPlaceConfirmation();
   const showSignIn = useAtriumStore((state) => state.showServerSignIn);
   const reviewLaunch = useAtriumStore((state) => state.reviewLaunch);
@@ -37,11 +37,11 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
 
   const act = async (action: () => Promise<unknown>) => {
     setBusy(true);
-    setActionError(null);
+    actionProblem.clear();
     try {
       await action();
     } catch (error) {
-      setActionError(errorMessage(error));
+      actionProblem.fail(error);
     } finally {
       setBusy(false);
     }
@@ -126,9 +126,9 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           ) : null}
         </div>
       )}
-      {actionError ? (
+      {actionProblem.problem ? (
         <p className="card-error" role="alert">
-          {actionError}
+          {actionProblem.problem}
         </p>
       ) : null}
     </article>

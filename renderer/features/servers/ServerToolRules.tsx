@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { Grant, GrantTarget, ServerSnapshot } from '../../../shared/domain.ts';
 import { serverWideReach } from '../../../shared/approvalReach.ts';
 import { toolReach } from '../../../shared/toolHints.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 type Rule = 'ask' | 'allow' | 'deny';
@@ -21,7 +21,8 @@ export function ServerToolRules({ server, grants }: { server: ServerSnapshot; gr
   const api = useAtriumApi();
   const headingId = useId();
   const tools = useAtriumStore((state) => state.catalogs[server.id]?.tools ?? null);
-  const [error, setError] = useState<string | null>(null);
+  const actionProblem = useActionProblem();
+  const error = actionProblem.problem;
   if (!tools || tools.length === 0) return null;
 
   const always = grants.filter((grant) => grant.scope === 'always');
@@ -33,9 +34,9 @@ export function ServerToolRules({ server, grants }: { server: ServerSnapshot; gr
   const described = { serverId: server.id, serverTools: reaches, trusted: server.trusted };
 
   const choose = (target: Omit<GrantTarget, 'serverId'>, rule: Rule, current: Grant | undefined) => {
-    setError(null);
+    actionProblem.clear();
     const done = rule === 'ask' ? (current ? api.revokeGrant({ id: current.id }) : Promise.resolve(null)) : api.addGrant({ serverId: server.id, ...target, effect: rule });
-    done.catch((failure: unknown) => setError(errorMessage(failure)));
+    done.catch((failure: unknown) => actionProblem.fail(failure));
   };
 
   return (

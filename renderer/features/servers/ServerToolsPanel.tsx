@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { ServerSnapshot, ToolSummary } from '../../../shared/domain.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { catalogErrorKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -20,14 +20,14 @@ export function ServerToolsPanel({ server }: { server: ServerSnapshot }) {
   const tools = useAtriumStore((state) => state.catalogs[server.id]?.tools ?? null);
   const listError = useAtriumStore((state) => state.catalogErrors[catalogErrorKey(server.id, 'tools')]);
   const markStale = useAtriumStore((state) => state.markStale);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const error = actionError ?? listError;
+  const actionProblem = useActionProblem();
+  const error = actionProblem.problem ?? listError;
   // What the person changed is listed again from the host, so the switches show what it holds.
   const load = () => {
-    setActionError(null);
+    actionProblem.clear();
     markStale(server.id, 'tools');
   };
-  const fail = (failure: unknown) => setActionError(errorMessage(failure));
+  const fail = (failure: unknown) => actionProblem.fail(failure);
 
   if (error) return <p role="alert">{error}</p>;
   if (!tools) return <p className="muted panel-pad">Loading tools…</p>;

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { ProviderView } from '../../../shared/contract.ts';
 import { DEFAULT_TOOL_CONTEXT_PERCENT, DEFAULT_TOOL_THRESHOLD } from '../../../shared/toolDeferralDefaults.ts';
-import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
+import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { ApprovalSettings } from './ApprovalSettings.tsx';
 import { AddProviderForm } from './AddProviderForm.tsx';
@@ -24,7 +24,8 @@ export function SettingsView() {
   const providers = useAtriumStore((state) => state.providers);
   const defaultModel = defaultShown(settings?.default, providers);
   const error = useAtriumStore((state) => state.providersError);
-  const [problem, setProblem] = useState<string | null>(null);
+  const actionProblem = useActionProblem();
+  const problem = actionProblem.problem;
   const [saved, setSaved] = useState<string | null>(null);
   // Where keys would be weakly kept, none is stored until the person ticks that they accept it.
   const [acceptWeak, setAcceptWeak] = useState(false);
@@ -32,13 +33,13 @@ export function SettingsView() {
   const canStore = Boolean(settings?.canStoreKeys) && (!weakStorage || acceptWeak);
   const consent = weakStorage && acceptWeak ? { acceptWeakKeyStorage: true } : {};
   const act = async (action: () => Promise<unknown>, done: string) => {
-    setProblem(null);
+    actionProblem.clear();
     setSaved(null);
     try {
       await action();
       setSaved(done);
     } catch (failure) {
-      setProblem(errorMessage(failure));
+      actionProblem.fail(failure);
     }
   };
 
@@ -74,7 +75,7 @@ export function SettingsView() {
               provider={provider}
               canStore={canStore}
               onEdit={(edit) => {
-                setProblem(null);
+                actionProblem.clear();
                 setSaved(null);
                 return api.editProvider({ id: provider.id, ...edit, ...(edit.key ? consent : {}) });
               }}
@@ -89,7 +90,7 @@ export function SettingsView() {
           <AddProviderForm
             canStore={canStore}
             onAdd={async (provider, key) => {
-              setProblem(null);
+              actionProblem.clear();
               setSaved(null);
               // A refusal is the form's to show, beside its fields: it rejects out of here.
               await api.saveProvider({ provider, ...(key ? { key, ...consent } : {}) });
