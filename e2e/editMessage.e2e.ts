@@ -26,6 +26,10 @@ test('Edit on the last message replaces it and its reply; Escape gives the edit 
   await mine.getByRole('button', { name: 'Edit your last message' }).click();
   await box.fill('how many people live in Lyon?');
   await page.screenshot({ path: 'e2e/artifacts/chat-editing-last-message.png' });
+  // A reload mid-edit (or the window closed and opened again) keeps the words as an edit, not as a new message.
+  await page.reload();
+  await expect(editing, 'the edit survives a reload').toBeVisible();
+  await expect(box).toHaveValue('how many people live in Lyon?');
   await box.press('Enter');
   await expect(page.getByRole('listitem', { name: 'Assistant', exact: true }).last()).toContainText('half a million');
   await expect(editing).toHaveCount(0);

@@ -38,7 +38,7 @@ import type { FieldProblem } from './fieldProblems.ts';
 // What the sections define that the rest of Atrium names: imported from here, wherever it lives.
 export type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 export type { FieldProblem };
-export type { ConversationDetail, ConversationSummary } from './contract/conversations.ts';
+export type { ConversationDetail, ConversationSummary, Draft } from './contract/conversations.ts';
 export type { CompletionAnswer, CompletionReference, ListKind } from './contract/serverOffers.ts';
 export type { OfferedServer, ServerConfigPreview, SetupDiscovery } from './contract/servers.ts';
 export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEdit, ProviderKind, ProviderSettingsView, ProviderView, SamplingChoice, ToolApprovalChoice } from './contract/settings.ts';

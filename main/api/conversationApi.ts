@@ -92,8 +92,8 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
       return null;
     },
     listDrafts: async () => drafts.list(),
-    saveDraft: async ({ conversationKey, text }) => {
-      drafts.save(conversationKey, text);
+    saveDraft: async ({ conversationKey, text, replaces }) => {
+      drafts.save(conversationKey, text, replaces);
       return null;
     },
     listPending: async () => pending.list(),

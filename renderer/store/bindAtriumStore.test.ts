@@ -3,7 +3,7 @@
 // and views read it from there.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AtriumClientApi, AtriumEvents, EventName, ProviderSettingsView, ProviderView } from '../../shared/contract.ts';
+import type { AtriumClientApi, AtriumEvents, Draft, EventName, ProviderSettingsView, ProviderView } from '../../shared/contract.ts';
 import type { PromptSummary, ServerSnapshot, ToolSummary } from '../../shared/domain.ts';
 import type { AtriumConnection, LinkStatus } from '../api/AtriumConnection.ts';
 import { bindAtriumStore } from './bindAtriumStore.ts';
@@ -35,7 +35,7 @@ function scriptedHost() {
     prompts: { files: [prompt('files', 'summarise')], notes: [] } as Record<string, PromptSummary[]>,
     settings: settings([]),
     providers: [] as ProviderView[],
-    drafts: {} as Record<string, string>,
+    drafts: {} as Record<string, Draft>,
   };
   const asked: string[] = [];
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
@@ -57,9 +57,9 @@ function scriptedHost() {
     toolsInUse: () => answer('toolsInUse', { offered: 0, loaded: [] }),
     listProviders: () => answer('listProviders', holds.providers),
     listDrafts: () => answer('listDrafts', holds.drafts),
-    saveDraft: ({ conversationKey, text }: { conversationKey: string; text: string }) => {
-      if (text === '') delete holds.drafts[conversationKey];
-      else holds.drafts[conversationKey] = text;
+    saveDraft: ({ conversationKey, ...draft }: Draft & { conversationKey: string }) => {
+      if (draft.text === '') delete holds.drafts[conversationKey];
+      else holds.drafts[conversationKey] = draft;
       return answer(`saveDraft ${conversationKey}`, null);
     },
     listTools: ({ serverId }: { serverId?: string }) => answer(`listTools ${serverId}`, holds.tools[serverId ?? ''] ?? []),
@@ -237,7 +237,7 @@ test('the permissions shown are the grants the host announces, not read again at
 test('drafts: the host’s are in the boxes on connecting; what is typed goes to the host; what it announces comes back, unless typed here since', async () => {
   const store = createAtriumStore();
   const host = scriptedHost();
-  host.holds.drafts = { new: 'kept by the host' };
+  host.holds.drafts = { new: { text: 'kept by the host' } };
   const unbind = bindAtriumStore(host.connection, store);
   await settle();
   assert.deepEqual(store.getState().composerText, { new: 'kept by the host' });
@@ -251,6 +251,29 @@ test('drafts: the host’s are in the boxes on connecting; what is typed goes to
   host.emit('draftChanged', { conversationKey: 'new', text: '' });
   assert.equal(store.getState().composerText['new'], undefined, 'gone at the host (sent elsewhere, or its conversation deleted): gone here');
   unbind();
-  assert.deepEqual(host.holds.drafts, { 'c-1': 'typed here' }, 'unbinding (the page going) sends what waits');
+  assert.deepEqual(host.holds.drafts, { 'c-1': { text: 'typed here' } }, 'unbinding (the page going) sends what waits');
   assert.ok(!host.asked.includes('saveDraft new'), 'what the host announced is not sent back');
+});
+
+test('an edit of the last message is kept by the host with its mark, so a reload still sends it in the old message’s place', async () => {
+  const store = createAtriumStore();
+  const host = scriptedHost();
+  const unbind = bindAtriumStore(host.connection, store);
+  await settle();
+  store.getState().startEditing('c-1', 'm-7', 'what I meant');
+  store.getState().setComposerText('c-1', 'what I meant');
+  unbind();
+  assert.deepEqual(host.holds.drafts, { 'c-1': { text: 'what I meant', replaces: 'm-7' } });
+
+  // A new window (a reload) finds the words in the box as an edit, not as a new message.
+  const reloaded = createAtriumStore();
+  const rebind = bindAtriumStore(host.connection, reloaded);
+  await settle();
+  assert.equal(reloaded.getState().composerText['c-1'], 'what I meant');
+  assert.equal(reloaded.getState().editing['c-1'], 'm-7');
+  // The edit given up elsewhere (another window cancelled it, keeping the words): the mark goes here too.
+  host.emit('draftChanged', { conversationKey: 'c-1', text: 'what I meant' });
+  assert.equal(reloaded.getState().editing['c-1'], undefined);
+  assert.equal(reloaded.getState().composerText['c-1'], 'what I meant');
+  rebind();
 });

@@ -41,7 +41,7 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
 
   // What the person types goes to the host (keptDrafts.ts); what the host lists or announces comes back
   // into the boxes, without being sent again.
-  const drafts = new DraftKeeper((conversationKey, text) => api.saveDraft({ conversationKey, text }));
+  const drafts = new DraftKeeper((conversationKey, draft) => api.saveDraft({ conversationKey, ...draft }));
   let mirroring = false;
   const mirror = (apply: () => void) => {
     mirroring = true;
@@ -233,8 +233,8 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (appeared && state().awaitingNewConversation) state().adoptNewConversation(change.conversation.id);
     }),
     api.on('grantsChanged', (grants) => state().setGrants(grants)),
-    api.on('draftChanged', ({ conversationKey, text }) => {
-      if (!drafts.isWriting(conversationKey)) mirror(() => state().mirrorDraft(conversationKey, text));
+    api.on('draftChanged', ({ conversationKey, ...draft }) => {
+      if (!drafts.isWriting(conversationKey)) mirror(() => state().mirrorDraft(conversationKey, draft));
     }),
     api.on('chatEvent', ({ conversationId, event }) => {
       if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) state().adoptNewConversation(conversationId);
@@ -265,9 +265,13 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       if (link === 'open') void reload();
     }),
     store.subscribe((next, previous) => {
-      if (next.composerText !== previous.composerText && !mirroring) {
-        for (const key of new Set([...Object.keys(next.composerText), ...Object.keys(previous.composerText)])) {
-          if (next.composerText[key] !== previous.composerText[key]) drafts.typed(key, next.composerText[key] ?? '');
+      if ((next.composerText !== previous.composerText || next.editing !== previous.editing) && !mirroring) {
+        const keys = [...Object.keys(next.composerText), ...Object.keys(previous.composerText), ...Object.keys(next.editing), ...Object.keys(previous.editing)];
+        for (const key of new Set(keys)) {
+          if (next.composerText[key] === previous.composerText[key] && next.editing[key] === previous.editing[key]) continue;
+          // An edit's mark goes with its words, so a reload still sends them in the old message's place.
+          const replaces = next.editing[key];
+          drafts.typed(key, { text: next.composerText[key] ?? '', ...(replaces ? { replaces } : {}) });
         }
       }
       if (next.staleLists.length > 0 && (next.staleLists !== previous.staleLists || next.link !== previous.link)) fetchStaleLists();

@@ -1,4 +1,4 @@
-import type { AtriumEvents, ConversationDetail, ConversationSummary } from '../../shared/contract.ts';
+import type { AtriumEvents, ConversationDetail, ConversationSummary, Draft } from '../../shared/contract.ts';
 import type { ChatTurnEvent, ToolCallOutcome, ToolsInUse } from '../../shared/domain.ts';
 import type { ModelInUse } from '../../shared/modelInUse.ts';
 import type { AtriumState, SliceCreator } from './AtriumState.ts';
@@ -72,10 +72,13 @@ export interface ChatSlice {
    */
   composerText: Record<string, string>;
   setComposerText(conversationKey: string, text: string | ((current: string) => string)): void;
-  /** The drafts the host keeps, as listed; those `writing` here (not confirmed yet) keep what is in their box. */
-  mirrorDrafts(fromHost: Record<string, string>, writing: (conversationKey: string) => boolean): void;
+  /**
+   * The drafts the host keeps, as listed, with the edits they are; those `writing` here (not confirmed
+   * yet) keep what is in their box.
+   */
+  mirrorDrafts(fromHost: Record<string, Draft>, writing: (conversationKey: string) => boolean): void;
   /** A draft the host announced (typed in another window, or gone with its conversation). */
-  mirrorDraft(conversationKey: string, text: string): void;
+  mirrorDraft(conversationKey: string, draft: Draft): void;
   /** Someone asked for the composer to take the focus (a shortcut, New conversation, Stop); it takes it once. */
   composerFocusRequested: boolean;
   requestComposerFocus(): void;
@@ -169,15 +172,23 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
     }),
   mirrorDrafts: (fromHost, writing) =>
     set((state) => {
-      const kept = Object.fromEntries(Object.entries(fromHost).filter(([key]) => !writing(key)));
-      const typedHere = Object.fromEntries(Object.entries(state.composerText).filter(([key]) => writing(key)));
-      return { composerText: { ...kept, ...typedHere } };
+      const listed = Object.entries(fromHost).filter(([key]) => !writing(key));
+      const typedHere = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).filter(([key]) => writing(key)));
+      const editsListed = listed.flatMap(([key, draft]) => (draft.replaces ? [[key, draft.replaces] as const] : []));
+      return {
+        composerText: { ...Object.fromEntries(listed.map(([key, draft]) => [key, draft.text])), ...typedHere(state.composerText) },
+        editing: { ...Object.fromEntries(editsListed), ...typedHere(state.editing) },
+      };
     }),
-  mirrorDraft: (key, text) =>
+  mirrorDraft: (key, { text, replaces }) =>
     set((state) => {
-      if ((state.composerText[key] ?? '') === text) return {};
+      if ((state.composerText[key] ?? '') === text && state.editing[key] === replaces) return {};
       const { [key]: _was, ...others } = state.composerText;
-      return { composerText: text === '' ? others : { ...others, [key]: text } };
+      const { [key]: _wasEditing, ...otherEdits } = state.editing;
+      return {
+        composerText: text === '' ? others : { ...others, [key]: text },
+        editing: text !== '' && replaces ? { ...otherEdits, [key]: replaces } : otherEdits,
+      };
     }),
   // The window opens with the cursor in the message box (when it shows one, or once it does): the first
   // key typed is the first word, as in any chat.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, mock, test } from 'node:test';
 import { DraftKeeper, clearLegacyDrafts, legacyDrafts } from './keptDrafts.ts';
+import type { Draft } from '../../shared/contract.ts';
 
 /** The window's local storage as an older Atrium used it; any write fails the test: drafts are never written there. */
 function fakeStorage() {
@@ -27,7 +28,7 @@ afterEach(() => {
 function host() {
   const saves: [string, string][] = [];
   const link = { up: true };
-  const save = async (key: string, text: string) => {
+  const save = async (key: string, { text }: Draft) => {
     if (!link.up) throw new Error('the link is down');
     saves.push([key, text]);
   };
@@ -38,8 +39,8 @@ test('drafts go to the host once typing pauses, one request per conversation wit
   mock.timers.enable({ apis: ['setTimeout'] });
   const { saves, save } = host();
   const keeper = new DraftKeeper(save);
-  for (const text of ['a', 'a l', 'a lo', 'a long paste']) keeper.typed('new', text);
-  keeper.typed('c-1', 'another');
+  for (const text of ['a', 'a l', 'a lo', 'a long paste']) keeper.typed('new', { text });
+  keeper.typed('c-1', { text: 'another' });
   mock.timers.tick(100);
   assert.deepEqual(saves, [], 'nothing sent mid-typing');
   assert.equal(keeper.isWriting('new'), true, 'words not confirmed yet are the box’s, whatever the host says meanwhile');
@@ -54,7 +55,7 @@ test('a draft the host could not take (the link was down) waits and goes with th
   const { saves, link, save } = host();
   const keeper = new DraftKeeper(save);
   link.up = false;
-  keeper.typed('c-1', 'typed while offline');
+  keeper.typed('c-1', { text: 'typed while offline' });
   assert.equal(await keeper.flush(), false);
   assert.equal(keeper.isWriting('c-1'), true);
   link.up = true;

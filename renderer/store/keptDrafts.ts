@@ -4,26 +4,28 @@
 // window's own storage: another page served later on the same port could read it. Drafts an older
 // Atrium left there are handed to the host once, then cleared.
 
+import type { Draft } from '../../shared/contract.ts';
+
 /** How long typing may pause before its draft is sent. */
 const SEND_AFTER_MS = 300;
 
 export class DraftKeeper {
-  private readonly save: (conversationKey: string, text: string) => Promise<unknown>;
+  private readonly save: (conversationKey: string, draft: Draft) => Promise<unknown>;
   /** Typed here and not sent yet, by conversation key. */
-  private readonly waiting = new Map<string, string>();
+  private readonly waiting = new Map<string, Draft>();
   /** Saves on their way to the host, by conversation key. */
   private readonly sending = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly onPageHide = () => void this.flush();
 
-  constructor(save: (conversationKey: string, text: string) => Promise<unknown>) {
+  constructor(save: (conversationKey: string, draft: Draft) => Promise<unknown>) {
     this.save = save;
     globalThis.addEventListener?.('pagehide', this.onPageHide);
   }
 
-  /** The person changed a conversation's words (to nothing, when sent or emptied). */
-  typed(conversationKey: string, text: string): void {
-    this.waiting.set(conversationKey, text);
+  /** The person changed a conversation's words (to nothing, when sent or emptied), or began or ended an edit. */
+  typed(conversationKey: string, draft: Draft): void {
+    this.waiting.set(conversationKey, draft);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), SEND_AFTER_MS);
   }
@@ -41,7 +43,7 @@ export class DraftKeeper {
     clearTimeout(this.timer);
     const batch = [...this.waiting];
     this.waiting.clear();
-    const sent = await Promise.all(batch.map(([key, text]) => this.send(key, text)));
+    const sent = await Promise.all(batch.map(([key, draft]) => this.send(key, draft)));
     return sent.every(Boolean);
   }
 
@@ -51,14 +53,14 @@ export class DraftKeeper {
     void this.flush();
   }
 
-  private async send(conversationKey: string, text: string): Promise<boolean> {
+  private async send(conversationKey: string, draft: Draft): Promise<boolean> {
     this.sending.set(conversationKey, (this.sending.get(conversationKey) ?? 0) + 1);
     try {
-      await this.save(conversationKey, text);
+      await this.save(conversationKey, draft);
       return true;
     } catch {
       // The link is down: the words wait (unless newer ones did meanwhile) and go with the next flush.
-      if (!this.waiting.has(conversationKey)) this.waiting.set(conversationKey, text);
+      if (!this.waiting.has(conversationKey)) this.waiting.set(conversationKey, draft);
       return false;
     } finally {
       this.sending.set(conversationKey, (this.sending.get(conversationKey) ?? 1) - 1);

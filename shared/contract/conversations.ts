@@ -29,6 +29,13 @@ export interface ConversationDetail {
 }
 
 /** What each request of this section resolves with; its params are its schema's (`conversationsRequests`). */
+/** What is in a conversation's message box and not sent. */
+export interface Draft {
+  text: string;
+  /** The id of the person's last message these words are an edit of: sent, they take its place. */
+  replaces?: string;
+}
+
 export interface ConversationsResults {
   listConversations: ConversationSummary[];
   getConversation: ConversationDetail;
@@ -49,8 +56,11 @@ export interface ConversationsResults {
   retryTurn: { conversationId: string; stopReason: string };
   cancelTurn: null;
   /** The words typed in each conversation's message box and not sent, by conversation key ("new": the one not started yet). */
-  listDrafts: Record<string, string>;
-  /** Keeps a conversation's unsent words (empty: none); a draft for a conversation that is gone is dropped. */
+  listDrafts: Record<string, Draft>;
+  /**
+   * Keeps a conversation's unsent words (empty: none), and which message they are an edit of; a draft for
+   * a conversation that is gone is dropped.
+   */
   saveDraft: null;
   listPending: PendingRequestView[];
   respondPending: null;
@@ -79,7 +89,7 @@ export interface ConversationsEvents {
   /** The grants (answers that decide later tool calls) as they are now, after one was given, spent or revoked. */
   grantsChanged: Grant[];
   /** A conversation's unsent words as they are now (empty: none, also when it was deleted). */
-  draftChanged: { conversationKey: string; text: string };
+  draftChanged: Draft & { conversationKey: string };
 }
 
 /** The JSON Schema of each request's params: the runtime half of this section. */
@@ -174,6 +184,8 @@ export const conversationsRequests = {
       // "new", or a conversation's id.
       conversationKey: { type: 'string', minLength: 1, maxLength: 200 },
       text: { type: 'string', maxLength: 1_000_000 },
+      // The id of the person's message these words are an edit of (the window's "editing" mark).
+      replaces: { type: 'string', minLength: 1, maxLength: 200 },
     },
   },
   listPending: noParams,
