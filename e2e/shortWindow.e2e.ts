@@ -1,6 +1,7 @@
 // The window made small (a laptop split in two, 720 × 560): what must be read before answering is still
 // there to read. A dialog too tall for the window scrolls as a whole; no part of it is squeezed away, the
-// arguments of the call being approved least of all; it opens at its top, with what is asked. The top bar keeps every view in reach.
+// arguments of the call being approved least of all; it opens at its top, with what is asked, and its
+// answers stay in sight at its foot. The top bar keeps every view in reach.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
@@ -9,7 +10,7 @@ const env = chatHostFor([{ toolCalls: [{ name: 'echo__echo', input: { text: 'sen
   echo: fixtureCommand('echoServer'),
 });
 
-test('in a short window an approval shows the arguments it asks about, and scrolls to its answers', async ({ page }) => {
+test('in a short window an approval shows the question and its answers together, and the arguments it asks about', async ({ page }) => {
   await page.setViewportSize({ width: 720, height: 560 });
   await openApp(page, env().host, ['echo']);
   await sendMessage(page, 'send the report');
@@ -18,6 +19,10 @@ test('in a short window an approval shows the arguments it asks about, and scrol
   // foot does not scroll the question away (an Enter still denies).
   await expect(dialog.getByRole('heading', { name: 'Run echo?' })).toBeInViewport();
   await expect(dialog.getByRole('button', { name: 'Deny', exact: true })).toBeFocused();
+  // The answers stay in sight at its foot, whole, with the question: nothing to scroll to before answering.
+  for (const answer of ['Allow once', 'Always allow', 'Deny', 'Always deny']) {
+    await expect(dialog.getByRole('button', { name: answer, exact: true }), `${answer} is in sight`).toBeInViewport({ ratio: 1 });
+  }
   const args = dialog.getByLabel('Arguments', { exact: true });
   await args.scrollIntoViewIfNeeded();
   await expect(args).toContainText('everyone@example.com');
@@ -25,8 +30,7 @@ test('in a short window an approval shows the arguments it asks about, and scrol
   expect(box?.height ?? 0, 'the arguments are shown, not squeezed to nothing').toBeGreaterThan(40);
   await page.screenshot({ path: 'e2e/artifacts/short-window-approval.png' });
   const allow = dialog.getByRole('button', { name: 'Allow once' });
-  await allow.scrollIntoViewIfNeeded();
-  await expect(allow).toBeInViewport();
+  await expect(allow, 'still in sight, the arguments scrolled to').toBeInViewport({ ratio: 1 });
   await allow.click();
   await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Sent.');
 });
