@@ -86,6 +86,7 @@ describe('atrium chat', () => {
     script.push({ error: { status: 401, message: 'invalid x-api-key' } });
     const { code, stdout, stderr } = await atrium(home, ['chat', ...flags(), 'hello?']);
     assert.equal(code, 1, stdout);
+    assert.equal(stdout, '', 'no reply, so nothing on stdout: not even an empty line for a script to read');
     assert.match(stderr, /^atrium: Anthropic provider "anthropic" rejected the API key \(HTTP 401\)/m);
     assert.doesNotMatch(stderr, /\n\s+at /);
     assert.ok(!stderr.includes(key), 'the key is not printed');

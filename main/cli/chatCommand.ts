@@ -76,7 +76,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     for (const [id, status] of settled) {
       if (status.kind === 'error' || status.kind === 'restarting') io.err(`atrium: ${id} is not available: ${status.kind === 'error' ? status.message : status.lastError}`);
     }
-    const stopShowing = showTurn(core, io);
+    const shown = showTurn(core, io);
     const tasks = followTasks(core, io.err);
     let conversationId = invocation.conversation;
     // The turn's token counts come with its `done` event, as the window learns them.
@@ -101,7 +101,8 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
         ...(choice.provider ? { provider: choice.provider } : {}),
         ...(choice.model ? { model: choice.model } : {}),
       });
-      io.write('\n');
+      // The reply's last line is ended; a turn that printed nothing (it failed to start) adds no empty line.
+      shown.endLine();
       // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
       if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
       io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
@@ -110,7 +111,7 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
     } finally {
       signal?.removeEventListener('abort', cancel);
       stopFollowing();
-      stopShowing();
+      shown.stop();
       tasks.stop();
     }
   } finally {
@@ -140,8 +141,8 @@ async function turnFailure(core: RunningHost, conversationId: string): Promise<s
   return messages.findLast((message) => message.role === 'assistant' && message.error !== undefined)?.error ?? 'the turn failed';
 }
 
-/** Prints the turn as it happens; returns the function that stops printing. */
-function showTurn(core: RunningHost, io: ChatIo): () => void {
+/** Prints the turn as it happens, until `stop`; `endLine` ends a line the reply left open. */
+function showTurn(core: RunningHost, io: ChatIo): { stop(): void; endLine(): void } {
   const consent = terminalConsent({ respond: core.api.respondPending, withdraw: (id, reason) => void core.api.withdrawPending({ id, reason }) }, io);
   // Streamed text may stop mid-line; what Atrium adds (a tool call, its result) always gets lines of its own.
   let atLineStart = true;
@@ -177,7 +178,13 @@ function showTurn(core: RunningHost, io: ChatIo): () => void {
     core.events.on('pendingOpened', consent.opened),
     core.events.on('pendingClosed', consent.closed),
   ];
-  return () => offs.forEach((off) => off());
+  return {
+    stop: () => offs.forEach((off) => off()),
+    endLine: () => {
+      if (!atLineStart) io.write('\n');
+      atLineStart = true;
+    },
+  };
 }
 
 export async function runHistory(invocation: CliInvocation, home: string, io: ChatIo): Promise<number> {
