@@ -1,7 +1,7 @@
 // Every kind of tool result rendered for what it is, from the real server-everything: an image, links to
 // resources that open in the resources view, an embedded resource, structured content as a tree beside
 // whether it matched the tool's output schema, audio with a player, and a call that never reached the
-// server shown apart from a tool that reports a failure. A fixture server whose content breaks its own
+// server shown apart from a tool that reports a failure, and one the model named that no server offers. A fixture server whose content breaks its own
 // output schema shows as a failed call that says so.
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
@@ -29,6 +29,8 @@ const env = chatHostFor(
         { id: 'call_wrong', name: 'weather__wrong_forecast', input: { city: 'Lisbon' } },
         { id: 'call_plain', name: 'weather__plain_forecast', input: { city: 'Lisbon' } },
         { id: 'call_spoken', name: 'weather__spoken_forecast', input: { city: 'Lisbon' } },
+        // No server offers it (one removed, or a name the model made up): it runs nowhere.
+        { id: 'call_unoffered', name: 'calendar__add_event', input: { title: 'Lisbon trip' } },
       ],
     },
     { text: 'Checked the weather.' },
@@ -88,6 +90,9 @@ test('spec 003 (tool results): image, audio, resource links, embedded resource, 
     const plain = page.getByRole('article', { name: 'Tool call weather/plain_forecast' });
     await expect(plain.getByText('The tool declares no output schema, so this content was not checked.')).toBeVisible();
     await expect(plain.getByText('Output schema', { exact: true })).toHaveCount(0);
+    const unoffered = page.getByRole('article', { name: 'Tool call calendar__add_event' });
+    await expect(unoffered.locator('header'), 'named as the model named it, with no server in front').toHaveText(/^calendar__add_eventFailed/);
+    await expect(unoffered.getByRole('alert')).toContainText('the model asked for a tool it was not offered');
     await page.screenshot({ path: 'e2e/artifacts/chat-output-schema.png' });
   });
 

@@ -104,7 +104,7 @@ test('a tool the model names but was not offered (its server is off) runs nothin
   await outcome;
   assert.deepEqual(served, []);
   assert.match(JSON.stringify(provider.requests[1]?.messages.at(-1)), /There is no tool named \\"notes__add_note\\"/);
-  assert.deepEqual(store.calls[0]?.result, { error: 'the model asked for a tool it was not offered, so nothing ran (is its server off?)' });
+  assert.deepEqual(store.calls[0]?.result, { error: 'the model asked for a tool it was not offered (its server is off or removed, or the name is made up), so nothing ran' });
 });
 
 test('a tool name the model got slightly wrong is answered with the one it was given, and nothing runs', async () => {

@@ -56,7 +56,7 @@ export async function runModelToolCall(call: ModelCall, tool: ToolSummary | unde
     const meant = nearestWord(call.name, context.toolNames ?? []);
     const text = `There is no tool named "${call.name}".${meant ? ` Did you mean "${meant}"?` : ''}`;
     // Said to the person as what happened: the model named a tool it was not given (a server that is off, a made-up name).
-    deps.record({ ...base, serverId: '', tool: call.name, status: 'error', isError: true, result: { error: 'the model asked for a tool it was not offered, so nothing ran (is its server off?)' } });
+    deps.record({ ...base, serverId: '', tool: call.name, status: 'error', isError: true, result: { error: 'the model asked for a tool it was not offered (its server is off or removed, or the name is made up), so nothing ran' } });
     deps.onEvent({ type: 'tool_result', callId: call.id, status: 'invalid', summary: text });
     return errorResult(call.id, text);
   }

@@ -84,6 +84,14 @@ test('a tool call whose tool_use block was never saved is still listed under its
   assert.doesNotMatch(markdown, /Result/);
 });
 
+test('a call of a tool no server offered is exported as the model named it, with no empty server', () => {
+  const asked = [message(1, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'calendar__add_event', input: {} }] })];
+  const call = { ...toolCalls[0], id: 'toolu_9', messageId: 'm1', serverId: '', tool: 'calendar__add_event', modelName: 'calendar__add_event', status: 'error', isError: true, decision: undefined, durationMs: undefined, result: { error: 'not offered' } } as ToolCallRecord;
+  const markdown = exportMarkdown(conversation, asked, [call]);
+  assert.match(markdown, /\*\*Tool call\*\* `calendar__add_event`: no server offered it, status error/);
+  assert.doesNotMatch(markdown, /server ``/);
+});
+
 test('images are named, not inlined, in Markdown; JSON keeps everything', () => {
   const withImage = [message(1, { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] })];
   assert.match(exportMarkdown(conversation, withImage, []), /\*\[image, image\/png\]\*/);

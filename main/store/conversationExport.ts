@@ -6,6 +6,7 @@
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
 import { shownValue } from '../../shared/visibleText.ts';
 import { isPersonsMessage, replacedByEdit } from '../../shared/replacedMessages.ts';
+import { offeredByNoServer } from '../../shared/toolCallName.ts';
 
 export const EXPORT_FORMAT = 'atrium.conversation';
 export const EXPORT_VERSION = 1;
@@ -67,7 +68,9 @@ function resultBlock(result: unknown): string {
 }
 
 function toolCallSection(call: ToolCallRecord): string {
-  const facts = [`server ${inlineCode(call.serverId)}`, `tool ${inlineCode(call.tool)}`, `status ${call.status}`];
+  const facts = offeredByNoServer(call)
+    ? ['no server offered it', `status ${call.status}`]
+    : [`server ${inlineCode(call.serverId)}`, `tool ${inlineCode(call.tool)}`, `status ${call.status}`];
   if (call.decision !== undefined) facts.push(`${call.decision === 'allow' ? 'allowed' : 'denied'}${call.decidedBy === undefined ? '' : ` by ${oneLine(call.decidedBy)}`}`);
   if (call.durationMs !== undefined) facts.push(`${call.durationMs} ms`);
   const parts = [`**Tool call** ${inlineCode(call.modelName)}: ${facts.join(', ')}`, 'Arguments:', json(call.arguments)];

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
+import { offeredByNoServer, toolCallName } from '../../../shared/toolCallName.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
@@ -86,10 +87,16 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   const card = useFocusWhenAsked(callId);
 
   return (
-    <article ref={card} tabIndex={-1} className={`tool-call tool-call-${task && task.endedAt === undefined ? 'task' : status}`} aria-label={`Tool call ${serverId}/${tool}`}>
+    <article ref={card} tabIndex={-1} className={`tool-call tool-call-${task && task.endedAt === undefined ? 'task' : status}`} aria-label={`Tool call ${toolCallName({ serverId, tool }, '/')}`}>
       <header className="tool-call-head">
         <span className="tool-call-name">
-          <UntrustedText text={serverId} /> / <UntrustedText text={tool} />
+          {offeredByNoServer({ serverId }) ? (
+            <UntrustedText text={tool} />
+          ) : (
+            <>
+              <UntrustedText text={serverId} /> / <UntrustedText text={tool} />
+            </>
+          )}
         </span>
         <span className="tool-call-status" role="status">
           {task ? taskStatusText(task) : (statusText[status] ?? status)}
