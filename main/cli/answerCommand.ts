@@ -16,6 +16,8 @@ import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 export interface AnswerIo {
   out(text: string): void;
   err(text: string): void;
+  /** Raw bytes to standard output, where that is a file or a pipe (never a terminal). */
+  bytes?(data: Uint8Array): void;
 }
 
 export async function answerCommand(invocation: CliInvocation, { api }: RunningHost, io: AnswerIo): Promise<number> {
@@ -82,7 +84,10 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
     case 'read': {
       const [serverId = '', uri = ''] = invocation.args;
       const result = await api.readResource({ serverId, uri });
-      print(result, () => format.formatResourceContents(result));
+      // A binary resource redirected to a file or a pipe is written as it is: `atrium read … > picture.png`.
+      const bytes = invocation.json ? undefined : format.onlyBinaryContent(result);
+      if (bytes !== undefined && io.bytes) io.bytes(bytes);
+      else print(result, () => format.formatResourceContents(result, `atrium read ${serverId} ${uri} > FILE`));
       return 0;
     }
     case 'prompt': {

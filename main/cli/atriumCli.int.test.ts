@@ -140,6 +140,20 @@ describe('atrium CLI', () => {
     assert.match(prompt.stdout, /^user: .*Porto/m);
   });
 
+  test('a binary resource read into a file or a pipe is its bytes; --json keeps them as base64', async () => {
+    const uri = 'demo://resource/dynamic/blob/3';
+    const json = await atrium(home, 'read', 'everything', uri, '--json');
+    assert.equal(json.code, 0, json.stderr);
+    const [content] = (JSON.parse(json.stdout) as { contents: { blob: string }[] }).contents;
+    assert.ok(content?.blob);
+    const piped = await atrium(home, 'read', 'everything', uri);
+    assert.equal(piped.code, 0, piped.stderr);
+    // server-everything's blob is text that says when it was made, so the two reads differ only in that.
+    const made = / created at [^\n]*$/;
+    assert.equal(piped.stdout.replace(made, ''), Buffer.from(content.blob, 'base64').toString('utf8').replace(made, ''), 'the bytes, not a description of them');
+    assert.match(piped.stdout, /^Resource 3: /);
+  });
+
   test('arguments typed as name=value words: a tool takes them as its schema says, a prompt as text; a slip is said before any server starts', async () => {
     const sum = await atrium(home, 'call', 'everything', 'get-sum', 'a=1', 'b=2.5');
     assert.equal(sum.code, 0, sum.stderr);

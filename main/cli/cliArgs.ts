@@ -73,7 +73,7 @@ commands:
   call <server> <tool> [name=value...]  call a tool: its arguments as name=value words (typed as the
                                    tool says: a=1 is a number where it takes one) or one JSON object
   resources | templates | prompts  list resources, resource templates, prompts
-  read <server> <uri>              read a resource
+  read <server> <uri>              read a resource (a binary one: its bytes into a file or pipe, described at a terminal)
   prompt <server> <name> [name=value...]  get a prompt with arguments (or one JSON object)
   skills [--server S]              list servers' skills (from their listings: no skill file is read)
   skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAuth, formatContent, formatServers, formatSignedIn, formatSignedOut, visible } from './formatOutput.ts';
+import { formatAuth, formatContent, formatResourceContents, formatServers, formatSignedIn, formatSignedOut, onlyBinaryContent, visible } from './formatOutput.ts';
 import type { ServerSnapshot } from '../../shared/domain.ts';
 
 test('terminal escapes, bidi overrides, zero-width and tag characters from a server are made visible', () => {
@@ -23,6 +23,15 @@ test('a tool result prints text, describes binary content and shows structured c
   });
   assert.match(out, /^hello\n\[image image\/png, 3 bytes\]\n\[resource link: file:\/\/\/x \(x\)\]\nstructured content:/);
   assert.match(out, /"sum": 3/);
+});
+
+test('a binary resource at a terminal is described, with how to save its bytes; text is shown as it is', () => {
+  const blob = { contents: [{ uri: 'demo://picture', mimeType: 'image/png', blob: 'AAAA' }] };
+  assert.equal(formatResourceContents(blob, 'atrium read demo demo://picture > FILE'), '[binary image/png, 3 bytes: demo://picture; to save it: atrium read demo demo://picture > FILE]');
+  assert.deepEqual([...(onlyBinaryContent(blob) ?? [])], [0, 0, 0]);
+  const mixed = { contents: [{ uri: 'demo://a', text: 'words' }, { uri: 'demo://b', blob: 'AAAA' }] };
+  assert.equal(onlyBinaryContent(mixed), undefined, 'several contents are described, never mixed into one stream of bytes');
+  assert.equal(formatResourceContents(mixed, 'x'), 'words\n[binary data, 3 bytes: demo://b]');
 });
 
 const NOW = Date.UTC(2026, 0, 1);

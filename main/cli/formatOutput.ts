@@ -163,11 +163,24 @@ export function formatContent(result: JsonObject): string {
   return parts.join('\n');
 }
 
-export function formatResourceContents(result: JsonObject): string {
-  const contents = Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
+/** A resource's contents for the terminal: text as it is (marked), binary described, with `toSave` (how to get its bytes) when given. */
+export function formatResourceContents(result: JsonObject, toSave?: string): string {
+  const contents = resourceContents(result);
+  const saving = toSave !== undefined && onlyBinaryContent(result) !== undefined ? `; to save it: ${visible(toSave)}` : '';
   return contents
-    .map((c) => (typeof c.text === 'string' ? visible(c.text) : `[binary ${String(c.mimeType ?? 'data')}, ${base64Bytes(c.blob)} bytes: ${String(c.uri)}]`))
+    .map((c) => (typeof c.text === 'string' ? visible(c.text) : `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`))
     .join('\n');
+}
+
+/** The bytes of a resource read that is one binary content and nothing else; undefined otherwise. */
+export function onlyBinaryContent(result: JsonObject): Uint8Array | undefined {
+  const contents = resourceContents(result);
+  const [only] = contents;
+  return contents.length === 1 && typeof only?.blob === 'string' && only.text === undefined ? Buffer.from(only.blob, 'base64') : undefined;
+}
+
+function resourceContents(result: JsonObject): Record<string, unknown>[] {
+  return Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
 }
 
 export function formatPromptMessages(result: JsonObject): string {
