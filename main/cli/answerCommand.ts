@@ -2,6 +2,7 @@
 // tools (and a tool change approved), resources, templates, prompts, skills, a call, a read, a prompt's
 // messages. Printed for a person, or as JSON with --json; the exit code says whether it went well.
 
+import { writeFile } from 'node:fs/promises';
 import type { JsonObject } from '../../shared/contract.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import type { RunningHost } from '../app/hostCore.ts';
@@ -16,8 +17,6 @@ import { formatShownSkill, formatSkills } from './skillsOutput.ts';
 export interface AnswerIo {
   out(text: string): void;
   err(text: string): void;
-  /** Raw bytes to standard output, where that is a file or a pipe (never a terminal). */
-  bytes?(data: Uint8Array): void;
 }
 
 export async function answerCommand(invocation: CliInvocation, { api }: RunningHost, io: AnswerIo): Promise<number> {
@@ -84,10 +83,8 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
     case 'read': {
       const [serverId = '', uri = ''] = invocation.args;
       const result = await api.readResource({ serverId, uri });
-      // A binary resource redirected to a file or a pipe is written as it is: `atrium read … > picture.png`.
-      const bytes = invocation.json ? undefined : format.onlyBinaryContent(result);
-      if (bytes !== undefined && io.bytes) io.bytes(bytes);
-      else print(result, () => format.formatResourceContents(result, `atrium read ${serverId} ${uri} > FILE`));
+      if (invocation.output !== undefined) return saveResource(result, invocation.output, io);
+      print(result, () => format.formatResourceContents(result, `atrium read ${serverId} ${uri} --output FILE`));
       return 0;
     }
     case 'prompt': {
@@ -129,4 +126,22 @@ function wordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: 
 /** Prompt arguments are strings on the wire; numbers and booleans given in JSON are converted. */
 function toStringArguments(args: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+/**
+ * `atrium read … --output FILE`: the resource's one content saved as it is, text or binary. Its bytes go
+ * only to the file the person named, never to standard output, where a pipe may end at a terminal.
+ */
+async function saveResource(result: JsonObject, file: string, io: AnswerIo): Promise<number> {
+  const bytes = format.oneContentBytes(result);
+  if (typeof bytes === 'number') throw new CliFailure(`the resource has ${bytes === 0 ? 'no contents' : `${bytes} contents`}, and --output saves one: read it without --output to see ${bytes === 0 ? 'what the server said' : 'them'}`);
+  try {
+    await writeFile(file, bytes);
+  } catch (error) {
+    const why: Record<string, string> = { ENOENT: 'its folder does not exist', EACCES: 'you may not write there', EPERM: 'you may not write there', EISDIR: 'that is a folder', ENOSPC: 'the disk is full', EROFS: 'that disk is read-only' };
+    const reason = why[(error as NodeJS.ErrnoException).code ?? ''] ?? 'the file could not be written';
+    throw new CliFailure(`could not save it to ${format.visible(file)}: ${reason}`);
+  }
+  io.out(`Saved ${bytes.length} bytes to ${format.visible(file)}.`);
+  return 0;
 }

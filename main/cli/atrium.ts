@@ -68,8 +68,6 @@ async function runFromTerminal(): Promise<number> {
       env: process.env,
       ...(ask ? { ask } : {}),
       ...(process.stderr.isTTY ? { progress: (text: string) => process.stderr.write(`${visibleText(text)}\n`) } : {}),
-      // A resource's bytes go to a file or a pipe as they are (`atrium read … > picture.png`), never to a terminal.
-      ...(process.stdout.isTTY ? {} : { bytes: (data: Uint8Array) => void (readerGone || process.stdout.write(data)) }),
     },
     controller.signal,
   );

@@ -140,18 +140,23 @@ describe('atrium CLI', () => {
     assert.match(prompt.stdout, /^user: .*Porto/m);
   });
 
-  test('a binary resource read into a file or a pipe is its bytes; --json keeps them as base64', async () => {
+  test('a binary resource is described, with how to save it; --output saves its bytes as they are, --json keeps them as base64', async () => {
     const uri = 'demo://resource/dynamic/blob/3';
+    const shown = await atrium(home, 'read', 'everything', uri);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^\\[binary text/plain, \\d+ bytes: ${uri}; to save it: atrium read everything ${uri} --output FILE\\]\n$`));
     const json = await atrium(home, 'read', 'everything', uri, '--json');
-    assert.equal(json.code, 0, json.stderr);
     const [content] = (JSON.parse(json.stdout) as { contents: { blob: string }[] }).contents;
     assert.ok(content?.blob);
-    const piped = await atrium(home, 'read', 'everything', uri);
-    assert.equal(piped.code, 0, piped.stderr);
+    const saved = await atrium(home, 'read', 'everything', uri, '--output', join(home, 'blob.bin'));
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.match(saved.stdout, /^Saved \d+ bytes to .*blob\.bin\.\n$/);
     // server-everything's blob is text that says when it was made, so the two reads differ only in that.
     const made = / created at [^\n]*$/;
-    assert.equal(piped.stdout.replace(made, ''), Buffer.from(content.blob, 'base64').toString('utf8').replace(made, ''), 'the bytes, not a description of them');
-    assert.match(piped.stdout, /^Resource 3: /);
+    assert.equal((await readFile(join(home, 'blob.bin'), 'utf8')).replace(made, ''), Buffer.from(content.blob, 'base64').toString('utf8').replace(made, ''));
+    const nowhere = await atrium(home, 'read', 'everything', uri, '--output', join(home, 'no-such-folder', 'blob.bin'));
+    assert.equal(nowhere.code, 1);
+    assert.match(nowhere.stderr, /could not save it to .*blob\.bin: its folder does not exist$/m);
   });
 
   test('arguments typed as name=value words: a tool takes them as its schema says, a prompt as text; a slip is said before any server starts', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError, parseCli } from './cliArgs.ts';
 
 test('options may come anywhere after the command', () => {
@@ -66,4 +66,10 @@ test('servers add takes a name and the command line after --, or an address; its
   assert.throws(() => parseCli(['tools', '--url', 'https://example.com']), /go with "servers add"/);
   assert.deepEqual(parseCli(['servers', 'remove', 'fs']).args, ['remove', 'fs']);
   assert.throws(() => parseCli(['servers', 'remove']), /"servers" takes/);
+});
+
+test('read --output names a file where the person is; it goes with read alone, and not with --json', () => {
+  assert.equal(parseCli(['read', 'everything', 'demo://x', '--output', 'picture.png']).output, resolve('picture.png'));
+  assert.throws(() => parseCli(['tools', '--output', 'x']), /--output goes with the read command/);
+  assert.throws(() => parseCli(['read', 'everything', 'demo://x', '--output', 'x', '--json']), /leave out --json/);
 });

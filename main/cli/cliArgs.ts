@@ -46,6 +46,8 @@ export interface CliInvocation {
   values?: Record<string, string>;
   /** `install FILE.mcpb`: the SHA-256 the bundle must have (--sha256). */
   sha256?: string;
+  /** `read`: the file the resource's one content is saved to, as it is (--output). */
+  output?: string;
 }
 
 /** A server as `atrium servers add` describes it: the command line that starts it, or the address it answers at. */
@@ -73,7 +75,7 @@ commands:
   call <server> <tool> [name=value...]  call a tool: its arguments as name=value words (typed as the
                                    tool says: a=1 is a number where it takes one) or one JSON object
   resources | templates | prompts  list resources, resource templates, prompts
-  read <server> <uri>              read a resource (a binary one: its bytes into a file or pipe, described at a terminal)
+  read <server> <uri> [--output FILE]   read a resource; --output saves it to FILE as it is (a binary one too)
   prompt <server> <name> [name=value...]  get a prompt with arguments (or one JSON object)
   skills [--server S]              list servers' skills (from their listings: no skill file is read)
   skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing
@@ -156,6 +158,7 @@ export function parseCli(argv: readonly string[]): CliInvocation {
         env: { type: 'string', multiple: true, default: [] },
         registry: { type: 'string' },
         sha256: { type: 'string' },
+        output: { type: 'string' },
         cwd: { type: 'string' },
         limit: { type: 'string' },
         follow: { type: 'boolean', default: false },
@@ -194,6 +197,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   if (values.search !== undefined && values.search.trim() === '') throw new UsageError('--search needs words to search for');
   if (limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
   if (values.follow && command !== 'trace') throw new UsageError('--follow goes with the trace command');
+  if (values.output !== undefined && command !== 'read') throw new UsageError('--output goes with the read command');
+  if (values.output !== undefined && values.json) throw new UsageError('--output saves the resource as it is: leave out --json');
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout takes a whole number of milliseconds, not "${values.timeout}"`);
   const invocation: CliInvocation = {
     command: command as CommandName,
@@ -217,6 +222,8 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     ...(values.server !== undefined ? { server: values.server } : {}),
     ...(values.search !== undefined ? { search: values.search } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    // Saved where the person is, as any command line names a file.
+    ...(values.output !== undefined ? { output: resolve(values.output) } : {}),
   };
   checkArity(invocation);
   const adding = command === 'servers' && args[0] === 'add';

@@ -179,6 +179,14 @@ export function onlyBinaryContent(result: JsonObject): Uint8Array | undefined {
   return contents.length === 1 && typeof only?.blob === 'string' && only.text === undefined ? Buffer.from(only.blob, 'base64') : undefined;
 }
 
+/** The bytes of a resource read that is one content, text (as UTF-8) or binary; a count of its contents otherwise. */
+export function oneContentBytes(result: JsonObject): Uint8Array | number {
+  const contents = resourceContents(result);
+  const [only] = contents;
+  if (contents.length !== 1 || only === undefined) return contents.length;
+  return typeof only.text === 'string' ? Buffer.from(only.text, 'utf8') : Buffer.from(typeof only.blob === 'string' ? only.blob : '', 'base64');
+}
+
 function resourceContents(result: JsonObject): Record<string, unknown>[] {
   return Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
 }

@@ -41,8 +41,6 @@ export interface CliIo {
   ask?(question: string, signal?: AbortSignal): Promise<string>;
   /** Tells a person at the terminal what the command waits for; absent when standard error is not a terminal (a script reads it). */
   progress?(text: string): void;
-  /** Writes bytes as they are to standard output; absent when it is a terminal, which raw bytes would garble. */
-  bytes?(data: Uint8Array): void;
 }
 
 const TARGETED = new Set(['call', 'read', 'prompt', 'skill', 'trace']);
@@ -279,7 +277,6 @@ function untilAborted(io: CliIo, signal: AbortSignal): CliIo {
     out: (text) => (signal.aborted ? undefined : io.out(text)),
     err: (text) => (signal.aborted ? undefined : io.err(text)),
     write: (text) => (signal.aborted ? undefined : io.write(text)),
-    ...(io.bytes ? { bytes: (data: Uint8Array) => (signal.aborted ? undefined : io.bytes?.(data)) } : {}),
   };
 }
 
