@@ -60,6 +60,9 @@ test('servers.json edited by hand while the window runs: taken up, asked about, 
       await expect(card('echo').getByRole('alert')).toHaveText(
         `servers.json cannot be read as it is now, so nothing was changed. Line ${line}, column 6: a comma with nothing after it (remove it). Fix it, then try again.`,
       );
+      // Tried again while it is still broken: refused again, the same way.
+      await card('echo').getByRole('switch', { name: 'echo enabled' }).click();
+      await expect(card('echo').getByRole('alert')).toContainText(`Line ${line}, column 6`);
       await page.screenshot({ path: 'e2e/artifacts/servers-file-broken-while-running.png' });
       expect(await readFile(path, 'utf8'), 'the person’s text is as they left it').toBe(broken);
     });

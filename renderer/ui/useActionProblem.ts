@@ -20,13 +20,14 @@ export function useActionProblem(): ActionProblem {
   const file = last?.failure instanceof AtriumRequestError ? last.failure.dataFile : undefined;
   const fileUnreadable = useAtriumStore((state) => file !== undefined && state.dataFileProblems.some((problem) => problem.file === file));
   // The refusal can come before the host's report that the file is damaged: it ends only once that
-  // report was seen and then went, never because it has not come yet.
+  // report was seen and then went, never because it has not come yet. Looked at again after every
+  // failure, also a second one for the same file while it is still damaged.
   const seenUnreadable = useRef(false);
   useEffect(() => {
     if (file === undefined) return;
     if (fileUnreadable) seenUnreadable.current = true;
     else if (seenUnreadable.current) setLast(null);
-  }, [file, fileUnreadable]);
+  }, [last, file, fileUnreadable]);
   return {
     problem: last ? errorMessage(last.failure) : null,
     fail: (failure) => {
