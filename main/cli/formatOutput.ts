@@ -166,17 +166,16 @@ export function formatContent(result: JsonObject): string {
 /** A resource's contents for the terminal: text as it is (marked), binary described, with `toSave` (how to get its bytes) when given. */
 export function formatResourceContents(result: JsonObject, toSave?: string): string {
   const contents = resourceContents(result);
-  const saving = toSave !== undefined && onlyBinaryContent(result) !== undefined ? `; to save it: ${visible(toSave)}` : '';
+  const saving = toSave !== undefined && isOneBinaryContent(result) ? `; to save it: ${visible(toSave)}` : '';
   return contents
     .map((c) => (typeof c.text === 'string' ? visible(c.text) : `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`))
     .join('\n');
 }
 
-/** The bytes of a resource read that is one binary content and nothing else; undefined otherwise. */
-export function onlyBinaryContent(result: JsonObject): Uint8Array | undefined {
+/** Whether a resource read is one binary content and nothing else (what --output is for). */
+export function isOneBinaryContent(result: JsonObject): boolean {
   const contents = resourceContents(result);
-  const [only] = contents;
-  return contents.length === 1 && typeof only?.blob === 'string' && only.text === undefined ? Buffer.from(only.blob, 'base64') : undefined;
+  return contents.length === 1 && typeof contents[0]?.blob === 'string' && contents[0].text === undefined;
 }
 
 /** The bytes of a resource read that is one content, text (as UTF-8) or binary; a count of its contents otherwise. */
