@@ -48,6 +48,16 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
   });
 
+  await test.step('binary contents the server says are text are shown as that text, and can be saved as a file', async () => {
+    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Blob Resource' }).click();
+    const form = page.getByRole('form', { name: 'Template Dynamic Blob Resource' });
+    await form.getByRole('combobox', { name: 'resourceId' }).fill('2');
+    await form.getByRole('button', { name: 'Open resource' }).click();
+    const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/blob/2' });
+    await expect(preview).toContainText('Resource 2: This is a base64 blob');
+    await expect(preview.getByRole('link', { name: 'Save as a file' })).toBeVisible();
+  });
+
   await test.step('a resource the server cannot read says so, with a way to try again, stops saying "Reading…", and cannot be attached', async () => {
     await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
     const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });

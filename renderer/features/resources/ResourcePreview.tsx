@@ -128,9 +128,33 @@ function ContentsView({ item }: { item: Contents }) {
   }
   if ('blob' in item) {
     if (type.startsWith('image/') && type !== 'image/svg+xml') return <img className="message-image" alt={`Contents of ${item.uri}`} src={`data:${type};base64,${item.blob}`} />;
+    // Sent as bytes, said to be text (a server may encode any resource so): read as the text it says it is.
+    const text = saysText(type) ? utf8Text(item.blob) : undefined;
+    if (text !== undefined) {
+      return (
+        <>
+          <ContentsView item={{ uri: item.uri, mimeType: type, text }} />
+          <BlobDownload item={item} />
+        </>
+      );
+    }
     return <BlobDownload item={item} />;
   }
   return <p className="muted">(empty)</p>;
+}
+
+/** Text as MIME types name it: text/*, and JSON and XML under application/. */
+function saysText(type: string): boolean {
+  return type.startsWith('text/') || /^application\/([\w.+-]*\+)?(json|xml)$/.test(type);
+}
+
+/** The bytes of a base64 blob as UTF-8 text; undefined when they are not valid base64 or not UTF-8. */
+function utf8Text(blob: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(blob), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Binary contents are never shown inline: they are offered as a file to save. */
@@ -146,7 +170,7 @@ function BlobDownload({ item }: { item: Extract<Contents, { blob: string }> }) {
   const fileName = item.uri.split('/').filter(Boolean).at(-1) ?? 'resource';
   return (
     <p>
-      Binary contents ({item.mimeType ?? 'unknown type'}, {size} bytes).{' '}
+      Binary contents (<UntrustedText text={item.mimeType ?? 'unknown type'} />, {size} bytes).{' '}
       {href ? (
         <a href={href} download={fileName}>
           Save as a file
