@@ -1,5 +1,5 @@
 // Every kind of tool result rendered for what it is, from the real server-everything: an image, links to
-// resources that open in the resources view, an embedded resource, structured content as a tree beside
+// resources that open in the resources view, an embedded resource (text, or bytes said to be text), structured content as a tree beside
 // whether it matched the tool's output schema, audio with a player, and a call that never reached the
 // server shown apart from a tool that reports a failure, and one the model named that no server offers. A fixture server whose content breaks its own
 // output schema shows as a failed call that says so.
@@ -19,6 +19,7 @@ const env = chatHostFor(
         { id: 'call_image', name: 'everything__get-tiny-image', input: {} },
         { id: 'call_links', name: 'everything__get-resource-links', input: { count: 2 } },
         { id: 'call_embedded', name: 'everything__get-resource-reference', input: { resourceType: 'Text', resourceId: 3 } },
+        { id: 'call_embedded_blob', name: 'everything__get-resource-reference', input: { resourceType: 'Blob', resourceId: 4 } },
         { id: 'call_structured', name: 'everything__get-structured-content', input: { location: 'Chicago' } },
         { id: 'call_invalid', name: 'everything__get-structured-content', input: { location: 'Paris' } },
       ],
@@ -57,7 +58,10 @@ test('spec 003 (tool results): image, audio, resource links, embedded resource, 
   });
 
   await test.step('an embedded resource shows its text; structured content is a tree', async () => {
-    await expect(page.getByRole('article', { name: 'Tool call everything/get-resource-reference' })).toContainText('Resource 3');
+    const embedded = page.getByRole('article', { name: 'Tool call everything/get-resource-reference' });
+    await expect(embedded.first()).toContainText('Resource 3');
+    // Sent as base64 bytes the server says are text/plain: shown as that text, not as a count of bytes.
+    await expect(embedded.nth(1)).toContainText('Resource 4: This is a base64 blob');
     const structured = page.getByRole('article', { name: 'Tool call everything/get-structured-content' }).first();
     await expect(structured.getByText('Structured content')).toBeVisible();
     await structured.getByText('Structured content').click();

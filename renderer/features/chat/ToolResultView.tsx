@@ -2,6 +2,7 @@ import type { SavedContentBlock, SavedToolResult } from '../../../shared/convers
 import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
+import { blobAsText } from '../../ui/blobText.ts';
 import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
 
 /**
@@ -62,15 +63,22 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
     case 'resource': {
       const resource = block.resource;
       if (!resource) return null;
+      // Text, or bytes the server says are text and are.
+      const text = typeof resource.text === 'string' ? resource.text : resource.blob ? blobAsText(resource.blob, resource.mimeType) : undefined;
       return (
         <div className="embedded-resource">
           <p className="muted code-inline">
             <UntrustedText text={resource.uri} />
-            {resource.mimeType ? ` · ${resource.mimeType}` : ''}
+            {resource.mimeType ? (
+              <>
+                {' · '}
+                <UntrustedText text={resource.mimeType} />
+              </>
+            ) : null}
           </p>
-          {typeof resource.text === 'string' ? (
+          {text !== undefined ? (
             <pre className="tool-result-text">
-              <UntrustedText text={resource.text} />
+              <UntrustedText text={text} />
             </pre>
           ) : resource.blob && resource.mimeType?.startsWith('image/') ? (
             <img className="tool-result-image" alt={`Embedded ${resource.uri}`} src={`data:${resource.mimeType};base64,${resource.blob}`} />

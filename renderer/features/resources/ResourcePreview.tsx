@@ -6,6 +6,7 @@ import { resourceKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../../ui/MarkdownText.tsx';
+import { blobAsText } from '../../ui/blobText.ts';
 
 /** One item of a resource's contents, as the server sent it (text or a base64 blob; untrusted). */
 type Contents = ReadResourceResult['contents'][number];
@@ -128,8 +129,7 @@ function ContentsView({ item }: { item: Contents }) {
   }
   if ('blob' in item) {
     if (type.startsWith('image/') && type !== 'image/svg+xml') return <img className="message-image" alt={`Contents of ${item.uri}`} src={`data:${type};base64,${item.blob}`} />;
-    // Sent as bytes, said to be text (a server may encode any resource so): read as the text it says it is.
-    const text = saysText(type) ? utf8Text(item.blob) : undefined;
+    const text = blobAsText(item.blob, type);
     if (text !== undefined) {
       return (
         <>
@@ -141,20 +141,6 @@ function ContentsView({ item }: { item: Contents }) {
     return <BlobDownload item={item} />;
   }
   return <p className="muted">(empty)</p>;
-}
-
-/** Text as MIME types name it: text/*, and JSON and XML under application/. */
-function saysText(type: string): boolean {
-  return type.startsWith('text/') || /^application\/([\w.+-]*\+)?(json|xml)$/.test(type);
-}
-
-/** The bytes of a base64 blob as UTF-8 text; undefined when they are not valid base64 or not UTF-8. */
-function utf8Text(blob: string): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(blob), (c) => c.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Binary contents are never shown inline: they are offered as a file to save. */
