@@ -3,6 +3,7 @@
 
 import type { ChatContent } from '../../shared/conversation.ts';
 import { sliceMarked } from '../../shared/serverText.ts';
+import { base64ByteCount, textOfBytes } from '../../shared/blobText.ts';
 
 /** The cap per attached resource's text; a larger one is cut with a marker (the person sees it whole in the resources view). */
 const MAX_TEXT_CHARS = 200_000;
@@ -18,15 +19,15 @@ export function resourceToContent(uri: string, contents: readonly ResourceConten
   const blocks: ChatContent[] = [];
   for (const item of contents) {
     const label = `Resource ${item.uri || uri}${item.mimeType ? ` (${item.mimeType})` : ''}`;
-    if (typeof item.text === 'string') {
+    const text = typeof item.text === 'string' ? item.text : textOfBytes(item.blob, item.mimeType);
+    if (text !== undefined) {
       // The text keeps the neutraliser's marks (the window shows them); the model reads it plain (modelBound.ts).
-      const text = item.text;
       const cut = text.length > MAX_TEXT_CHARS;
       blocks.push({ type: 'text', text: `${label}:\n${cut ? `${sliceMarked(text, MAX_TEXT_CHARS)}\n[… cut at ${MAX_TEXT_CHARS} characters of ${text.length}]` : text}` });
     } else if (typeof item.blob === 'string' && item.mimeType?.startsWith('image/')) {
       blocks.push({ type: 'text', text: `${label}:` }, { type: 'image', mimeType: item.mimeType, data: item.blob });
     } else {
-      blocks.push({ type: 'text', text: `${label}: [binary, ${Math.floor(((item.blob?.length ?? 0) * 3) / 4)} bytes, not included]` });
+      blocks.push({ type: 'text', text: `${label}: [binary, ${base64ByteCount(item.blob ?? '')} bytes, not included]` });
     }
   }
   if (blocks.length === 0) blocks.push({ type: 'text', text: `Resource ${uri}: [empty]` });

@@ -30,6 +30,25 @@ test('every content type becomes something a model can read; images pass through
   assert.match(JSON.stringify(content.slice(1)), /audio audio\/wav.*resource link: file:\/\/\/a\.txt \(a\).*inside b.*binary resource file:\/\/\/c\.bin \(application\/zip\)/);
 });
 
+test('bytes the server says are text reach the model as that text, hidden characters handled as in any text it sends', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+  const hidden = 'pay \u202Eevil\u202C now';
+  const { content } = toolResultForModel({
+    content: [
+      { type: 'resource', resource: { uri: 'demo://notes', blob: bytes('plain notes'), mimeType: 'text/plain' } },
+      { type: 'resource', resource: { uri: 'demo://hidden', blob: bytes(hidden), mimeType: 'text/plain' } },
+      { type: 'resource', resource: { uri: 'demo://latin1', blob: Buffer.from([0xe9, 0x74, 0xe9]).toString('base64'), mimeType: 'text/plain' } },
+    ],
+  });
+  const texts = content.map((block) => (block.type === 'text' ? block.text : ''));
+  assert.equal(texts[0], '[resource demo://notes]\nplain notes');
+  // As the same words sent as text, marked on arrival, reach the model.
+  const asText = toolResultForModel(markServerValue({ content: [{ type: 'resource', resource: { uri: 'demo://hidden', text: hidden } }] }));
+  assert.deepEqual(content[1], asText.content[0]);
+  assert.doesNotMatch(texts[1] ?? '', /\u202E/);
+  assert.match(texts[2] ?? '', /^\[binary resource demo:\/\/latin1 \(text\/plain\)/, 'not UTF-8: bytes, not text');
+});
+
 test('structured content is sent as JSON when there is no other content', () => {
   assert.deepEqual(toolResultForModel({ content: [], structuredContent: { sum: 3 } }).content, [{ type: 'text', text: '{"sum":3}' }]);
 });

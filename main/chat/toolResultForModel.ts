@@ -5,6 +5,7 @@
 
 import type { ToolResultContent } from '../../shared/conversation.ts';
 import { plainValue } from '../../shared/serverText.ts';
+import { base64ByteCount, textOfBytes } from '../../shared/blobText.ts';
 import { READ_RESULT_TOOL_NAME, textOf } from './resultPages.ts';
 
 export interface ModelToolResult {
@@ -79,8 +80,10 @@ function convert(block: Block): ToolResultContent {
       return { type: 'text', text: `[resource link: ${String(block.uri ?? '')}${block.name ? ` (${String(block.name)})` : ''}]` };
     case 'resource': {
       const resource = block.resource ?? {};
-      return typeof resource.text === 'string'
-        ? { type: 'text', text: `[resource ${String(resource.uri ?? '')}]\n${resource.text}` }
+      // Bytes said to be text are read as it here, after the result was made plain: made plain the same way.
+      const text = typeof resource.text === 'string' ? resource.text : plainValue(textOfBytes(resource.blob, resource.mimeType));
+      return text !== undefined
+        ? { type: 'text', text: `[resource ${String(resource.uri ?? '')}]\n${text}` }
         : { type: 'text', text: `[binary resource ${String(resource.uri ?? '')} (${String(resource.mimeType ?? 'unknown type')}), shown to the person]` };
     }
     default:
@@ -116,5 +119,5 @@ function fitBudget(blocks: { index: number; priority: number; content: ToolResul
 }
 
 function approximateBytes(data: unknown): number {
-  return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : 0;
+  return typeof data === 'string' ? base64ByteCount(data) : 0;
 }

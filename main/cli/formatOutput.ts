@@ -8,6 +8,7 @@ import { describeBlock } from '../../shared/installs.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
+import { base64ByteCount } from '../../shared/blobText.ts';
 
 export function visible(text: string): string {
   return visibleText(text);
@@ -216,7 +217,7 @@ function formatBlock(block: Record<string, unknown>): string {
 }
 
 function base64Bytes(data: unknown): number {
-  return typeof data === 'string' ? Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) : 0;
+  return typeof data === 'string' ? base64ByteCount(data) : 0;
 }
 
 /** One line of at most 160 characters, cut after the hidden characters are marked (never inside a mark's source). */

@@ -2,7 +2,7 @@ import type { SavedContentBlock, SavedToolResult } from '../../../shared/convers
 import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
-import { blobAsText } from '../../ui/blobText.ts';
+import { base64ByteCount, blobAsText } from '../../../shared/blobText.ts';
 import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
 
 /**
@@ -83,7 +83,7 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
           ) : resource.blob && resource.mimeType?.startsWith('image/') ? (
             <img className="tool-result-image" alt={`Embedded ${resource.uri}`} src={`data:${resource.mimeType};base64,${resource.blob}`} />
           ) : (
-            <p className="muted">[binary contents, {Math.floor(((resource.blob?.length ?? 0) * 3) / 4)} bytes]</p>
+            <p className="muted">[binary contents, {base64ByteCount(resource.blob ?? '')} bytes]</p>
           )}
         </div>
       );

@@ -6,7 +6,7 @@ import { resourceKey } from '../../store/catalogSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../../ui/MarkdownText.tsx';
-import { blobAsText } from '../../ui/blobText.ts';
+import { base64ByteCount, blobAsText } from '../../../shared/blobText.ts';
 
 /** One item of a resource's contents, as the server sent it (text or a base64 blob; untrusted). */
 type Contents = ReadResourceResult['contents'][number];
@@ -152,7 +152,7 @@ function BlobDownload({ item }: { item: Extract<Contents, { blob: string }> }) {
     setHref(url);
     return () => URL.revokeObjectURL(url);
   }, [item.blob]);
-  const size = Math.floor((item.blob.length * 3) / 4);
+  const size = base64ByteCount(item.blob);
   const fileName = item.uri.split('/').filter(Boolean).at(-1) ?? 'resource';
   return (
     <p>

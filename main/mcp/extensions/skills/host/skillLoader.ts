@@ -17,6 +17,7 @@ import type { SkillConsent } from './skillConsent.ts';
 import { changeSince, approvedFilesOf, isUnchanged, pathIn, sameFrontmatter } from './skillEntries.ts';
 import type { SkillRegistry } from './skillRegistry.ts';
 import type { TakenIn } from '../../../../host/approval/conversationTaint.ts';
+import { base64ByteCount } from '../../../../../shared/blobText.ts';
 
 /** A skill that could not be used or read, in a sentence for the person and the model. */
 export class SkillRefusal extends Error {
@@ -177,7 +178,7 @@ export class SkillLoader {
     const [content] = (await this.deps.readResource(onServer, file, signal)).contents;
     this.deps.tookIn(conversationId, { kind: 'resource', serverId: onServer, name: file });
     const text = content && 'text' in content && typeof content.text === 'string' ? content.text : undefined;
-    const size = text !== undefined ? Buffer.byteLength(text) : content && 'blob' in content && typeof content.blob === 'string' ? Math.floor((content.blob.length * 3) / 4) : 0;
+    const size = text !== undefined ? Buffer.byteLength(text) : content && 'blob' in content && typeof content.blob === 'string' ? base64ByteCount(content.blob) : 0;
     return { kind: 'file', serverId: onServer, uri: file, size, fromSkill: false, skill: summary, ...(text !== undefined ? { text } : {}), ...(content?.mimeType ? { mimeType: content.mimeType } : {}) };
   }
 
