@@ -2,6 +2,7 @@
 // open a template-made resource, watch a resource and see the server's update arrive, and attach a
 // resource to the next message so the model gets its text.
 import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
 import { chatHostFor, openApp, lastModelRequest, sendMessage } from './fixtures/chatHost.ts';
 import { expect, test } from './fixtures/hostProcess.ts';
 
@@ -17,6 +18,14 @@ const env = chatHostFor(
   ],
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
 );
+
+/** Fills one of server-everything's templates with `resourceId` and opens what it names. */
+async function openFromTemplate(page: Page, template: string, resourceId: string): Promise<void> {
+  await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: template }).click();
+  const form = page.getByRole('form', { name: `Template ${template}` });
+  await form.getByRole('combobox', { name: 'resourceId' }).fill(resourceId);
+  await form.getByRole('button', { name: 'Open resource' }).click();
+}
 
 test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type, a template, live updates, attach to a message', async ({ page }) => {
   await openApp(page, env().host, ['everything']);
@@ -41,28 +50,19 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
   });
 
   await test.step('a resource template is filled and opened', async () => {
-    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
-    const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
-    await form.getByRole('combobox', { name: 'resourceId' }).fill('7');
-    await form.getByRole('button', { name: 'Open resource' }).click();
+    await openFromTemplate(page, 'Dynamic Text Resource', '7');
     await expect(page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' })).toContainText('Resource 7: This is a plaintext resource');
   });
 
   await test.step('binary contents the server says are text are shown as that text, and can be saved as a file', async () => {
-    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Blob Resource' }).click();
-    const form = page.getByRole('form', { name: 'Template Dynamic Blob Resource' });
-    await form.getByRole('combobox', { name: 'resourceId' }).fill('2');
-    await form.getByRole('button', { name: 'Open resource' }).click();
+    await openFromTemplate(page, 'Dynamic Blob Resource', '2');
     const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/blob/2' });
     await expect(preview).toContainText('Resource 2: This is a base64 blob');
     await expect(preview.getByRole('link', { name: 'Save as a file' })).toBeVisible();
   });
 
   await test.step('a resource the server cannot read says so, with a way to try again, stops saying "Reading…", and cannot be attached', async () => {
-    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
-    const form = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
-    await form.getByRole('combobox', { name: 'resourceId' }).fill('none');
-    await form.getByRole('button', { name: 'Open resource' }).click();
+    await openFromTemplate(page, 'Dynamic Text Resource', 'none');
     const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/none' });
     await expect(preview.getByRole('alert')).toContainText('Unknown resource');
     await expect(preview.getByRole('button', { name: 'Try again' })).toBeVisible();
@@ -87,9 +87,7 @@ test('MCP 2024-11-05 Resources (templates, subscriptions): search, read by type,
     await page.getByRole('dialog', { name: 'Run toggle-subscriber-updates?' }).getByRole('button', { name: 'Allow once' }).click();
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Updates are on.');
     await page.getByRole('button', { name: 'Resources' }).click();
-    await page.getByRole('list', { name: 'Resource templates of everything' }).getByRole('button', { name: 'Dynamic Text Resource' }).click();
-    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('combobox', { name: 'resourceId' }).fill('7');
-    await page.getByRole('form', { name: 'Template Dynamic Text Resource' }).getByRole('button', { name: 'Open resource' }).click();
+    await openFromTemplate(page, 'Dynamic Text Resource', '7');
     const preview = page.getByRole('article', { name: 'Resource demo://resource/dynamic/text/7' });
     await preview.getByRole('button', { name: 'Watch for changes' }).click();
     await expect(preview.getByRole('button', { name: 'Stop watching' })).toBeVisible();
