@@ -8,7 +8,7 @@ import { describeBlock } from '../../shared/installs.ts';
 import { expiryText } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
-import { base64ByteCount } from '../../shared/blobText.ts';
+import { base64ByteCount, blobAsText } from '../../shared/blobText.ts';
 
 export function visible(text: string): string {
   return visibleText(text);
@@ -164,19 +164,31 @@ export function formatContent(result: JsonObject): string {
   return parts.join('\n');
 }
 
-/** A resource's contents for the terminal: text as it is (marked), binary described, with `toSave` (how to get its bytes) when given. */
+/**
+ * A resource's contents for the terminal: text (and bytes the server says are text) as it is, marked;
+ * other bytes described, with `toSave` (how to get them) when given.
+ */
 export function formatResourceContents(result: JsonObject, toSave?: string): string {
   const contents = resourceContents(result);
   const saving = toSave !== undefined && isOneBinaryContent(result) ? `; to save it: ${visible(toSave)}` : '';
   return contents
-    .map((c) => (typeof c.text === 'string' ? visible(c.text) : `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`))
+    .map((c) => {
+      const text = textOfContent(c);
+      return text !== undefined ? visible(text) : `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`;
+    })
     .join('\n');
 }
 
-/** Whether a resource read is one binary content and nothing else (what --output is for). */
+/** Whether a resource read is one content of bytes that are not text, and nothing else (what --output is for). */
 export function isOneBinaryContent(result: JsonObject): boolean {
   const contents = resourceContents(result);
-  return contents.length === 1 && typeof contents[0]?.blob === 'string' && contents[0].text === undefined;
+  return contents.length === 1 && contents[0] !== undefined && textOfContent(contents[0]) === undefined;
+}
+
+/** A content's text, or its bytes read as the text the server says they are; undefined for other bytes. */
+function textOfContent(content: Record<string, unknown>): string | undefined {
+  if (typeof content.text === 'string') return content.text;
+  return typeof content.blob === 'string' ? blobAsText(content.blob, typeof content.mimeType === 'string' ? content.mimeType : undefined) : undefined;
 }
 
 /** The bytes of a resource read that is one content, text (as UTF-8) or binary; a count of its contents otherwise. */
@@ -207,9 +219,8 @@ function formatBlock(block: Record<string, unknown>): string {
       return `[resource link: ${visible(String(block.uri ?? ''))}${block.name ? ` (${visible(String(block.name))})` : ''}]`;
     case 'resource': {
       const resource = (block.resource ?? {}) as Record<string, unknown>;
-      return typeof resource.text === 'string'
-        ? `[embedded ${visible(String(resource.uri ?? ''))}]\n${visible(resource.text)}`
-        : `[embedded ${visible(String(resource.uri ?? ''))}, ${base64Bytes(resource.blob)} bytes]`;
+      const text = textOfContent(resource);
+      return text !== undefined ? `[embedded ${visible(String(resource.uri ?? ''))}]\n${visible(text)}` : `[embedded ${visible(String(resource.uri ?? ''))}, ${base64Bytes(resource.blob)} bytes]`;
     }
     default:
       return `[${visible(String(block.type))} content]`;
