@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { SavedContentBlock, SavedToolResult } from '../../../shared/conversation.ts';
 import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -60,35 +61,39 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
           </span>
         </p>
       );
-    case 'resource': {
-      const resource = block.resource;
-      if (!resource) return null;
-      // Text, or bytes the server says are text and are.
-      const text = typeof resource.text === 'string' ? resource.text : resource.blob ? blobAsText(resource.blob, resource.mimeType) : undefined;
-      return (
-        <div className="embedded-resource">
-          <p className="muted code-inline">
-            <UntrustedText text={resource.uri} />
-            {resource.mimeType ? (
-              <>
-                {' · '}
-                <UntrustedText text={resource.mimeType} />
-              </>
-            ) : null}
-          </p>
-          {text !== undefined ? (
-            <pre className="tool-result-text">
-              <UntrustedText text={text} />
-            </pre>
-          ) : resource.blob && resource.mimeType?.startsWith('image/') ? (
-            <img className="tool-result-image" alt={`Embedded ${resource.uri}`} src={`data:${resource.mimeType};base64,${resource.blob}`} />
-          ) : (
-            <p className="muted">[binary contents, {base64ByteCount(resource.blob ?? '')} bytes]</p>
-          )}
-        </div>
-      );
-    }
+    case 'resource':
+      return block.resource ? <EmbeddedResource resource={block.resource} /> : null;
     default:
       return <p className="muted">[{block.type} content]</p>;
   }
+}
+
+type Embedded = NonNullable<SavedContentBlock['resource']>;
+
+/** A resource a tool result carries: its text (or bytes the server says are text and are), an image, or a count of bytes. */
+function EmbeddedResource({ resource }: { resource: Embedded }) {
+  // Read once, not at each render of the conversation around it.
+  const text = useMemo(() => (typeof resource.text === 'string' ? resource.text : resource.blob ? blobAsText(resource.blob, resource.mimeType) : undefined), [resource]);
+  return (
+    <div className="embedded-resource">
+      <p className="muted code-inline">
+        <UntrustedText text={resource.uri} />
+        {resource.mimeType ? (
+          <>
+            {' · '}
+            <UntrustedText text={resource.mimeType} />
+          </>
+        ) : null}
+      </p>
+      {text !== undefined ? (
+        <pre className="tool-result-text">
+          <UntrustedText text={text} />
+        </pre>
+      ) : resource.blob && resource.mimeType?.startsWith('image/') ? (
+        <img className="tool-result-image" alt={`Embedded ${resource.uri}`} src={`data:${resource.mimeType};base64,${resource.blob}`} />
+      ) : (
+        <p className="muted">[binary contents, {base64ByteCount(resource.blob ?? '')} bytes]</p>
+      )}
+    </div>
+  );
 }
