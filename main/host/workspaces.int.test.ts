@@ -69,6 +69,10 @@ describe('workspaces', () => {
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'file://%zz' }] }), /not a valid file URI|does not exist/);
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'projects/app' }] }), /root "projects\/app" must be an absolute path: type the whole path/);
     await assert.rejects(core.api.createWorkspace({ name: 'Default' }), /already a workspace called "Default"/);
+    // A folder typed into the name's field: said so, with a name to give it instead.
+    await assert.rejects(core.api.createWorkspace({ name: '/home/ada/projects/app/' }), /^Error: "\/home\/ada\/projects\/app\/" is a folder, not a name: give the workspace a name \(such as "app"\), then add the folder to it$/);
+    for (const path of ['~', '~/notes', './here', 'C:\\Users\\ada']) await assert.rejects(core.api.createWorkspace({ name: path }), /is a folder, not a name/, path);
+    assert.ok(await core.api.createWorkspace({ name: 'client/acme' }), 'a name with a slash inside is still a name');
     await assert.rejects(core.api.deleteWorkspace({ workspaceId: active.id }), /is the active workspace/);
     assert.deepEqual((await core.api.listRoots({})).map((r) => r.uri), [pathToFileURL(projectB).href]);
   });

@@ -140,5 +140,10 @@ async function canonicalRoots(roots: readonly RootEntry[]): Promise<RootEntry[]>
 
 function checkedName(name: string): string {
   if (name.trim() === '' || name.length > 100) throw new WorkspaceError('a workspace name is 1 to 100 characters');
+  // A path typed into the name's field (the folder field is beside it) would make a workspace with no folder.
+  if (/^(\/|~(\/|$)|\.\.?\/|[A-Za-z]:[\\/])/.test(name.trim())) {
+    const last = name.trim().split(/[\\/]/).filter((part) => part !== '' && part !== '~' && part !== '.' && part !== '..').at(-1);
+    throw new WorkspaceError(`"${name}" is a folder, not a name: give the workspace a name${last ? ` (such as "${last}")` : ''}, then add the folder to it`);
+  }
   return name;
 }
