@@ -53,13 +53,13 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
     await field.fill('projects/app');
     await workspace.getByRole('button', { name: 'Add folder' }).click();
     await expect(field, 'a relative path is refused as one, beside the field').toHaveAccessibleDescription(
-      'root "projects/app" must be an absolute path: type the whole path, for example /home/you/projects/app',
+      'the folder "projects/app" must be a whole path: type it from the top, for example /home/you/projects/app',
     );
     await expect(field, 'what was typed stays').toHaveValue('projects/app');
     await page.screenshot({ path: 'e2e/artifacts/roots-relative-path.png' });
     await field.fill(join(project, 'no-such-folder'));
     await workspace.getByRole('button', { name: 'Add folder' }).click();
-    await expect(field).toHaveAccessibleDescription(/does not exist/);
+    await expect(field).toHaveAccessibleDescription(/there is no folder/);
     await field.fill(project);
     await workspace.getByRole('button', { name: 'Add folder' }).click();
     await expect(workspace.getByRole('list', { name: 'Folders of Default' })).toContainText(uri);

@@ -69,7 +69,7 @@ describe('atrium CLI', () => {
       assert.match(unknown.stderr, /there is no workspace called "nope"/);
       const missing = await atrium(home, 'call', 'echo', 'roots', '--root', join(project, 'missing'));
       assert.equal(missing.code, 1);
-      assert.match(missing.stderr, /^atrium: root ".*missing" does not exist$/m);
+      assert.match(missing.stderr, /^atrium: there is no folder ".*missing"$/m);
     } finally {
       await atrium(home, 'workspaces', 'use', 'Default');
       await rm(project, { recursive: true, force: true });

@@ -19,7 +19,7 @@ test('a folder typed as ~ or ~/… is the person’s home folder, as in their sh
 });
 
 test('a relative path, one that does not exist and a file are refused, each said', async () => {
-  await assert.rejects(canonicalRoot({ uri: 'relative/path' }), /must be an absolute path/);
-  await assert.rejects(canonicalRoot({ uri: join(tmpdir(), 'atrium-no-such-folder-4f2c') }), /does not exist/);
-  await assert.rejects(canonicalRoot({ uri: '~user-that-is-not/x' }), /must be an absolute path/);
+  await assert.rejects(canonicalRoot({ uri: 'relative/path' }), /must be a whole path/);
+  await assert.rejects(canonicalRoot({ uri: join(tmpdir(), 'atrium-no-such-folder-4f2c') }), /there is no folder/);
+  await assert.rejects(canonicalRoot({ uri: '~user-that-is-not/x' }), /must be a whole path/);
 });

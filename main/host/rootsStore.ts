@@ -45,15 +45,16 @@ export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
   // A relative path would be read against wherever the host happens to run: never what the person meant.
   if (!isAbsolute(path)) {
     const example = process.platform === 'win32' ? 'C:\\Users\\you\\projects\\app' : '/home/you/projects/app';
-    throw new RootsError(`root "${path}" must be an absolute path: type the whole path, for example ${example}`);
+    // Said as "folder", as the window's field and the CLI's --root help say it; "root" is the protocol's word.
+    throw new RootsError(`the folder "${path}" must be a whole path: type it from the top, for example ${example}`);
   }
   let real: string;
   try {
     real = await realpath(path);
   } catch {
-    throw new RootsError(`root "${path}" does not exist`);
+    throw new RootsError(`there is no folder "${path}"`);
   }
-  if (!(await stat(real)).isDirectory()) throw new RootsError(`root "${path}" is not a folder`);
+  if (!(await stat(real)).isDirectory()) throw new RootsError(`"${path}" is a file, not a folder`);
   return { uri: pathToFileURL(real).href, name: entry.name ?? basename(real) };
 }
 

@@ -65,9 +65,9 @@ describe('workspaces', () => {
   test('bad roots are refused and change nothing; the active workspace cannot be deleted', async () => {
     const active = (await core.api.listWorkspaces({})).find((w) => w.active);
     assert.ok(active);
-    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: join(projectB, 'no-such-folder') }] }), /does not exist/);
-    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'file://%zz' }] }), /not a valid file URI|does not exist/);
-    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'projects/app' }] }), /root "projects\/app" must be an absolute path: type the whole path/);
+    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: join(projectB, 'no-such-folder') }] }), /there is no folder/);
+    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'file://%zz' }] }), /not a valid file URI|there is no folder/);
+    await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'projects/app' }] }), /the folder "projects\/app" must be a whole path: type it from the top/);
     await assert.rejects(core.api.createWorkspace({ name: 'Default' }), /already a workspace called "Default"/);
     // A folder typed into the name's field: said so, with a name to give it instead.
     await assert.rejects(core.api.createWorkspace({ name: '/home/ada/projects/app/' }), /^Error: "\/home\/ada\/projects\/app\/" is a folder, not a name: give the workspace a name \(such as "app"\), then add the folder to it$/);
