@@ -53,7 +53,7 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
     await field.fill('projects/app');
     await workspace.getByRole('button', { name: 'Add folder' }).click();
     await expect(field, 'a relative path is refused as one, beside the field').toHaveAccessibleDescription(
-      'the folder "projects/app" must be a whole path: type it from the top, for example /home/you/projects/app',
+      'the folder "projects/app" must be a whole path: type it in full, for example /home/you/projects/app',
     );
     await expect(field, 'what was typed stays').toHaveValue('projects/app');
     await page.screenshot({ path: 'e2e/artifacts/roots-relative-path.png' });

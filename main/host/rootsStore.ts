@@ -46,7 +46,7 @@ export async function canonicalRoot(entry: RootEntry): Promise<RootEntry> {
   if (!isAbsolute(path)) {
     const example = process.platform === 'win32' ? 'C:\\Users\\you\\projects\\app' : '/home/you/projects/app';
     // Said as "folder", as the window's field and the CLI's --root help say it; "root" is the protocol's word.
-    throw new RootsError(`the folder "${path}" must be a whole path: type it from the top, for example ${example}`);
+    throw new RootsError(`the folder "${path}" must be a whole path: type it in full, for example ${example}`);
   }
   let real: string;
   try {
