@@ -336,7 +336,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
         await hub.stopAll();
         await followsStopped;
         await sandboxes.close();
-        await eras.settled();
+        await eras.close();
         stores.close();
         stopDataFileNotices();
       })()),

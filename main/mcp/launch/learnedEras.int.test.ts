@@ -77,3 +77,14 @@ test('a damaged memory of eras is set aside and learnt again; a verdict is not u
   assert.equal(eras.knownLegacy(server), false, 'past a week the probe runs again');
   assert.equal(eras.knownLegacy({ ...server, args: [...(server.transport === 'stdio' ? server.args : []), '--other'] } as typeof server), false);
 });
+
+test('once the host has stopped, a server that finishes its handshake late writes nothing in the data folder', async () => {
+  const { home } = await setUp();
+  const [server] = parseServersFile(await readFile(join(home, 'servers.json'), 'utf8'), 'servers.json').servers;
+  assert.ok(server);
+  const eras = await LearnedEras.open(home);
+  await eras.close();
+  eras.learnLegacy(server);
+  await eras.settled();
+  await assert.rejects(readFile(join(home, 'learned-eras.json')), { code: 'ENOENT' }, 'nothing learnt after the stop is written');
+});

@@ -41,6 +41,7 @@ export class LearnedEras implements EraMemory {
   private readonly document: LearnedDocument;
   private readonly now: () => number;
   private writing: Promise<void> = Promise.resolve();
+  private closed = false;
 
   private constructor(path: string, document: LearnedDocument, now: () => number) {
     this.path = path;
@@ -74,14 +75,23 @@ export class LearnedEras implements EraMemory {
   }
 
   learnLegacy(server: ServerDefinition): void {
+    // A server still starting when the host stopped may finish its handshake after: nothing is written
+    // in the data folder once the host has stopped (it may be gone, or another host's by then).
+    if (this.closed) return;
     this.document.servers[server.id] = { hash: definitionFingerprint(server), era: 'legacy', learnedAt: new Date(this.now()).toISOString() };
     const text = `${JSON.stringify(this.document, null, 2)}\n`;
     // Written one after another; a write that fails only means learning it again next time.
     this.writing = this.writing.then(() => writeFileAtomically(this.path, text)).catch(() => undefined);
   }
 
-  /** Resolves once what was learnt is on disk (for a clean shutdown and for tests). */
+  /** Resolves once what was learnt is on disk (for tests). */
   settled(): Promise<void> {
+    return this.writing;
+  }
+
+  /** Learns nothing more; resolves once what was learnt is on disk (the host's shutdown). */
+  close(): Promise<void> {
+    this.closed = true;
     return this.writing;
   }
 }
