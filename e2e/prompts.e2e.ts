@@ -49,6 +49,10 @@ test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete 
     await department.press('Enter');
     await expect(department).toHaveValue('Engineering');
     await expect(form, 'Enter on a suggestion picks it and runs nothing').toBeVisible();
+    // Half filled, the prompt waits with its conversation while another view is shown.
+    await page.getByRole('button', { name: 'Servers' }).click();
+    await page.getByRole('button', { name: 'Chat' }).click();
+    await expect(department, 'what was typed is still there after another view').toHaveValue('Engineering');
     const name = form.getByRole('combobox', { name: /^name/ });
     await name.click();
     const people = form.getByRole('listbox', { name: 'Suggestions for name' });

@@ -80,6 +80,14 @@ test('settings: a provider and its key added in the window, the default model ch
     await expect(refused, 'said when attached, not after the message was written').toHaveText(
       'blob.bin is neither an image nor text: attach PNG, JPEG, GIF or WebP images, or text files. scan.tiff is an image of a kind models do not take: attach PNG, JPEG, GIF or WebP images, or text files.',
     );
+    // The files wait with their conversation: never in another one's message, and still there after another view.
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.getByRole('heading', { name: 'New conversation' })).toBeVisible();
+    await expect(chips, 'a file attached in one conversation never goes with a message of another').toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'hello', exact: true }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Chat' }).click();
+    await expect(chips.getByRole('listitem'), 'back in their conversation, after another view').toHaveText(['dot.png×', 'notes.txt×', 'menu.txt×']);
     await sendMessage(page, 'what do you see?');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I see a red dot and your notes.');
     await expect(page.getByRole('img', { name: 'Attached image' })).toBeVisible();

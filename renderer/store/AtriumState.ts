@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { CatalogSlice } from './catalogSlice.ts';
 import type { ChatSlice } from './chatSlice.ts';
+import type { NextMessageSlice } from './nextMessageSlice.ts';
 import type { HostSettingsSlice } from './hostSettingsSlice.ts';
 import type { ConnectionSlice } from './connectionSlice.ts';
 import type { DataFilesSlice } from './dataFilesSlice.ts';
@@ -15,7 +16,7 @@ import type { TasksSlice } from '../../main/mcp/extensions/tasks/window/tasksSli
 import type { SkillsSlice } from '../../main/mcp/extensions/skills/window/skillsSlice.ts';
 import type { SandboxSlice } from '../../main/mcp/extensions/sandbox/window/sandboxSlice.ts';
 
-export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice & TraceSlice &
+export type AtriumState = ServersSlice & LogsSlice & SelectionSlice & ConnectionSlice & ChatSlice & NextMessageSlice & PendingSlice & ViewSlice & DataFilesSlice & CatalogSlice & HostSettingsSlice & TraceSlice &
   // The extensions' slices, one each.
   AppsSlice &
   TasksSlice &

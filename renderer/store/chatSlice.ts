@@ -37,13 +37,6 @@ export interface LiveTurn {
   notices: string[];
 }
 
-/** A resource the person chose to send with their next message. */
-export interface Attachment {
-  serverId: string;
-  uri: string;
-  name: string;
-}
-
 /** The model the person picked for a conversation's next messages. */
 export type ModelChoice = ModelInUse;
 
@@ -111,10 +104,6 @@ export interface ChatSlice {
   /** Why the last message or Retry of a conversation (by conversationKey) could not start; shown under its message box. */
   sendError: Record<string, string>;
   setSendError(conversationKey: string, message: string | null): void;
-  attachments: Attachment[];
-  attach(attachment: Attachment): void;
-  detach(uri: string): void;
-  clearAttachments(): void;
   /** null: a new conversation, made when its first message is sent. */
   selectedConversationId: string | null;
   detail: ConversationDetail | null;
@@ -217,11 +206,6 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       const { [key]: _was, ...others } = state.sendError;
       return { sendError: message === null ? others : { ...others, [key]: message } };
     }),
-  attachments: [],
-  attach: (attachment) =>
-    set((state) => (state.attachments.some((a) => a.serverId === attachment.serverId && a.uri === attachment.uri) ? {} : { attachments: [...state.attachments, attachment] })),
-  detach: (uri) => set((state) => ({ attachments: state.attachments.filter((a) => a.uri !== uri) })),
-  clearAttachments: () => set({ attachments: [] }),
   selectedConversationId: null,
   detail: null,
   live: {},

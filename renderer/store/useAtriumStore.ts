@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { AtriumState } from './AtriumState.ts';
 import { createCatalogSlice } from './catalogSlice.ts';
 import { createChatSlice } from './chatSlice.ts';
+import { createNextMessageSlice } from './nextMessageSlice.ts';
 import { createHostSettingsSlice } from './hostSettingsSlice.ts';
 import { createConnectionSlice } from './connectionSlice.ts';
 import { createDataFilesSlice } from './dataFilesSlice.ts';
@@ -24,6 +25,7 @@ export const createAtriumStore = () =>
     ...createSelectionSlice(...args),
     ...createConnectionSlice(...args),
     ...createChatSlice(...args),
+    ...createNextMessageSlice(...args),
     ...createPendingSlice(...args),
     ...createViewSlice(...args),
     ...createDataFilesSlice(...args),

@@ -5,6 +5,7 @@ import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import { AtriumRequestError, errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { conversationKey } from '../../store/chatSlice.ts';
+import { NOTHING_YET } from '../../store/nextMessageSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { ariaShortcut } from '../../ui/shortcuts.ts';
 import { focusComposerShortcut } from '../../ui/appShortcuts.ts';
@@ -37,10 +38,6 @@ export function Composer({
 }) {
   const api = useAtriumApi();
   const setAwaitingNew = useAtriumStore((state) => state.setAwaitingNewConversation);
-  const attachments = useAtriumStore((state) => state.attachments);
-  const detach = useAtriumStore((state) => state.detach);
-  const clearAttachments = useAtriumStore((state) => state.clearAttachments);
-  const attach = useAtriumStore((state) => state.attach);
   const startSending = useAtriumStore((state) => state.startSending);
   const doneSending = useAtriumStore((state) => state.doneSending);
   const draft = useAtriumStore((state) => state.draft);
@@ -59,10 +56,17 @@ export function Composer({
   const error = useAtriumStore((state) => state.sendError[key] ?? null);
   const setSendError = useAtriumStore((state) => state.setSendError);
   const setError = (message: string | null) => setSendError(key, message);
+  // What goes with the words is the conversation's too: resources and files attached, a prompt half filled.
+  const attachments = useAtriumStore((state) => state.attachments[key] ?? NOTHING_YET);
+  const detach = useAtriumStore((state) => state.detach);
+  const clearAttachments = useAtriumStore((state) => state.clearAttachments);
+  const attach = useAtriumStore((state) => state.attach);
+  const promptForm = useAtriumStore((state) => state.promptForms[key] ?? null);
+  const setPromptForm = useAtriumStore((state) => state.setPromptForm);
+  const prompt = promptForm?.prompt ?? null;
   const [options, setOptions] = useState<SlashOption[]>([]);
   const [active, setActive] = useState(0);
-  const [prompt, setPrompt] = useState<PromptSummary | null>(null);
-  const { files, setFiles, addFiles, dropping } = useAttachedFiles(dropZone, setError);
+  const { files, setFiles, addFiles, dropping } = useAttachedFiles(key, dropZone, setError);
   // Whether this conversation's turn runs is the store's (sent, then the host's events), not this box's.
   const running = busy;
   // An edit of the person's last message: sent in its place (MessageActions starts it).
@@ -119,7 +123,7 @@ export function Composer({
     const replaces = editing;
     if (replaces && conversationId) stopEditing(conversationId);
     const resources = sent.map(({ serverId, uri }) => ({ serverId, uri }));
-    clearAttachments();
+    clearAttachments(key);
     setFiles([]);
     void submit(async () => {
       try {
@@ -134,7 +138,7 @@ export function Composer({
         });
       } catch (failure) {
         // Nothing is lost: what was attached is attached again, beside anything attached meanwhile.
-        sent.forEach(attach);
+        for (const resource of sent) attach(key, resource);
         setFiles((current) => [...sentFiles, ...current]);
         throw failure;
       }
@@ -142,7 +146,7 @@ export function Composer({
   };
 
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
-    setPrompt(null);
+    setPromptForm(key, null);
     setText('');
     void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
   };
@@ -167,7 +171,7 @@ export function Composer({
   const pick = (chosen: SlashOption) => {
     if (chosen.kind === 'skill') runSkill(chosen.skill);
     else if (chosen.prompt.arguments.length === 0) runPrompt(chosen.prompt, {});
-    else setPrompt(chosen.prompt);
+    else setPromptForm(key, { prompt: chosen.prompt, values: {} });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -205,10 +209,17 @@ export function Composer({
     }
   };
 
-  if (prompt) {
+  if (promptForm) {
     return (
       <div className="composer">
-        <PromptArguments prompt={prompt} running={running} onRun={(args) => runPrompt(prompt, args)} onClose={() => setPrompt(null)} />
+        <PromptArguments
+          prompt={promptForm.prompt}
+          values={promptForm.values}
+          running={running}
+          onChange={(values) => setPromptForm(key, { prompt: promptForm.prompt, values })}
+          onRun={(args) => runPrompt(promptForm.prompt, args)}
+          onClose={() => setPromptForm(key, null)}
+        />
       </div>
     );
   }
@@ -250,7 +261,7 @@ export function Composer({
           {attachments.map((attachment) => (
             <li key={`${attachment.serverId} ${attachment.uri}`} className="chip">
               <UntrustedText text={attachment.name} /> <span className="muted">· {attachment.serverId}</span>
-              <button type="button" className="icon-button" aria-label={`Remove ${shownText(attachment.name)}`} onClick={() => detach(attachment.uri)}>
+              <button type="button" className="icon-button" aria-label={`Remove ${shownText(attachment.name)}`} onClick={() => detach(key, attachment.uri)}>
                 ×
               </button>
             </li>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { CompletingInput } from '../../ui/CompletingInput.tsx';
@@ -7,15 +6,17 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 
 interface PromptArgumentsProps {
   prompt: PromptSummary;
+  /** The arguments typed so far: the conversation's (the store keeps them while another view is shown). */
+  values: Record<string, string>;
   running: boolean;
+  onChange(values: Record<string, string>): void;
   onRun(args: Record<string, string>): void;
   onClose(): void;
 }
 
 /** A chosen prompt's arguments, each with the server's completions (completion/complete), then Run. */
-export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgumentsProps) {
+export function PromptArguments({ prompt, values, running, onChange, onRun, onClose }: PromptArgumentsProps) {
   const api = useAtriumApi();
-  const [values, setValues] = useState<Record<string, string>>({});
   const missing = prompt.arguments.filter((arg) => arg.required && !values[arg.name]?.trim());
   return (
     <form
@@ -58,7 +59,7 @@ export function PromptArguments({ prompt, running, onRun, onClose }: PromptArgum
               .complete({ serverId: prompt.serverId, ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: arg.name, value }, context: othersThan(values, arg.name) })
               .then((answer) => answer.values)
           }
-          onChange={(value) => setValues((current) => ({ ...current, [arg.name]: value }))}
+          onChange={(value) => onChange({ ...values, [arg.name]: value })}
         />
       ))}
       <div className="composer-actions">

@@ -1,14 +1,6 @@
 import { ATTACHED_FILE_MAX_BYTES, ATTACHED_FILES_MAX, ATTACHED_TOTAL_MAX_BYTES, attachmentRefusal } from '../../../shared/attachableFiles.ts';
 
-/** A file attached to the message being written, as the host takes it. */
-export interface AttachedFile {
-  name: string;
-  mimeType: string;
-  /** Base64. */
-  data: string;
-  /** Its size in bytes, for the limit on all of them together. */
-  size: number;
-}
+import type { AttachedFile } from '../../store/nextMessageSlice.ts';
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 

@@ -3,6 +3,7 @@ import type { ReadResourceResult } from '../../../shared/contract.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { resourceKey } from '../../store/catalogSlice.ts';
+import { conversationKey } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText } from '../../ui/MarkdownText.tsx';
@@ -72,7 +73,8 @@ export function ResourcePreview({ serverId, uri, name }: { serverId: string; uri
           className="button button-primary"
           disabled={contents === null}
           onClick={() => {
-            attach({ serverId, uri, name });
+            // To the conversation the Chat view shows, where the person goes next.
+            attach(conversationKey(useAtriumStore.getState().selectedConversationId), { serverId, uri, name });
             showView('chat');
             // The next message is written at once: the cursor waits in its box.
             requestComposerFocus();
