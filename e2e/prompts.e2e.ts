@@ -68,5 +68,17 @@ test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete 
     await expect(mine).toContainText('Please promote Bob to the head of the Engineering team.');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Bob now leads Engineering.');
     expect(lastModelRequest(env().llm)).toContain('Please promote Bob to the head of the Engineering team.');
+    await expect(box, 'run, the prompt gives the keyboard back to the message box').toBeFocused();
+  });
+
+  await test.step('a prompt given up with Escape gives the keyboard back to the message box, with what was typed', async () => {
+    await box.fill('/args');
+    await box.press('Enter');
+    const form = page.getByRole('form', { name: 'Prompt args-prompt' });
+    await expect(form.getByRole('combobox', { name: /^city/ })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+    await expect(box).toBeFocused();
+    await expect(box).toHaveValue('/args');
   });
 });

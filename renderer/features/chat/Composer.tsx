@@ -64,6 +64,12 @@ export function Composer({
   const promptForm = useAtriumStore((state) => state.promptForms[key] ?? null);
   const setPromptForm = useAtriumStore((state) => state.setPromptForm);
   const prompt = promptForm?.prompt ?? null;
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
+  // Run, cancelled or escaped, the form gives the keyboard back to the message box it replaced.
+  const closePromptForm = () => {
+    setPromptForm(key, null);
+    requestComposerFocus();
+  };
   const [options, setOptions] = useState<SlashOption[]>([]);
   const [active, setActive] = useState(0);
   const { files, setFiles, addFiles, dropping } = useAttachedFiles(key, dropZone, setError);
@@ -146,7 +152,7 @@ export function Composer({
   };
 
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
-    setPromptForm(key, null);
+    closePromptForm();
     setText('');
     void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
   };
@@ -218,7 +224,7 @@ export function Composer({
           running={running}
           onChange={(values) => setPromptForm(key, { prompt: promptForm.prompt, values })}
           onRun={(args) => runPrompt(promptForm.prompt, args)}
-          onClose={() => setPromptForm(key, null)}
+          onClose={closePromptForm}
         />
       </div>
     );
