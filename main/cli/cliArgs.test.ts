@@ -73,3 +73,20 @@ test('read --output names a file where the person is; it goes with read alone, a
   assert.throws(() => parseCli(['tools', '--output', 'x']), /--output goes with the read command/);
   assert.throws(() => parseCli(['read', 'everything', 'demo://x', '--output', 'x', '--json']), /leave out --json/);
 });
+
+test('a mistake in the options is said in Atrium’s words: the option as typed, then what to type instead', () => {
+  const said = (argv: string[]) => {
+    try {
+      parseCli(argv);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+  assert.equal(said(['tools', '--timout', '5']), 'there is no option --timout: did you mean --timeout?');
+  assert.equal(said(['tools', '--timeout']), '--timeout needs a value after it, as in --timeout VALUE');
+  assert.equal(said(['tools', '--json=yes']), '--json takes no value: give it alone');
+  assert.equal(said(['tools', '-x']), 'there is no option -x');
+  assert.equal(said(['prompt', 'everything', 'args-prompt', '--city=Paris']), "there is no option --city: the prompt's arguments are name=value words, as in atrium prompt SERVER PROMPT name=value");
+  assert.doesNotMatch(said(['call', 'fs', 'read', '--path', '/tmp']), /positional|place it at the end/, 'never Node’s words about parsing');
+});

@@ -137,50 +137,42 @@ export function informationAnswer(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Atrium's options, as parseArgs reads them (what each does: USAGE). */
+const OPTIONS = {
+  config: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+  root: { type: 'string', multiple: true, default: [] as string[] },
+  workspace: { type: 'string' },
+  elicit: { type: 'string', default: 'decline' },
+  server: { type: 'string' },
+  search: { type: 'string' },
+  url: { type: 'string' },
+  env: { type: 'string', multiple: true, default: [] as string[] },
+  registry: { type: 'string' },
+  sha256: { type: 'string' },
+  output: { type: 'string' },
+  cwd: { type: 'string' },
+  limit: { type: 'string' },
+  follow: { type: 'boolean', default: false },
+  conversation: { type: 'string' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  approve: { type: 'string' },
+  sampling: { type: 'string' },
+  secrets: { type: 'string' },
+  format: { type: 'string', default: 'markdown' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+} as const;
+
 export function parseCli(argv: readonly string[]): CliInvocation {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-      options: {
-        config: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        timeout: { type: 'string' },
-        root: { type: 'string', multiple: true, default: [] },
-        workspace: { type: 'string' },
-        elicit: { type: 'string', default: 'decline' },
-        server: { type: 'string' },
-        search: { type: 'string' },
-        url: { type: 'string' },
-        env: { type: 'string', multiple: true, default: [] },
-        registry: { type: 'string' },
-        sha256: { type: 'string' },
-        output: { type: 'string' },
-        cwd: { type: 'string' },
-        limit: { type: 'string' },
-        follow: { type: 'boolean', default: false },
-        conversation: { type: 'string' },
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        approve: { type: 'string' },
-        sampling: { type: 'string' },
-        secrets: { type: 'string' },
-        format: { type: 'string', default: 'markdown' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, tokens: true, options: OPTIONS });
   } catch (error) {
-    // A server's own option (npx -y) read as Atrium's: its command line goes after `--`.
-    const option = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
-    if (option !== undefined && argv[0] === 'servers' && argv[1] === 'add') {
-      throw new UsageError(`${option} is not an option of Atrium's: put the server's command line after --, as in atrium servers add NAME -- npx -y PACKAGE`);
-    }
-    throw new UsageError((error as Error).message);
+    throw new UsageError(optionProblem(error as Error & { code?: string }, argv));
   }
   const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;
@@ -246,6 +238,25 @@ export function parseCli(argv: readonly string[]): CliInvocation {
     invocation.newServer = newServer(args.slice(2), values);
   }
   return invocation;
+}
+
+/** A mistake in the options, as the person typed it and with what to type instead (Node's own words are about parsing). */
+function optionProblem(error: Error & { code?: string }, argv: readonly string[]): string {
+  const option = /^(?:Unknown option|Option) '(-[^' ]+)/.exec(error.message)?.[1];
+  if (option === undefined) return error.message;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    // A server's own option (npx -y) read as Atrium's: its command line goes after `--`.
+    if (argv[0] === 'servers' && argv[1] === 'add') return `${option} is not an option of Atrium's: put the server's command line after --, as in atrium servers add NAME -- npx -y PACKAGE`;
+    const meant = option.startsWith('--') ? nearestWord(option.slice(2), Object.keys(OPTIONS)) : undefined;
+    // A tool's or a prompt's argument may have been written as an option: how they are written is said too.
+    const asArgument =
+      argv[0] === 'call' || argv[0] === 'prompt' ? `the ${argv[0] === 'call' ? "tool's" : "prompt's"} arguments are name=value words, as in atrium ${argv[0]} SERVER ${argv[0] === 'call' ? 'TOOL' : 'PROMPT'} name=value` : undefined;
+    if (meant !== undefined) return `there is no option ${option}: did you mean --${meant}?${asArgument ? ` (${asArgument})` : ''}`;
+    return `there is no option ${option}${asArgument ? `: ${asArgument}` : ''}`;
+  }
+  if (/argument missing/.test(error.message)) return `${option} needs a value after it, as in ${option} VALUE`;
+  if (/does not take an argument/.test(error.message)) return `${option} takes no value: give it alone`;
+  return error.message;
 }
 
 /** The server `servers add` describes: a command line (with --env and --cwd), or an address (--url). */
