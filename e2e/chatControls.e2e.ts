@@ -185,6 +185,16 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await page.keyboard.press('Enter');
     await expect(assistant(page).last()).toContainText('A small marsupial from Rottnest Island.');
     await expect(conversationButtons(page)).toHaveText(['what is a quokka', 'plan the garden party', 'tell me a long story']);
+    // Chat clicked from another view: the cursor waits in the message box; chosen by keyboard, it stays in the views.
+    const chatTab = page.getByRole('button', { name: 'Chat' });
+    await page.getByRole('button', { name: 'Servers' }).click();
+    await chatTab.click();
+    await expect(composer(page), 'clicked to write: the cursor is in the message box').toBeFocused();
+    await page.getByRole('button', { name: 'Servers' }).click();
+    await chatTab.focus();
+    await page.keyboard.press('Enter');
+    await expect(chatTab).toHaveAttribute('aria-current', 'page');
+    await expect(chatTab, 'by keyboard, the focus stays where the person is').toBeFocused();
     // Ctrl+K from another view: the conversations' search, ready to be typed into.
     await page.getByRole('button', { name: 'Servers' }).click();
     await page.keyboard.press('Control+K');
@@ -197,6 +207,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await expect(conversationButtons(page), 'Esc empties the search').toHaveCount(3);
     // Enter opens the first found, ready for the next message.
     await page.getByRole('button', { name: 'plan the garden party', exact: true }).click();
+    await expect(composer(page), 'a conversation clicked: the cursor is in its message box').toBeFocused();
     await page.keyboard.press('Control+K');
     await page.keyboard.type('marsupial');
     await expect(conversationTitles(page)).toHaveText(['what is a quokka']);

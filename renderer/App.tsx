@@ -19,6 +19,7 @@ import { LinkConfirmations } from './ui/LinkConfirmation.tsx';
 import { shortcutLabel } from './ui/shortcuts.ts';
 import { useNoStrayFileDrops } from './ui/strayFileDrops.ts';
 import { useWindowTitle } from './ui/windowTitle.ts';
+import { madeWithPointer } from './ui/pointerClick.ts';
 
 const linkText = { connecting: 'Connecting', open: 'Connected', reconnecting: 'Reconnecting', 'no-token': 'Not connected', 'bad-token': 'Not connected' } as const;
 const views: { name: ViewName; label: string }[] = [
@@ -35,6 +36,7 @@ export function App() {
   const loadError = useAtriumStore((state) => state.loadError);
   const view = useAtriumStore((state) => state.view);
   const showView = useAtriumStore((state) => state.showView);
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const [helpOpen, setHelpOpen] = useState(false);
   const showHelp = useCallback(() => setHelpOpen(true), []);
   useAppShortcuts(showHelp);
@@ -46,7 +48,17 @@ export function App() {
         <h1 className="brand">Atrium</h1>
         <nav className="views" aria-label="Views">
           {views.map((entry) => (
-            <button key={entry.name} type="button" className="view-tab" aria-current={view === entry.name ? 'page' : undefined} onClick={() => showView(entry.name)}>
+            <button
+              key={entry.name}
+              type="button"
+              className="view-tab"
+              aria-current={view === entry.name ? 'page' : undefined}
+              onClick={(event) => {
+                showView(entry.name);
+                // Clicked to write: the cursor goes to the message box, as Ctrl+L puts it.
+                if (entry.name === 'chat' && madeWithPointer(event)) requestComposerFocus();
+              }}
+            >
               {entry.label}
             </button>
           ))}

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
 import { SearchHitText } from '../../ui/SearchHitText.tsx';
+import { madeWithPointer } from '../../ui/pointerClick.ts';
+import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { shownText } from '../../../shared/visibleText.ts';
 
 interface ConversationItemProps {
@@ -27,6 +29,7 @@ type Mode = 'idle' | 'renaming' | 'confirming-delete';
 export function ConversationItem({ conversation, search, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
   const [mode, setMode] = useState<Mode>('idle');
   const openButton = useRef<HTMLButtonElement>(null);
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const title = conversation.title || 'Untitled';
   // The cursor comes back to the row when a rename ended from the keyboard or a deletion was kept, so the
   // keyboard keeps its place (a click elsewhere keeps the focus where it went).
@@ -72,7 +75,11 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
         data-conversation-id={conversation.id}
         aria-current={selected}
         title={shownText(title)}
-        onClick={onOpen}
+        onClick={(event) => {
+          onOpen();
+          // Clicked to read and write there: the cursor goes to its message box; by keyboard, it stays in the list.
+          if (madeWithPointer(event)) requestComposerFocus();
+        }}
       >
         <span className="conversation-title">
           <SearchHitText text={title} search={search} />
