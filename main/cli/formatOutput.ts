@@ -170,11 +170,13 @@ export function formatContent(result: JsonObject): string {
  */
 export function formatResourceContents(result: JsonObject, toSave?: string): string {
   const contents = resourceContents(result);
-  const saving = toSave !== undefined && isOneBinaryContent(result) ? `; to save it: ${visible(toSave)}` : '';
   return contents
     .map((c) => {
       const text = textOfContent(c);
-      return text !== undefined ? visible(text) : `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`;
+      if (text !== undefined) return visible(text);
+      // The one content, and bytes that are not text: what --output is for (isOneBinaryContent, without decoding it again).
+      const saving = toSave !== undefined && contents.length === 1 ? `; to save it: ${visible(toSave)}` : '';
+      return `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`;
     })
     .join('\n');
 }

@@ -5,6 +5,8 @@
 // arguments are text). What does not fit is left as typed, for the host's check to name. How the words
 // are typed is checked before any server starts (cliArgs.ts), what they mean once the tool is known.
 
+import { isRecord } from '../../shared/isRecord.ts';
+
 /** What the arguments are for, as the messages say it. */
 export type ArgumentsOf = "the tool's" | "the prompt's";
 
@@ -13,7 +15,7 @@ export function readWordArguments(words: readonly string[], of: ArgumentsOf, inp
   if (words.length === 0) return {};
   const [only] = words;
   if (words.length === 1 && only !== undefined && only.trimStart().startsWith('{')) return jsonObject(only, of);
-  const properties = isObject(inputSchema?.properties) ? inputSchema.properties : {};
+  const properties = isRecord(inputSchema?.properties) ? inputSchema.properties : {};
   const given: Record<string, unknown> = {};
   let last: { name: string; text: string } | undefined;
   for (const word of words) {
@@ -27,7 +29,7 @@ export function readWordArguments(words: readonly string[], of: ArgumentsOf, inp
     if (Object.hasOwn(given, name)) return { problem: `${of} argument ${name} is given twice` };
     const property = properties[name];
     last = { name, text: word.slice(equals + 1) };
-    given[name] = valueAs(last.text, isObject(property) ? property : {});
+    given[name] = valueAs(last.text, isRecord(property) ? property : {});
   }
   return { arguments: given };
 }
@@ -39,7 +41,7 @@ function jsonObject(text: string, of: ArgumentsOf): { arguments: Record<string, 
   } catch (error) {
     return { problem: `${of} arguments are not valid JSON: ${(error as Error).message}` };
   }
-  return isObject(value) ? { arguments: value } : { problem: `${of} arguments must be a JSON object` };
+  return isRecord(value) ? { arguments: value } : { problem: `${of} arguments must be a JSON object` };
 }
 
 /** The typed word as its property's schema takes it; as typed when it does not fit (or no type is said). */
@@ -62,6 +64,3 @@ function valueAs(text: string, property: Record<string, unknown>): unknown {
   return text;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -6,6 +6,7 @@ import { LlmError } from '../llmTypes.ts';
 import type { ProviderConfig } from '../llmTypes.ts';
 import { secretVariables } from '../../store/secrets.ts';
 import { networkFailureOf } from '../../../shared/networkFailure.ts';
+import { isRecord } from '../../../shared/isRecord.ts';
 
 type ErrorClass<E extends Error = Error> = abstract new (...args: never[]) => E;
 
@@ -123,10 +124,6 @@ export function missingKeyMessage(config: ProviderConfig): string {
 export function scrubKey(text: string, key: string | undefined): string {
   const clean = key && key.length >= 4 ? text.split(key).join('***') : text;
   return truncate(clean.trim(), 300);
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function truncate(text: string, max: number): string {

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { LaunchPin } from './launchPin.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
 import { jsonProblem } from '../../store/jsonProblem.ts';
+import { isRecord } from '../../../shared/isRecord.ts';
 
 export interface ApprovalRecord {
   pin: LaunchPin;
@@ -50,35 +51,31 @@ function parseApprovals(bytes: Buffer): StoredApprovals {
   const problem = jsonProblem(bytes);
   if (problem) throw new DamagedData(problem);
   const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
-  if (!isObject(parsed)) throw new DamagedData('it does not hold the servers you approved (it is not an object)');
+  if (!isRecord(parsed)) throw new DamagedData('it does not hold the servers you approved (it is not an object)');
   if (parsed.version === 1) {
-    if (!isObject(parsed.servers)) throw new DamagedData('it does not hold the servers you approved ("servers" is missing or not an object)');
-    const fingerprints = Object.entries(parsed.servers).flatMap(([name, entry]) => (isObject(entry) && typeof entry.hash === 'string' ? [[name, entry.hash] as const] : []));
+    if (!isRecord(parsed.servers)) throw new DamagedData('it does not hold the servers you approved ("servers" is missing or not an object)');
+    const fingerprints = Object.entries(parsed.servers).flatMap(([name, entry]) => (isRecord(entry) && typeof entry.hash === 'string' ? [[name, entry.hash] as const] : []));
     return { kind: 'earlier', fingerprints: Object.fromEntries(fingerprints) };
   }
   if (parsed.version !== 2) throw new DamagedData(`it was written by another version of Atrium (version ${JSON.stringify(parsed.version) ?? 'missing'}, not 2)`);
-  if (!isObject(parsed.byKey)) throw new DamagedData('it does not hold the servers you approved ("byKey" is missing or not an object)');
+  if (!isRecord(parsed.byKey)) throw new DamagedData('it does not hold the servers you approved ("byKey" is missing or not an object)');
   const byKey: ApprovalsDocument['byKey'] = {};
   for (const [keyId, servers] of Object.entries(parsed.byKey)) {
-    if (!isObject(servers)) continue;
+    if (!isRecord(servers)) continue;
     // An entry of the wrong shape is left out: it could not have been verified anyway.
-    const records = Object.entries(servers).filter((entry): entry is [string, ApprovalRecord] => isRecord(entry[1]));
+    const records = Object.entries(servers).filter((entry): entry is [string, ApprovalRecord] => isApprovalRecord(entry[1]));
     byKey[keyId] = Object.fromEntries(records);
   }
   return { kind: 'current', document: { version: 2, byKey } };
 }
 
-function isRecord(value: unknown): value is ApprovalRecord {
-  if (!isObject(value) || typeof value.mac !== 'string' || !isObject(value.pin)) return false;
+function isApprovalRecord(value: unknown): value is ApprovalRecord {
+  if (!isRecord(value) || typeof value.mac !== 'string' || !isRecord(value.pin)) return false;
   const pin = value.pin;
   if (pin.transport === 'stdio') {
-    return typeof pin.command === 'string' && isStrings(pin.args) && isObject(pin.env) && (pin.program === null || typeof pin.program === 'string') && isObject(pin.files);
+    return typeof pin.command === 'string' && isStrings(pin.args) && isRecord(pin.env) && (pin.program === null || typeof pin.program === 'string') && isRecord(pin.files);
   }
   return (pin.transport === 'http' || pin.transport === 'sse') && typeof pin.url === 'string' && isStrings(pin.headerNames);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isStrings(value: unknown): value is string[] {

@@ -3,6 +3,7 @@
 // does not fit is left out (and counted), and the rest of the page still counts.
 
 import { ownSchemaValidator } from '../../../ownSchemas.ts';
+import { isRecord } from '../../../../shared/isRecord.ts';
 
 /** A value an entry asks for or sets: an environment variable, a header, an argument, a URL variable. */
 export interface RegistryInput {
@@ -141,8 +142,8 @@ const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 
 /** One item of a list (or the answer for one version): the record, or undefined when it does not fit the schema. */
 export function readRecord(item: unknown): RegistryRecord | undefined {
-  if (!isObject(item) || !validateServer(item.server) || !variablesFit(item.server)) return undefined;
-  const meta = isObject(item._meta) && isObject(item._meta[OFFICIAL_META]) ? item._meta[OFFICIAL_META] : {};
+  if (!isRecord(item) || !validateServer(item.server) || !variablesFit(item.server)) return undefined;
+  const meta = isRecord(item._meta) && isRecord(item._meta[OFFICIAL_META]) ? item._meta[OFFICIAL_META] : {};
   const status = meta.status === 'deprecated' || meta.status === 'deleted' ? meta.status : 'active';
   const statusMessage = typeof meta.statusMessage === 'string' && meta.statusMessage.trim() !== '' ? meta.statusMessage.slice(0, 500) : undefined;
   return {
@@ -155,7 +156,7 @@ export function readRecord(item: unknown): RegistryRecord | undefined {
 
 /** A page of `GET /v0.1/servers`: its records, how many did not fit, and the cursor of the next page. */
 export function readPage(body: unknown): { records: RegistryRecord[]; skipped: number; nextCursor?: string } | undefined {
-  if (!isObject(body) || !Array.isArray(body.servers)) return undefined;
+  if (!isRecord(body) || !Array.isArray(body.servers)) return undefined;
   const records: RegistryRecord[] = [];
   let skipped = 0;
   for (const item of body.servers) {
@@ -163,7 +164,7 @@ export function readPage(body: unknown): { records: RegistryRecord[]; skipped: n
     if (record) records.push(record);
     else skipped++;
   }
-  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const metadata = isRecord(body.metadata) ? body.metadata : {};
   const cursor = metadata.nextCursor ?? metadata.next_cursor;
   return { records, skipped, ...(typeof cursor === 'string' && cursor !== '' ? { nextCursor: cursor } : {}) };
 }
@@ -173,8 +174,8 @@ function variablesFit(server: unknown): boolean {
   const inputs: unknown[] = [];
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(collect);
-    else if (isObject(value)) {
-      if (isObject(value.variables)) inputs.push(...Object.values(value.variables));
+    else if (isRecord(value)) {
+      if (isRecord(value.variables)) inputs.push(...Object.values(value.variables));
       Object.values(value).forEach(collect);
     }
   };
@@ -182,6 +183,3 @@ function variablesFit(server: unknown): boolean {
   return inputs.every((value) => validateInput(value));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
