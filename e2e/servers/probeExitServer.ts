@@ -1,14 +1,16 @@
 // A 2025-era stdio server of the strict kind: anything before `initialize` makes it exit, as some
 // servers written before the 2026-07-28 revision do with the discovery probe. With --answers-probe it is
-// of the usual kind instead: it answers the probe "method not found". Each start is written to the file
+// of the usual kind instead: it answers the probe "method not found"; with --ignores-probe, of the quiet
+// kind: it leaves the probe unanswered, and answers initialize as ever. Each start is written to the file
 // named by its first argument, and each probe received as a "probe" line, so a test can count how often
 // a host started and probed it.
-//   node e2e/servers/probeExitServer.ts STARTS_FILE [--answers-probe]
+//   node e2e/servers/probeExitServer.ts STARTS_FILE [--answers-probe | --ignores-probe]
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const startsFile = process.argv[2];
 const answersProbe = process.argv.includes('--answers-probe');
+const ignoresProbe = process.argv.includes('--ignores-probe');
 if (startsFile) appendFileSync(startsFile, `${process.pid}\n`);
 let initialized = false;
 const reply = (id: unknown, result: unknown) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
@@ -25,6 +27,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })}\n`);
       continue;
     }
+    if (ignoresProbe) continue;
   }
   if (!initialized && message.method !== 'initialize') process.exit(1);
   if (message.method === 'initialize') {

@@ -169,8 +169,9 @@ describe('start-up failures are isolated', () => {
   test('a server that is slow to start does not delay the others', { timeout: 120_000 }, async () => {
     const folder = await makeTempDir('atrium-slow-start-');
     const release = join(folder, 'ready');
+    // Unsandboxed: a sandboxed server sees only what was there at its start, and the file it waits for is made later.
     const host = await startTestHost(
-      { slow: fixtureCommand('slowStartServer', ['--until-file', release]), quick: fixtureCommand('echoServer') },
+      { slow: { ...fixtureCommand('slowStartServer', ['--until-file', release]), sandbox: false }, quick: fixtureCommand('echoServer') },
       { restartPolicy: { ...fastRestarts, maxConsecutiveFailures: 1 }, connectTimeoutMs: 60_000 },
     );
     try {

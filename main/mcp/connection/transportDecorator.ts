@@ -18,6 +18,15 @@ export abstract class TransportDecorator implements Transport {
     inner.onmessage = (message, extra) => this.receive(message, extra);
     inner.onclose = () => this.closed();
     inner.onerror = (error) => this.onerror?.(error);
+    // The SDK tells a local server's transport from a remote one's by its process and error stream (`pid`,
+    // `stderr`): shown through the layers, so a server run here is treated as the local process it is. A
+    // discovery probe it leaves unanswered then falls back to initialize on that same process, within the
+    // one time limit of the start, instead of failing the start and costing a second process.
+    if ('pid' in inner && 'stderr' in inner) {
+      const local = inner as Transport & { pid: unknown; stderr: unknown };
+      Object.defineProperty(this, 'pid', { get: () => local.pid, enumerable: true });
+      Object.defineProperty(this, 'stderr', { get: () => local.stderr, enumerable: true });
+    }
   }
 
   /** A message from the server: handed on to `onmessage` unless a layer keeps it. */

@@ -29,8 +29,8 @@ async function setUp(serverArgs: string[] = []) {
   const lines = async () => (await readFile(startsFile, 'utf8').catch(() => '')).split('\n');
   const starts = async () => (await lines()).filter((line) => /^\d+$/.test(line)).length;
   const probes = async () => (await lines()).filter((line) => line === 'probe').length;
-  const runHost = async () => {
-    const core = await startHostCore({ home, keepAliveMs: 0, roots: [counts] });
+  const runHost = async (connectTimeoutMs?: number) => {
+    const core = await startHostCore({ home, keepAliveMs: 0, roots: [counts], ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}) });
     await core.hub.whenSettled();
     const [server] = await core.api.listServers({});
     await core.shutdown();
@@ -60,6 +60,16 @@ test('a server that answers the discovery probe "method not found" is not probed
 
   assert.deepEqual([(await runHost())?.status.kind, (await runHost())?.status.kind], ['ready', 'ready']);
   assert.deepEqual([await starts(), await probes()], [3, 1], 'two more starts, no more probes: the era was kept');
+});
+
+test('a server that leaves the discovery probe unanswered is started once: initialize follows on the same process, and later starts skip the probe', async () => {
+  const { starts, probes, runHost } = await setUp(['--ignores-probe']);
+  // The probe waits half the start's time limit (here 3 s of 6) before it gives up.
+  const first = await runHost(6_000);
+  assert.deepEqual([first?.status.kind, first?.era], ['ready', 'legacy']);
+  assert.deepEqual([await starts(), await probes()], [1, 1], 'one process: not ended for the unanswered probe and started again');
+  assert.equal((await runHost(6_000))?.status.kind, 'ready');
+  assert.deepEqual([await starts(), await probes()], [2, 1], 'the era was kept: no probe the second time');
 });
 
 test('a damaged memory of eras is set aside and learnt again; a verdict is not used past a week, nor for another definition', async () => {
