@@ -10,4 +10,6 @@ test('a slip of one or two letters finds the word meant, the nearest first; a di
   assert.equal(nearestWord('deploy', ['tools', 'call', 'chat']), undefined);
   assert.equal(nearestWord('ur', ['url', 'env']), 'url');
   assert.equal(nearestWord('xy', ['ab']), undefined, 'a two-letter word stands only for a one-letter slip');
+  assert.equal(editDistance('ues', 'use'), 1, 'two letters in the wrong order are one slip');
+  assert.equal(nearestWord('ues', ['set', 'use', 'remove']), 'use', 'not "set", which is two letters off');
 });

@@ -90,3 +90,11 @@ test('a mistake in the options is said in Atrium’s words: the option as typed,
   assert.equal(said(['prompt', 'everything', 'args-prompt', '--city=Paris']), "there is no option --city: the prompt's arguments are name=value words, as in atrium prompt SERVER PROMPT name=value");
   assert.doesNotMatch(said(['call', 'fs', 'read', '--path', '/tmp']), /positional|place it at the end/, 'never Node’s words about parsing');
 });
+
+test('a slip in the word after a command is said before anything starts, with the word meant', () => {
+  assert.throws(() => parseCli(['history', 'expor', 'c-1']), /there is no "history expor": did you mean "history export"\?/);
+  assert.throws(() => parseCli(['workspaces', 'ues', 'home']), /did you mean "workspaces use"\?/);
+  assert.throws(() => parseCli(['servers', 'aprove', 'fs']), /did you mean "servers approve"\?/);
+  assert.throws(() => parseCli(['history', 'everything']), /"history" takes \[export <conversation id>\]/);
+  assert.deepEqual(parseCli(['history', 'export', 'c-1']).args, ['export', 'c-1']);
+});

@@ -346,8 +346,23 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
   'sign-out': [1, 1, '<server>'],
 };
 
+/** The words that may follow a command that has them: any other first word is a slip, said before anything starts. */
+const subcommands: Partial<Record<CommandName, readonly string[]>> = {
+  servers: ['approve', 'add', 'remove'],
+  tools: ['approve'],
+  registry: ['search'],
+  history: ['export'],
+  workspaces: ['set', 'use', 'remove'],
+};
+
 function checkArity({ command, args }: CliInvocation): void {
   const [min, max, names] = arity[command];
+  const [first] = args;
+  const known = subcommands[command];
+  if (known !== undefined && first !== undefined && !known.includes(first)) {
+    const meant = nearestWord(first.toLowerCase(), known);
+    throw new UsageError(meant ? `there is no "${command} ${first}": did you mean "${command} ${meant}"?` : `"${command}" takes ${names}`);
+  }
   const serversArgs = args[0] === 'add' ? args.length >= 2 : (args[0] === 'approve' || args[0] === 'remove') && args.length === 2;
   if (command === 'servers' && args.length > 0 && !serversArgs) throw new UsageError(`"servers" takes ${names}`);
   const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
