@@ -194,6 +194,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       facts: deps.launchFacts,
       sandboxOf: (definition) => deps.sandboxes.summary(definition),
       forgetSecretsOf: (removed) => deps.installer.forgetSecretsOf(removed),
+      forgetBundleOf: (removed) => deps.installer.forgetBundleOf(removed),
     }),
     ...createInstallApi(deps.installer, conversations.settings),
     ...createSetupApi({ home, hub, registry, settings: conversations.settings, ...(deps.sampleServer ? { sampleServer: deps.sampleServer } : {}) }),

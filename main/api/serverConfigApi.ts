@@ -35,8 +35,8 @@ export type SandboxOf = (definition: ServerDefinition) => Promise<SandboxSummary
 
 type ServerConfigRequests = Pick<AtriumApi, 'getServerConfig' | 'saveServer' | 'removeServer' | 'reviewServerLaunch' | 'approveServerLaunch'>;
 
-/** A server removed whose secrets stayed in the store (its keychain could not be reached, say): said, not hidden. */
-export class SecretsKeptError extends Error {
+/** A server removed whose secrets or files stayed behind (its keychain could not be reached, say): said, not hidden. */
+export class KeptAfterRemovalError extends Error {
   readonly code = 'failed';
 }
 
@@ -58,9 +58,11 @@ export interface ServerConfigDeps {
   sandboxOf?: SandboxOf;
   /** A server the person removed: the secrets Atrium keeps for it leave the store (the installer's). */
   forgetSecretsOf?: (removed: ServerDefinition) => Promise<unknown>;
+  /** A server the person removed: the bundle it was unpacked from is deleted, unless another server runs from it (the installer's). */
+  forgetBundleOf?: (removed: ServerDefinition) => Promise<unknown>;
 }
 
-export function createServerConfigApi({ hub, registry, approvals, facts, sandboxOf, forgetSecretsOf }: ServerConfigDeps): ServerConfigRequests {
+export function createServerConfigApi({ hub, registry, approvals, facts, sandboxOf, forgetSecretsOf, forgetBundleOf }: ServerConfigDeps): ServerConfigRequests {
   const known = (id: string): ServerDefinition => {
     const definition = registry.get(id);
     if (!definition) throw new ServerError(id, 'not_found', `there is no server named "${id}"`);
@@ -104,9 +106,14 @@ export function createServerConfigApi({ hub, registry, approvals, facts, sandbox
       const removed = known(serverId);
       await registry.remove(serverId);
       await hub.remove(serverId);
-      // Removed by the person, not by a hand edit of the file (which may be a cut to paste elsewhere).
+      // Removed by the person, not by a hand edit of the file (which may be a cut to paste elsewhere):
+      // what Atrium keeps for it goes too, its files first (they cannot fail for want of a keychain).
+      const why = (error: unknown) => (error instanceof Error ? error.message : String(error));
+      await forgetBundleOf?.(removed).catch((error: unknown) => {
+        throw new KeptAfterRemovalError(`${serverId} was removed, but the bundle it was installed from could not be deleted from Atrium's data folder: ${why(error)}`);
+      });
       await forgetSecretsOf?.(removed).catch((error: unknown) => {
-        throw new SecretsKeptError(`${serverId} was removed, but the secrets Atrium keeps for it could not be deleted: ${error instanceof Error ? error.message : String(error)}`);
+        throw new KeptAfterRemovalError(`${serverId} was removed, but the secrets Atrium keeps for it could not be deleted: ${why(error)}`);
       });
       return null;
     },

@@ -190,6 +190,19 @@ describe('atrium install FILE.mcpb', () => {
     const greet = await atrium('call', 'greeter-bundle', 'greet', '{"name":"Grace"}');
     assert.match(greet.stdout, /Hi, Grace!/, greet.stderr);
   });
+
+  test('removed, a server takes the bundle it was unpacked from with it; a copy that still runs from it keeps it', async () => {
+    const file = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { ...file.mcpServers, 'greeter-copy': file.mcpServers['greeter-bundle'] } }, null, 2));
+    const unpacked = await readdir(join(home, 'bundles'));
+    assert.equal(unpacked.length, 1);
+
+    assert.equal((await atrium('servers', 'remove', 'greeter-bundle')).code, 0);
+    assert.deepEqual(await readdir(join(home, 'bundles')), unpacked, 'greeter-copy still runs from it: it stays');
+    const removed = await atrium('servers', 'remove', 'greeter-copy');
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(await readdir(join(home, 'bundles')), [], 'the last server that ran from it is gone: so is the bundle');
+  });
 });
 
 describe('a server the policy denies, by every way in', () => {

@@ -16,7 +16,7 @@ import { readBounded } from '../http/boundedBody.ts';
 import type { WritableSecrets } from '../../store/encryptedSecrets.ts';
 import type { BundleRead } from './bundle/bundleArchive.ts';
 import { readBundle } from './bundle/bundleArchive.ts';
-import { bundleFolder, unpackBundle } from './bundle/bundleFolders.ts';
+import { bundleFolder, removeUnusedBundle, unpackBundle } from './bundle/bundleFolders.ts';
 import { bundlePlan, bundleServer } from './bundle/bundleServer.ts';
 import { InstallError } from './installError.ts';
 import { FieldProblemsError } from '../../../shared/fieldProblems.ts';
@@ -197,6 +197,11 @@ export class ServerInstaller {
     const gone = referencedSecrets(removed).filter((name) => name.startsWith(SERVER_SECRET_PREFIX) && !stillNamed.has(name));
     for (const name of gone) await store.delete(name);
     return gone;
+  }
+
+  /** A server the person removed: the bundle it was unpacked from goes too, unless a server still configured runs from it. */
+  forgetBundleOf(removed: ServerDefinition): Promise<string | undefined> {
+    return removeUnusedBundle(this.deps.home, removed, this.deps.registry.all());
   }
 
   private registryFor(requested: string | undefined): ReturnType<typeof chooseRegistry> {

@@ -1,13 +1,15 @@
 // Where bundles live once installed: one folder each under the data folder's `bundles/`, named by the
 // bundle's name, version and hash, unpacked (by @anthropic-ai/mcpb) into a staging folder beside it and
 // moved into place whole, so a folder that exists is a whole bundle. Nothing is written outside
-// `bundles/`; a bundle that fails to unpack leaves nothing behind.
+// `bundles/`; a bundle that fails to unpack leaves nothing behind, and one whose last server the person
+// removed goes with it.
 
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { InstallError } from '../installError.ts';
 import type { BundleRead } from './bundleArchive.ts';
+import type { ServerDefinition } from '../../config/serverConfig.ts';
 
 export function bundlesFolder(home: string): string {
   return join(home, 'bundles');
@@ -42,4 +44,22 @@ export async function unpackBundle(home: string, read: BundleRead): Promise<stri
     await rm(incoming, { force: true });
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** The bundle folder a server runs from (its working folder, as installed), or undefined for any other server. */
+export function bundleFolderOf(home: string, server: ServerDefinition): string | undefined {
+  if (server.transport !== 'stdio' || server.cwd === undefined) return undefined;
+  const root = bundlesFolder(home);
+  return dirname(server.cwd) === root && relative(root, server.cwd).split(sep).length === 1 ? server.cwd : undefined;
+}
+
+/**
+ * The bundle a removed server ran from is deleted, unless a server still configured runs from it (the same
+ * bundle installed under another name). Returns the folder deleted, if any.
+ */
+export async function removeUnusedBundle(home: string, removed: ServerDefinition, remaining: readonly ServerDefinition[]): Promise<string | undefined> {
+  const folder = bundleFolderOf(home, removed);
+  if (folder === undefined || remaining.some((server) => bundleFolderOf(home, server) === folder)) return undefined;
+  await rm(folder, { recursive: true, force: true });
+  return folder;
 }
