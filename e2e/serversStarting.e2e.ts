@@ -10,7 +10,8 @@ import { fixtureCommand } from './servers/launch.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'atrium-e2e-starting-'));
 const ready = join(folder, 'ready');
-const env = chatHostFor([{ text: 'I can use the slow server now.' }], { slow: fixtureCommand('slowStartServer', ['--until-file', ready]) });
+// Unsandboxed: a sandboxed server sees only what was there at its start, and the file it waits for is made later.
+const env = chatHostFor([{ text: 'I can use the slow server now.' }], { slow: { ...fixtureCommand('slowStartServer', ['--until-file', ready]), sandbox: false } });
 test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 test('a message sent while a server is still starting waits for it, and says so', async ({ page }) => {

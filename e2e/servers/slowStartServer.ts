@@ -1,7 +1,8 @@
 // A stdio server that takes --delay-ms before it answers anything (initialize, server/discover),
 // to prove that one slow server does not hold up the others. Messages sent meanwhile wait in the
 // stdin pipe and are answered once the transport starts. With --until-file it waits instead until that
-// file exists, so a test decides when it is ready, whatever the machine's load.
+// file exists, so a test decides when it is ready, whatever the machine's load; run it unsandboxed then
+// (`sandbox: false`), since a sandboxed server sees only what existed when it started.
 //   node e2e/servers/slowStartServer.ts [--delay-ms 3000 | --until-file PATH]
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -23,7 +23,8 @@ async function hostWithSlowServer(): Promise<{ host: TestHost; llm: FakeLlmServe
   const folder = await mkdtemp(join(tmpdir(), 'atrium-starting-'));
   const ready = join(folder, 'ready');
   const llm = await startFakeAnthropic([{ text: 'Hello.' }]);
-  const host = await startTestHost({ slow: fixtureCommand('slowStartServer', ['--until-file', ready]) }, scriptedModelOptions(llm.url));
+  // Unsandboxed: a sandboxed server sees only what was there at its start, and the file it waits for is made later.
+  const host = await startTestHost({ slow: { ...fixtureCommand('slowStartServer', ['--until-file', ready]), sandbox: false } }, scriptedModelOptions(llm.url));
   cleanups.push(async () => {
     await host.close();
     await llm.close();
