@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { InstallError } from '../installError.ts';
 import type { BundleRead } from './bundleArchive.ts';
 import type { ServerDefinition } from '../../config/serverConfig.ts';
@@ -49,8 +49,9 @@ export async function unpackBundle(home: string, read: BundleRead): Promise<stri
 /** The bundle folder a server runs from (its working folder, as installed), or undefined for any other server. */
 export function bundleFolderOf(home: string, server: ServerDefinition): string | undefined {
   if (server.transport !== 'stdio' || server.cwd === undefined) return undefined;
-  const root = bundlesFolder(home);
-  return dirname(server.cwd) === root && relative(root, server.cwd).split(sep).length === 1 ? server.cwd : undefined;
+  // Resolved first: a folder written by hand as `bundles/..` is the data folder itself, never a bundle's.
+  const folder = resolve(server.cwd);
+  return dirname(folder) === resolve(bundlesFolder(home)) ? folder : undefined;
 }
 
 /**
