@@ -155,6 +155,15 @@ test('a .mcpb opened in the window: unsigned said plainly, its settings a form, 
       await expect(page.getByRole('article', { name: 'greeter-bundle', exact: true }).getByRole('status')).toHaveText('Ready');
       expect(await serversFile(home)).not.toContain(SECRET);
     });
+
+    await test.step('opened again, the bundle says it is installed already, and that installing adds another server', async () => {
+      await page.getByLabel('Open a bundle…').setInputFiles({ name: 'greeter.mcpb', mimeType: 'application/zip', buffer: Buffer.from(buildBundle()) });
+      const form = page.getByRole('dialog', { name: 'Install Greeter' });
+      await expect(form.getByRole('note')).toHaveText('Installed already: greeter-bundle (1.0.0). Installing it again adds another server, under the name below, with settings of its own.');
+      await expect(form.getByLabel('Name in Atrium')).toHaveValue('greeter-bundle-2');
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      await expect(form).toHaveCount(0);
+    });
   } finally {
     await running.stop();
   }

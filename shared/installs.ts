@@ -153,6 +153,8 @@ export interface BundlePlan {
   suggestedId: string;
   /** The command it runs, settings still as `${user_config.…}`. */
   runs: string;
+  /** Servers installed from a bundle of this name already, with the version each runs: installing again adds another. */
+  installed: { serverId: string; version: string }[];
 }
 
 /** The largest bundle Atrium installs, and the most its files may unpack to. */

@@ -65,6 +65,18 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
             <BundleAuthor author={plan.author} /> — <UntrustedText text={plan.description} />
           </p>
           <BundleChecks signature={plan.signature} sha256={plan.sha256} />
+          {plan.installed.length > 0 ? (
+            <p role="note">
+              Installed already:{' '}
+              {plan.installed.map((server, index) => (
+                <span key={server.serverId}>
+                  {index > 0 ? ', ' : null}
+                  <UntrustedText text={server.serverId} /> (<UntrustedText text={server.version} />)
+                </span>
+              ))}
+              . Installing it again adds another server, under the name below, with settings of its own.
+            </p>
+          ) : null}
           <p className="launch-details-label">It runs (settings in braces are filled from what you give below), from its folder under Atrium’s data folder</p>
           <pre className="code-block" aria-label="What it runs">
             <UntrustedText text={plan.runs} />

@@ -148,7 +148,11 @@ export class ServerInstaller {
 
   async previewBundle(bytes: Uint8Array, sha256?: string): Promise<BundlePlan> {
     const plan = bundlePlan(await readBundle(bytes, sha256));
-    return { ...plan, suggestedId: this.freeName(plan.suggestedId) };
+    const installed = this.deps.registry.all().flatMap((server) => {
+      const origin = this.deps.records.originOf(server);
+      return origin?.kind === 'bundle' && origin.name === plan.name ? [{ serverId: server.id, version: origin.version }] : [];
+    });
+    return { ...plan, suggestedId: this.freeName(plan.suggestedId), installed };
   }
 
   async installBundle(request: BundleInstall): Promise<ServerSnapshot> {

@@ -44,7 +44,8 @@ export function bundleInputs(manifest: McpbManifestAny): InstallInput[] {
   }));
 }
 
-export function bundlePlan(read: BundleRead): BundlePlan {
+/** What the bundle is and asks for; which servers run it already is the installer's to add. */
+export function bundlePlan(read: BundleRead): Omit<BundlePlan, 'installed'> {
   const { manifest } = read;
   const config = manifest.server.mcp_config;
   return {
