@@ -3,6 +3,7 @@
 // policy blocks it, even though this browser would grant it; once ticked the view starts again and gets the
 // position; revoked in the server's Permissions, it is blocked again.
 import { chatHostFor, openApp, sendMessage } from './fixtures/chatHost.ts';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures/hostProcess.ts';
 import { fixtureCommand } from './servers/launch.ts';
 import { approve, viewOf } from './fixtures/appViews.ts';
@@ -33,7 +34,7 @@ test('a view’s location is blocked until the person allows it for the server, 
 
   await test.step('allowed for the server: the view starts again and gets the position', async () => {
     await page.getByRole('group', { name: /ask to use your location/ }).getByRole('checkbox', { name: 'location' }).check();
-    await expect(view.getByText('Location: allowed')).toBeVisible();
+    await seenInRestartedView(view.getByText('Location: allowed'));
     await view.getByRole('button', { name: 'Where am I' }).click();
     await expect(view.getByText('Position: 52.37, 4.90')).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/app-view-location.png' });
@@ -48,7 +49,17 @@ test('a view’s location is blocked until the person allows it for the server, 
     await permissions.getByRole('button', { name: 'Revoke: its views may use your location' }).click();
     await expect(permissions.getByText('your location')).toHaveCount(0);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat', exact: true }).click();
-    await expect(view.getByText('Location: blocked')).toBeVisible();
+    await seenInRestartedView(view.getByText('Location: blocked'));
     await expect(page.getByRole('group', { name: /ask to use your location/ }).getByRole('checkbox', { name: 'location' })).not.toBeChecked();
   });
 });
+
+/**
+ * Visible in a view that starts again: the frame that was there is replaced, and a wait that began inside it
+ * can end with it ("target closed") instead of moving to the new one; it is waited for again, within bounds.
+ */
+async function seenInRestartedView(text: Locator): Promise<void> {
+  await expect(async () => {
+    await expect(text).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
