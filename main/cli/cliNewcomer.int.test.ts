@@ -101,7 +101,7 @@ describe('atrium as a newcomer uses it', () => {
     }
   });
 
-  test('while the window host runs on the data folder, commands that start servers say where it runs and start nothing', async () => {
+  test('while the window host runs on the data folder, commands that start servers or change its workspaces say where it runs and do nothing', async () => {
     const running = await startHostProcess({ mcpServers: {} });
     try {
       const { home: windowHome, url } = running.host;
@@ -113,6 +113,14 @@ describe('atrium as a newcomer uses it', () => {
       assert.doesNotMatch(stderr, /token=/, 'the token stays in the window host\'s terminal');
       const history = await runAtriumCli(windowHome, ['history']);
       assert.equal(history.code, 0, `reading the history starts no server, so it is allowed: ${history.stderr}`);
+      // The active workspace is the running host's: changed here, the window would say one thing and its servers see another.
+      const use = await runAtriumCli(windowHome, ['workspaces', 'set', 'client', windowHome]);
+      assert.equal(use.code, 1, use.stderr);
+      assert.match(use.stderr, /^atrium: Atrium already runs on the data folder /m);
+      assert.match(use.stderr, /Its Roots view makes, changes and picks workspaces/);
+      const listed = await runAtriumCli(windowHome, ['workspaces']);
+      assert.equal(listed.code, 0, `listing them changes nothing, so it is allowed: ${listed.stderr}`);
+      assert.doesNotMatch(listed.stdout, /client/, 'nothing was made');
     } finally {
       await running.stop();
     }

@@ -79,13 +79,17 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   await prepareDataFolder(home);
   if (await personFilesDamaged(home, { importing: invocation.command === 'import', ...(invocation.configPath !== undefined ? { configPath: invocation.configPath } : {}) })) return 1;
   if (invocation.command === 'import') return runImport(invocation, home, io);
-  if (STARTS_SERVERS.has(invocation.command)) {
+  // Changing the workspaces changes what a running host holds (the roots its servers see): made here, the
+  // window would show one workspace active while its servers saw another's folders.
+  const changesWorkspaces = invocation.command === 'workspaces' && invocation.args.length > 0;
+  if (STARTS_SERVERS.has(invocation.command) || changesWorkspaces) {
     // One host per data folder: a second set of servers beside the window's would fight over their
     // sign-ins, locks and files. Only the window hosts hold the folder; one-shot commands only check.
     const holder = await runningHost(home);
     if (holder) {
       io.err(`atrium: ${alreadyRunningSentence(home, holder)}`);
       if (invocation.command === 'trace') io.err(`Its Servers view shows each server's messages as they pass: the server's Trace tab.`);
+      if (changesWorkspaces) io.err(`Its Roots view makes, changes and picks workspaces; "atrium workspaces" lists them here.`);
       io.err(`Use it there, or stop it first. To run this command apart from it, give it its own data folder: ATRIUM_HOME=/another/folder atrium ${invocation.command} …`);
       return 1;
     }
