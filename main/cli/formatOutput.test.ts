@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAuth, formatContent, formatResourceContents, formatServers, formatSignedIn, formatSignedOut, isOneBinaryContent, oneContentBytes, visible } from './formatOutput.ts';
+import { formatAuth, formatContent, formatResourceContents, formatServers, formatSignedIn, formatSignedOut, oneContentBytes, visible } from './formatOutput.ts';
 import type { ServerSnapshot } from '../../shared/domain.ts';
 
 test('terminal escapes, bidi overrides, zero-width and tag characters from a server are made visible', () => {
@@ -29,12 +29,9 @@ test('a binary resource at a terminal is described, with how to save its bytes; 
   const blob = { contents: [{ uri: 'demo://picture', mimeType: 'image/png', blob: 'AAAA' }] };
   assert.equal(formatResourceContents(blob, 'atrium read demo demo://picture > FILE'), '[binary image/png, 3 bytes: demo://picture; to save it: atrium read demo demo://picture > FILE]');
   assert.deepEqual([...(oneContentBytes(blob) as Uint8Array)], [0, 0, 0]);
-  assert.equal(isOneBinaryContent(blob), true);
   const saidText = { contents: [{ uri: 'demo://t', mimeType: 'text/plain', blob: Buffer.from('said \u202Etext').toString('base64') }] };
   assert.equal(formatResourceContents(saidText, 'x'), visible('said \u202Etext'), 'bytes said to be text: shown as text, marked');
-  assert.equal(isOneBinaryContent(saidText), false);
   const mixed = { contents: [{ uri: 'demo://a', text: 'words' }, { uri: 'demo://b', blob: 'AAAA' }] };
-  assert.equal(isOneBinaryContent(mixed), false);
   assert.equal(oneContentBytes(mixed), 2, 'several contents are never mixed into one file');
   assert.equal(formatResourceContents(mixed, 'x'), 'words\n[binary data, 3 bytes: demo://b]');
 });

@@ -174,17 +174,11 @@ export function formatResourceContents(result: JsonObject, toSave?: string): str
     .map((c) => {
       const text = textOfContent(c);
       if (text !== undefined) return visible(text);
-      // The one content, and bytes that are not text: what --output is for (isOneBinaryContent, without decoding it again).
+      // The one content, and bytes that are not text: what --output is for.
       const saving = toSave !== undefined && contents.length === 1 ? `; to save it: ${visible(toSave)}` : '';
       return `[binary ${visible(String(c.mimeType ?? 'data'))}, ${base64Bytes(c.blob)} bytes: ${visible(String(c.uri))}${saving}]`;
     })
     .join('\n');
-}
-
-/** Whether a resource read is one content of bytes that are not text, and nothing else (what --output is for). */
-export function isOneBinaryContent(result: JsonObject): boolean {
-  const contents = resourceContents(result);
-  return contents.length === 1 && contents[0] !== undefined && textOfContent(contents[0]) === undefined;
 }
 
 /** A content's text, or its bytes read as the text the server says they are; undefined for other bytes. */

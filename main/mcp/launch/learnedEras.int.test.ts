@@ -95,6 +95,6 @@ test('once the host has stopped, a server that finishes its handshake late write
   const eras = await LearnedEras.open(home);
   await eras.close();
   eras.learnLegacy(server);
-  await eras.settled();
+  await eras.close();
   await assert.rejects(readFile(join(home, 'learned-eras.json')), { code: 'ENOENT' }, 'nothing learnt after the stop is written');
 });

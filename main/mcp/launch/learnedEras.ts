@@ -84,11 +84,6 @@ export class LearnedEras implements EraMemory {
     this.writing = this.writing.then(() => writeFileAtomically(this.path, text)).catch(() => undefined);
   }
 
-  /** Resolves once what was learnt is on disk (for tests). */
-  settled(): Promise<void> {
-    return this.writing;
-  }
-
   /** Learns nothing more; resolves once what was learnt is on disk (the host's shutdown). */
   close(): Promise<void> {
     this.closed = true;
