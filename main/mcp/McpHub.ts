@@ -1,7 +1,8 @@
 // The hub holds one McpConnection per configured server and is the only way the rest of the host
 // reaches a server. Servers start in parallel and independently: a slow, hanging or crashing server
-// never delays or breaks another. The connection code, and the SDK under it, is loaded with the first
-// server added: a host with none (`atrium servers` on a new data folder, a first run) never loads it.
+// never delays or breaks another. The connection code is loaded with the first server added (a host with
+// none, `atrium servers` on a new data folder, a first run, never loads it), the SDK once the first
+// server's process is running (sessionOpener.ts), sign-in's code with the first remote server.
 
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AtriumEvents, ListKind, TraceWatch } from '../../shared/contract.ts';
@@ -24,6 +25,7 @@ export class McpHub {
   /** The connection code once loaded; until then, the load under way. */
   private connectionCode: typeof ConnectionCode | undefined;
   private loading: Promise<typeof ConnectionCode> | undefined;
+  private loadingAuthorization: Promise<void> | undefined;
   private readonly changes = new KeyedQueue();
   // By server name, not by connection: a watch goes on to the connection that replaces one (an edit).
   private readonly traceWatches = new TraceWatches((serverId, watched) => this.connections.get(serverId)?.trace.setWatched(watched));
@@ -40,15 +42,27 @@ export class McpHub {
    */
   async add(definitions: readonly ServerDefinition[], options: { start?: boolean } = {}): Promise<void> {
     if (definitions.length === 0) return;
+    const code = this.connectionCode ?? (await this.loadConnectionCode());
+    // Sign-in's code (and the SDK under it) only for a remote server: local ones start without it.
+    if (definitions.some((definition) => definition.transport !== 'stdio')) await this.loadAuthorization();
     // Once loaded, added at once: no other request sees the hub between a replace's removal and this.
-    this.addWith(this.connectionCode ?? (await this.loadConnectionCode()), definitions, options);
+    this.addWith(code, definitions, options);
+  }
+
+  private loadAuthorization(): Promise<void> {
+    const { loadAuthorization } = this.services;
+    if (!loadAuthorization || this.services.authorization) return Promise.resolve();
+    this.loadingAuthorization ??= (async () => {
+      this.services = { ...this.services, authorization: await loadAuthorization() };
+    })();
+    // A load that failed is tried again by the next add, not remembered as failed for the host's life.
+    this.loadingAuthorization.catch(() => (this.loadingAuthorization = undefined));
+    return this.loadingAuthorization;
   }
 
   private loadConnectionCode(): Promise<typeof ConnectionCode> {
     this.loading ??= (async () => {
       const code = await import('./connection/McpConnection.ts');
-      const { loadAuthorization } = this.services;
-      if (loadAuthorization && !this.services.authorization) this.services = { ...this.services, authorization: await loadAuthorization() };
       this.connectionCode = code;
       return code;
     })();

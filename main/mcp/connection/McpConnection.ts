@@ -11,8 +11,8 @@ import { LaunchHeldError, SandboxUnavailableError } from './connectionServices.t
 import type { ConnectionServices, LaunchHold } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
-import { toServerError } from './connectionErrors.ts';
 import { ServerError } from './serverError.ts';
+import type * as ConnectionErrors from './connectionErrors.ts';
 import { AnnouncedToolChanges } from './announcedToolChanges.ts';
 import { keepSessionAlive } from './keepAlive.ts';
 import { StatusWaiters } from './statusWaiters.ts';
@@ -191,7 +191,7 @@ export class McpConnection extends SessionRequests {
     try {
       await authorization.signIn(signal);
     } catch (error) {
-      const failure = toServerError(this.id, error);
+      const failure = await failureOf(this.id, error);
       if (this.status.kind !== 'ready') this.failWithoutRestart(error, failure.message);
       throw failure;
     }
@@ -269,7 +269,8 @@ export class McpConnection extends SessionRequests {
       const failed = this.session;
       this.session = undefined;
       if (failed) void failed.close();
-      const message = toServerError(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() }).message;
+      const message = (await failureOf(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() })).message;
+      if (generation !== this.generation) return;
       this.log.add('error', 'host', message);
       if (findAuthorizationFailure(error) || error instanceof SandboxUnavailableError || isLastingLaunchFailure(error)) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
@@ -391,6 +392,16 @@ export class McpConnection extends SessionRequests {
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
+}
+
+/**
+ * A failure in the person's words. What recognises the SDK's errors (connectionErrors.ts) comes with the
+ * SDK, which a connection loads only once its server's process is running (sessionOpener.ts): it is
+ * loaded here, when a start fails, not with the connection.
+ */
+async function failureOf(serverId: string, error: unknown, context: Parameters<typeof ConnectionErrors.toServerError>[2] = {}): Promise<ServerError> {
+  const { toServerError } = await import('./connectionErrors.ts');
+  return toServerError(serverId, error, context);
 }
 
 function sameHold(status: ServerStatus, hold: LaunchHold): boolean {

@@ -3,7 +3,7 @@
 
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolRequest, CallToolResult, ClientCapabilities, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { checkStructuredContent } from './callToolResultShape.ts';
 import { ToolCallChannel } from './toolCallChannel.ts';
@@ -15,6 +15,7 @@ import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/launchFailure.ts';
 import { ServerError } from './serverError.ts';
+import { toServerError } from './connectionErrors.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
 import { TracingTransport } from '../trace/tracingTransport.ts';
 import type { ServerTrace } from '../trace/serverTrace.ts';
@@ -28,7 +29,7 @@ import { receiveTasks } from '../extensions/tasks/taskReceiver.ts';
 import { paramHeaders } from './mcpRequestHeaders.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
-import type { StdioHooks } from './openTransport.ts';
+import type { StdioHooks } from './openStdioTransport.ts';
 
 export interface SessionOptions {
   services: ConnectionServices;
@@ -125,6 +126,11 @@ export class Session {
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
     session.tasks = await session.openTasks(toolCalls);
     return session;
+  }
+
+  /** A request on this session that failed, in the person's words (with why the session closed, when it did). */
+  failureOf(error: unknown, context: { what?: string; address?: string }): ServerError {
+    return toServerError(this.options.definition.id, error, { ...context, ...(this.closedReason ? { closedReason: this.closedReason } : {}) });
   }
 
   private openTasks(channel: ToolCallChannel): Promise<SessionTasks | undefined> {
@@ -298,6 +304,11 @@ export class Session {
     })();
     return this.closing;
   }
+}
+
+/** The SDK's word for a connection that closed (a process that ended during the handshake, among others). */
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 function createClient(options: SessionOptions, capabilities: ClientCapabilities): Client {

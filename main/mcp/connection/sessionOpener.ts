@@ -1,22 +1,24 @@
 // Opens a Session for a server definition: picks the transport, falls back where the spec says to, and
 // remembers what it learnt (the protocol era; that an HTTP server only speaks legacy SSE) so restarts
-// go straight to what works.
+// go straight to what works. A local server's process is started before the session's code (the SDK)
+// is loaded (sessionCode.ts): the server starts up while Atrium loads what speaks to it.
 
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { PriorDiscovery, Tool } from '@modelcontextprotocol/client';
 import type { TransportKind } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { ServerError } from './serverError.ts';
-import { openHttpTransport, openSseTransport, openStdioTransport, suggestsLegacySse } from './openTransport.ts';
-import type { FetchWrapper } from './openTransport.ts';
+import { openStdioTransport } from './openStdioTransport.ts';
+import type { FetchWrapper } from './openRemoteTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, formatMegabytes } from '../oversizedMessage.ts';
-import type { SessionOptions } from './session.ts';
-import { Session } from './session.ts';
+import type { Session, SessionOptions } from './session.ts';
+import type * as SessionCode from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
 import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 import { withSecrets } from '../config/secretReferences.ts';
 import type { SecretSource } from '../../store/secrets.ts';
+import { HeldProcessHooks } from '../stdio/heldProcessHooks.ts';
+import { loadSessionCode, processStart, sessionCodeLoaded } from './sessionCode.ts';
 
 export interface TransportDefaults {
   /** The largest message read from a server (a stdio line, a JSON answer, an event) unless its definition says. */
@@ -71,7 +73,22 @@ export class SessionOpener {
       };
       // Learnt in an earlier run: this server speaks only the 2025-era handshake, so no probe.
       if (this.prior === undefined && this.defaults.eras?.knownLegacy(def)) this.prior = { kind: 'legacy' };
-      const spawn = () => Session.open(options, (hooks) => openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets, this.defaults.sandbox), this.prior);
+      const spawn = async () => {
+        const hooks = new HeldProcessHooks(options.log);
+        const transport = await processStart(async () => {
+          const opened = await openStdioTransport(def, hooks, limits, this.defaults.launchGate, this.defaults.secrets, this.defaults.sandbox);
+          opened.startAhead();
+          return opened;
+        });
+        let code: typeof SessionCode;
+        try {
+          code = await loadSessionCode();
+        } catch (error) {
+          await transport.close();
+          throw error;
+        }
+        return code.Session.open(options, async (sessionHooks) => hooks.handTo(sessionHooks, transport), this.prior);
+      };
       const probed = this.prior === undefined;
       let session: Session;
       try {
@@ -98,6 +115,7 @@ export class SessionOpener {
       onDiscarded: (error: Error) => options.log.add('warning', 'host', `protocol: ${error.message}`),
       onEndlessEvent: () => options.log.add('warning', 'host', `protocol: an event from the server went on past twice the ${formatMegabytes(cap)} MB cap without ending; Atrium stopped reading its stream`),
     };
+    const [{ Session }, { openHttpTransport, openSseTransport, suggestsLegacySse }] = await Promise.all([loadSessionCode(), import('./openRemoteTransport.ts')]);
     if (!this.usesLegacySse) {
       try {
         return this.remember(await Session.open(options, async () => openHttpTransport(remote, this.toolByName, bounds, this.wrapFetch), this.prior));
@@ -118,6 +136,8 @@ export class SessionOpener {
   }
 }
 
+/** A connection that closed during the handshake; the SDK's own error says so only once its code is loaded. */
 function closedDuringConnect(error: unknown): boolean {
-  return error instanceof ServerError ? error.kind === 'unavailable' : error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+  if (error instanceof ServerError) return error.kind === 'unavailable';
+  return sessionCodeLoaded()?.isConnectionClosed(error) === true;
 }

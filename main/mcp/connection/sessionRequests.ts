@@ -10,7 +10,6 @@ import { describeBlock } from '../../../shared/installs.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import type { AnnouncedToolChanges } from './announcedToolChanges.ts';
-import { toServerError } from './connectionErrors.ts';
 import type { ConnectionServices } from './connectionServices.ts';
 import type { Catalog } from './serverCatalog.ts';
 import { toolNamed } from './serverCatalog.ts';
@@ -243,10 +242,10 @@ export abstract class SessionRequests {
       try {
         return await run(fresh);
       } catch (retryError) {
-        throw toServerError(this.id, retryError, { what, ...(fresh.closedReason ? { closedReason: fresh.closedReason } : {}), ...this.addressContext() });
+        throw fresh.failureOf(retryError, { what, ...this.addressContext() });
       }
     }
-    throw toServerError(this.id, error, { what, ...(session.closedReason ? { closedReason: session.closedReason } : {}), ...this.addressContext() });
+    throw session.failureOf(error, { what, ...this.addressContext() });
   }
 }
 

@@ -47,6 +47,10 @@ const fixtures = {
   crash: `
     process.stderr.write('about to crash\\n');
     process.exit(3);`,
+  // Speaks first and leaves at once: all of it happens before a client that starts late is listening.
+  hasty: `
+    process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hello"}}\\n');
+    process.stderr.write('leaving\\n');`,
   stderr: `
     process.stderr.write('first\\r\\nsecond');
     process.stderr.write(' half\\n' + 'e'.repeat(20000) + '\\n');
@@ -54,7 +58,7 @@ const fixtures = {
 };
 
 let dir = '';
-const script: Record<keyof typeof fixtures, string> = { echo: '', noisy: '', stubborn: '', parent: '', env: '', crash: '', stderr: '' };
+const script: Record<keyof typeof fixtures, string> = { echo: '', noisy: '', stubborn: '', parent: '', env: '', crash: '', hasty: '', stderr: '' };
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'atrium-stdio-'));
@@ -295,6 +299,43 @@ test('a crashed server fires onExit with its code and onclose once, and later se
   await assert.rejects(server.transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }), /its process is not running/);
   await server.transport.close();
   assert.equal(server.closes, 1);
+});
+
+test('a process started ahead of its client (the SDK still loading): what it said and its end reach the client when it starts, in order', async () => {
+  const exits: ProcessExitInfo[] = [];
+  const stderrLines: string[] = [];
+  let exited = (): void => {};
+  const exit = new Promise<void>((resolve) => (exited = resolve));
+  const onExit = (info: ProcessExitInfo): void => {
+    exits.push(info);
+    exited();
+  };
+  const transport = new StdioProcessTransport(launchOf('hasty'), { onStderrLine: (line) => stderrLines.push(line), onNoise: () => {}, onExit });
+  const heard: string[] = [];
+  transport.onmessage = (message) => heard.push(`message ${'method' in message ? message.method : ''}`);
+  transport.onclose = () => heard.push('close');
+  transport.startAhead();
+  await exit;
+  // The process has run, spoken and ended; its stderr and exit went to the hooks, and nothing to the client yet.
+  assert.deepEqual(exits, [{ code: 0, signal: null }]);
+  assert.deepEqual(stderrLines, ['leaving']);
+  assert.deepEqual(heard, []);
+  await transport.start();
+  assert.deepEqual(heard, ['message notifications/message', 'close']);
+  await assert.rejects(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }), /its process is not running/);
+  await assert.rejects(transport.start(), /can only be started once/);
+});
+
+test("a spawn that fails ahead of its client fails the client's start with the launch error, and nothing is left unhandled", async () => {
+  const transport = new StdioProcessTransport({ command: 'atrium-no-such-command-xyz', args: [], env: { PATH: '/nowhere/bin' } }, { onStderrLine: () => {}, onNoise: () => {}, onExit: () => {} });
+  transport.startAhead();
+  await new Promise((resolve) => setImmediate(resolve));
+  const failure = await transport.start().then(
+    () => assert.fail('start() resolved'),
+    (error: unknown) => error,
+  );
+  assert.ok(failure instanceof ServerLaunchError);
+  assert.equal(failure.kind, 'command-not-found');
 });
 
 test('killAllSync() SIGKILLs every running server, for the host exit handler', async () => {

@@ -64,6 +64,10 @@ export class StdioProcessTransport implements Transport {
   #drain: Promise<void> | undefined;
   /** The lines sent in this tick, written together once it ends. */
   #outgoing: string[] = [];
+  /** The spawn of a process started ahead of its client (startAhead). */
+  #startedAhead: Promise<void> | undefined;
+  /** What the client is to hear once it starts, while the process runs ahead of it; undefined otherwise. */
+  #held: (() => void)[] | undefined;
   readonly #whenFinished: Promise<void>;
   #markFinished: () => void = () => {};
 
@@ -72,15 +76,20 @@ export class StdioProcessTransport implements Transport {
     this.#hooks = hooks;
     this.#reader = new JsonLineReader(
       {
-        onMessage: (message, wireText) => this.onmessage?.(message, { wireText }),
-        onNoise: (line) => hooks.onNoise(line),
-        onOversize: (error) => {
-          this.onerror?.(error);
-          // The request the discarded message answered fails now, with the reason, instead of timing out.
-          if (error.messageId !== undefined) {
-            this.onmessage?.(tooLargeAnswer(error.messageId, error.limitBytes));
-          }
+        onMessage: (message, wireText) => {
+          // The hot path: no closure unless the client is yet to start.
+          if (this.#held) this.#held.push(() => this.onmessage?.(message, { wireText }));
+          else this.onmessage?.(message, { wireText });
         },
+        onNoise: (line) => hooks.onNoise(line),
+        onOversize: (error) =>
+          this.#toClient(() => {
+            this.onerror?.(error);
+            // The request the discarded message answered fails now, with the reason, instead of timing out.
+            if (error.messageId !== undefined) {
+              this.onmessage?.(tooLargeAnswer(error.messageId, error.limitBytes));
+            }
+          }),
       },
       { maxMessageBytes: launch.maxMessageBytes },
     );
@@ -95,7 +104,41 @@ export class StdioProcessTransport implements Transport {
     liveChildren.clear();
   }
 
+  /**
+   * Starts the process now, before the client that will speak to it exists (the SDK's code is still
+   * loading, sessionOpener.ts): the server starts while it loads. What the process says meanwhile (its
+   * messages, its end) is held, and reaches the client once the client calls start().
+   */
+  startAhead(): void {
+    if (this.#startedAhead) throw new Error('StdioProcessTransport can only be started once');
+    this.#held = [];
+    this.#startedAhead = this.#spawn();
+    // A failed spawn is reported by the client's start(); until then it is not an unhandled rejection.
+    this.#startedAhead.catch(() => undefined);
+  }
+
   start(): Promise<void> {
+    const ahead = this.#startedAhead;
+    if (ahead === undefined || this.#held === undefined) return this.#spawn();
+    // The client starts a process started ahead: it waits for the same spawn, then hears what was held.
+    const release = (): void => {
+      const held = this.#held ?? [];
+      this.#held = undefined;
+      for (const deliver of held) deliver();
+    };
+    return ahead.then(release, (error: unknown) => {
+      release();
+      throw error;
+    });
+  }
+
+  /** Calls the client now, or once it starts when the process was started ahead of it. */
+  #toClient(deliver: () => void): void {
+    if (this.#held) this.#held.push(deliver);
+    else deliver();
+  }
+
+  #spawn(): Promise<void> {
     if (this.#child || this.#closing) return Promise.reject(new Error('StdioProcessTransport can only be started once'));
     installExitHandler();
     const { command, args, env, cwd } = this.#launch;
@@ -219,10 +262,10 @@ export class StdioProcessTransport implements Transport {
     child.stderr?.on('data', splitLines(MAX_STDERR_LINE_BYTES, (line) => this.#hooks.onStderrLine(line)));
     // A server that dies mid-write makes stdin fail with EPIPE; the exit is what gets reported, not the pipe.
     child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.onerror?.(error);
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.#toClient(() => this.onerror?.(error));
     });
-    child.stdout?.on('error', (error) => this.onerror?.(error));
-    child.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('error', (error) => this.#toClient(() => this.onerror?.(error)));
+    child.on('error', (error) => this.#toClient(() => this.onerror?.(error)));
     child.once('exit', (code, signal) => {
       this.#exited = true;
       liveChildren.delete(child);
@@ -250,7 +293,7 @@ export class StdioProcessTransport implements Transport {
     }
     if (info) this.#hooks.onExit(info);
     this.#markFinished();
-    this.onclose?.();
+    this.#toClient(() => this.onclose?.());
   }
 }
 
