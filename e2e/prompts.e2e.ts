@@ -81,4 +81,21 @@ test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete 
     await expect(box).toBeFocused();
     await expect(box).toHaveValue('/args');
   });
+
+  await test.step('Run with a required argument empty says which one under its field and puts the cursor there; filled, the words go', async () => {
+    await box.press('Enter');
+    const form = page.getByRole('form', { name: 'Prompt args-prompt' });
+    const city = form.getByRole('combobox', { name: /^city/ });
+    await form.getByRole('button', { name: 'Run prompt' }).click();
+    await expect(form, 'nothing ran').toBeVisible();
+    await expect(city).toHaveAccessibleDescription('city is needed to run this prompt.');
+    await expect(city).toHaveAttribute('aria-invalid', 'true');
+    await expect(city).toBeFocused();
+    await page.screenshot({ path: 'e2e/artifacts/prompts-argument-missing.png' });
+    await city.fill('Paris');
+    await expect(form.getByText('city is needed to run this prompt.')).toBeHidden();
+    await expect(city).not.toHaveAttribute('aria-invalid', 'true');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect(form).toBeHidden();
+  });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ReactNode } from 'react';
+import { FieldProblem } from './FieldProblem.tsx';
 import { UntrustedText } from './UntrustedText.tsx';
 import { withoutMarks } from '../../shared/serverText.ts';
 
@@ -17,6 +18,8 @@ interface CompletingInputProps {
   complete(value: string): Promise<string[]>;
   /** Changes when what the completions depend on changes (the other arguments). */
   dependsOn: string;
+  /** What is wrong with the value, said under the field (the field points at it). */
+  problem?: { id: string; message: string } | undefined;
   onChange(value: string): void;
 }
 
@@ -26,7 +29,7 @@ interface CompletingInputProps {
  * combobox for the keyboard as for the pointer: arrows move through the suggestions, Enter picks the one
  * chosen, Escape closes them (and only them: the form around it is left as it is) until the next key.
  */
-export function CompletingInput({ name, label, description, value, required, autoFocus, complete, dependsOn, onChange }: CompletingInputProps) {
+export function CompletingInput({ name, label, description, value, required, autoFocus, complete, dependsOn, problem, onChange }: CompletingInputProps) {
   const [focused, setFocused] = useState(false);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   // The suggestion the arrows chose (-1: none), and whether Escape closed them.
@@ -89,8 +92,10 @@ export function CompletingInput({ name, label, description, value, required, aut
         </span>
         {description ? <span className="field-description">{description}</span> : null}
         <input
+          name={name}
           value={value}
           required={required}
+          {...(problem ? { 'aria-invalid': true, 'aria-describedby': problem.id } : {})}
           autoFocus={autoFocus}
           autoComplete="off"
           role="combobox"
@@ -107,6 +112,7 @@ export function CompletingInput({ name, label, description, value, required, aut
           }}
         />
       </label>
+      {problem ? <FieldProblem id={problem.id} message={problem.message} /> : null}
       {open ? (
         <ul className="suggestions" role="listbox" id={listId} aria-label={`Suggestions for ${name}`}>
           {suggestions.map((suggestion, index) => (

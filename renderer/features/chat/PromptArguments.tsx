@@ -1,3 +1,4 @@
+import { useId, useRef, useState } from 'react';
 import type { PromptSummary } from '../../../shared/domain.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { CompletingInput } from '../../ui/CompletingInput.tsx';
@@ -14,17 +15,35 @@ interface PromptArgumentsProps {
   onClose(): void;
 }
 
-/** A chosen prompt's arguments, each with the server's completions (completion/complete), then Run. */
+/**
+ * A chosen prompt's arguments, each with the server's completions (completion/complete), then Run. Run
+ * with a required argument empty says so under each such field and puts the cursor in the first.
+ */
 export function PromptArguments({ prompt, values, running, onChange, onRun, onClose }: PromptArgumentsProps) {
   const api = useAtriumApi();
+  const formId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // Said once Run was pressed, and only while the argument is still empty.
+  const [runTried, setRunTried] = useState(false);
   const missing = prompt.arguments.filter((arg) => arg.required && !values[arg.name]?.trim());
+  const problemOf = (name: string, index: number) =>
+    runTried && missing.some((arg) => arg.name === name) ? { id: `${formId}-${index}-problem`, message: `${name} is needed to run this prompt.` } : undefined;
   return (
     <form
+      ref={formRef}
       className="prompt-arguments"
       aria-label={`Prompt ${prompt.name}`}
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (missing.length === 0 && !running) onRun(values);
+        if (running) return;
+        const first = missing[0];
+        if (first === undefined) {
+          onRun(values);
+          return;
+        }
+        setRunTried(true);
+        formRef.current?.querySelector<HTMLInputElement>(`input[name="${CSS.escape(first.name)}"]`)?.focus();
       }}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onClose();
@@ -54,6 +73,7 @@ export function PromptArguments({ prompt, values, running, onChange, onRun, onCl
           autoFocus={index === 0}
           value={values[arg.name] ?? ''}
           dependsOn={JSON.stringify(values)}
+          problem={problemOf(arg.name, index)}
           complete={(value) =>
             api
               .complete({ serverId: prompt.serverId, ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: arg.name, value }, context: othersThan(values, arg.name) })
@@ -66,7 +86,7 @@ export function PromptArguments({ prompt, values, running, onChange, onRun, onCl
         <button type="button" className="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={missing.length > 0 || running}>
+        <button type="submit" className="button button-primary" disabled={running}>
           Run prompt
         </button>
       </div>
