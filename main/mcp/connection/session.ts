@@ -56,6 +56,12 @@ export class Session {
   closedReason: string | undefined;
   /** A retired session was replaced on purpose (HTTP session expiry); its close is not a crash. */
   retired = false;
+  /**
+   * The discovery probe went unanswered within its time limit and the 2025-era handshake followed: a
+   * 2025-era server that ignores the probe, or a modern one slow to start (a first `npx` download). Not a
+   * verdict to keep on its own (sessionOpener.ts).
+   */
+  discoveryUnanswered = false;
   private transport: Transport | undefined;
   /** tools/call on a 2025-era connection; made with the transport, used once the era is known. */
   private toolCalls: ToolCallChannel | undefined;
@@ -105,6 +111,7 @@ export class Session {
     // One deadline for the whole start: a discovery probe that times out falls back to initialize, and
     // both together must still fit in the connect time limit.
     const deadline = AbortSignal.timeout(options.connectTimeoutMs);
+    const handshakeStarted = performance.now();
     try {
       await session.client.connect(toolCalls, {
         timeout: options.connectTimeoutMs,
@@ -123,6 +130,8 @@ export class Session {
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
       throw error;
     }
+    // A probe's timeout verdict comes no sooner than its time limit; a refusal comes before it.
+    session.discoveryUnanswered = prior === undefined && session.era === 'legacy' && performance.now() - handshakeStarted >= options.probeTimeoutMs;
     if (session.transport instanceof StreamableHTTPClientTransport) session.sessionIdAtConnect = session.transport.sessionId;
     session.tasks = await session.openTasks(toolCalls);
     return session;

@@ -93,9 +93,7 @@ export class SessionOpener {
       let session: Session;
       try {
         session = await spawn();
-        // It answered the probe as a 2025-era server does (method not found): its next starts skip the
-        // probe's round trip, as for one that exits on it.
-        if (probed && session.priorDiscovery()?.kind === 'legacy') this.defaults.eras?.learnLegacy(def);
+        if (probed) this.learnFromProbe(session, options);
       } catch (error) {
         // Some 2025-era servers exit on any request before initialize, which ends the discovery probe;
         // such a server is legacy, and gets a fresh process with the plain initialize handshake.
@@ -130,8 +128,25 @@ export class SessionOpener {
     return session;
   }
 
+  /**
+   * What a probed start tells of the server's era. It answered the probe as a 2025-era server does
+   * (method not found): its next starts skip the probe's round trip, as for one that exits on it. It
+   * left the probe unanswered: kept only the second start running (eras.probeUnanswered), since a modern
+   * server slow to start once would otherwise lose its era for a week.
+   */
+  private learnFromProbe(session: Session, options: SessionOptions): void {
+    const eras = this.defaults.eras;
+    const def = this.definition;
+    if (session.discoveryUnanswered) {
+      options.log.add('notice', 'host', `no answer to the discovery probe within ${options.probeTimeoutMs} ms: started with the 2025-era handshake this time; the next start asks again`);
+      eras?.probeUnanswered(def);
+    } else if (session.priorDiscovery()?.kind === 'legacy') eras?.learnLegacy(def);
+    else eras?.probeAnswered(def);
+  }
+
   private remember(session: Session): Session {
-    this.prior = session.priorDiscovery() ?? this.prior;
+    // An unanswered probe is no verdict: a restart asks again.
+    if (!session.discoveryUnanswered) this.prior = session.priorDiscovery() ?? this.prior;
     return session;
   }
 }

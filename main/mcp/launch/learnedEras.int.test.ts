@@ -62,14 +62,45 @@ test('a server that answers the discovery probe "method not found" is not probed
   assert.deepEqual([await starts(), await probes()], [3, 1], 'two more starts, no more probes: the era was kept');
 });
 
-test('a server that leaves the discovery probe unanswered is started once: initialize follows on the same process, and later starts skip the probe', async () => {
+test('a server that leaves the discovery probe unanswered is started once each time: initialize follows on the same process; unanswered twice running, later starts skip the probe', async () => {
   const { starts, probes, runHost } = await setUp(['--ignores-probe']);
   // The probe waits half the start's time limit (here 3 s of 6) before it gives up.
   const first = await runHost(6_000);
   assert.deepEqual([first?.status.kind, first?.era], ['ready', 'legacy']);
   assert.deepEqual([await starts(), await probes()], [1, 1], 'one process: not ended for the unanswered probe and started again');
   assert.equal((await runHost(6_000))?.status.kind, 'ready');
-  assert.deepEqual([await starts(), await probes()], [2, 1], 'the era was kept: no probe the second time');
+  assert.deepEqual([await starts(), await probes()], [2, 2], 'once is no verdict (a slow start): asked again');
+  assert.equal((await runHost(6_000))?.status.kind, 'ready');
+  assert.deepEqual([await starts(), await probes()], [3, 2], 'unanswered twice running: the era was kept, no probe the third time');
+});
+
+test('a modern server slow to answer at its first start (a first download) is asked again at the next one, and gets its era', async () => {
+  const home = await makeTempDir('atrium-eras-');
+  homes.push(home);
+  const marks = await makeTempDir('atrium-eras-marks-');
+  homes.push(marks);
+  const slowStart = fileURLToPath(new URL('../../../e2e/servers/slowStartServer.ts', import.meta.url));
+  // Unsandboxed: its mark of a first start must outlive the start.
+  const definition = { command: process.execPath, args: [slowStart, '--delay-ms', '6500', '--slow-once', join(marks, 'started-once')], sandbox: false };
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { slow: definition } }));
+  await approveServers(home);
+  const runHost = async () => {
+    // The probe gives up after half of the 10 s: the server, silent for 6.5 s, is then met with initialize.
+    const core = await startHostCore({ home, keepAliveMs: 0, connectTimeoutMs: 10_000 });
+    await core.hub.whenSettled();
+    const [server] = await core.api.listServers({});
+    const log = core.hub.get('slow').log.recent().map((line) => line.text);
+    await core.shutdown();
+    return { server, log };
+  };
+  const first = await runHost();
+  assert.deepEqual([first.server?.status.kind, first.server?.era], ['ready', 'legacy'], 'the slow first start falls back to the 2025-era handshake');
+  assert.ok(
+    first.log.some((line) => line.includes('no answer to the discovery probe within 5000 ms')),
+    `the log says why it started with the 2025-era handshake:\n${first.log.join('\n')}`,
+  );
+  const second = await runHost();
+  assert.deepEqual([second.server?.status.kind, second.server?.era], ['ready', 'modern'], 'asked again at once, it speaks the 2026-07-28 protocol');
 });
 
 test('a damaged memory of eras is set aside and learnt again; a verdict is not used past a week, nor for another definition', async () => {
