@@ -158,9 +158,9 @@ export class McpConnection extends SessionRequests {
     } else if (this.status.kind === 'blocked') this.start();
   }
 
-  /** What the person's Restart button does: forget past failures and start afresh. */
+  /** What the person's Restart button does (and new roots do): forget past failures and start afresh. */
   async restart(): Promise<void> {
-    await this.stop();
+    await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' }, 'the server was restarted before it answered');
     this.start();
   }
 
@@ -288,8 +288,11 @@ export class McpConnection extends SessionRequests {
     void this.endSession({ kind: 'needs-sign-in', message });
   }
 
-  /** Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on. */
-  private async endSession(status: ServerStatus): Promise<void> {
+  /**
+   * Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on.
+   * `reason` is what a request still waiting for its answer fails with: Atrium ended it, not the server.
+   */
+  private async endSession(status: ServerStatus, reason = 'the server was stopped before it answered'): Promise<void> {
     this.generation++;
     this.clearTimers();
     const session = this.session;
@@ -297,7 +300,9 @@ export class McpConnection extends SessionRequests {
     this.catalog = emptyCatalog();
     this.toolChanges.reset();
     this.setStatus(status);
-    if (session) await session.close();
+    if (!session) return;
+    session.closedReason ??= reason;
+    await session.close();
   }
 
   /** A connect refused for want of authorization: restarting would only ask again, so nothing retries. */

@@ -65,6 +65,16 @@ describe('stdio servers that misbehave', () => {
     await cancelled;
   });
 
+  test('a call under way when the person restarts its server fails saying so, not as a lost connection; the server comes back', async () => {
+    const received = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /hang called/.test(l.text));
+    const call = host.core.api.callTool({ serverId: 'hangs', tool: 'hang', callId: 'restarted-under-it' });
+    await received;
+    const back = nextEvent(host.core, 'serverChanged', (s) => s.id === 'hangs' && s.status.kind === 'ready');
+    await host.core.api.restartServer({ serverId: 'hangs' });
+    await assert.rejects(call, /^ServerError: hangs: tool "hang": the server was restarted before it answered$/);
+    await back;
+  });
+
   test('MCP 2024-11-05 Transports (stdio): non-JSON lines on stdout are logged as warnings and the server keeps working', async () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'noisy', tool: 'echo', arguments: { text: 'clean' } })), 'clean');
     const log = await host.core.api.getServerLog({ serverId: 'noisy' });
