@@ -170,7 +170,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
       const completion = await hub.get(serverId).complete(ref, argument, context);
       return { values: completion.values, ...optional(completion, ['total', 'hasMore']) };
     },
-    runPrompt: async ({ conversationId, serverId, name, arguments: args, provider, model }) => {
+    runPrompt: async ({ conversationId, newConversationId, serverId, name, arguments: args, provider, model }) => {
       const prompt = await checkedPrompt(serverId, name, args);
       let content;
       try {
@@ -183,6 +183,7 @@ export function createAtriumApi(deps: ApiDeps): AtriumApi {
         content,
         origin: { kind: 'prompt', serverId, name },
         ...(conversationId ? { conversationId } : {}),
+        ...(newConversationId ? { newConversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
       });

@@ -70,7 +70,7 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
       const args = [found, history.loadMessages(conversationId), history.toolCalls.list(conversationId)] as const;
       return format === 'markdown' ? exportMarkdown(...args) : exportJson(...args);
     },
-    sendMessage: async ({ conversationId, text, provider, model, resources, files, replaces }) => {
+    sendMessage: async ({ conversationId, newConversationId, text, provider, model, resources, files, replaces }) => {
       // Read before anything is saved: a resource that cannot be read fails the send and loses nothing.
       const attached: ChatContent[] = [];
       for (const file of files ?? []) attached.push(...fileToContent(file));
@@ -79,6 +79,7 @@ export function createConversationApi({ history, drafts, chat, models, pending, 
         content: [{ type: 'text', text }, ...attached],
         ...(resources?.length ? { from: resources.map(({ serverId, uri }) => ({ kind: 'resource' as const, serverId, name: uri })) } : {}),
         ...(conversationId ? { conversationId } : {}),
+        ...(newConversationId ? { newConversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
         ...(replaces ? { replaces } : {}),

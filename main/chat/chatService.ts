@@ -57,6 +57,8 @@ export interface ChatServiceDeps {
 /** What every turn a front end starts may say: where, with which model, and who hears that it began. */
 export interface TurnRequest extends ProviderChoice {
   conversationId?: string;
+  /** Without `conversationId`: the id the new conversation gets (the window's own, so it knows which is its). */
+  newConversationId?: string;
   system?: string;
   /** Called once the person's message is saved and the turn begins; a failure after it is the turn's, shown in the conversation. */
   onStarted?(conversationId: string): void;
@@ -145,6 +147,10 @@ export class ChatService {
     const { history } = this.deps;
     const existing = request.conversationId ? history.getConversation(request.conversationId) : undefined;
     if (request.conversationId && !existing) throw new ConversationError(`there is no conversation "${request.conversationId}"`);
+    if (request.newConversationId !== undefined) {
+      if (request.conversationId !== undefined) throw new ConversationError('a message to a conversation that exists takes no id for a new one');
+      if (history.getConversation(request.newConversationId)) throw new ConversationError(`there is a conversation "${request.newConversationId}" already: a new one needs an id of its own`);
+    }
     // A conversation keeps its provider and model unless the person picks others for this message.
     const choice: ProviderChoice = {
       ...(existing?.providerId ? { provider: existing.providerId } : {}),
@@ -153,7 +159,8 @@ export class ChatService {
     };
     const { config, model } = await this.deps.models.resolveModel(choice);
     const provider = this.deps.models.makeProvider(config);
-    const conversation = existing ?? history.createConversation({ title: titleFrom(request.content ?? []), providerId: config.id, model });
+    const conversation =
+      existing ?? history.createConversation({ title: titleFrom(request.content ?? []), providerId: config.id, model, ...(request.newConversationId ? { id: request.newConversationId } : {}) });
     if (this.running.has(conversation.id)) throw new ConversationError('this conversation already has a turn running; cancel it first');
     const added = prepare(conversation.id);
     // What the person picked for this message is the conversation's model from now on.

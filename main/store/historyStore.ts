@@ -106,9 +106,10 @@ export class HistoryStore {
 
   // ── conversations ──────────────────────────────────────────────────────────────────────────────────
 
-  createConversation(options: { title?: string; providerId?: string; model?: string } = {}): Conversation {
+  /** `id`: the one its starter chose (a UUID), else a new one. */
+  createConversation(options: { id?: string; title?: string; providerId?: string; model?: string } = {}): Conversation {
     const now = this.now();
-    const conversation: Conversation = { id: this.newId(), title: options.title ?? '', createdAt: now, updatedAt: now };
+    const conversation: Conversation = { id: options.id ?? this.newId(), title: options.title ?? '', createdAt: now, updatedAt: now };
     if (options.providerId !== undefined) conversation.providerId = options.providerId;
     if (options.model !== undefined) conversation.model = options.model;
     this.sql.insertConversation.run(conversation.id, conversation.title, now, now, options.providerId ?? null, options.model ?? null);

@@ -213,12 +213,16 @@ test('the conversation list mirrors what the history announces, without asking f
   unbind();
 });
 
-test("a conversation that appears while this window waits for its first message's conversation is that one, and is shown", async () => {
+test("the conversation this window's first message starts is shown when it appears, and not another window's that appears first", async () => {
   const { store, host, unbind } = await boundStore();
-  store.getState().setAwaitingNewConversation(true);
-  host.emit('conversationsChanged', { conversation: { id: 'fresh', title: 'hello', createdAt: 1, updatedAt: 1, running: true } });
+  store.getState().setAwaitingNewConversation('fresh');
+  host.emit('conversationsChanged', { conversation: { id: 'another-windows', title: 'theirs', createdAt: 1, updatedAt: 1, running: true } });
+  host.emit('chatEvent', { conversationId: 'another-windows', event: { type: 'text', messageId: 'm1', delta: 'their reply', at: 1 } });
+  assert.equal(store.getState().selectedConversationId, null, "another window's conversation is listed, not shown");
+  assert.equal(store.getState().awaitingNewConversation, 'fresh');
+  host.emit('conversationsChanged', { conversation: { id: 'fresh', title: 'hello', createdAt: 2, updatedAt: 2, running: true } });
   assert.equal(store.getState().selectedConversationId, 'fresh');
-  assert.equal(store.getState().awaitingNewConversation, false);
+  assert.equal(store.getState().awaitingNewConversation, null);
   unbind();
 });
 

@@ -225,19 +225,19 @@ export function bindAtriumStore(connection: AtriumConnection, store: AtriumStore
       queued.push(line);
       frame ??= requestAnimationFrame(flushLogs);
     }),
-    // The conversation list mirrors the history: a conversation made while this window waits for the one
-    // its first message starts is that one.
+    // The conversation list mirrors the history: the conversation this window's first message starts is
+    // shown when it appears, known by the id the window gave it (another window may start one meanwhile).
     api.on('conversationsChanged', (change) => {
       const appeared = 'conversation' in change && !state().conversations.some((c) => c.id === change.conversation.id);
       state().applyConversationChange(change);
-      if (appeared && state().awaitingNewConversation) state().adoptNewConversation(change.conversation.id);
+      if (appeared && state().awaitingNewConversation === change.conversation.id) state().adoptNewConversation(change.conversation.id);
     }),
     api.on('grantsChanged', (grants) => state().setGrants(grants)),
     api.on('draftChanged', ({ conversationKey, ...draft }) => {
       if (!drafts.isWriting(conversationKey)) mirror(() => state().mirrorDraft(conversationKey, draft));
     }),
     api.on('chatEvent', ({ conversationId, event }) => {
-      if (state().awaitingNewConversation && !state().conversations.some((c) => c.id === conversationId)) state().adoptNewConversation(conversationId);
+      if (state().awaitingNewConversation === conversationId) state().adoptNewConversation(conversationId);
       const shown = state().selectedConversationId === conversationId;
       // A turn that ends or loads tools changes what the model has of them.
       if (shown && (event.type === 'done' || event.type === 'notice')) void loadToolsInUse();

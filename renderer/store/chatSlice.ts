@@ -109,7 +109,8 @@ export interface ChatSlice {
   detail: ConversationDetail | null;
   live: Record<string, LiveTurn>;
   /** A message was sent without a conversation; the first turn event names the one it made. */
-  awaitingNewConversation: boolean;
+  /** The id this window gave the conversation its send is starting, until that conversation appears. */
+  awaitingNewConversation: string | null;
   setConversations(conversations: ConversationSummary[]): void;
   /** A conversation the host saved (made, renamed, written in, a turn begun or ended) or deleted, applied to the list. */
   applyConversationChange(change: AtriumEvents['conversationsChanged']): void;
@@ -123,7 +124,7 @@ export interface ChatSlice {
   /** Shows a conversation in the chat, from anywhere (the Tasks panel, a request's dialog). */
   showConversation(id: string): void;
   setDetail(detail: ConversationDetail | null): void;
-  setAwaitingNewConversation(value: boolean): void;
+  setAwaitingNewConversation(conversationId: string | null): void;
   /** The conversation made by the first message of 'new' is shown and takes over the model picked for it. */
   adoptNewConversation(conversationId: string): void;
   applyTurnEvent(conversationId: string, event: ChatTurnEvent): void;
@@ -209,7 +210,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   selectedConversationId: null,
   detail: null,
   live: {},
-  awaitingNewConversation: false,
+  awaitingNewConversation: null,
   setConversations: (conversations) => set({ conversations }),
   applyConversationChange: (change) =>
     set((state) => {
@@ -238,7 +239,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
       // Its send goes with it: the next new conversation is free to be sent.
       const { new: sendingNew, ...sending } = state.sending;
       return {
-        awaitingNewConversation: false,
+        awaitingNewConversation: null,
         selectedConversationId: conversationId,
         detail: null,
         modelChoice: picked ? { ...modelChoice, [conversationId]: picked } : modelChoice,

@@ -6,7 +6,7 @@ import type { Conversation, ConversationNote, StoredMessage, ToolCallRecord } fr
 import type { PendingRequestView } from '../pendingPayloads.ts';
 import { pendingAnswerSchema } from '../pendingPayloads.ts';
 import type { ParamsSchema } from './schemaParts.ts';
-import { serverId, noParams, serverFilter, conversationId, conversationOnly, stringMap } from './schemaParts.ts';
+import { serverId, noParams, serverFilter, conversationId, conversationOnly, newConversationId, stringMap } from './schemaParts.ts';
 
 export interface ConversationSummary extends Conversation {
   /** A turn runs in it now: a window that missed a turn's end while its link was down learns it here. */
@@ -119,6 +119,7 @@ export const conversationsRequests = {
     required: ['text'],
     properties: {
       conversationId,
+      newConversationId,
       text: { type: 'string', minLength: 1, maxLength: 1_000_000 },
       // An edit of the person's last message: its id (with conversationId).
       replaces: { type: 'string', minLength: 1, maxLength: 200 },
@@ -157,6 +158,7 @@ export const conversationsRequests = {
     required: ['serverId', 'name'],
     properties: {
       conversationId,
+      newConversationId,
       serverId,
       name: { type: 'string', minLength: 1, maxLength: 512 },
       arguments: stringMap,

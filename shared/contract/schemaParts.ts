@@ -24,6 +24,11 @@ export const serverAndUri = {
   properties: { serverId, uri: { type: 'string', minLength: 1, maxLength: 65_536 } },
 } as const;
 export const conversationId = { type: 'string', minLength: 1, maxLength: 100 } as const;
+/**
+ * The id a conversation a request starts is to get: a UUID the window made, so that of the conversations
+ * that appear it knows which is its own (another window may start one at the same moment).
+ */
+export const newConversationId = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } as const;
 /** One tool of one server (MCP Apps: the tool a view belongs to). */
 export const serverAndTool = {
   type: 'object',

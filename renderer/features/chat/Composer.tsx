@@ -100,13 +100,17 @@ export function Composer({
     setActive(0);
   }, []);
 
-  /** Runs one turn; the words typed come back if it could not start, so nothing is lost. */
-  const submit = async (start: () => Promise<unknown>, restore: string) => {
+  /**
+   * Runs one turn; the words typed come back if it could not start, so nothing is lost. A new
+   * conversation gets its id here, so this window knows it among any others starting.
+   */
+  const submit = async (start: (starting: { newConversationId?: string }) => Promise<unknown>, restore: string) => {
     setError(null);
     const sendNumber = startSending(key);
-    if (!conversationId) setAwaitingNew(true);
+    const newConversationId = conversationId ? undefined : crypto.randomUUID();
+    if (newConversationId) setAwaitingNew(newConversationId);
     try {
-      await start();
+      await start(newConversationId ? { newConversationId } : {});
     } catch (failure) {
       setError(errorMessage(failure));
       setText((current) => (current === '' ? restore : current));
@@ -115,7 +119,7 @@ export function Composer({
       // it named was adopted, and a later new conversation may be waiting now: that wait is left alone.
       const neverNamed = useAtriumStore.getState().sending[key] === sendNumber;
       doneSending(sendNumber);
-      if (!conversationId && neverNamed) setAwaitingNew(false);
+      if (neverNamed && newConversationId !== undefined && useAtriumStore.getState().awaitingNewConversation === newConversationId) setAwaitingNew(null);
     }
   };
 
@@ -131,9 +135,10 @@ export function Composer({
     const resources = sent.map(({ serverId, uri }) => ({ serverId, uri }));
     clearAttachments(key);
     setFiles([]);
-    void submit(async () => {
+    void submit(async (starting) => {
       try {
         await api.sendMessage({
+          ...starting,
           text: message,
           // Exactly what the model picker shows.
           ...(model ?? {}),
@@ -154,7 +159,7 @@ export function Composer({
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
     closePromptForm();
     setText('');
-    void submit(() => api.runPrompt({ serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
+    void submit((starting) => api.runPrompt({ ...starting, serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
   };
 
   const stop = () => {
@@ -163,9 +168,9 @@ export function Composer({
 
   const runSkill = ({ serverId, uri, name }: { serverId: string; uri: string; name: string }) => {
     setText('');
-    void submit(async () => {
+    void submit(async (starting) => {
       try {
-        await api.runSkill({ serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) });
+        await api.runSkill({ ...starting, serverId, uri, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) });
       } catch (failure) {
         // The person said no to the skill: that is said, and the box stays empty rather than offering it again.
         if (!(failure instanceof AtriumRequestError && failure.code === 'cancelled')) throw failure;

@@ -16,7 +16,7 @@ export function createSkillsApi({ registry, loader, approvals }: Pick<SkillsHost
     listSkills: async ({ serverId }) => registry.list(serverId),
     showSkill: async ({ serverId, uri }) => loader.show(serverId, uri),
     showSkillFile: async ({ serverId, uri, file }) => loader.showFile(serverId, uri, file),
-    runSkill: async ({ conversationId, serverId, uri, provider, model }) => {
+    runSkill: async ({ conversationId, newConversationId, serverId, uri, provider, model }) => {
       // Asked and verified before anything is saved: a skill that cannot be used sends nothing.
       const loaded = await loader.use({ serverId, uri, by: 'person', ...(conversationId ? { conversationId } : {}) }).catch((error: unknown) => {
         if (error instanceof SkillRefusal && error.denied) throw new SkillRefusal(`you chose not to use the skill; nothing was sent`, { denied: true });
@@ -32,6 +32,7 @@ export function createSkillsApi({ registry, loader, approvals }: Pick<SkillsHost
         // The conversation holds the skill's entry before the model's first step, so it can read the skill's files.
         onStarted: (id) => loader.hold(id, loaded),
         ...(conversationId ? { conversationId } : {}),
+        ...(newConversationId ? { newConversationId } : {}),
         ...(provider ? { provider } : {}),
         ...(model ? { model } : {}),
       });

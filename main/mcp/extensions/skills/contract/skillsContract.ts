@@ -3,7 +3,7 @@
 // a conversation is using. Registered with the other sections in shared/contract.ts.
 
 import type { ParamsSchema } from '../../../../../shared/contract/schemaParts.ts';
-import { conversationId, conversationOnly, serverAndUri, serverFilter, serverId } from '../../../../../shared/contract/schemaParts.ts';
+import { conversationId, conversationOnly, newConversationId, serverAndUri, serverFilter, serverId } from '../../../../../shared/contract/schemaParts.ts';
 import type { ServerSkillList, ShownSkill, SkillInUse } from './skillViews.ts';
 
 const uri = { type: 'string', minLength: 1, maxLength: 65_536 } as const;
@@ -50,6 +50,7 @@ export const skillsRequests = {
     required: ['serverId', 'uri'],
     properties: {
       conversationId,
+      newConversationId,
       serverId,
       uri,
       provider: { type: 'string', minLength: 1, maxLength: 100 },
