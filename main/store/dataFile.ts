@@ -302,31 +302,41 @@ async function removeLeftoverTemporaryFiles(folder: string, inside: readonly str
 
 /**
  * Makes the data folder private: the folder 0700 and every file in it 0600 (folders inside 0700),
- * tightening what an older Atrium or a copy left looser. POSIX only: Windows has no such modes.
+ * tightening what an older Atrium or a copy left looser: the group and others lose every permission,
+ * the owner keeps theirs (a program installed with a server stays runnable). POSIX only: Windows has no
+ * such modes.
  */
 export async function prepareDataFolder(home: string): Promise<void> {
   await mkdir(home, { recursive: true, mode: 0o700 });
   await removeLeftoverTemporaryFiles(home, ['cache']);
   if (process.platform === 'win32') return;
-  await tighten(home, 0o700);
+  await tighten(home);
   await tightenInside(home, 0);
 }
+
+/**
+ * Installed servers' code (mcp/install/bundle/bundleFolders.ts): the folder itself is made private, and
+ * what is in it, out of reach through it, keeps the modes its bundle gave it. Walking it would cost every
+ * start a look at each of its thousands of files.
+ */
+const INSTALLED_CODE = 'bundles';
 
 async function tightenInside(folder: string, depth: number): Promise<void> {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      await tighten(path, 0o700);
-      if (depth < 4) await tightenInside(path, depth + 1);
+      await tighten(path);
+      if (depth < 4 && !(depth === 0 && entry.name === INSTALLED_CODE)) await tightenInside(path, depth + 1);
     } else if (entry.isFile()) {
-      await tighten(path, 0o600);
+      await tighten(path);
     }
     // Symbolic links are left alone: their target may be anywhere, and not Atrium's.
   }
 }
 
-async function tighten(path: string, mode: number): Promise<void> {
+/** Takes away what the group and others may do; what the owner may do stays (a program stays runnable). */
+async function tighten(path: string): Promise<void> {
   const stats = await lstat(path).catch(() => null);
-  if (stats && (stats.mode & 0o077) !== 0) await chmod(path, stats.mode & mode & 0o777).catch(() => undefined);
+  if (stats && (stats.mode & 0o077) !== 0) await chmod(path, stats.mode & 0o700).catch(() => undefined);
 }

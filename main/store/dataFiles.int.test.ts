@@ -260,6 +260,21 @@ describe('the data folder is private', () => {
     assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
     await assertPrivate(home);
   });
+
+  test("a program installed with a server stays runnable after Atrium starts, and the installed servers' folder is private", { skip: process.platform === 'win32' }, async () => {
+    const home = await homeFromTemplate();
+    // As @anthropic-ai/mcpb unpacks a bundle whose server is a program: its modes from the archive.
+    const server = join(home, 'bundles', 'tool-1.0.0-0123456789ab', 'server');
+    await mkdir(server, { recursive: true, mode: 0o755 });
+    await chmod(join(home, 'bundles'), 0o755);
+    await writeFile(join(server, 'tool'), '#!/bin/sh\necho ok\n', { mode: 0o755 });
+    const ownScript = join(home, 'my-tool.sh');
+    await writeFile(ownScript, '#!/bin/sh\n', { mode: 0o755 });
+    assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
+    assert.equal((await stat(join(home, 'bundles'))).mode & 0o777, 0o700, "the installed servers' folder is private");
+    assert.equal((await stat(join(server, 'tool'))).mode & 0o777, 0o755, 'what is inside it keeps the modes its bundle gave it');
+    assert.equal((await stat(ownScript)).mode & 0o777, 0o700, 'a program of the data folder is private, and still runnable by its owner');
+  });
 });
 
 describe('the browser mode', () => {
