@@ -12,7 +12,6 @@ import type { FetchWrapper } from './openRemoteTransport.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, formatMegabytes } from '../oversizedMessage.ts';
 import type { Session, SessionOptions } from './session.ts';
-import type * as SessionCode from './session.ts';
 import type { EraMemory } from '../launch/learnedEras.ts';
 import type { LaunchGate, LaunchSandbox } from './connectionServices.ts';
 import { withSecrets } from '../config/secretReferences.ts';
@@ -80,14 +79,22 @@ export class SessionOpener {
           opened.startAhead();
           return opened;
         });
-        let code: typeof SessionCode;
+        let handedOver = false;
         try {
-          code = await loadSessionCode();
+          const { Session } = await loadSessionCode();
+          return await Session.open(
+            options,
+            async (sessionHooks) => {
+              handedOver = true;
+              return hooks.handTo(sessionHooks, transport);
+            },
+            this.prior,
+          );
         } catch (error) {
-          await transport.close();
+          // A process no session took over is stopped here: nothing else knows of it.
+          if (!handedOver) await transport.close();
           throw error;
         }
-        return code.Session.open(options, async (sessionHooks) => hooks.handTo(sessionHooks, transport), this.prior);
       };
       const probed = this.prior === undefined;
       let session: Session;
