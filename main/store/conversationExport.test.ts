@@ -51,7 +51,7 @@ test('Markdown has a heading per turn, tool calls with server, tool, arguments a
     ['## You · 2026-01-02 03:04:06 UTC', '## Assistant · 2026-01-02 03:04:07 UTC', '## Assistant · 2026-01-02 03:04:09 UTC', '## Assistant · 2026-01-02 03:04:10 UTC'],
     'the tool result turn is shown with its call, not repeated',
   );
-  assert.match(markdown, /\*\*Tool call\*\* `files__read`: server `files`, tool `read`, status done, allowed by person, 12 ms/);
+  assert.match(markdown, /\*\*Tool call\*\* `files__read`: server `files`, tool `read`, status done, allowed by you, 12 ms/);
   assert.match(markdown, /Arguments:\n\n```json\n\{\n {2}"path": "\/etc\/hosts"\n\}\n```/);
   assert.match(markdown, /Result:\n\n````text\n127\.0\.0\.1 localhost\n```\n<iframe src="evil">\n```\n````/, 'a result with a fence inside gets a longer fence');
   assert.match(markdown, /> \*\*Incomplete:\*\* this reply was interrupted/);
@@ -127,4 +127,16 @@ test('an edited message and the reply it had are exported saying so, not as repl
   assert.match(markdown, /how many live in Paris\?\n\n> \*\*Edited:\*\* this is what you wrote before you edited it/);
   assert.match(markdown, /Two million\.\n\n> \*\*Replaced by your edit:\*\*/);
   assert.doesNotMatch(markdown, /Replaced by Retry/);
+});
+
+test("who decided a call is said in the reader's words: a call no one could be asked about was refused by Atrium, not by a policy of theirs", () => {
+  const cut = [message(1, { role: 'assistant', status: 'complete', content: [] })];
+  const said = (decidedBy: string, decision: 'allow' | 'deny') => {
+    const call = { ...toolCalls[0], messageId: 'm1', decision, decidedBy, status: decision === 'allow' ? 'done' : 'denied' } as ToolCallRecord;
+    return /status \w+, ((?:allowed|denied) by [^,\n]+)/.exec(exportMarkdown(conversation, cut, [call]))?.[1];
+  };
+  assert.equal(said('person', 'deny'), 'denied by you');
+  assert.equal(said('grant', 'allow'), 'allowed by a permission you gave');
+  assert.equal(said('mode', 'allow'), 'allowed by your approval setting');
+  assert.equal(said('policy', 'deny'), 'denied by Atrium (no one was asked)');
 });

@@ -67,11 +67,23 @@ function resultBlock(result: unknown): string {
   return json(result);
 }
 
+/**
+ * Who decided a call, in the reader's words: the saved values are the consent gate's (consentGate.ts).
+ * "policy" is Atrium's own rule (a changed tool held back, a call no one could be asked about), not an
+ * organisation's.
+ */
+const DECIDED_BY: Readonly<Record<string, string>> = {
+  person: 'you',
+  grant: 'a permission you gave',
+  mode: 'your approval setting',
+  policy: 'Atrium (no one was asked)',
+};
+
 function toolCallSection(call: ToolCallRecord): string {
   const facts = offeredByNoServer(call)
     ? ['no server offered it', `status ${call.status}`]
     : [`server ${inlineCode(call.serverId)}`, `tool ${inlineCode(call.tool)}`, `status ${call.status}`];
-  if (call.decision !== undefined) facts.push(`${call.decision === 'allow' ? 'allowed' : 'denied'}${call.decidedBy === undefined ? '' : ` by ${oneLine(call.decidedBy)}`}`);
+  if (call.decision !== undefined) facts.push(`${call.decision === 'allow' ? 'allowed' : 'denied'}${call.decidedBy === undefined ? '' : ` by ${DECIDED_BY[call.decidedBy] ?? oneLine(call.decidedBy)}`}`);
   if (call.durationMs !== undefined) facts.push(`${call.durationMs} ms`);
   const parts = [`**Tool call** ${inlineCode(call.modelName)}: ${facts.join(', ')}`, 'Arguments:', json(call.arguments)];
   if (call.result !== undefined) parts.push(call.isError ? 'Result (error):' : 'Result:', resultBlock(call.result));
