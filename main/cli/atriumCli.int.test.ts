@@ -227,6 +227,8 @@ describe('atrium import', () => {
       const second = await atrium(home, 'import', vscode);
       assert.match(second.stdout, /added web/);
       assert.match(second.stderr, /server "broken": a stdio server needs "command"/);
+      assert.match(second.stdout, /1 server\(s\) added to .*; 1 left out \(said above\)/);
+      assert.equal(second.code, 1, 'an entry left out is a failure a script sees, the others added all the same');
 
       const stored = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, unknown>; note: string };
       assert.equal(stored.note, 'keep me');

@@ -254,9 +254,11 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
     // Imported servers are not trusted, and each is asked about (or approved with `atrium servers approve`) before it first runs.
     if (report.added.length > 0) io.out('Each added server is not trusted and asks for your approval before it first runs.');
     for (const id of report.unchanged) io.out(`${id} is already configured`);
-    io.out(`${report.added.length} server(s) added to ${target}`);
+    const leftOut = report.problems.length > 0 ? `; ${report.problems.length} left out (said above)` : '';
+    io.out(`${report.added.length} server(s) added to ${target}${leftOut}`);
   }
-  return report.added.length === 0 && report.problems.length > 0 ? 1 : 0;
+  // An entry left out is not a success, as a list that leaves out a server is not: a script sees it.
+  return report.problems.length > 0 ? 1 : 0;
 }
 
 /** How a command that failed ends: interrupted (Ctrl+C), a failure the person can fix in a line, bad usage; else a fault in Atrium. */
