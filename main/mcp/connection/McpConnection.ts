@@ -7,12 +7,12 @@
 import type { ListKind, TraceMessage } from '../../../shared/contract.ts';
 import type { LogLine, ServerSnapshot, ServerStatus, SignOutReport } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
-import { LaunchHeldError, SandboxUnavailableError } from './connectionServices.ts';
-import type { ConnectionServices, LaunchHold } from './connectionServices.ts';
+import { LaunchHeldError, SandboxUnavailableError, sameHold } from './connectionServices.ts';
+import type { ConnectionServices } from './connectionServices.ts';
 import { describeTarget } from '../config/serverConfig.ts';
 import { ServerLog } from '../serverLog.ts';
 import { ServerError } from './serverError.ts';
-import type * as ConnectionErrors from './connectionErrors.ts';
+import { failureOf } from './sessionCode.ts';
 import { AnnouncedToolChanges } from './announcedToolChanges.ts';
 import { keepSessionAlive } from './keepAlive.ts';
 import { StatusWaiters } from './statusWaiters.ts';
@@ -160,7 +160,7 @@ export class McpConnection extends SessionRequests {
 
   /** What the person's Restart button does (and new roots do): forget past failures and start afresh. */
   async restart(): Promise<void> {
-    await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' }, 'the server was restarted before it answered');
+    await this.stop('the server was restarted before it answered');
     this.start();
   }
 
@@ -168,8 +168,9 @@ export class McpConnection extends SessionRequests {
     return this.definition.transport === 'stdio' ? {} : { address: this.definition.url };
   }
 
-  async stop(): Promise<void> {
-    await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' });
+  /** `reason`: what a request still waiting for its answer fails with (Atrium ended it, not the server). */
+  async stop(reason?: string): Promise<void> {
+    await this.endSession(this.definition.disabled ? { kind: 'disabled' } : { kind: 'stopped' }, reason);
   }
 
   /** The host is quitting: the server stops, and nothing under way (a restart for new roots, a retry) starts it again. */
@@ -288,10 +289,7 @@ export class McpConnection extends SessionRequests {
     void this.endSession({ kind: 'needs-sign-in', message });
   }
 
-  /**
-   * Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on.
-   * `reason` is what a request still waiting for its answer fails with: Atrium ended it, not the server.
-   */
+  /** Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on. */
   private async endSession(status: ServerStatus, reason = 'the server was stopped before it answered'): Promise<void> {
     this.generation++;
     this.clearTimers();
@@ -397,18 +395,4 @@ export class McpConnection extends SessionRequests {
   private emitChange(): void {
     this.hooks.onChange(this.snapshot);
   }
-}
-
-/**
- * A failure in the person's words. What recognises the SDK's errors (connectionErrors.ts) comes with the
- * SDK, which a connection loads only once its server's process is running (sessionOpener.ts): it is
- * loaded here, when a start fails, not with the connection.
- */
-async function failureOf(serverId: string, error: unknown, context: Parameters<typeof ConnectionErrors.toServerError>[2] = {}): Promise<ServerError> {
-  const { toServerError } = await import('./connectionErrors.ts');
-  return toServerError(serverId, error, context);
-}
-
-function sameHold(status: ServerStatus, hold: LaunchHold): boolean {
-  return JSON.stringify(status) === JSON.stringify(hold);
 }

@@ -104,6 +104,11 @@ export interface ConnectionExtension {
 /** Why a server does not start: it waits for the person's approval, or an organisation's policy blocks it. */
 export type LaunchHold = Extract<ServerStatus, { kind: 'needs-approval' | 'blocked' }>;
 
+/** Whether a server already shows this very hold (nothing to end and say again). */
+export function sameHold(status: ServerStatus, hold: LaunchHold): boolean {
+  return JSON.stringify(status) === JSON.stringify(hold);
+}
+
 /**
  * The one check every start passes, before anything runs or is contacted and again just before a local
  * server is spawned: the organisation's policy, then the person's approval of what it runs.

@@ -1,7 +1,10 @@
 // The session's code (session.ts, and the SDK under it: some 40 ms of a first start, all of it on the one
 // thread) is loaded once, when a server first needs it, and after the local servers' processes being
 // started at that moment have started. A process started first starts up while the code loads; started
-// after, it would wait for the load, and the servers of a start would come up one after another.
+// after, it would wait for the load, and the servers of a start would come up one after another. What
+// puts a failure in words (connectionErrors.ts) comes with the SDK too, and is loaded only for a failure.
+import type * as ConnectionErrors from './connectionErrors.ts';
+import type { ServerError } from './serverError.ts';
 import type * as SessionCode from './session.ts';
 
 /** A start slower than this (a sandbox being made, a slow disk) does not hold the load back any longer. */
@@ -39,6 +42,15 @@ export function loadSessionCode(): Promise<typeof SessionCode> {
 /** The session's code when it is loaded already: an error of the SDK's can only come from it once it is. */
 export function sessionCodeLoaded(): typeof SessionCode | undefined {
   return loaded;
+}
+
+/**
+ * A failure in the person's words. What recognises the SDK's errors (connectionErrors.ts) comes with the
+ * SDK, so it is loaded here, when a start fails, not with the connection.
+ */
+export async function failureOf(serverId: string, error: unknown, context: Parameters<typeof ConnectionErrors.toServerError>[2] = {}): Promise<ServerError> {
+  const { toServerError } = await import('./connectionErrors.ts');
+  return toServerError(serverId, error, context);
 }
 
 function startsEnded(): Promise<void> {
