@@ -115,11 +115,10 @@ export function Composer({
       setError(errorMessage(failure));
       setText((current) => (current === '' ? restore : current));
     } finally {
-      // A new conversation's send that the host never named still waits for it: that wait ends here. One
-      // it named was adopted, and a later new conversation may be waiting now: that wait is left alone.
-      const neverNamed = useAtriumStore.getState().sending[key] === sendNumber;
       doneSending(sendNumber);
-      if (neverNamed && newConversationId !== undefined && useAtriumStore.getState().awaitingNewConversation === newConversationId) setAwaitingNew(null);
+      // A new conversation that never appeared (the send failed first) is waited for no more. One that
+      // appeared was adopted, and a later new conversation waits for its own id: that wait is left alone.
+      if (newConversationId !== undefined && useAtriumStore.getState().awaitingNewConversation === newConversationId) setAwaitingNew(null);
     }
   };
 
