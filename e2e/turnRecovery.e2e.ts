@@ -79,6 +79,15 @@ test('a failed turn ends in the window: its sentence shows once, then Retry, Sen
     await expectTurnOver(page);
     const sentence = (await failed.textContent()) ?? '';
     expect(sentence, 'the sentence ends with one full stop').not.toMatch(/\.\.\s*$/);
+    const retryAfterSentence = await page
+      .getByRole('listitem', { name: 'Assistant' })
+      .last()
+      .evaluate((row) => {
+        const said = row.querySelector('[role="alert"]');
+        const retry = [...row.querySelectorAll('button')].find((button) => button.textContent === 'Retry');
+        return said && retry ? (said.compareDocumentPosition(retry) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 : null;
+      });
+    expect(retryAfterSentence, 'Retry comes after the sentence that says what went wrong').toBe(true);
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-wrong-key.png' });
   });
 

@@ -326,7 +326,6 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
-  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} lastOfYours={lastOfYours} model={retryModel} />);
   if (message.status === 'error') {
     items.push(
       <p key="error" className="message-error" role={replaced ? undefined : 'alert'}>
@@ -334,6 +333,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </p>,
     );
   }
+  // After what went wrong, so Retry reads as the answer to it.
+  if (!replaced) items.push(<MessageActions key="actions" message={message} last={last} lastOfYours={lastOfYours} model={retryModel} />);
   if (replaced && message.role === 'user') {
     // The person's message before they edited it: kept, folded, for them to read; the model no longer gets it.
     return (
