@@ -85,7 +85,8 @@ test('a failed turn ends in the window: its sentence shows once, then Retry, Sen
       .evaluate((row) => {
         const said = row.querySelector('[role="alert"]');
         const retry = [...row.querySelectorAll('button')].find((button) => button.textContent === 'Retry');
-        return said && retry ? (said.compareDocumentPosition(retry) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 : null;
+        // 4: DOCUMENT_POSITION_FOLLOWING (this file is type-checked without the DOM names).
+        return said && retry ? (said.compareDocumentPosition(retry) & 4) !== 0 : null;
       });
     expect(retryAfterSentence, 'Retry comes after the sentence that says what went wrong').toBe(true);
     await page.screenshot({ path: 'e2e/artifacts/turn-recovery-wrong-key.png' });
