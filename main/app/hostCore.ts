@@ -217,6 +217,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
+    onCallFailed: (serverId, said) => sandboxes.callFailed(serverId, said),
   });
   const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, tookIn: (conversationId, content) => gate.tookIn(content, conversationId), stores });
   const chat = new ChatService({

@@ -69,6 +69,7 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
       // name=value words are read as the tool's schema says (an unknown tool is the call's to name).
       const listed = words.length === 0 ? undefined : (await api.listTools({ serverId })).find((summary) => summary.name === tool);
       const args = wordArguments(words, "the tool's", listed?.inputSchema);
+      const calledAt = Date.now();
       const result = await api.callTool({ serverId, tool, ...(args ? { arguments: args } : {}) });
       print(result, () => format.formatContent(result));
       // MCP Apps: a result with a view is shown in the window; the terminal names the view and how to read it.
@@ -76,6 +77,9 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
       if (view) (invocation.json ? io.err : io.out)(format.viewNote(serverId, view.resourceUri));
       if (result.isError === true) {
         io.err(`atrium: ${serverId}: tool "${tool}" reported an error`);
+        // A file its sandbox kept from it explains the error: said with how to let it, as the window's card does.
+        const [sandbox] = await api.listSandboxes({ serverId });
+        for (const line of format.formatBlockedInCall(serverId, sandbox?.blocked.filter((entry) => entry.at >= calledAt) ?? [])) io.err(line);
         return 1;
       }
       return 0;

@@ -41,6 +41,22 @@ export function formatSandbox(summary: SandboxSummary): string[] {
   ];
 }
 
+/**
+ * What a server's sandbox kept from it during a failed call, one line each, with how the person lets it:
+ * the entry in servers.json, or the window's button. Atrium's own data folder is never offered.
+ */
+export function formatBlockedInCall(serverId: string, blocked: readonly SandboxSummary['blocked'][number][]): string[] {
+  return blocked.map((entry) => {
+    const what = entry.kind === 'host' ? `connecting to ${visible(entry.target)}` : `${entry.kind === 'write' ? 'writing' : 'reading'} ${visible(entry.target)}`;
+    const said = `atrium: ${visible(serverId)}: its sandbox kept it from ${what}`;
+    if (entry.allow === undefined) return `${said} (Atrium's data folder stays out of every server's reach)`;
+    const allowed = visible(JSON.stringify([entry.allow]));
+    const setting = entry.kind === 'host' ? `"network": {"allowedDomains": ${allowed}}` : `"filesystem": {"${entry.kind === 'write' ? 'allowWrite' : 'allowRead'}": ${allowed}}`;
+    // A wider sandbox is a changed launch: it is approved again before the server starts with it.
+    return `${said}. To let it: "sandbox": {${setting}} in its entry of servers.json, then atrium servers approve ${shellWord(serverId)}; or Allow for this server on its card in the window.`;
+  });
+}
+
 /** A remote server's sign-in in one line: who and until when, or why not and how to sign in. */
 export function formatAuth(serverId: string, auth: ServerAuthView, now: number): string {
   const error = auth.error ? visible(withoutServer(serverId, auth.error)) : undefined;

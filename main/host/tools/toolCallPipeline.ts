@@ -41,6 +41,11 @@ export interface ToolCallPipelineDeps {
   onProgress?(update: ProgressUpdate): void;
   /** Follows a task a call started to its end; without it, a task is waited for like a call. */
   tasks?: TaskFollower;
+  /**
+   * Told what a call that failed on its server said (its result marked as an error, or the error it
+   * answered with): the sandbox lists a file it kept from the server.
+   */
+  onCallFailed?(serverId: string, said: string): void;
   /** Resolves once servers starting again on the host's own account (new roots, new sandboxes) are back, or after a bounded while. */
   serversSettled?(): Promise<void>;
   now?: () => number;
@@ -172,11 +177,13 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
         return { kind: ending.kind, tool, decision, startedAt, error: ending.error };
       }
       const result = started;
+      if (result.isError === true) deps.onCallFailed?.(serverId, textOf(result));
       if (conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: result.isError === true ? 'error' : 'ok', durationMs: now() - startedAt, detail: 'the call ended' }, true);
       return { kind: 'done', tool, decision, startedAt, result };
     } catch (error) {
       const cancelled = signal.aborted;
+      if (!cancelled && error instanceof ServerError) deps.onCallFailed?.(serverId, error.message);
       // A server's error message is its text too, and it reaches the model.
       if (!cancelled && conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message }, true);
@@ -240,6 +247,12 @@ export function closeTask(deps: { consent: Pick<ConsentGate, 'tookIn'>; audit: P
   const what = `${tool.serverId}: tool "${tool.name}"`;
   if (finish.kind === 'cancelled') return { kind: 'cancelled', error: new ServerError(tool.serverId, 'cancelled', `${what}: ${said}`) };
   return { kind: 'failed', error: new ServerError(tool.serverId, finish.kind === 'lost' ? 'unavailable' : 'failed', `${what}: ${finish.message}`) };
+}
+
+/** A result's text parts, as its server wrote them. */
+function textOf(result: { content?: unknown }): string {
+  const parts = Array.isArray(result.content) ? (result.content as { type?: unknown; text?: unknown }[]) : [];
+  return parts.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
 }
 
 /** A run's end as the pipeline closes it: a connection that ended first lost the task for this caller. */

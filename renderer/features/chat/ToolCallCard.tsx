@@ -13,6 +13,7 @@ import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { taskOfCall } from '../../../main/mcp/extensions/tasks/window/tasksSlice.ts';
 import { TaskStatus } from '../../../main/mcp/extensions/tasks/window/TaskStatus.tsx';
 import { taskStatusText } from '../../../main/mcp/extensions/tasks/window/taskText.ts';
+import { SandboxCallHint } from '../../../main/mcp/extensions/sandbox/window/SandboxCallHint.tsx';
 
 // MCP Apps views load their bridge only when a server has views: most windows never need it.
 const loadToolView = () => import('../../../main/mcp/extensions/apps/window/ToolView.tsx');
@@ -77,6 +78,9 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   // The saved duration is the host's measure; until it is saved, this window's own clock says.
   const duration = saved?.durationMs ?? (live?.startedAt !== undefined && live.endedAt !== undefined ? Math.max(0, live.endedAt - live.startedAt) : undefined);
   const progress = status === 'running' ? live?.progress : undefined;
+  // When the call ran on its server: what its sandbox blocked meanwhile explains a failure.
+  const ranFrom = saved?.startedAt ?? live?.startedAt;
+  const ranUntil = saved?.finishedAt ?? live?.endedAt;
   const viewTool = useAtriumStore((state) => state.catalogs[serverId]?.tools?.find((t) => t.name === tool && t.view !== undefined));
   // While the model searches for tools: why it had this one (found by a search, always loaded, by hand).
   const loadedHow = useAtriumStore((state) => (state.toolsInUse?.tools.searching ? state.toolsInUse.tools.loaded.find((t) => t.serverId === serverId && t.tool === tool)?.how : undefined));
@@ -159,6 +163,7 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
         </Suspense>
       ) : null}
       {status === 'error' && serverId ? <SignInHint serverId={serverId} /> : null}
+      {status === 'error' && serverId && ranFrom !== undefined ? <SandboxCallHint serverId={serverId} since={ranFrom} until={ranUntil ?? ranFrom} /> : null}
       {cancelError ? <p role="alert">{cancelError}</p> : null}
     </article>
   );

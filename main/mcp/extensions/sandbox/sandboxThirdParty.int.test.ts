@@ -2,7 +2,9 @@
 // to their config: server-filesystem reads and writes in the root it is given, server-everything answers.
 // npx runs in the repository, where both packages are installed, so no download is needed: the test does
 // not depend on the registry (a first run from the registry goes through the same profile, the registry
-// among its allowed hosts and npx's cache writable).
+// among its allowed hosts and npx's cache writable). A folder given to server-filesystem only as its
+// argument, the way its own README configures it, is read but not written: the refused write, which the
+// server says only in its tool result, is listed with the server, and allowing it lets the next write in.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
@@ -55,5 +57,36 @@ describe('server-filesystem and server-everything through npx', linuxOnly, () =>
 
   test('server-everything answers a call', async () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'everything', tool: 'echo', arguments: { message: 'from the sandbox' } })), 'Echo: from the sandbox');
+  });
+});
+
+// With no roots, server-filesystem works in the folders its arguments name: those the sandbox lets it read only.
+describe('server-filesystem given its folder as an argument, with no roots', linuxOnly, () => {
+  let host: TestHost;
+  let argumentFolder: string;
+  before(async () => {
+    argumentFolder = await realpath(await mkdtemp(join(homedir(), '.atrium-sandbox-argument-')));
+    host = await startTestHost({ notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', argumentFolder], cwd: repoRoot } });
+    await host.core.hub.whenSettled();
+  });
+  after(async () => {
+    await host.close();
+    await rm(argumentFolder, { recursive: true, force: true });
+  });
+
+  test('a write to the folder in its arguments, refused in the tool result, is listed as blocked; allowing it lets the write in', async () => {
+    const target = join(argumentFolder, 'todo.md');
+    const refused = await host.core.api.callTool({ serverId: 'notes', tool: 'write_file', arguments: { path: target, content: 'first try' } });
+    assert.equal(refused.isError, true, textOf(refused));
+    assert.match(textOf(refused), /read-only file system/i);
+    const [summary] = await host.core.api.listSandboxes({ serverId: 'notes' });
+    const blocked = summary?.blocked.find((entry) => entry.kind === 'write');
+    assert.deepEqual({ target: blocked?.target, allow: blocked?.allow }, { target, allow: argumentFolder }, JSON.stringify(summary?.blocked));
+
+    await host.core.api.allowSandboxAccess({ serverId: 'notes', kind: 'write', target: argumentFolder });
+    await host.core.hub.whenSettled();
+    const written = await host.core.api.callTool({ serverId: 'notes', tool: 'write_file', arguments: { path: target, content: 'second try' } });
+    assert.notEqual(written.isError, true, textOf(written));
+    assert.equal(readFileSync(target, 'utf8'), 'second try');
   });
 });

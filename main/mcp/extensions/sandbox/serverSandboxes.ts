@@ -35,6 +35,8 @@ export interface SandboxesOptions {
 
 /** The most blocked things kept per server: the latest. */
 const MAX_BLOCKED = 50;
+/** How much of a failed call's words is looked at: where a server names what it could not touch. */
+const FAILURE_TEXT_LOOKED_AT = 8 * 1024;
 
 /** A server's profile, with the facts it was derived from when any were needed. */
 type Decision = { profile: SandboxProfile; facts?: SandboxFacts };
@@ -135,6 +137,20 @@ export class ServerSandboxes implements LaunchSandbox {
     if (running.length === 0) return [];
     const now = JSON.stringify(rootFolders(this.#options.roots.list()));
     return running.filter(([, record]) => JSON.stringify(record.launched?.roots) !== now).map(([serverId]) => serverId);
+  }
+
+  /**
+   * What a failed call of a server said (a result marked as an error, or the error it answered with): a
+   * file it could not write or read is listed as blocked where its sandbox explains it, as its error lines
+   * on stderr are. Many servers (server-filesystem among them) say a refused write only in the result.
+   */
+  callFailed(serverId: string, said: string): void {
+    const launched = this.#servers.get(serverId)?.launched;
+    if (!launched) return;
+    for (const line of said.slice(0, FAILURE_TEXT_LOOKED_AT).split('\n')) {
+      const blocked = stderrHint(line, launched.profile, this.#options.dataFolder);
+      if (blocked) this.#block(serverId, blocked);
+    }
   }
 
   /** The blocked access the person chose to allow leaves the list (the server starts again with it). */
