@@ -59,7 +59,9 @@ function hidden(path: string, profile: Sandboxed): boolean {
 }
 
 function writable(path: string, profile: Sandboxed): boolean {
-  return profile.writable.some((open) => isAtOrInside(path, open)) || /^\/(dev|proc|tmp)(\/|$)/.test(path);
+  if (profile.writable.some((open) => isAtOrInside(path, open))) return true;
+  // Its own /tmp (and /dev, /proc) it writes, but for what is bound there read-only: a folder its arguments name.
+  return /^\/(dev|proc|tmp)(\/|$)/.test(path) && !profile.readable.some((open) => isAtOrInside(path, open));
 }
 
 /** A file that is not there yet is written by writing its folder. */

@@ -95,3 +95,11 @@ test('a file or folder its arguments name is read, not written, and never a cred
   assert.ok(!profile.readable.includes('/home/ann/.ssh/id_rsa') && profile.hidden.includes('/home/ann/.ssh'));
   assert.ok(!profile.readable.includes('/home/ann/work/.atrium/secrets.key'));
 });
+
+test('a refused write to a folder its arguments name in /tmp is the sandbox’s doing; elsewhere in its own /tmp it writes', () => {
+  const profile = deriveSandboxProfile(server(), { ...facts, argumentPaths: ['/tmp/scratch-notes'] });
+  assert.ok(profile.kind === 'sandboxed');
+  if (profile.kind !== 'sandboxed') return;
+  assert.deepEqual(stderrHint("EROFS: read-only file system, open '/tmp/scratch-notes/todo.md'", profile, facts.dataFolder), { kind: 'write', target: '/tmp/scratch-notes/todo.md', allow: '/tmp/scratch-notes' });
+  assert.equal(stderrHint("EROFS: read-only file system, open '/tmp/elsewhere/todo.md'", profile, facts.dataFolder), undefined);
+});
