@@ -73,6 +73,7 @@ test('a write its sandbox refused during a chat is said under the failed call, a
     await page.screenshot({ path: 'e2e/artifacts/sandbox-blocked-in-chat.png' });
     await call.getByRole('button', { name: `Allow writing ${folder} for notes` }).click();
     await expect(call.getByRole('status').last()).toHaveText(/Allowed: notes starts again with .* in its sandbox\. Ask for the call again\./);
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the cursor is where the call is asked for again').toBeFocused();
     const servers = JSON.parse(await readFile(join(running.host.home, 'servers.json'), 'utf8')) as { mcpServers: { notes: { sandbox?: unknown } } };
     expect(servers.mcpServers.notes.sandbox).toEqual({ filesystem: { allowWrite: [folder] } });
   } finally {

@@ -18,13 +18,18 @@ const KEPT_FROM: Record<BlockedAccess['kind'], string> = { read: 'reading', writ
 export function SandboxCallHint({ serverId, since, until }: { serverId: string; since: number; until: number }) {
   const summary = useAtriumStore((state) => state.sandboxes[serverId]);
   const api = useAtriumApi();
+  // The button goes with the click: the cursor goes where the next step is, asking for the call again.
+  const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const [allowed, setAllowed] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const during = (summary?.blocked ?? []).filter((entry) => entry.at >= since && entry.at <= until + AFTER_THE_CALL_MS);
   if (allowed !== null) {
     return (
       <p className="sign-in-hint" role="status">
-        Allowed: <UntrustedText text={serverId} /> starts again with {allowed} in its sandbox. Ask for the call again.
+        {/* One span: the hint's line lays its parts out apart from one another. */}
+        <span>
+          Allowed: <UntrustedText text={serverId} /> starts again with <UntrustedText text={allowed} /> in its sandbox. Ask for the call again.
+        </span>
       </p>
     );
   }
@@ -45,7 +50,10 @@ export function SandboxCallHint({ serverId, since, until }: { serverId: string; 
                 const allow = entry.allow ?? entry.target;
                 setProblem(null);
                 api.allowSandboxAccess({ serverId, kind: entry.kind, target: allow }).then(
-                  () => setAllowed(allow),
+                  () => {
+                    setAllowed(allow);
+                    requestComposerFocus();
+                  },
                   (failure: unknown) => setProblem(errorMessage(failure)),
                 );
               }}
