@@ -130,6 +130,17 @@ describe('Ctrl+C on a real terminal', { skip: tmuxAvailable ? false : 'no tmux o
     await echoIsGone();
   });
 
+  test('while a server is still starting: the command ends at once, not when the start would have timed out', async () => {
+    // It answers nothing until a file appears that never does: a server stuck in its start.
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { slow: { ...fixtureCommand('slowStartServer', ['--until-file', join(home, 'never')]), sandbox: false } } }));
+    await approveServers(home);
+    const terminal = await atrium(['call', 'slow', 'anything', '--timeout', '120000']);
+    await terminal.waitFor(/waiting for slow to start/, 60_000);
+    const pressed = Date.now();
+    await pressCtrlC(terminal);
+    assert.ok(Date.now() - pressed < 20_000, `the command ended ${Date.now() - pressed} ms after Ctrl+C`);
+  });
+
   test('while a tool call runs', async () => {
     await withEcho(true);
     const terminal = await atrium(['call', 'echo', 'slow', '{}']);

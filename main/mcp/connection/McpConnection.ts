@@ -57,6 +57,8 @@ export class McpConnection extends SessionRequests {
   protected readonly toolChanges = new AnnouncedToolChanges();
   /** Bumped by every start and stop, so callbacks of a superseded attempt are ignored. */
   private generation = 0;
+  /** The start under way, called off when the session it would open is no longer wanted. */
+  private connecting: AbortController | undefined;
   private consecutiveFailures = 0;
   /** Set once the host quits: from then on nothing starts the server again. */
   private stoppedForGood = false;
@@ -293,6 +295,9 @@ export class McpConnection extends SessionRequests {
   private async endSession(status: ServerStatus, reason = 'the server was stopped before it answered'): Promise<void> {
     this.generation++;
     this.clearTimers();
+    // A start under way stops with it, its process too, rather than running on to its time limit.
+    this.connecting?.abort();
+    this.connecting = undefined;
     const session = this.session;
     this.session = undefined;
     this.catalog = emptyCatalog();
@@ -312,7 +317,10 @@ export class McpConnection extends SessionRequests {
 
   private connect(generation: number): Promise<Session> {
     const connectTimeoutMs = this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const attempt = new AbortController();
+    this.connecting = attempt;
     const options = {
+      notWanted: attempt.signal,
       services: this.services,
       definition: this.definition,
       log: this.log,
@@ -328,7 +336,9 @@ export class McpConnection extends SessionRequests {
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
       requestTimeoutMs: () => this.requestTimeout(),
     };
-    return this.opener.open(options, () => generation === this.generation);
+    return this.opener.open(options, () => generation === this.generation).finally(() => {
+      if (this.connecting === attempt) this.connecting = undefined;
+    });
   }
 
   private listOptions() {

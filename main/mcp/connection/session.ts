@@ -39,6 +39,8 @@ export interface SessionOptions {
   trace: ServerTrace;
   connectTimeoutMs: number;
   probeTimeoutMs: number;
+  /** Aborted when the session being opened is no longer wanted (the server was stopped or restarted meanwhile). */
+  notWanted?: AbortSignal;
   onClosed(session: Session): void;
   onListChanged(kind: ListKind): void;
   /** The server said its tools changed: heard at once, before the SDK asks for the new list. */
@@ -115,13 +117,15 @@ export class Session {
     try {
       await session.client.connect(toolCalls, {
         timeout: options.connectTimeoutMs,
-        signal: deadline,
+        // A stop while it starts ends the start at once: its process is not left running until the time limit.
+        signal: options.notWanted ? AbortSignal.any([deadline, options.notWanted]) : deadline,
         ...(prior ? { prior } : {}),
       });
     } catch (error) {
       session.retired = true;
       await session.close();
       if (error instanceof ServerLaunchError && error.detail) log.add('info', 'host', error.detail);
+      if (options.notWanted?.aborted) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: the server was stopped before it started`, { cause: error });
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
         throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.stderr.lastWords()}`, { cause: error });
