@@ -72,7 +72,7 @@ export function createServerConfigApi({ hub, registry, approvals, facts, sandbox
     getServerConfig: async ({ serverId }) => toStoredEntry(known(serverId)),
     saveServer: async ({ serverId, entry, replaces }) => {
       const previous = replaces === undefined ? undefined : known(replaces);
-      const parsed = checkServerForm({ serverId, entry, ...(replaces !== undefined ? { replaces } : {}) }, (id) => registry.get(id) !== undefined);
+      const parsed = checkServerForm({ serverId, entry, ...(replaces !== undefined ? { replaces } : {}) }, (id) => registry.nameHolder(id));
       if ('problems' in parsed) throw new FieldProblemsError(parsed.problems);
       const unchanged = previous !== undefined && launchOf(previous) === launchOf(parsed.server);
       const definition: ServerDefinition = unchanged ? { ...parsed.server, disabled: parsed.server.disabled || previous.disabled } : { ...parsed.server, disabled: true };

@@ -3,7 +3,8 @@
 // The servers-file checks (parseServerEntry) still decide; their wording is for people editing the file.
 
 import type { FieldProblem } from '../../shared/fieldProblems.ts';
-import { SERVER_FORM_LABELS } from '../../shared/serverFormLabels.ts';
+import { SERVER_FORM_LABELS, nameTakenMessage } from '../../shared/serverFormLabels.ts';
+import type { NameHolder } from '../../shared/serverFormLabels.ts';
 import { parseServerEntry } from '../mcp/config/serverConfig.ts';
 import type { ServerDefinition } from '../mcp/config/serverConfig.ts';
 
@@ -18,14 +19,21 @@ export interface ServerForm {
   replaces?: string;
 }
 
-/** The parsed server, or every problem with the form. */
-export function checkServerForm(form: ServerForm, taken: (id: string) => boolean): { server: ServerDefinition } | { problems: FieldProblem[] } {
+/**
+ * The parsed server, or every problem with the form. `takenBy` says what holds a name already: another
+ * server, or an entry of the servers file that could not be read (a hand edit with a mistake), which a
+ * new server must not write over.
+ */
+export function checkServerForm(form: ServerForm, takenBy: (id: string) => NameHolder | undefined): { server: ServerDefinition } | { problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const name = form.serverId;
   if (name.trim() === '') problems.push({ field: 'serverId', message: `${L.serverId} is required: give the server a short name, for example "files".` });
   // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
   else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: `${L.serverId} cannot hold line breaks or tabs: type it on one line.` });
-  else if (name !== form.replaces && taken(name)) problems.push({ field: 'serverId', message: `${L.serverId} "${name}" is taken by another server: choose another name.` });
+  else if (name !== form.replaces) {
+    const holder = takenBy(name);
+    if (holder !== undefined) problems.push({ field: 'serverId', message: nameTakenMessage(name, holder) });
+  }
 
   const { entry } = form;
   const remote = entry['url'] !== undefined || entry['type'] === 'http' || entry['type'] === 'sse';

@@ -93,6 +93,17 @@ describe('atrium servers add', () => {
     assert.equal((await storedServers(home)).web, undefined);
   });
 
+  test('a name held by a hand-written entry with a mistake is refused: the entry, its token with it, stays as the person wrote it', async () => {
+    const own = await makeTempDir('atrium-servers-add-handwritten-');
+    const written = JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'], env: { GITHUB_TOKEN: 'ghp_kept', GITHUB_ORG: 42 } } } }, null, 2);
+    await writeFile(join(own, 'servers.json'), written);
+    const added = await runAtriumCli(own, ['servers', 'add', 'github', '--', process.execPath, fixturePath('echoServer')]);
+    assert.equal(added.code, 1, added.stderr);
+    assert.match(added.stderr, /^atrium: Name "github" is taken by an entry of the servers file that has a mistake: fix that entry, or choose another name\.$/m);
+    assert.equal(await readFile(join(own, 'servers.json'), 'utf8'), written);
+    await rm(own, { recursive: true, force: true });
+  });
+
   test('on a terminal the person is asked whether to start it, as the window asks, and sees it start', { skip: tmuxAvailable ? false : 'no tmux on this machine' }, async () => {
     let terminal: TerminalSession | undefined;
     try {

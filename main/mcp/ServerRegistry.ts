@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConfigProblem } from '../../shared/domain.ts';
+import type { NameHolder } from '../../shared/serverFormLabels.ts';
 import { ChangeListeners } from '../changeListeners.ts';
 import { toStoredEntry } from './config/serverConfig.ts';
 import type { ServerDefinition } from './config/serverConfig.ts';
@@ -56,6 +57,15 @@ export class ServerRegistry {
 
   get(id: string): ServerDefinition | undefined {
     return this.definitions.find((d) => d.id === id);
+  }
+
+  /**
+   * What holds a name in the servers file: a server, or an entry that has a mistake (a hand edit), which
+   * is not a server but must not be written over by a new one; undefined when the name is free.
+   */
+  nameHolder(id: string): NameHolder | undefined {
+    if (this.get(id)) return 'server';
+    return this.problems.some((problem) => problem.serverId === id) ? 'unreadable entry' : undefined;
   }
 
   /** Calls `listener` with each change made elsewhere that the registry takes up; returns the way to stop. */

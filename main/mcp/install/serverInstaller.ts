@@ -20,6 +20,7 @@ import { bundleFolder, removeUnusedBundle, unpackBundle } from './bundle/bundleF
 import { bundlePlan, bundleServer } from './bundle/bundleServer.ts';
 import { InstallError } from './installError.ts';
 import { FieldProblemsError } from '../../../shared/fieldProblems.ts';
+import { nameTakenMessage } from '../../../shared/serverFormLabels.ts';
 import type { InstallRecords } from './installRecords.ts';
 import { entryServer, installChoices } from './registry/entryDefinition.ts';
 import { chooseRegistry } from './registry/registryAddress.ts';
@@ -253,14 +254,16 @@ export class ServerInstaller {
   /** The name asked for (refused when taken), else the suggested one made free. */
   private nameFor(asked: string | undefined, suggested: string): string {
     if (asked === undefined) return this.freeName(suggested);
-    if (this.deps.registry.get(asked)) throw new FieldProblemsError([{ field: 'serverId', message: `Name "${asked}" is taken by another server: choose another name.` }]);
+    const holder = this.deps.registry.nameHolder(asked);
+    if (holder !== undefined) throw new FieldProblemsError([{ field: 'serverId', message: nameTakenMessage(asked, holder) }]);
     return asked;
   }
 
   private freeName(base: string): string {
     const clean = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'server';
-    if (!this.deps.registry.get(clean)) return clean;
-    for (let n = 2; ; n++) if (!this.deps.registry.get(`${clean}-${n}`)) return `${clean}-${n}`;
+    const free = (name: string) => this.deps.registry.nameHolder(name) === undefined;
+    if (free(clean)) return clean;
+    for (let n = 2; ; n++) if (free(`${clean}-${n}`)) return `${clean}-${n}`;
   }
 }
 
