@@ -211,6 +211,26 @@ describe('atrium CLI', () => {
 });
 
 describe('atrium import', () => {
+  test('a file saved with a byte order mark (Windows Notepad) reads as any other: servers.json and a config to import', async () => {
+    const home = await makeTempDir('atrium-bom-');
+    try {
+      const bom = '\uFEFF';
+      await writeFile(join(home, 'servers.json'), `${bom}${JSON.stringify({ mcpServers: { mine: { command: 'node', args: ['mine.js'], disabled: true } } })}`);
+      const listed = await atrium(home, 'servers');
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /^mine {2}\[stdio\]/m);
+      const claude = join(home, 'claude_desktop_config.json');
+      await writeFile(claude, `${bom}${JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } })}`);
+      const imported = await atrium(home, 'import', claude);
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.match(imported.stdout, /added github/);
+      const stored = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+      assert.deepEqual(Object.keys(stored.mcpServers).sort(), ['github', 'mine']);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   test('adds the servers of Claude Desktop and VS Code configs without losing what is there', async () => {
     const home = await makeTempDir('atrium-import-');
     try {

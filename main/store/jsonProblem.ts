@@ -3,6 +3,14 @@
 // give no position, and place a missing or extra comma on the line after it; so the mistake is found
 // here by a small scanner, and the message never echoes the file.
 
+/**
+ * The text of a JSON file as jsonProblem reads it, for JSON.parse: UTF-8 with a byte order mark dropped
+ * (Windows Notepad saves one; Buffer's toString would keep it, and JSON.parse refuses it).
+ */
+export function jsonFileText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
 /** Why `bytes` is not JSON, or undefined when it is. */
 export function jsonProblem(bytes: Uint8Array): string | undefined {
   if (bytes.length === 0) return 'the file is empty';

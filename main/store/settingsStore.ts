@@ -18,7 +18,7 @@ import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
 import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
 import { DamagedData, jsonRecovery, loadDataFile, readDataFile, updateDataFile } from './dataFile.ts';
 import type { DataFileRead, DataFileSpec } from './dataFile.ts';
-import { jsonProblem } from './jsonProblem.ts';
+import { jsonFileText, jsonProblem } from './jsonProblem.ts';
 import { watchFile } from './fileWatch.ts';
 
 export interface ProviderConfig {
@@ -126,7 +126,7 @@ function providersSpec(home: string): DataFileSpec<ProviderSettings> {
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
-      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      const json: unknown = JSON.parse(jsonFileText(bytes));
       if (!validate(json)) {
         const first = validate.errors?.[0];
         throw new DamagedData(`${first?.instancePath ? `"${first.instancePath.slice(1).replaceAll('/', '.')}"` : 'the file'} ${first?.message ?? 'is not valid'}`);

@@ -7,7 +7,7 @@
 // blocks every server until it is fixed: an unreadable rule must not be a rule skipped.
 
 import { ownSchemaValidator } from '../../ownSchemas.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
 
 export type PolicyEntry = { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
 
@@ -50,7 +50,7 @@ const validate = ownSchemaValidator(policySchema, { allErrors: false, strict: fa
 export function parsePolicy(bytes: Buffer): { policy: PolicyDocument } | { problem: string } {
   const problem = jsonProblem(bytes);
   if (problem) return { problem: `it is not valid JSON: ${problem}` };
-  const data = JSON.parse(bytes.toString('utf8')) as unknown;
+  const data = JSON.parse(jsonFileText(bytes)) as unknown;
   if (!validate(data)) {
     // An entry that fits none of the three shapes: said as such, not as the first shape's missing key.
     const error = validate.errors?.find((e) => e.keyword === 'oneOf') ?? validate.errors?.[0];

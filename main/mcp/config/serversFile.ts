@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DamagedData, jsonRecovery, loadDataFile, updateDataFile } from '../../store/dataFile.ts';
 import type { DataFileRead, DataFileSpec, IfDamaged } from '../../store/dataFile.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
 import type { ParsedServers, ServerDefinition } from './serverConfig.ts';
 import { parseServersDocument, parseServersFile } from './serverConfig.ts';
 import { toStoredEntry } from './serverConfig.ts';
@@ -34,7 +34,7 @@ export async function loadServersFile(path: string, options: { dataFile?: boolea
   }
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = jsonFileText(await readFile(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...NO_SERVERS };
     return { servers: [], problems: [{ serverId: null, field: '(file)', message: `cannot read ${path}: ${(error as Error).message}` }], raw: null };
@@ -90,7 +90,7 @@ function storedServersSpec(path: string): DataFileSpec<LoadedServers> {
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
-      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      const json: unknown = JSON.parse(jsonFileText(bytes));
       const parsed = parseServersDocument(json, file, path);
       // Problems of the whole file (not an object, no table of servers) make it unreadable; a problem
       // with one entry is shown beside that server and the entry is kept as it is.

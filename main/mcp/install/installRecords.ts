@@ -14,7 +14,7 @@ import type { LaunchPinKeys, PinKey } from '../launch/pinKey.ts';
 import { pinKeyFrom } from '../launch/pinKey.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
 import { withFileLock } from '../../store/fileLock.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
 
 interface InstallRecord {
   origin: ServerOrigin;
@@ -87,7 +87,7 @@ async function readRecords(path: string): Promise<InstallsDocument> {
     parse: (bytes) => {
       const problem = jsonProblem(bytes);
       if (problem) throw new DamagedData(problem);
-      const parsed = JSON.parse(bytes.toString('utf8')) as { version?: unknown; servers?: unknown };
+      const parsed = JSON.parse(jsonFileText(bytes)) as { version?: unknown; servers?: unknown };
       if (parsed.version !== 1 || typeof parsed.servers !== 'object' || parsed.servers === null || Array.isArray(parsed.servers)) {
         throw new DamagedData('it does not hold the servers Atrium installed');
       }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { LaunchPin } from './launchPin.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
 import { isRecord } from '../../../shared/isRecord.ts';
 
 export interface ApprovalRecord {
@@ -50,7 +50,7 @@ export async function writeApprovals(path: string, document: ApprovalsDocument):
 function parseApprovals(bytes: Buffer): StoredApprovals {
   const problem = jsonProblem(bytes);
   if (problem) throw new DamagedData(problem);
-  const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
+  const parsed = JSON.parse(jsonFileText(bytes)) as unknown;
   if (!isRecord(parsed)) throw new DamagedData('it does not hold the servers you approved (it is not an object)');
   if (parsed.version === 1) {
     if (!isRecord(parsed.servers)) throw new DamagedData('it does not hold the servers you approved ("servers" is missing or not an object)');

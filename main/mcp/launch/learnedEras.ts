@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { DamagedData, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
 import { definitionFingerprint } from './launchDefinition.ts';
 
 /** How long a learnt 2025-era verdict is trusted before the probe runs again. */
@@ -70,7 +70,7 @@ export class LearnedEras implements EraMemory {
       parse: (bytes) => {
         const problem = jsonProblem(bytes);
         if (problem) throw new DamagedData(problem);
-        const parsed = JSON.parse(bytes.toString('utf8')) as Partial<LearnedDocument> | null;
+        const parsed = JSON.parse(jsonFileText(bytes)) as Partial<LearnedDocument> | null;
         const servers = parsed && typeof parsed.servers === 'object' && parsed.servers !== null && !Array.isArray(parsed.servers) ? parsed.servers : {};
         const valid = Object.entries(servers).filter(([, entry]) => entry?.era === 'legacy' && typeof entry.hash === 'string' && typeof entry.learnedAt === 'string');
         const unanswered = parsed && typeof parsed.unanswered === 'object' && parsed.unanswered !== null && !Array.isArray(parsed.unanswered) ? parsed.unanswered : {};
