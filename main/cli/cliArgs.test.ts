@@ -24,6 +24,9 @@ test('wrong commands, arities and timeouts are usage errors with a reason', () =
   assert.throws(() => parseCli(['frobnicate']), /unknown command "frobnicate"/);
   assert.throws(() => parseCli(['call', 'only-server']), /"call" takes <server> <tool>/);
   assert.throws(() => parseCli(['tools', '--timeout', 'soon']), /--timeout takes a whole number/);
+  // Node's timers hold at most 2^31 - 1 ms: a larger time limit is refused here, not met as Node's own words.
+  for (const given of ['0', '99999999999', '2147483648']) assert.throws(() => parseCli(['tools', '--timeout', given]), new RegExp(`^Error: --timeout takes a whole number of milliseconds from 1 to 2147483647 \\(about 24 days\\), not "${given}"$`));
+  assert.equal(parseCli(['tools', '--timeout', '2147483647']).timeoutMs, 2147483647);
   assert.throws(() => parseCli(['tools', '--no-such-flag']), UsageError);
 });
 

@@ -8,6 +8,9 @@ import type { ElicitationAnswer } from '../../shared/pendingPayloads.ts';
 import { nearestWord } from '../../shared/nearestWord.ts';
 import { readWordArguments } from './wordArguments.ts';
 
+/** The longest time limit a Node timer holds (2^31 - 1 ms). */
+const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const COMMANDS = ['servers', 'tools', 'call', 'resources', 'templates', 'read', 'prompts', 'prompt', 'skills', 'skill', 'trace', 'import', 'registry', 'install', 'chat', 'history', 'workspaces', 'sign-in', 'sign-out'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -191,7 +194,10 @@ export function parseCli(argv: readonly string[]): CliInvocation {
   if (values.follow && command !== 'trace') throw new UsageError('--follow goes with the trace command');
   if (values.output !== undefined && command !== 'read') throw new UsageError('--output goes with the read command');
   if (values.output !== undefined && values.json) throw new UsageError('--output saves the resource as it is: leave out --json');
-  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new UsageError(`--timeout takes a whole number of milliseconds, not "${values.timeout}"`);
+  // The longest a Node timer waits: a larger limit would fail at once, in Node's words.
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > LONGEST_TIMEOUT_MS)) {
+    throw new UsageError(`--timeout takes a whole number of milliseconds from 1 to ${LONGEST_TIMEOUT_MS} (about 24 days), not "${values.timeout}"`);
+  }
   const invocation: CliInvocation = {
     command: command as CommandName,
     args,
