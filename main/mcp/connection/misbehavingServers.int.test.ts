@@ -15,6 +15,23 @@ import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 const fastRestarts = { baseDelayMs: 50, maxDelayMs: 200, maxConsecutiveFailures: 3, healthyAfterMs: 60_000 };
 
+describe('a server that writes its log where MCP messages go, and never answers', () => {
+  test('its failed start says what it wrote there and where a log belongs', async () => {
+    const chatty = `process.stdout.write('Server listening on port 3000\\n'); process.stdout.write('still listening\\n'); setInterval(() => {}, 100000);`;
+    const host = await startTestHost({ chatty: { command: process.execPath, args: ['-e', chatty], sandbox: false } }, { restartPolicy: { ...fastRestarts, maxConsecutiveFailures: 1 }, connectTimeoutMs: 2_000 });
+    try {
+      await host.core.hub.whenSettled();
+      const [server] = await host.core.api.listServers({});
+      assert.equal(server?.status.kind, 'error', JSON.stringify(server?.status));
+      const said = server?.status.kind === 'error' ? server.status.message : '';
+      assert.match(said, /no answer to discovery or initialize within the time limit \(2000 ms\)/);
+      assert.match(said, /it wrote 2 lines on its standard output that are not MCP messages \(the first: "Server listening on port 3000"\): a server writes only MCP messages there, and its log to standard error/);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('stdio servers that misbehave', () => {
   let host: TestHost;
   before(async () => {

@@ -28,6 +28,7 @@ import type { TaskReference, TaskRun } from '../extensions/tasks/taskRun.ts';
 import { receiveTasks } from '../extensions/tasks/taskReceiver.ts';
 import { paramHeaders } from './mcpRequestHeaders.ts';
 import { describeTarget } from '../config/serverConfig.ts';
+import { StrayOutput } from './strayOutput.ts';
 import { InvalidServerRequestError, RequestRefusedError } from './connectionServices.ts';
 import type { StdioHooks } from './openStdioTransport.ts';
 
@@ -97,7 +98,10 @@ export class Session {
         log.add('info', 'stderr', line);
         session.stderr.remember(line);
       },
-      onNoise: (line) => log.add('warning', 'host', `ignored a line on stdout that is not JSON-RPC: ${line}`),
+      onNoise: (line) => {
+        log.add('warning', 'host', `ignored a line on stdout that is not JSON-RPC: ${line}`);
+        session.strayOutput.note(line);
+      },
       onExit: ({ code, signal }) => {
         if (session.closing) return;
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.stderr.lastWords()}`;
@@ -128,7 +132,7 @@ export class Session {
       if (options.notWanted?.aborted) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: the server was stopped before it started`, { cause: error });
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
-        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.stderr.lastWords()}`, { cause: error });
+        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.stderr.lastWords()}${session.strayOutput.said()}`, { cause: error });
       }
       // A process that exited during the handshake explains the failure better than "connection closed".
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
@@ -168,6 +172,8 @@ export class Session {
 
   /** What the server last wrote to stderr: why it died is usually there, not in its exit code. */
   private readonly stderr = new ServerLastWords();
+  /** What it wrote on stdout that is not JSON-RPC: why a start that failed may have failed. */
+  private readonly strayOutput = new StrayOutput();
 
   /** The server's process id, for a stdio server that is running. */
   get pid(): number | undefined {
