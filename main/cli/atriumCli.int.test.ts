@@ -210,6 +210,21 @@ describe('atrium CLI', () => {
   });
 });
 
+describe('a server whose working folder is not there', () => {
+  test('its start says so, naming its own command, not the sandbox that would have held it', async () => {
+    const home = await makeTempDir('atrium-cwd-');
+    try {
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ mcpServers: { nowhere: { ...fixtureCommand('echoServer'), cwd: '/atrium-no-such-folder' } } }));
+      await approveServers(home);
+      const { code, stderr } = await atrium(home, 'call', 'nowhere', 'echo');
+      assert.equal(code, 1, stderr);
+      assert.equal(stderr.trim(), `atrium: nowhere: working directory not found: "/atrium-no-such-folder" (configured for "${process.execPath}")`);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('atrium import', () => {
   test('a file saved with a byte order mark (Windows Notepad) reads as any other: servers.json and a config to import', async () => {
     const home = await makeTempDir('atrium-bom-');

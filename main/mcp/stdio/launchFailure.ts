@@ -39,6 +39,8 @@ export function isLastingLaunchFailure(error: unknown): boolean {
 
 /** Why `launch` cannot start (its command missing or not executable), found before anything is spawned; undefined when it can. */
 export function launchProblem(launch: LaunchAsked): ServerLaunchError | undefined {
+  // A missing folder first: a sandbox or launcher around the server would otherwise be named in its place.
+  if (launch.cwd !== undefined && !existsSync(launch.cwd)) return cwdNotFound(launch);
   const problem = commandProblem(launch.command, launch.env, launch.cwd);
   return problem ? launchError(Object.assign(new Error(problem), { code: problem }), launch) : undefined;
 }
@@ -46,9 +48,7 @@ export function launchProblem(launch: LaunchAsked): ServerLaunchError | undefine
 export function launchError(error: NodeJS.ErrnoException, launch: LaunchAsked): ServerLaunchError {
   const command = launch.command;
   // spawn reports a missing working directory as ENOENT on the command, which would send people hunting the wrong thing.
-  if (error.code === 'ENOENT' && launch.cwd !== undefined && !existsSync(launch.cwd)) {
-    return new ServerLaunchError('cwd-not-found', `working directory not found: "${launch.cwd}" (configured for "${command}")`);
-  }
+  if (error.code === 'ENOENT' && launch.cwd !== undefined && !existsSync(launch.cwd)) return cwdNotFound(launch);
   if (error.code === 'ENOENT') {
     if (/[\\/]/.test(command)) return new ServerLaunchError('command-not-found', `command not found: "${command}" (no such file)`);
     const folders = pathOf(launch.env).split(delimiter).filter(Boolean);
@@ -62,6 +62,10 @@ export function launchError(error: NodeJS.ErrnoException, launch: LaunchAsked): 
     return new ServerLaunchError('permission-denied', `permission denied: "${command}" cannot be executed (is it marked executable?)`);
   }
   return new ServerLaunchError('spawn-failed', `could not start "${command}": ${error.code ?? error.message}`);
+}
+
+function cwdNotFound(launch: LaunchAsked): ServerLaunchError {
+  return new ServerLaunchError('cwd-not-found', `working directory not found: "${launch.cwd}" (configured for "${launch.command}")`);
 }
 
 /**
