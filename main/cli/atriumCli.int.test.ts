@@ -210,6 +210,27 @@ describe('atrium CLI', () => {
   });
 });
 
+describe('a slip in where the servers are', () => {
+  test('a misspelt "mcpServers" is said with the key meant, and a --config file that is not there is said; both exit 1', async () => {
+    const home = await makeTempDir('atrium-slip-');
+    try {
+      const written = JSON.stringify({ mcpServer: { mine: { command: 'node', args: ['mine.js'] } } });
+      await writeFile(join(home, 'servers.json'), written);
+      const slip = await atrium(home, 'servers');
+      assert.equal(slip.code, 1, slip.stderr);
+      assert.match(slip.stderr, /"mcpServer" is not a key Atrium reads: the servers go under "mcpServers"\./);
+      assert.doesNotMatch(slip.stdout, /No servers configured/);
+      assert.equal(await readFile(join(home, 'servers.json'), 'utf8'), written, 'the file is left as the person wrote it');
+
+      const missing = await atrium(home, 'servers', '--config', join(home, 'nope.json'));
+      assert.equal(missing.code, 1, missing.stderr);
+      assert.match(missing.stderr, /nope\.json: there is no such file/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a server whose working folder is not there', () => {
   test('its start says so, naming its own command, not the sandbox that would have held it', async () => {
     const home = await makeTempDir('atrium-cwd-');

@@ -6,6 +6,7 @@
 // changes. A file damaged elsewhere leaves the servers as they were and is never written. A servers file
 // given with --config is read once and never written: changes to it last for the run.
 
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConfigProblem } from '../../shared/domain.ts';
@@ -46,7 +47,11 @@ export class ServerRegistry {
   }
 
   static async load(path: string, writable: boolean): Promise<ServerRegistry> {
-    if (!writable) return new ServerRegistry(path, false, await loadServersFile(path), null);
+    if (!writable) {
+      // A file named on the command line that is not there is a slip to say, not "no servers".
+      if (!existsSync(path)) return new ServerRegistry(path, false, { servers: [], problems: [{ serverId: null, field: '(file)', message: `${path}: there is no such file`, file: path }], raw: null }, null);
+      return new ServerRegistry(path, false, await loadServersFile(path), null);
+    }
     const read = await readServersFile(path);
     return read.kind === 'read' ? new ServerRegistry(path, true, read.value, read.digest) : new ServerRegistry(path, true, NO_SERVERS, null);
   }

@@ -116,6 +116,9 @@ export function parseServersDocument(json: unknown, source: string, file: string
   const doc = json as Record<string, unknown>;
   const table = doc.mcpServers ?? doc.servers ?? (isMcpJsonWrapper(doc) ? doc.mcp.servers : undefined);
   if (table === undefined) {
+    // A file with no table is no servers; one whose table's key has a slip would lose them all in silence.
+    const slip = Object.keys(doc).find((key) => nearestWord(key.toLowerCase(), ['mcpservers']) !== undefined);
+    if (slip !== undefined) return { servers: [], problems: [{ serverId: null, field: slip, message: `${source}: "${slip}" is not a key Atrium reads: the servers go under "mcpServers"`, file }] };
     return { servers: [], problems: [] };
   }
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
