@@ -93,6 +93,15 @@ describe('atrium servers add', () => {
     assert.equal((await storedServers(home)).web, undefined);
   });
 
+  test('an address with a user name and password is refused, and the password is neither saved nor said back', async () => {
+    const refused = await runAtriumCli(home, ['servers', 'add', 'withpass', '--url', 'https://ann:hunter2-pass@example.com/mcp']);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /the address holds a user name or password \(before "@"\), which Atrium never sends in an address: give the credential as a header instead/);
+    assert.doesNotMatch(refused.stdout + refused.stderr, /hunter2-pass/);
+    assert.equal((await storedServers(home)).withpass, undefined);
+    assert.doesNotMatch(await readFile(join(home, 'servers.json'), 'utf8'), /hunter2-pass/);
+  });
+
   test('a name held by a hand-written entry with a mistake is refused: the entry, its token with it, stays as the person wrote it', async () => {
     const own = await makeTempDir('atrium-servers-add-handwritten-');
     const written = JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'], env: { GITHUB_TOKEN: 'ghp_kept', GITHUB_ORG: 42 } } } }, null, 2);

@@ -203,6 +203,11 @@ export function parseServerEntry(id: string, entry: unknown): { server: ServerDe
     return problem('url', `"${e.url}" is not a valid URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('url', `"${e.url}" must be an http(s) URL`);
+  // No request can carry them (fetch refuses such an address), and the address is shown everywhere: said
+  // without echoing them.
+  if (url.username !== '' || url.password !== '') {
+    return problem('url', `the address holds a user name or password (before "@"), which Atrium never sends in an address: give the credential as a header instead, its value kept as a secret ("\${secret:NAME}")`);
+  }
   if (referred && !e.url.toLowerCase().startsWith(url.origin.toLowerCase())) return problem('url', 'a secret may be part of the address\'s path or query, not of its host');
   const oauthGap = e.oauth ? oauthProblem(e.oauth) : undefined;
   if (oauthGap) return problem(oauthGap[0], oauthGap[1]);
