@@ -210,6 +210,36 @@ describe('atrium CLI', () => {
   });
 });
 
+describe('atrium import and install given the wrong thing', () => {
+  test('a file that is not there, a folder, a file with no servers, and a config given to install: each said in a line, exit 1', async () => {
+    const home = await makeTempDir('atrium-import-wrong-');
+    try {
+      const missing = await atrium(home, 'import', join(home, 'nope.json'));
+      assert.equal(missing.code, 1);
+      assert.equal(missing.stderr.trim(), `atrium: ${join(home, 'nope.json')}: there is no such file`);
+      assert.equal(missing.stdout, '', 'no count of servers added or left out: nothing was read');
+
+      const folder = await atrium(home, 'import', home);
+      assert.equal(folder.code, 1);
+      assert.equal(folder.stderr.trim(), `atrium: ${home} is a folder: give the config file in it (for example claude_desktop_config.json)`);
+
+      const other = join(home, 'settings.json');
+      await writeFile(other, JSON.stringify({ theme: 'dark' }));
+      const empty = await atrium(home, 'import', other);
+      assert.equal(empty.code, 1);
+      assert.equal(empty.stderr.trim(), `atrium: ${other} holds no servers: Atrium reads them from "mcpServers" (Claude Desktop, Cursor), "servers" or "mcp.servers" (VS Code)`);
+
+      const config = join(home, 'claude_desktop_config.json');
+      await writeFile(config, JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
+      const install = await atrium(home, 'install', config);
+      assert.equal(install.code, 1);
+      assert.equal(install.stderr.trim(), `atrium: ${config} is not a .mcpb bundle: to add the servers of a config file, run atrium import ${config}`);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a slip in where the servers are', () => {
   test('a misspelt "mcpServers" is said with the key meant, and a --config file that is not there is said; both exit 1', async () => {
     const home = await makeTempDir('atrium-slip-');

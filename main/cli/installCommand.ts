@@ -5,6 +5,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import type { RunningHost } from '../app/hostCore.ts';
+import { shellWord } from '../../shared/domain.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
 import type { RegistrySearch } from '../../shared/installs.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
@@ -47,6 +48,10 @@ export function formatSearch(words: string, found: RegistrySearch, now: number =
 export async function runInstall(invocation: CliInvocation, core: RunningHost, io: InstallIo, signal?: AbortSignal): Promise<number> {
   const [what = ''] = invocation.args;
   const values = invocation.values ?? {};
+  // A file that is not a bundle is most likely a config file (a registry name is not a file here).
+  if (!isBundlePath(what) && (await stat(wholePath(what)).catch(() => undefined))?.isFile()) {
+    throw new CliFailure(`${what} is not a .mcpb bundle: to add the servers of a config file, run atrium import ${shellWord(what)}`);
+  }
   const server = await (isBundlePath(what)
     ? core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
     : core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) })

@@ -246,6 +246,8 @@ async function runImport(invocation: CliInvocation, home: string, io: CliIo): Pr
   }
   const { target, report, blocked } = imported;
   for (const problem of report.problems) io.err(`atrium: ${problem.message}`);
+  // The file itself could not be read as servers: nothing was looked at, so there is nothing to count.
+  if (report.problems.some((problem) => problem.serverId === null)) return 1;
   // Added, but the organisation's policy keeps it from starting: said now, with the rule.
   for (const { id, block } of blocked) io.err(`atrium: ${format.visible(id)} will not start: ${format.visible(describeBlock(block))}`);
   if (invocation.json) io.out(safeJson({ target, ...report, blocked }, 2));

@@ -16,8 +16,11 @@ export interface ImportReport {
 
 export async function importServers(sourcePath: string, targetPath: string): Promise<ImportReport> {
   const source = await loadServersFile(sourcePath);
-  if (source.raw === null && source.problems.length === 0) {
-    return { added: [], unchanged: [], problems: [{ serverId: null, field: '(file)', message: `${sourcePath} does not exist` }] };
+  const wholeFile = (message: string): ImportReport => ({ added: [], unchanged: [], problems: [{ serverId: null, field: '(file)', message }] });
+  if (source.raw === null && source.problems.length === 0) return wholeFile(`${sourcePath}: there is no such file`);
+  if (source.servers.length === 0 && source.problems.length === 0) {
+    const holdsTable = source.raw?.mcpServers !== undefined || source.raw?.servers !== undefined || source.raw?.mcp !== undefined;
+    return wholeFile(holdsTable ? `${sourcePath} holds no servers: its list of them is empty` : `${sourcePath} holds no servers: Atrium reads them from "mcpServers" (Claude Desktop, Cursor), "servers" or "mcp.servers" (VS Code)`);
   }
   const report: ImportReport = { added: [], unchanged: [], problems: source.problems };
   // Merged into what the file holds now, under its lock: another import or the window writing at the

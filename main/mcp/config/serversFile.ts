@@ -37,7 +37,7 @@ export async function loadServersFile(path: string, options: { dataFile?: boolea
     text = jsonFileText(await readFile(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...NO_SERVERS };
-    return { servers: [], problems: [{ serverId: null, field: '(file)', message: `cannot read ${path}: ${(error as Error).message}` }], raw: null };
+    return { servers: [], problems: [{ serverId: null, field: '(file)', message: unreadable(path, (error as NodeJS.ErrnoException).code) }], raw: null };
   }
   const parsed = parseServersFile(text, path);
   let raw: Record<string, unknown> | null = null;
@@ -48,6 +48,13 @@ export async function loadServersFile(path: string, options: { dataFile?: boolea
     raw = null;
   }
   return { ...parsed, raw };
+}
+
+/** Why another program's config file cannot be read, in a person's words. */
+function unreadable(path: string, code: string | undefined): string {
+  if (code === 'EISDIR') return `${path} is a folder: give the config file in it (for example claude_desktop_config.json)`;
+  if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be read: Atrium is not allowed to read it`;
+  return `${path} cannot be read (${code ?? 'unknown error'})`;
 }
 
 /** Atrium's own servers file as it is now (a damaged one set aside, or with 'leave' left where it is). */
