@@ -71,6 +71,7 @@ commands:
   servers add <name> --url <address>          add a remote server
                                    an added server is not trusted, and asks for your approval before it first runs
   servers remove <name>            remove a server, and the secrets kept for it
+  servers enable <name> | disable <name>   turn a server on or off, as the window's switch does
   tools --search "WORDS" [--limit N]  the tools the model's search finds for WORDS, ranked as the model gets them
   tools [--server S]               list tools (with their model-facing names); a tool its server changed
                                    since it was approved is marked, with what changed
@@ -331,7 +332,7 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
 }
 
 const arity: Record<CommandName, [min: number, max: number, names: string]> = {
-  servers: [0, Number.POSITIVE_INFINITY, '[approve <server> | add <name> -- <command> [args...] | add <name> --url <address> | remove <name>]'],
+  servers: [0, Number.POSITIVE_INFINITY, '[approve <server> | add <name> -- <command> [args...] | add <name> --url <address> | remove <name> | enable <name> | disable <name>]'],
   tools: [0, 3, '[approve <server> <tool>]'],
   resources: [0, 0, ''],
   templates: [0, 0, ''],
@@ -354,7 +355,7 @@ const arity: Record<CommandName, [min: number, max: number, names: string]> = {
 
 /** The words that may follow a command that has them: any other first word is a slip, said before anything starts. */
 const subcommands: Partial<Record<CommandName, readonly string[]>> = {
-  servers: ['approve', 'add', 'remove'],
+  servers: ['approve', 'add', 'remove', 'enable', 'disable'],
   tools: ['approve'],
   registry: ['search'],
   history: ['export'],
@@ -369,7 +370,7 @@ function checkArity({ command, args }: CliInvocation): void {
     const meant = nearestWord(first.toLowerCase(), known);
     throw new UsageError(meant ? `there is no "${command} ${first}": did you mean "${command} ${meant}"?` : `"${command}" takes ${names}`);
   }
-  const serversArgs = args[0] === 'add' ? args.length >= 2 : (args[0] === 'approve' || args[0] === 'remove') && args.length === 2;
+  const serversArgs = args[0] === 'add' ? args.length >= 2 : ['approve', 'remove', 'enable', 'disable'].includes(args[0] ?? '') && args.length === 2;
   if (command === 'servers' && args.length > 0 && !serversArgs) throw new UsageError(`"servers" takes ${names}`);
   const wrongTools = command === 'tools' && args.length > 0 && (args[0] !== 'approve' || args.length !== 3);
   const wrongRegistry = command === 'registry' && args[0] !== 'search';

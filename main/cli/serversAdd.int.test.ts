@@ -93,6 +93,29 @@ describe('atrium servers add', () => {
     assert.equal((await storedServers(home)).web, undefined);
   });
 
+  test('servers disable and enable turn a server off and on, as the window\'s switch does; what approve says of a disabled one is a command that works', async () => {
+    const own = await makeTempDir('atrium-servers-switch-');
+    await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [fixturePath('echoServer')], disabled: true } } }));
+    const approved = await runAtriumCli(own, ['servers', 'approve', 'echo']);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(approved.stdout, /^Approved echo \(it is disabled: to start it, atrium servers enable echo\)\.$/m);
+    const enabled = await runAtriumCli(own, ['servers', 'enable', 'echo']);
+    assert.equal(enabled.code, 0, enabled.stderr);
+    assert.match(enabled.stdout, /^Enabled echo: it starts with the next command\.$/m);
+    assert.equal((await storedServers(own)).echo?.disabled, undefined);
+    const tools = await runAtriumCli(own, ['tools', '--server', 'echo']);
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /echo \/ echo/);
+    const disabled = await runAtriumCli(own, ['servers', 'disable', 'echo']);
+    assert.equal(disabled.code, 0, disabled.stderr);
+    assert.match(disabled.stdout, /^Disabled echo: it does not start until you enable it \(atrium servers enable echo\)\.$/m);
+    assert.equal((await storedServers(own)).echo?.disabled, true);
+    const slip = await runAtriumCli(own, ['servers', 'enable', 'ecko']);
+    assert.equal(slip.code, 1);
+    assert.match(slip.stderr, /there is no server named "ecko" in .*: did you mean "echo"\?/);
+    await rm(own, { recursive: true, force: true });
+  });
+
   test('an address with a user name and password is refused, and the password is neither saved nor said back', async () => {
     const refused = await runAtriumCli(home, ['servers', 'add', 'withpass', '--url', 'https://ann:hunter2-pass@example.com/mcp']);
     assert.equal(refused.code, 1, refused.stderr);

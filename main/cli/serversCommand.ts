@@ -1,4 +1,4 @@
-// `atrium servers approve | add | remove`: changing the servers file from the command line through the
+// `atrium servers approve | add | remove | enable | disable`: changing the servers file from the command line through the
 // same requests the window's server editor makes. An added server is never trusted and runs only once
 // the person approved its definition: asked on a terminal as the window's start dialog asks, else left
 // waiting with the one command that approves it.
@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { StoredServerEntry } from '../../shared/domain.ts';
-import { describeLaunch } from '../../shared/domain.ts';
+import { describeLaunch, shellWord } from '../../shared/domain.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import type { CliInvocation, NewServer } from './cliArgs.ts';
 import { CliFailure } from './cliArgs.ts';
@@ -19,11 +19,13 @@ export interface ServersIo extends LaunchConsentIo {
   out(text: string): void;
 }
 
-export type ServersAction = 'approve' | 'add' | 'remove';
+export type ServersAction = 'approve' | 'add' | 'remove' | 'enable' | 'disable';
+
+const ACTIONS: readonly ServersAction[] = ['approve', 'add', 'remove', 'enable', 'disable'];
 
 export function serversAction(invocation: CliInvocation): ServersAction | undefined {
   const [action] = invocation.args;
-  return invocation.command === 'servers' && (action === 'approve' || action === 'add' || action === 'remove') ? action : undefined;
+  return invocation.command === 'servers' && ACTIONS.includes(action as ServersAction) ? (action as ServersAction) : undefined;
 }
 
 export function runServersAction(action: ServersAction, invocation: CliInvocation, core: RunningHost, io: ServersIo, signal?: AbortSignal): Promise<number> {
@@ -33,6 +35,9 @@ export function runServersAction(action: ServersAction, invocation: CliInvocatio
       return runApprove(serverId, core, io);
     case 'remove':
       return runRemove(serverId, core, io);
+    case 'enable':
+    case 'disable':
+      return runSwitch(serverId, action === 'enable', core, io);
     case 'add':
       if (!invocation.newServer) throw new CliFailure('"servers add" needs a command line or an address');
       return runAdd(serverId, invocation.newServer, invocation.configPath, core, io, signal);
@@ -52,7 +57,14 @@ async function runApprove(serverId: string, core: RunningHost, io: ServersIo): P
   }
   for (const line of describeReview(review)) io.out(line);
   await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
-  io.out(`Approved ${visible(serverId)}${server.status.kind === 'disabled' ? ' (it is disabled: enable it to start it)' : ': it starts with the next command'}.`);
+  io.out(`Approved ${visible(serverId)}${server.status.kind === 'disabled' ? ` (it is disabled: to start it, atrium servers enable ${shellWord(serverId)})` : ': it starts with the next command'}.`);
+  return 0;
+}
+
+/** `atrium servers enable | disable NAME`: the window's on/off switch; only that field of its entry changes. */
+async function runSwitch(serverId: string, enabled: boolean, core: RunningHost, io: ServersIo): Promise<number> {
+  await core.api.setServerEnabled({ serverId, enabled });
+  io.out(enabled ? `Enabled ${visible(serverId)}: it starts with the next command.` : `Disabled ${visible(serverId)}: it does not start until you enable it (atrium servers enable ${shellWord(serverId)}).`);
   return 0;
 }
 

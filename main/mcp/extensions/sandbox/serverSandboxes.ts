@@ -60,6 +60,7 @@ export class ServerSandboxes implements LaunchSandbox {
   readonly #launches = new Map<string, string>();
   readonly #listeners = new Set<(summary: SandboxSummary) => void>();
   readonly #stopRefusals: () => Promise<void>;
+  #closed = false;
 
   constructor(options: SandboxesOptions) {
     this.#options = options;
@@ -83,6 +84,8 @@ export class ServerSandboxes implements LaunchSandbox {
       return { launch, hooks };
     }
     const { facts } = decided;
+    // Closed (the host is quitting) while this start was decided: no proxy is set up that nothing would end.
+    if (this.#closed) throw new SandboxUnavailableError(`${definition.id} was not started: Atrium is quitting`);
     const tools = this.#options.tools ?? checkSandboxTools();
     let wrapped;
     try {
@@ -176,6 +179,7 @@ export class ServerSandboxes implements LaunchSandbox {
 
   /** When the host quits, after its servers have stopped: the proxy and its bridges end with the last host of the process. */
   close(): Promise<void> {
+    this.#closed = true;
     return this.#stopRefusals();
   }
 
