@@ -21,3 +21,8 @@ function hoursAndMinutes(minutes: number): string {
   const rest = minutes % 60;
   return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
 }
+
+/** A moment as the terminal and exports write it, the same everywhere: "2026-11-28 09:46:40 UTC". */
+export function utcTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}

@@ -62,7 +62,8 @@ describe('atrium chat', () => {
     assert.equal(list.stdout.trim().split('\n').length, 3);
     const found = await atrium(home, ['history', '--search', 'DENIED, fine']);
     assert.equal(found.code, 0, found.stderr);
-    assert.match(found.stdout, new RegExp(`^${id}  \\S+  add 1 and 1\n    Denied, fine\\.\n$`), 'the conversation, and where its messages say it');
+    // When, written as the export writes it.
+    assert.match(found.stdout, new RegExp(`^${id}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC  add 1 and 1\n    Denied, fine\\.\n$`), 'the conversation, and where its messages say it');
     const none = await atrium(home, ['history', '--search', 'quokka']);
     assert.equal(none.stdout, 'No conversations match “quokka”.\n');
     const exported = await atrium(home, ['history', 'export', id]);

@@ -3,6 +3,7 @@
 // call under `--approve ask|ask-every`, a sampling request under `--sampling ask|approve`, an elicitation under
 // `--elicit ask`) is put to the person on the terminal (terminalConsent.ts).
 
+import { utcTime } from '../../shared/timeFromNow.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
 import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
@@ -198,7 +199,7 @@ export async function runHistory(invocation: CliInvocation, home: string, io: Ch
       else if (conversations.length === 0) io.out(search ? `No conversations match “${visible(search)}”.` : 'No conversations.');
       else {
         for (const c of conversations) {
-          io.out(`${c.id}  ${new Date(c.updatedAt).toISOString()}  ${visible(c.title)}`);
+          io.out(`${c.id}  ${utcTime(c.updatedAt)}  ${visible(c.title)}`);
           // Where a search found it, when its title does not say.
           if (c.excerpt !== undefined) io.out(`    ${visible(c.excerpt)}`);
         }

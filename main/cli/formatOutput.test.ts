@@ -57,7 +57,7 @@ test('servers list a sign-in line only for servers that have a sign-in', () => {
   const base: ServerSnapshot = { id: 'local', transport: 'stdio', target: 'node x', status: { kind: 'ready', since: 0 }, trusted: false, counts: { tools: 1, resources: 0, resourceTemplates: 0, prompts: 0 } };
   const remote: ServerSnapshot = { ...base, id: 'gh', transport: 'http', target: 'https://gh.example/mcp', auth: { state: 'signed-in', subject: 'alice', expiresAt: NOW + minutes(30) } };
   assert.equal(formatServers([base, remote], NOW).split('\n').length, 7);
-  assert.match(formatServers([remote], NOW), /^gh {2}\[http\] {2}Ready\n {4}1 tools.*\n {4}https:\/\/gh\.example\/mcp\n {4}signed in as alice · expires in 30 min$/);
+  assert.match(formatServers([remote], NOW), /^gh {2}\[http\] {2}Ready\n {4}1 tool, 0 resources, 0 templates, 0 prompts.*\n {4}https:\/\/gh\.example\/mcp\n {4}signed in as alice · expires in 30 min$/);
 });
 
 test('sign-in and sign-out say what happened', () => {

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, SandboxSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { shellWord, statusLabel } from '../../shared/domain.ts';
 import { describeBlock } from '../../shared/installs.ts';
-import { expiryText } from '../../shared/timeFromNow.ts';
+import { expiryText, utcTime } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
 import { visibleText } from '../../shared/visibleText.ts';
 import { base64ByteCount, blobAsText } from '../../shared/blobText.ts';
@@ -20,7 +20,7 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
   return servers
     .map((s) => {
       const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
-      const counts = `${s.counts.tools} tools, ${s.counts.resources} resources, ${s.counts.resourceTemplates} templates, ${s.counts.prompts} prompts`;
+      const counts = [count(s.counts.tools, 'tool'), count(s.counts.resources, 'resource'), count(s.counts.resourceTemplates, 'template'), count(s.counts.prompts, 'prompt')].join(', ');
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
       const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';
       const sandbox = sandboxOf(s.id);
@@ -28,6 +28,11 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
       return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}${auth}${sandboxLines}`;
     })
     .join('\n');
+}
+
+/** "1 tool", "2 tools". */
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
 /** A local server's sandbox: whether it runs in one and why, what it can touch, what to install, what was blocked. */
@@ -145,7 +150,7 @@ function formatToolChange(tool: ToolSummary, change: ToolChangeView): string {
     (field) => `      ${field.label}:\n${field.lines.filter((line) => line.kind !== 'same').map((line) => `        ${line.kind === 'added' ? '+' : '-'} ${visible(line.text)}`).join('\n')}`,
   );
   return [
-    `    ⚠ changed since it was approved (${new Date(change.pinnedAt).toISOString()}): withheld from the model, and calls to it are refused`,
+    `    ⚠ changed since it was approved (${utcTime(change.pinnedAt)}): withheld from the model, and calls to it are refused`,
     ...fields,
     `    to approve the new version: atrium tools approve ${visible(tool.serverId)} ${visible(tool.name)}`,
   ].join('\n');

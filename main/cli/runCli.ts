@@ -3,6 +3,7 @@
 // server and the cause, and a non-zero exit code; never a stack trace.
 
 import type { ServerStatus } from '../../shared/domain.ts';
+import { shellWord } from '../../shared/domain.ts';
 import type { HostCore, RunningHost } from '../app/hostCore.ts';
 import { NO_RESTARTS, ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
 import { sayingWhomItWaitsFor } from './startingServersLine.ts';
@@ -227,6 +228,11 @@ async function runCommand(invocation: CliInvocation, core: RunningHost, io: CliI
   }
   const scoped = invocation.server ?? targetedServer(invocation);
   if (scoped !== undefined && failed.some(([id]) => id === scoped)) return 1;
+  // Off by the person's choice, which a list of all servers passes over; asked for by name, it is said.
+  if (scoped !== undefined && statuses.get(scoped)?.kind === 'disabled') {
+    io.err(`atrium: ${format.visible(scoped)} is disabled: to use it, atrium servers enable ${shellWord(scoped)}`);
+    return 1;
+  }
   const code = await answerCommand(invocation, core, io);
   // A list that leaves out a server that could not start is printed, and exits 1 as one that leaves out
   // an unapproved server does: a script must not take "No tools." for the truth.

@@ -110,6 +110,9 @@ describe('atrium servers add', () => {
     assert.equal(disabled.code, 0, disabled.stderr);
     assert.match(disabled.stdout, /^Disabled echo: it does not start until you enable it \(atrium servers enable echo\)\.$/m);
     assert.equal((await storedServers(own)).echo?.disabled, true);
+    const off = await runAtriumCli(own, ['tools', '--server', 'echo']);
+    assert.equal(off.code, 1);
+    assert.equal(off.stderr.trim(), 'atrium: echo is disabled: to use it, atrium servers enable echo');
     const slip = await runAtriumCli(own, ['servers', 'enable', 'ecko']);
     assert.equal(slip.code, 1);
     assert.match(slip.stderr, /there is no server named "ecko" in .*: did you mean "echo"\?/);

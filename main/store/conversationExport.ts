@@ -3,6 +3,7 @@
 // open HTML escaped, and tool arguments and results sit in fences longer than any backtick run they contain,
 // so nothing in them can become raw HTML or close its fence. The store holds no secrets, so neither does this.
 
+import { utcTime } from '../../shared/timeFromNow.ts';
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
 import { shownValue } from '../../shared/visibleText.ts';
 import { isPersonsMessage, replacedByEdit } from '../../shared/replacedMessages.ts';
@@ -55,9 +56,6 @@ function quote(text: string): string {
     .join('\n');
 }
 
-function time(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-}
 
 /** Text blocks of a result (an MCP CallToolResult or a list of content blocks) as text; anything else as JSON. */
 function resultBlock(result: unknown): string {
@@ -120,7 +118,7 @@ function replacedNote(message: StoredMessage, edited: ReadonlySet<string>): stri
 
 function heading(message: StoredMessage): string {
   const who = message.role === 'assistant' ? 'Assistant' : message.content.every((block) => block.type === 'tool_result') ? 'Tool results' : 'You';
-  return `## ${who} · ${time(message.createdAt)}`;
+  return `## ${who} · ${utcTime(message.createdAt)}`;
 }
 
 export function exportMarkdown(conversation: Conversation, savedMessages: readonly StoredMessage[], savedCalls: readonly ToolCallRecord[]): string {
@@ -131,7 +129,7 @@ export function exportMarkdown(conversation: Conversation, savedMessages: readon
   const shown = new Set<string>();
   const edited = replacedByEdit(messages);
   const sections = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`];
-  const facts = [`Started ${time(conversation.createdAt)}`];
+  const facts = [`Started ${utcTime(conversation.createdAt)}`];
   if (conversation.providerId !== undefined || conversation.model !== undefined) facts.push(`model ${inlineCode([conversation.providerId, conversation.model].filter((part) => part !== undefined).join(' / '))}`);
   sections.push(`*${facts.join(', ')}*`);
 
