@@ -44,6 +44,14 @@ test('nested arguments, lists, choices, forms and unknown arguments are each sai
   assert.deepEqual(problems({ a: 1, b: 2, options: {} })?.[0], { field: 'options.depth', message: 'options.depth is required', description: 'How deep to look' });
 });
 
+test('an argument given under a slip of a name the tool takes is named with the one meant', () => {
+  const open = { type: 'object', properties: { text: { type: 'string', description: 'What to echo' } }, required: ['text'] };
+  // The schema lets other arguments through: the missing one says what was given in its place.
+  assert.deepEqual(toolArgumentProblems(validator, open, { txt: 'hi' }), [{ field: 'text', message: 'text is required (txt was given: did you mean text?)', description: 'What to echo' }]);
+  // It refuses others: the slip itself says which it meant.
+  assert.deepEqual(problems({ a: 1, b: 2, verbos: true }), [{ field: 'verbos', message: 'verbos is not an argument this tool takes: did you mean verbose?' }]);
+});
+
 test('a null for an optional parameter counts as not given (as the transport treats it for Mcp-Param headers)', () => {
   assert.equal(problems({ a: 1, b: 2, verbose: null }), undefined);
 });

@@ -7,6 +7,7 @@ import type { ErrorObject } from 'ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
 import type { ArgumentProblem } from '../../chat/turnTools.ts';
 import type { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
+import { nearestWord } from '../../../shared/nearestWord.ts';
 
 /** Every argument of `args` that does not fit `inputSchema`, or undefined when they all do. */
 export function toolArgumentProblems(validator: Pick<CachedSchemaValidator, 'errorsOf'>, inputSchema: unknown, args: Record<string, unknown>): ArgumentProblem[] | undefined {
@@ -34,8 +35,23 @@ export function toolArgumentProblems(validator: Pick<CachedSchemaValidator, 'err
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([field, error]) => {
       const description = descriptionOf(error);
-      return { field, message: problemSentence(field, error), ...(description ? { description } : {}) };
+      return { field, message: `${problemSentence(field, error)}${slipHint(field, error, order, args)}`, ...(description ? { description } : {}) };
     });
+}
+
+/**
+ * A top-level argument given under a slip of a name the tool takes: said where the missing one is (the
+ * schema let the slip through) or where the slip is refused, with the name meant.
+ */
+function slipHint(field: string, error: ErrorObject, names: readonly string[], args: Record<string, unknown>): string {
+  if (error.instancePath !== '') return '';
+  if (error.keyword === 'additionalProperties') {
+    const meant = nearestWord(field, names);
+    return meant ? `: did you mean ${meant}?` : '';
+  }
+  if (error.keyword !== 'required') return '';
+  const given = Object.keys(args).find((name) => !names.includes(name) && nearestWord(name, [field]) !== undefined);
+  return given ? ` (${given} was given: did you mean ${field}?)` : '';
 }
 
 /** The argument an error is about, as a path of its keys: `path`, `options.depth`, `files[0]`. */
