@@ -6,13 +6,11 @@
 // made to what the file holds now, under its lock (fileLock.ts), never to a copy read earlier. A write
 // goes to a synced temporary file renamed over the old one, then the folder itself is synced, so a
 // crash leaves the old file or the new, never half; a temporary file a killed write left is removed at
-// the next start. `NAME.bak` is the last content read successfully that Atrium did not write itself:
-// after a change made by Atrium it is the version before that change, in later runs too (`NAME.last-write`
-// beside it keeps the digest of what Atrium wrote).
+// the next start. `NAME.bak` is the last content read successfully.
 
 import { createHash } from 'node:crypto';
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, openSync, renameSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileReadableAgain, noticeDataFileProblem } from './dataFileProblems.ts';
 import { isRunning, withFileLock } from './fileLock.ts';
@@ -105,11 +103,7 @@ export async function loadDataFile<T>(spec: DataFileSpec<T>, options: { ifDamage
   }
   const fingerprint = digest(bytes);
   // A last good copy that cannot be written (a full disk) does not make the file unreadable.
-  if (spec.keepLastGood) {
-    keepsLastGood.add(spec.path);
-    readWhole.set(spec.path, fingerprint);
-    await keepLastGood(spec.path, bytes, fingerprint).catch(() => undefined);
-  }
+  if (spec.keepLastGood) await keepLastGood(spec.path, bytes, fingerprint).catch(() => undefined);
   fileReadableAgain(dirname(spec.path), basename(spec.path));
   return { kind: 'read', value, digest: fingerprint };
 }
@@ -213,10 +207,8 @@ function moveAside(path: string, companions: readonly string[]): { keptAt: strin
 }
 
 async function keepLastGood(path: string, bytes: Buffer, fingerprint: string): Promise<void> {
-  // Reading back what Atrium wrote (this process, or an earlier run) is not a read of the person's file:
-  // `.bak` keeps what was there before.
+  // Reading back what this process wrote is not a read of the person's file: `.bak` keeps what was there before.
   if (written.get(path) === fingerprint) return;
-  if ((await readFile(lastWriteOf(path), 'utf8').catch(() => '')).trim() === fingerprint) return;
   const backup = `${path}.bak`;
   const previous = await readFile(backup).catch(() => null);
   if (previous && previous.equals(bytes)) return;
@@ -231,7 +223,6 @@ async function keepLastGood(path: string, bytes: Buffer, fingerprint: string): P
  */
 export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
   if (untouchable.has(path)) throw new DamagedFileError(`${basename(path)} is damaged and could not be moved aside, so Atrium does not write over it: move it away yourself, then restart Atrium`, basename(path));
-  if (keepsLastGood.has(path)) await keepPrevious(path, data).catch(() => undefined);
   const temp = `${path}.${process.pid}.${++sequence}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -252,37 +243,11 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
   } catch (error) {
     throw writeFailure(path, error);
   }
-  const fingerprint = digest(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-  written.set(path, fingerprint);
-  // Only a hint for the next run's `.bak` (a lost one costs no data): written plainly, not synced.
-  if (keepsLastGood.has(path)) await writeFile(lastWriteOf(path), `${fingerprint}\n`, { mode: 0o600 }).catch(() => undefined);
-}
-
-/**
- * Before Atrium changes a file that keeps a last good copy, the version it replaces becomes `NAME.bak`
- * — only one this process read whole or wrote itself, so a file damaged meanwhile never becomes it.
- */
-async function keepPrevious(path: string, data: string | Uint8Array): Promise<void> {
-  const previous = await readFile(path).catch(() => null);
-  if (!previous || previous.equals(typeof data === 'string' ? Buffer.from(data, 'utf8') : data)) return;
-  const fingerprint = digest(previous);
-  if (fingerprint !== readWhole.get(path) && fingerprint !== written.get(path)) return;
-  const backup = `${path}.bak`;
-  if ((await readFile(backup).catch(() => null))?.equals(previous)) return;
-  await writeFileAtomically(backup, previous);
-}
-
-/** Beside a file that keeps a last good copy: the digest of what Atrium last wrote to it. */
-function lastWriteOf(path: string): string {
-  return `${path}.last-write`;
+  written.set(path, digest(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
 }
 
 // What this process last wrote to each file, by digest; and the damaged files it could not move aside.
 const written = new Map<string, string>();
-/** The files read here that keep a last good copy (`NAME.bak`): what Atrium writes to them is marked beside them. */
-const keepsLastGood = new Set<string>();
-/** What this process last read whole from each of those files, by digest. */
-const readWhole = new Map<string, string>();
 const untouchable = new Set<string>();
 let sequence = 0;
 

@@ -237,27 +237,6 @@ describe('a damaged servers.json is never made worse by adding servers', () => {
   });
 });
 
-describe('servers.json.bak keeps the version before Atrium\'s last change', () => {
-  test('a server removed by mistake is still in the .bak after the next commands read the file Atrium wrote', async () => {
-    const home = await homeFromTemplate();
-    const serverNames = async (file: string) => Object.keys((JSON.parse(await readFile(join(home, file), 'utf8')) as { mcpServers: object }).mcpServers).sort();
-    assert.equal((await runAtriumCli(home, ['servers', 'add', 'kept', '--', 'node', 'kept.js'])).code, 0);
-    assert.equal((await runAtriumCli(home, ['servers', 'remove', 'kept'])).code, 0);
-    assert.ok((await serverNames('servers.json.bak')).includes('kept'), 'the version before the removal');
-    // Reading back what Atrium wrote, in later runs, is not a version of the person's to keep over it.
-    assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
-    assert.equal((await runAtriumCli(home, ['tools'])).code, 0);
-    assert.ok((await serverNames('servers.json.bak')).includes('kept'), 'still the version before the removal');
-    assert.ok(!(await serverNames('servers.json')).includes('kept'));
-
-    // The person's own edit is a version to keep: the next read makes it the last good copy.
-    const edited = JSON.stringify({ mcpServers: { mine: { command: 'node', args: ['mine.js'], disabled: true } } });
-    await writeFile(join(home, 'servers.json'), edited);
-    assert.equal((await runAtriumCli(home, ['servers'])).code, 0);
-    assert.equal(await readFile(join(home, 'servers.json.bak'), 'utf8'), edited);
-  });
-});
-
 describe('the data folder is private', () => {
   test('a new data folder is 0700 and every file in it 0600, SQLite’s -wal and -shm included', { skip: process.platform === 'win32' }, async () => {
     const home = join(await tempDir('atrium-faults-new-'), 'Atrium');

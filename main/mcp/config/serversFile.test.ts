@@ -23,8 +23,7 @@ test('saving keeps other keys, keeps invalid entries as written and in their pla
     assert.deepEqual(saved.mcpServers.good, { command: 'ok', args: [], disabled: true });
     assert.deepEqual(Object.keys(saved.mcpServers), ['good', 'typo', 'last'], 'entries keep their place');
     assert.deepEqual(JSON.parse(await readFile(`${path}.bak`, 'utf8')), original);
-    // `.last-write` marks what Atrium wrote, so that reading it back in a later run keeps the `.bak` as it is.
-    assert.deepEqual((await readdir(dir)).sort(), ['servers.json', 'servers.json.bak', 'servers.json.last-write'], 'no temporary or lock file is left behind');
+    assert.deepEqual((await readdir(dir)).sort(), ['servers.json', 'servers.json.bak'], 'no temporary or lock file is left behind');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
