@@ -103,6 +103,12 @@ export function createServerConfigApi({ hub, registry, approvals, facts, sandbox
       return hub.get(serverId).snapshot;
     },
     removeServer: async ({ serverId }) => {
+      // An entry with a mistake is no server, but the person may remove it rather than fix it: it leaves
+      // the file as a server does (what it names cannot be read, so nothing kept for it is looked for).
+      if (registry.nameHolder(serverId) === 'unreadable entry') {
+        await registry.remove(serverId);
+        return null;
+      }
       const removed = known(serverId);
       await registry.remove(serverId);
       await hub.remove(serverId);

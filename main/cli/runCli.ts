@@ -153,7 +153,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       io.err(`atrium: none of the servers in ${core.configPath} could be read: fix the entries named above, then run the command again.`);
       return 1;
     }
-    if (serverScope !== undefined && action !== 'add' && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
+    // An entry with a mistake may be removed by its name; nothing else can be done with it.
+    const removable = action === 'remove' && serverScope !== undefined && core.registry.nameHolder(serverScope) === 'unreadable entry';
+    if (serverScope !== undefined && action !== 'add' && !removable && !(await core.api.listServers({})).some((server) => server.id === serverScope)) {
       // Only the one named was started: the others are in the servers file.
       const meant = nearestWord(serverScope, core.registry.all().map((server) => server.id));
       throw new CliFailure(`there is no server named "${serverScope}" in ${core.configPath}${meant ? `: did you mean "${meant}"?` : ''}`);

@@ -128,7 +128,7 @@ describe('atrium servers add', () => {
     assert.doesNotMatch(await readFile(join(home, 'servers.json'), 'utf8'), /hunter2-pass/);
   });
 
-  test('a name held by a hand-written entry with a mistake is refused: the entry, its token with it, stays as the person wrote it', async () => {
+  test('a name held by a hand-written entry with a mistake is refused: the entry, its token with it, stays as the person wrote it, and can be removed by its name', async () => {
     const own = await makeTempDir('atrium-servers-add-handwritten-');
     const written = JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'], env: { GITHUB_TOKEN: 'ghp_kept', GITHUB_ORG: 42 } } } }, null, 2);
     await writeFile(join(own, 'servers.json'), written);
@@ -136,6 +136,12 @@ describe('atrium servers add', () => {
     assert.equal(added.code, 1, added.stderr);
     assert.match(added.stderr, /^atrium: Name "github" is taken by an entry of the servers file that has a mistake: fix that entry, or choose another name\.$/m);
     assert.equal(await readFile(join(own, 'servers.json'), 'utf8'), written);
+
+    // The entry the person cannot fix can be removed by its name, as a server can.
+    const removed = await runAtriumCli(own, ['servers', 'remove', 'github']);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /^Removed github from /m);
+    assert.deepEqual((await storedServers(own)).github, undefined);
     await rm(own, { recursive: true, force: true });
   });
 
