@@ -60,7 +60,13 @@ function describe(error: ErrorObject | undefined): string {
         return 'is not in a form Atrium understands: see the README for the servers.json fields';
     }
   })();
-  return `"${fieldOf(error)}" ${what}`;
+  return `${fieldInWords(fieldOf(error))} ${what}`;
+}
+
+/** The field as a person reads it: `"env.PORT"`, and a place in a list as a count: `item 2 of "args"`. */
+function fieldInWords(field: string): string {
+  const place = /^(.+)\.(\d+)$/.exec(field);
+  return place ? `item ${Number(place[2]) + 1} of "${place[1]}"` : `"${field}"`;
 }
 
 const KIND_IN_WORDS: Record<string, string> = {

@@ -44,6 +44,7 @@ test('what is wrong with a field is said in the words of someone editing the fil
     paths: { command: 'node', sandbox: { filesystem: { allowWrite: [7] } } },
     kind: { type: 'pigeon', command: 'node' },
     sign: { url: 'https://example.com/mcp', oauth: { clientId: 'a', colour: 'blue' } },
+    second: { command: 'node', args: ['server.js', 8080] },
   };
   const { problems } = parseServersFile(JSON.stringify({ mcpServers: entries }), 'test');
   const said = Object.fromEntries(problems.map((problem) => [problem.serverId, problem.message]));
@@ -53,9 +54,11 @@ test('what is wrong with a field is said in the words of someone editing the fil
     quick: 'server "quick": "requestTimeoutMs" must be at least 100',
     tools: 'server "tools": "disabledTools" must be "all" or a list of tool names',
     sandbox: 'server "sandbox": "sandbox" must be false (no sandbox) or an object saying what more it may reach ("filesystem", "network")',
-    paths: 'server "paths": "sandbox.filesystem.allowWrite.0" must be text (in quotes)',
+    // A place in a list is said as a count, not as a path's index.
+    paths: 'server "paths": item 1 of "sandbox.filesystem.allowWrite" must be text (in quotes)',
     kind: 'server "kind": "type" must be one of "stdio", "http", "sse", "streamable-http", "streamableHttp"',
     sign: 'server "sign": "oauth" has a field Atrium does not know: "colour"',
+    second: 'server "second": item 2 of "args" must be text (in quotes)',
   });
   for (const message of Object.values(said)) assert.doesNotMatch(message ?? '', /must NOT|must be (string|array|integer|equal)|schema|instancePath/);
 });
