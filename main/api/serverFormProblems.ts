@@ -29,7 +29,7 @@ export function checkServerForm(form: ServerForm, takenBy: (id: string) => NameH
   const name = form.serverId;
   if (name.trim() === '') problems.push({ field: 'serverId', message: `${L.serverId} is required: give the server a short name, for example "files".` });
   // eslint-disable-next-line no-control-regex -- a server name must not hold control characters.
-  else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: `${L.serverId} cannot hold line breaks or tabs: type it on one line.` });
+  else if (/[\u0000-\u001f]/.test(name)) problems.push({ field: 'serverId', message: `${L.serverId} cannot hold control characters (a line break, a tab, an escape): type it on one line, in plain characters.` });
   else if (name !== form.replaces) {
     const holder = takenBy(name);
     if (holder !== undefined) problems.push({ field: 'serverId', message: nameTakenMessage(name, holder) });

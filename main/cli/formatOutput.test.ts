@@ -58,6 +58,9 @@ test('servers list a sign-in line only for servers that have a sign-in', () => {
   const remote: ServerSnapshot = { ...base, id: 'gh', transport: 'http', target: 'https://gh.example/mcp', auth: { state: 'signed-in', subject: 'alice', expiresAt: NOW + minutes(30) } };
   assert.equal(formatServers([base, remote], NOW).split('\n').length, 7);
   assert.match(formatServers([remote], NOW), /^gh {2}\[http\] {2}Ready\n {4}1 tool, 0 resources, 0 templates, 0 prompts.*\n {4}https:\/\/gh\.example\/mcp\n {4}signed in as alice · expires in 30 min$/);
+  // Its name begins the line: a failure that starts with it does not say it twice.
+  const failed: ServerSnapshot = { ...base, id: 'missing', status: { kind: 'error', message: 'missing: command not found: "nope"' } };
+  assert.match(formatServers([failed], NOW), /^missing {2}\[stdio\] {2}Error: command not found: "nope"\n/);
 });
 
 test('sign-in and sign-out say what happened', () => {

@@ -19,7 +19,8 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
   const sandboxOf = (id: string) => sandboxes.find((summary) => summary.serverId === id);
   return servers
     .map((s) => {
-      const status = s.status.kind === 'error' ? `Error: ${s.status.message}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
+      // The server's name begins its line already: its error is not made to say it twice.
+      const status = s.status.kind === 'error' ? `Error: ${withoutServer(s.id, s.status.message)}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
       const counts = [count(s.counts.tools, 'tool'), count(s.counts.resources, 'resource'), count(s.counts.resourceTemplates, 'template'), count(s.counts.prompts, 'prompt')].join(', ');
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
       const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';
