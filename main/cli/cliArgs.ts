@@ -1,5 +1,6 @@
 // The command line: `atrium <command> [arguments] [options]`, options anywhere after the command.
 
+import { jsonProblem } from '../store/jsonProblem.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ATRIUM_VERSION } from '../app/atriumVersion.ts';
@@ -324,8 +325,8 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${what} is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    throw new UsageError(`${what} is not valid JSON: ${jsonProblem(Buffer.from(text, 'utf8'), 'the text') ?? 'it is not JSON'}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;

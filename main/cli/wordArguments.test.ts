@@ -52,7 +52,11 @@ test('words that are neither say how to give them', () => {
   assert.throws(() => argumentsFromWords(['a=1', 'b'], "the tool's", schema), /give the tool's arguments as name=value words or as one JSON object: "b" is neither/);
   assert.throws(() => argumentsFromWords(['=1'], "the tool's", schema), /"=1" is neither/);
   assert.throws(() => argumentsFromWords(['a=1', 'a=2'], "the tool's", schema), /the tool's argument a is given twice/);
-  assert.throws(() => argumentsFromWords(['{"a": 1'], "the tool's", schema), /the tool's arguments are not valid JSON/);
+  // Where the JSON goes wrong, in words, never the engine's message.
+  assert.throws(() => argumentsFromWords(['{"a": 1'], "the tool's", schema), /^Error: the tool's arguments are not valid JSON: line 1, column 8: the text ends too early/);
+  assert.throws(() => argumentsFromWords(['{a: 1}'], "the tool's", schema), (error: Error) => !/position|Unexpected token/.test(error.message));
+  // Both ways at once is neither.
+  assert.throws(() => argumentsFromWords(['{"a": 1}', 'b=2'], "the tool's", schema), /^Error: give the tool's arguments as name=value words or as one JSON object, not both$/);
   assert.throws(() => argumentsFromWords(['[1]'], "the prompt's"), /"\[1\]" is neither/);
   assert.throws(() => argumentsFromWords(['message=hello', 'world'], "the tool's"), /"world" is neither \(a value with spaces goes in quotes: message="hello world"\)/);
 });

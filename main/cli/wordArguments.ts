@@ -5,6 +5,7 @@
 // arguments are text). What does not fit is left as typed, for the host's check to name. How the words
 // are typed is checked before any server starts (cliArgs.ts), what they mean once the tool is known.
 
+import { jsonProblem } from '../store/jsonProblem.ts';
 import { isRecord } from '../../shared/isRecord.ts';
 
 /** What the arguments are for, as the messages say it. */
@@ -15,6 +16,7 @@ export function readWordArguments(words: readonly string[], of: ArgumentsOf, inp
   if (words.length === 0) return {};
   const [only] = words;
   if (words.length === 1 && only !== undefined && only.trimStart().startsWith('{')) return jsonObject(only, of);
+  if (words.some((word) => word.trimStart().startsWith('{'))) return { problem: `give ${of} arguments as name=value words or as one JSON object, not both` };
   const properties = isRecord(inputSchema?.properties) ? inputSchema.properties : {};
   const given: Record<string, unknown> = {};
   let last: { name: string; text: string } | undefined;
@@ -38,8 +40,9 @@ function jsonObject(text: string, of: ArgumentsOf): { arguments: Record<string, 
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    return { problem: `${of} arguments are not valid JSON: ${(error as Error).message}` };
+  } catch {
+    // Where it goes wrong, in words: the engine's message quotes the text and counts positions.
+    return { problem: `${of} arguments are not valid JSON: ${jsonProblem(Buffer.from(text, 'utf8'), 'the text') ?? 'it is not JSON'}` };
   }
   return isRecord(value) ? { arguments: value } : { problem: `${of} arguments must be a JSON object` };
 }

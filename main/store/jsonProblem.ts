@@ -11,15 +11,18 @@ export function jsonFileText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 
-/** Why `bytes` is not JSON, or undefined when it is. */
-export function jsonProblem(bytes: Uint8Array): string | undefined {
-  if (bytes.length === 0) return 'the file is empty';
-  if (bytes.every((byte) => byte === 0)) return `the file holds only zero bytes (${bytes.length} of them), as a crash or a full disk during a write leaves it`;
+/**
+ * Why `bytes` is not JSON, or undefined when it is. `of` names what they are, as the person knows it
+ * ("the file", or "the text" for JSON typed on a command line).
+ */
+export function jsonProblem(bytes: Uint8Array, of = 'the file'): string | undefined {
+  if (bytes.length === 0) return `${of} is empty`;
+  if (bytes.every((byte) => byte === 0)) return `${of} holds only zero bytes (${bytes.length} of them), as a crash or a full disk during a write leaves it`;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return 'the file is not text (it is not valid UTF-8)';
+    return `${of} is not text (it is not valid UTF-8)`;
   }
   try {
     JSON.parse(text);
@@ -29,10 +32,10 @@ export function jsonProblem(bytes: Uint8Array): string | undefined {
   }
   const stop = firstMistake(text);
   const { line, column } = lineAndColumn(text, stop.offset);
-  return `line ${line}, column ${column}: ${describeMistake(text, stop)}`;
+  return `line ${line}, column ${column}: ${describeMistake(text, stop, of)}`;
 }
 
-function describeMistake(text: string, { offset, kind, closer }: JsonStop): string {
+function describeMistake(text: string, { offset, kind, closer }: JsonStop, of: string): string {
   switch (kind) {
     case 'missing comma':
       return `a comma is missing here (or a closing "${closer ?? '}'}")`;
@@ -47,7 +50,7 @@ function describeMistake(text: string, { offset, kind, closer }: JsonStop): stri
     case 'comment':
       return 'JSON allows no comments (remove it)';
     case 'cut short':
-      return 'the file ends too early (it looks cut short)';
+      return `${of} ends too early (it looks cut short)`;
     case 'more after the end':
       return 'more text after the end of the JSON';
     case 'unexpected':
