@@ -205,7 +205,9 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     toolsOf: (serverId) => catalog.list(serverId).filter((t) => t.enabled),
   });
   // MCP Tasks: a call its server runs on as a task is followed to its end, and its end told in its conversation.
-  const tasks = createTaskTracker({ db: stores.db, store: stores.tasks, hub, history, consent: gate, audit, chat: () => chat });
+  // A call that failed (a task's too) tells the sandbox what its server said: a file it kept from it is listed.
+  const callFailed = (serverId: string, said: string) => sandboxes.callFailed(serverId, said);
+  const tasks = createTaskTracker({ db: stores.db, store: stores.tasks, hub, history, consent: gate, audit, onCallFailed: callFailed, chat: () => chat });
   const calls = createToolCallPipeline({
     catalog,
     consent: gate,
@@ -217,7 +219,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),
-    onCallFailed: (serverId, said) => sandboxes.callFailed(serverId, said),
+    onCallFailed: callFailed,
   });
   const skills = wireSkills({ home: options.home, events, hub, catalog, pending, ledger, tookIn: (conversationId, content) => gate.tookIn(content, conversationId), stores });
   const chat = new ChatService({

@@ -7,7 +7,7 @@ import type { AuditEntryInput, ToolSummary } from '../../../shared/domain.ts';
 import type { CallOrigin } from '../../chat/turnTools.ts';
 import { CachedSchemaValidator } from '../../mcp/schemaValidatorCache.ts';
 import type { GateDecision } from '../consentGate.ts';
-import { createToolCallPipeline } from './toolCallPipeline.ts';
+import { closeTask, createToolCallPipeline } from './toolCallPipeline.ts';
 import { withheldFrom } from './toolCatalog.ts';
 
 const add: ToolSummary = {
@@ -159,4 +159,14 @@ test("a model's call asked with others of its step hands consent the later calls
   };
   await calls.call({ serverId: 'calc', tool: 'add', arguments: { a: 1, b: 1 }, origin: { by: 'model', conversationId: 'c1' }, callId: 'c1', step });
   assert.deepEqual(later, [{ callId: 'c2', tool: 'sub', arguments: { a: 1, b: 2 } }]);
+});
+
+test('what a call or a task that failed on its server said is told on (the sandbox explains a file it kept from the server)', () => {
+  const told: string[] = [];
+  const deps = { consent: { tookIn: () => undefined }, audit: { append: () => ({ seq: 1 }) as never }, onCallFailed: (serverId: string, said: string) => void told.push(`${serverId}: ${said}`) };
+  const call = { tool: add, callId: 'c', origin: { by: 'person' } as const, arguments: {}, decision: { decidedBy: 'person' as const, reason: 'test' }, startedAt: 0 };
+  closeTask(deps, call, { kind: 'completed', result: { isError: true, content: [{ type: 'text', text: "EROFS: read-only file system, open '/srv/notes/a.md'" }] } });
+  closeTask(deps, call, { kind: 'failed', message: 'EACCES: permission denied' });
+  closeTask(deps, call, { kind: 'completed', result: { content: [{ type: 'text', text: 'fine' }] } });
+  assert.deepEqual(told, ["calc: EROFS: read-only file system, open '/srv/notes/a.md'", 'calc: EACCES: permission denied']);
 });

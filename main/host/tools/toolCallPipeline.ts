@@ -236,9 +236,16 @@ function auditCall(
  * Closes a call that ran as a task, when the task ends (also one followed again after a restart): its
  * result or failure is what the conversation took in, and its end goes in the audit log.
  */
-export function closeTask(deps: { consent: Pick<ConsentGate, 'tookIn'>; audit: Pick<AuditLog, 'append'>; now?: () => number }, call: StartedTaskCall, finish: TaskFinish): TaskEnding {
+export function closeTask(
+  deps: { consent: Pick<ConsentGate, 'tookIn'>; audit: Pick<AuditLog, 'append'>; onCallFailed?: ToolCallPipelineDeps['onCallFailed']; now?: () => number },
+  call: StartedTaskCall,
+  finish: TaskFinish,
+): TaskEnding {
   const now = deps.now ?? Date.now;
   const { tool, origin, decision } = call;
+  // A task's failure is its server's word as a call's is: the sandbox may explain it.
+  if (finish.kind === 'completed' && finish.result.isError === true) deps.onCallFailed?.(tool.serverId, textOf(finish.result));
+  if (finish.kind === 'failed') deps.onCallFailed?.(tool.serverId, finish.message);
   if (origin.by !== 'person' && (finish.kind === 'completed' || finish.kind === 'failed')) deps.consent.tookIn({ kind: 'tool', tool }, origin.conversationId);
   const outcome = finish.kind === 'completed' ? (finish.result.isError === true ? 'error' : 'ok') : finish.kind === 'cancelled' ? 'cancelled' : 'error';
   const said = finish.kind === 'completed' ? 'the task ended' : finish.kind === 'cancelled' ? `the task was cancelled${finish.reason ? `: ${finish.reason}` : ''}` : finish.message;

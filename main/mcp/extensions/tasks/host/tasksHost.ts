@@ -22,6 +22,8 @@ export interface TasksHostDeps {
   history: HistoryStore;
   consent: Pick<ConsentGate, 'tookIn'>;
   audit: Pick<AuditLog, 'append'>;
+  /** Told what a task that failed on its server said, as the pipeline tells of a call (the sandbox's hint). */
+  onCallFailed?(serverId: string, said: string): void;
   /** The chat, built after the pipeline this tracker serves; asked only when a task ends. */
   chat(): Pick<ChatService, 'deliver'>;
 }
@@ -34,7 +36,7 @@ export function createTaskTracker(deps: TasksHostDeps): TaskTracker {
     resume: (serverId, reference, tool) => hub.get(serverId).resumeTask(reference, tool),
     outlivesAtrium: (serverId) => connection(serverId)?.definition.transport !== 'stdio',
     isConnected: (serverId) => connection(serverId)?.snapshot.status.kind === 'ready',
-    close: (call, finish) => closeTask({ consent: deps.consent, audit: deps.audit }, call, finish),
+    close: (call, finish) => closeTask({ consent: deps.consent, audit: deps.audit, ...(deps.onCallFailed ? { onCallFailed: deps.onCallFailed } : {}) }, call, finish),
     settle: (task) => settleTaskCall(deps.history, task) as Record<string, unknown> | undefined,
     deliver: (conversationId, message, followUp, saved) => deps.chat().deliver(conversationId, { ...(message as unknown as TaskResultMessage), followUp, saved }),
     transaction: (work) => transaction(deps.db, work),
