@@ -94,4 +94,17 @@ test('servers: add one (started after its command line is shown), refuse a bad o
     await page.screenshot({ path: 'e2e/artifacts/servers-command-not-found.png' });
     await start.getByRole('button', { name: 'Keep it off' }).click();
   });
+
+  await test.step('a script or a working folder that is not on this computer is said too, before it fails to start', async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const form = page.getByRole('dialog', { name: 'Add a server' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('ghost');
+    await form.getByRole('textbox', { name: 'Command', exact: true }).fill(echo.command);
+    await form.getByRole('textbox', { name: 'Arguments (one per line)' }).fill('/atrium-e2e-nowhere/server.mjs');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const start = page.getByRole('dialog', { name: 'Start ghost?' });
+    await expect(start.getByRole('alert')).toHaveText('The script /atrium-e2e-nowhere/server.mjs is not on this computer, so it cannot start as written. Correct it with Edit on its card in Servers.');
+    await page.screenshot({ path: 'e2e/artifacts/servers-script-not-found.png' });
+    await start.getByRole('button', { name: 'Keep it off' }).click();
+  });
 });

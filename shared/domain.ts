@@ -142,6 +142,19 @@ export interface LaunchReview {
   blocked?: PolicyBlock;
   /** A local server's sandbox: what it will be able to touch with the roots of now, or why it runs without one. */
   sandbox?: SandboxSummary;
+  /** What its definition names that is not on this computer: it cannot start as written. */
+  missing?: MissingPath[];
+}
+
+/** A path a local server's definition names that is not there: its working folder, or a script it runs. */
+export interface MissingPath {
+  what: 'working folder' | 'script';
+  path: string;
+}
+
+/** The warning a missing path is, as the start dialog and the terminal say it. */
+export function missingPathSentence({ what, path }: MissingPath): string {
+  return `${what === 'script' ? 'the script' : 'its working folder'} ${path} is not on this computer, so it cannot start as written.`;
 }
 
 export interface ServerCounts {

@@ -3,6 +3,7 @@
 // asked about; without one it stays off and the one command that approves it is printed.
 
 import type { LaunchReview } from '../../shared/domain.ts';
+import { missingPathSentence } from '../../shared/domain.ts';
 import type { InstallInputKind, ServerOrigin } from '../../shared/installs.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import type { RunningHost } from '../app/hostCore.ts';
@@ -32,6 +33,7 @@ export function describeReview(review: LaunchReview): string[] {
   if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
   lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
   if (review.definition.transport === 'stdio' && review.definition.program === null) lines.push(`  ⚠ ${visible(missingProgramSentence(review.definition.command))}`);
+  for (const missing of review.missing ?? []) lines.push(`  ⚠ ${visible(missingPathSentence(missing))}`);
   const scripts = review.definition.transport === 'stdio' ? (review.definition.scripts ?? []) : [];
   if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
   for (const change of review.changes) lines.push(`  • ${visible(change)}`);

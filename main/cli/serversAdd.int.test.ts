@@ -93,6 +93,17 @@ describe('atrium servers add', () => {
     assert.equal((await storedServers(home)).web, undefined);
   });
 
+  test('a script or a working folder that is not on this computer is said where the server is approved, before it fails to start', async () => {
+    const own = await makeTempDir('atrium-servers-missing-');
+    const script = join(own, 'no-such-server.mjs');
+    await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { ghost: { command: process.execPath, args: [script], cwd: '/atrium-no-such-folder' } } }));
+    const approved = await runAtriumCli(own, ['servers', 'approve', 'ghost']);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(approved.stdout, /^ {2}⚠ its working folder \/atrium-no-such-folder is not on this computer, so it cannot start as written\.$/m);
+    assert.ok(approved.stdout.includes(`  ⚠ the script ${script} is not on this computer, so it cannot start as written.`), approved.stdout);
+    await rm(own, { recursive: true, force: true });
+  });
+
   test('servers disable and enable turn a server off and on, as the window\'s switch does; what approve says of a disabled one is a command that works', async () => {
     const own = await makeTempDir('atrium-servers-switch-');
     await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [fixturePath('echoServer')], disabled: true } } }));

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { describeVariable, launchTarget } from '../../shared/domain.ts';
+import { describeVariable, launchTarget, missingPathSentence } from '../../shared/domain.ts';
 import type { LaunchReview, LaunchView, ServerSnapshot } from '../../shared/domain.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
@@ -51,6 +51,11 @@ export function StartServerDialog({ server, onDone }: { server: ServerSnapshot; 
             </div>
           ) : null}
           <LaunchDetails view={review.definition} label={review.approved ? 'Now' : undefined} />
+          {(review.missing ?? []).map((missing) => (
+            <p key={`${missing.what} ${missing.path}`} className="consent-warning" role="alert">
+              <UntrustedText text={`${capitalised(missingPathSentence(missing))} Correct it with Edit on its card in Servers.`} />
+            </p>
+          ))}
           {review.changes.length ? (
             <div className="launch-changes">
               <p className="launch-risks-title">Why Atrium asks:</p>
@@ -147,4 +152,8 @@ function LaunchDetails({ view, label }: { view: LaunchView; label: string | unde
       ) : null}
     </section>
   );
+}
+
+function capitalised(sentence: string): string {
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }

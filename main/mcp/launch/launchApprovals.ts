@@ -14,7 +14,7 @@ import type { ApprovalRecord, ApprovalsDocument } from './approvalsFile.ts';
 import { readApprovals, writeApprovals } from './approvalsFile.ts';
 import { definitionFingerprint } from './launchDefinition.ts';
 import type { LaunchPin, Resolution } from './launchPin.ts';
-import { describeChanges, launchPin, pinView, resolveLaunch, sameDefinition, sameResolution, signedText } from './launchPin.ts';
+import { describeChanges, launchPin, missingPaths, pinView, resolveLaunch, sameDefinition, sameResolution, signedText } from './launchPin.ts';
 import { withFileLock } from '../../store/fileLock.ts';
 import { launchRisks } from './launchRisks.ts';
 import type { LaunchUpgrade } from './launchUpgrade.ts';
@@ -93,6 +93,7 @@ export class LaunchApprovals {
   /** What the person is shown before approving: what it runs now, what was approved before, what changed, the risks. */
   async review(server: ServerDefinition): Promise<ApprovalReview> {
     const current = launchPin(server, this.own, await this.resolutionOf(server));
+    const missing = missingPaths(server);
     const record = this.verified(this.own, server.id);
     const approved = record && sameDefinition(record.pin, current) && sameResolution(record.pin, current) ? undefined : record?.pin;
     return {
@@ -103,6 +104,7 @@ export class LaunchApprovals {
       current: record !== undefined && approved === undefined,
       changes: approved ? describeChanges(approved, current) : this.approvedElsewhere(server.id),
       risks: [...launchRisks(server), ...this.unverified(server.id)],
+      ...(missing.length > 0 ? { missing } : {}),
     };
   }
 

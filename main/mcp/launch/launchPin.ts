@@ -5,10 +5,10 @@
 // the command and scripts lead is looked up on disk, just before the server starts.
 
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import type { LaunchView } from '../../../shared/domain.ts';
+import { basename, isAbsolute, resolve } from 'node:path';
+import type { LaunchView, MissingPath } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { SandboxSetting } from '../extensions/sandbox/sandboxSetting.ts';
 import { lookUpCommand } from '../stdio/commandLookup.ts';
@@ -95,6 +95,24 @@ export async function launchFiles(server: ServerDefinition, environment: () => P
     if (named && (await isFile(path))) candidates.push(path);
   }
   return { program, scripts: [...new Set(candidates)].sort() };
+}
+
+/**
+ * What a local server's definition names that is not on this computer: its working folder, and a file with
+ * a script's extension in its arguments, by a full path (or one relative to a working folder it gives). A
+ * word that is code (`node -e "…"`) has spaces and is not taken for a path.
+ */
+export function missingPaths(server: ServerDefinition): MissingPath[] {
+  if (server.transport !== 'stdio') return [];
+  const missing: MissingPath[] = [];
+  if (server.cwd !== undefined && !existsSync(server.cwd)) missing.push({ what: 'working folder', path: server.cwd });
+  for (const arg of server.args) {
+    if (!SCRIPT_FILE.test(arg) || /\s/.test(arg) || arg.includes('://') || arg.startsWith('-')) continue;
+    if (!isAbsolute(arg) && (server.cwd === undefined || !existsSync(server.cwd))) continue;
+    const path = resolve(server.cwd ?? '/', arg);
+    if (!existsSync(path)) missing.push({ what: 'script', path });
+  }
+  return missing;
 }
 
 /** Whether two pins ask to run the same definition (what is looked up on disk aside). */
