@@ -1,6 +1,6 @@
 // The command line: `atrium <command> [arguments] [options]`, options anywhere after the command.
 
-import { jsonProblem } from '../store/jsonProblem.ts';
+import { jsonProblem } from '../../shared/jsonProblem.ts';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ATRIUM_VERSION } from '../app/atriumVersion.ts';

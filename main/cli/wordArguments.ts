@@ -5,7 +5,7 @@
 // arguments are text). What does not fit is left as typed, for the host's check to name. How the words
 // are typed is checked before any server starts (cliArgs.ts), what they mean once the tool is known.
 
-import { jsonProblem } from '../store/jsonProblem.ts';
+import { jsonProblem } from '../../shared/jsonProblem.ts';
 import { isRecord } from '../../shared/isRecord.ts';
 
 /** What the arguments are for, as the messages say it. */

@@ -3,7 +3,7 @@
 // they are still visible (a monitor may have been unplugged or the resolution changed since).
 import { join } from 'node:path';
 import { DamagedData, readDataFile, writeFileAtomically } from '../store/dataFile.ts';
-import { jsonProblem } from '../store/jsonProblem.ts';
+import { jsonProblem } from '../../shared/jsonProblem.ts';
 
 export interface Rectangle {
   x: number;

@@ -18,7 +18,7 @@ import type { ApprovalChoices, ProviderKind } from '../../shared/contract.ts';
 import { providerKinds, samplingChoices, toolApprovalChoices } from '../../shared/contract.ts';
 import { DamagedData, jsonRecovery, loadDataFile, readDataFile, updateDataFile } from './dataFile.ts';
 import type { DataFileRead, DataFileSpec } from './dataFile.ts';
-import { jsonFileText, jsonProblem } from './jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../shared/jsonProblem.ts';
 import { watchFile } from './fileWatch.ts';
 
 export interface ProviderConfig {

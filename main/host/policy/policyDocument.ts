@@ -7,7 +7,7 @@
 // blocks every server until it is fixed: an unreadable rule must not be a rule skipped.
 
 import { ownSchemaValidator } from '../../ownSchemas.ts';
-import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../../shared/jsonProblem.ts';
 
 export type PolicyEntry = { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
 

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { OwnSchemaValidator } from '../../ownSchemas.ts';
 import precompiledEntryValidator from './serverEntryValidator.generated.mjs';
-import { jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonProblem } from '../../../shared/jsonProblem.ts';
 import { entryProblem } from './entryProblem.ts';
 import type { ConfigProblem, ServerId, TransportKind } from '../../../shared/domain.ts';
 import { nearestWord } from '../../../shared/nearestWord.ts';

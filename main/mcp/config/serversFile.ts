@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DamagedData, jsonRecovery, loadDataFile, updateDataFile } from '../../store/dataFile.ts';
 import type { DataFileRead, DataFileSpec, IfDamaged } from '../../store/dataFile.ts';
-import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../../shared/jsonProblem.ts';
 import type { ParsedServers, ServerDefinition } from './serverConfig.ts';
 import { parseServersDocument, parseServersFile } from './serverConfig.ts';
 import { toStoredEntry } from './serverConfig.ts';

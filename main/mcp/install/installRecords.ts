@@ -14,7 +14,7 @@ import type { LaunchPinKeys, PinKey } from '../launch/pinKey.ts';
 import { pinKeyFrom } from '../launch/pinKey.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
 import { withFileLock } from '../../store/fileLock.ts';
-import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../../shared/jsonProblem.ts';
 
 interface InstallRecord {
   origin: ServerOrigin;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { LaunchPin } from './launchPin.ts';
 import { DamagedData, jsonRecovery, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../../shared/jsonProblem.ts';
 import { isRecord } from '../../../shared/isRecord.ts';
 
 export interface ApprovalRecord {

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { DamagedData, readDataFile, writeFileAtomically } from '../../store/dataFile.ts';
-import { jsonFileText, jsonProblem } from '../../store/jsonProblem.ts';
+import { jsonFileText, jsonProblem } from '../../../shared/jsonProblem.ts';
 import { definitionFingerprint } from './launchDefinition.ts';
 
 /** How long a learnt 2025-era verdict is trusted before the probe runs again. */

@@ -1,7 +1,8 @@
-// Says what is wrong with a data file that should hold JSON, in a person's words: "line 2, column 30: a
-// comma with nothing after it". V8's own messages quote the text itself (raw NUL bytes and all), often
-// give no position, and place a missing or extra comma on the line after it; so the mistake is found
-// here by a small scanner, and the message never echoes the file.
+// Says what is wrong with a file (or a text typed on a command line) that should hold JSON, in a person's
+// words: "line 2, column 30: a comma with nothing after it". V8's own messages quote the text itself (raw
+// NUL bytes and all), often give no position, and place a missing or extra comma on the line after it; so
+// the mistake is found here by a small scanner, and the message never echoes the text. Plain JavaScript
+// with no import, so the command line's own checks use it without loading any of the host.
 
 /**
  * The text of a JSON file as jsonProblem reads it, for JSON.parse: UTF-8 with a byte order mark dropped
