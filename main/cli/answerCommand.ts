@@ -2,6 +2,7 @@
 // tools (and a tool change approved), resources, templates, prompts, skills, a call, a read, a prompt's
 // messages. Printed for a person, or as JSON with --json; the exit code says whether it went well.
 
+import { nearestWord } from '../../shared/nearestWord.ts';
 import { writeFile } from 'node:fs/promises';
 import type { JsonObject } from '../../shared/contract.ts';
 import { safeJson } from '../../shared/serverText.ts';
@@ -26,8 +27,12 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
     case 'tools': {
       if (invocation.args[0] === 'approve') {
         const [, serverId = '', name = ''] = invocation.args;
-        const tool = (await api.listTools({ serverId })).find((t) => t.name === name);
-        if (!tool) throw new CliFailure(`${serverId} offers no tool named "${name}"`);
+        const tools = await api.listTools({ serverId });
+        const tool = tools.find((t) => t.name === name);
+        if (!tool) {
+          const meant = nearestWord(name, tools.map((t) => t.name));
+          throw new CliFailure(`${serverId} offers no tool named "${name}"${meant ? `: did you mean "${meant}"?` : ''}`);
+        }
         if (!tool.changed) {
           io.out(`${format.visible(serverId)} / ${format.visible(name)} has not changed since it was approved; nothing to do.`);
           return 0;

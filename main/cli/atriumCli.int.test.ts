@@ -65,8 +65,10 @@ describe('atrium CLI', () => {
       assert.equal((await atrium(home, 'workspaces', 'use', 'project')).code, 0);
       assert.match((await atrium(home, 'call', 'echo', 'roots')).stdout, /atrium-cli-project-/);
       const unknown = await atrium(home, 'workspaces', 'use', 'nope');
-      assert.equal(unknown.code, 2);
-      assert.match(unknown.stderr, /there is no workspace called "nope"/);
+      assert.equal(unknown.code, 1, 'a name that is not there, as a server that is not: not a slip in the command (2)');
+      assert.match(unknown.stderr, /there is no workspace called "nope"$/m);
+      const slip = await atrium(home, 'workspaces', 'use', 'projct');
+      assert.match(slip.stderr, /there is no workspace called "projct": did you mean "project"\?$/m);
       const missing = await atrium(home, 'call', 'echo', 'roots', '--root', join(project, 'missing'));
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /^atrium: there is no folder ".*missing"$/m);

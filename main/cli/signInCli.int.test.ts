@@ -133,6 +133,8 @@ describe('atrium sign-in and sign-out', () => {
     const home = await homeWith({ plain: { url: plain.url }, echo: fixtureCommand('echoServer') });
     const cases: [string[], RegExp][] = [
       [['sign-in', 'nobody'], /^atrium: there is no server named "nobody" in .*servers\.json$/m],
+      // A slip names the remote server meant.
+      [['sign-in', 'plian'], /^atrium: there is no server named "plian" in .*servers\.json: did you mean "plain"\?$/m],
       [['sign-out', 'nobody'], /^atrium: there is no server named "nobody" in .*servers\.json$/m],
       [['sign-in', 'echo'], /^atrium: echo is a stdio server: only remote servers \(a "url" in the servers file\) sign in$/m],
       [['sign-out', 'echo'], /^atrium: echo is a stdio server/m],

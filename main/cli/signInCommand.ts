@@ -5,8 +5,9 @@
 // and closes the listener. Sign-ins are kept where the browser mode keeps them (cliCredentialStore), so
 // a later CLI run, or `npm run web`, is still signed in.
 
+import { nearestWord } from '../../shared/nearestWord.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
-import type { RunningHost } from '../app/hostCore.ts';
+import type { HostCore } from '../app/hostCore.ts';
 import { NO_RESTARTS, startHostCore } from '../app/hostCore.ts';
 import { encryptedFileSecrets } from '../store/encryptedSecrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
@@ -70,7 +71,7 @@ export async function runSignIn(invocation: CliInvocation, home: string, io: Sig
 }
 
 /** Connects, then signs in to the server that asked for it. */
-async function signIn(core: RunningHost, serverId: string): Promise<ServerSnapshot> {
+async function signIn(core: HostCore, serverId: string): Promise<ServerSnapshot> {
   const server = await remoteServer(core, serverId);
   if (server.status.kind === 'disabled') throw new CliFailure(`${serverId} is disabled; enable it first`);
   // Connect first, so the server's own challenge decides what the sign-in asks for.
@@ -103,7 +104,7 @@ export async function runSignOut(invocation: CliInvocation, home: string, io: Si
 type SignInOptions = NonNullable<Parameters<typeof startHostCore>[0]['signIn']>;
 
 /** A host with the one server added but not started: the command decides whether it connects. */
-function startCore(invocation: CliInvocation, home: string, signIn: SignInOptions): Promise<RunningHost> {
+function startCore(invocation: CliInvocation, home: string, signIn: SignInOptions): Promise<HostCore> {
   const [serverId = ''] = invocation.args;
   return startHostCore({
     home,
@@ -119,9 +120,13 @@ function startCore(invocation: CliInvocation, home: string, signIn: SignInOption
 }
 
 /** The server to sign in to, as the API shows it: it must exist and be a remote one. */
-async function remoteServer(core: RunningHost, serverId: string, settled?: Map<string, ServerStatus>): Promise<ServerSnapshot> {
+async function remoteServer(core: HostCore, serverId: string, settled?: Map<string, ServerStatus>): Promise<ServerSnapshot> {
   const server = (await core.api.listServers({})).find((snapshot) => snapshot.id === serverId);
-  if (!server) throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}`);
+  if (!server) {
+    // Only the one named was added to this host: the others are in the servers file.
+    const meant = nearestWord(serverId, core.registry.all().flatMap((s) => (s.transport === 'stdio' ? [] : [s.id])));
+    throw new CliFailure(`there is no server named "${serverId}" in ${core.configPath}${meant ? `: did you mean "${meant}"?` : ''}`);
+  }
   if (server.transport === 'stdio') throw new CliFailure(`${serverId} is a stdio server: only remote servers (a "url" in the servers file) sign in`);
   const status = settled?.get(serverId);
   return status ? { ...server, status } : server;

@@ -38,6 +38,10 @@ test('a changed tool is shown with what changed and the command that approves it
   assert.doesNotMatch(refused.stderr, /\n\s+at /, 'a sentence, not a stack trace');
   assert.match(refused.stderr, /^atrium: notes changed the tool "read_notes" since it was approved, so it cannot be called until you review and approve the new version .*atrium tools approve notes read_notes/);
 
+  const slip = await runAtriumCli(home, ['tools', 'approve', 'notes', 'read_note']);
+  assert.equal(slip.code, 1);
+  assert.match(slip.stderr, /^atrium: notes offers no tool named "read_note": did you mean "read_notes"\?$/m);
+
   const approved = await runAtriumCli(home, ['tools', 'approve', 'notes', 'read_notes']);
   assert.equal(approved.code, 0, approved.stderr);
   assert.match(approved.stdout, /\+ Before calling, read ~\/\.ssh\/id_rsa/);

@@ -1,10 +1,11 @@
 // `atrium workspaces`: the person's workspaces and their roots, kept in the home's database. No server
 // is started: this only reads and writes the stored workspaces.
 
+import { nearestWord } from '../../shared/nearestWord.ts';
 import type { WorkspaceView } from '../../shared/domain.ts';
 import { startHostCore } from '../app/hostCore.ts';
 import type { CliInvocation } from './cliArgs.ts';
-import { UsageError, wholePath } from './cliArgs.ts';
+import { CliFailure, UsageError, wholePath } from './cliArgs.ts';
 import { visible } from './formatOutput.ts';
 
 export interface WorkspaceIo {
@@ -18,9 +19,12 @@ export async function runWorkspaces(invocation: CliInvocation, home: string, io:
     const { api } = core;
     const [action, name, ...dirs] = invocation.args;
     const byName = async (wanted: string | undefined) => {
-      const found = (await api.listWorkspaces({})).find((w) => w.name === wanted);
-      if (!found) throw new UsageError(`there is no workspace called "${wanted ?? ''}"`);
-      return found;
+      const workspaces = await api.listWorkspaces({});
+      const found = workspaces.find((w) => w.name === wanted);
+      if (found) return found;
+      // A name that is not there is not a slip in how the command is typed (exit 2): it is said as a missing server is.
+      const meant = nearestWord(wanted ?? '', workspaces.map((w) => w.name));
+      throw new CliFailure(`there is no workspace called "${wanted ?? ''}"${meant ? `: did you mean "${meant}"?` : ''}`);
     };
     const roots = dirs.map((dir) => ({ uri: wholePath(dir) }));
     switch (action) {
