@@ -26,6 +26,7 @@ import { describeStatus, SessionRequests } from './sessionRequests.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
 import type { RemoteAuthorization } from './remoteAuthorization.ts';
 import { ServerTrace } from '../trace/serverTrace.ts';
+import { Attempts } from './attempts.ts';
 import { isLastingLaunchFailure } from '../stdio/launchFailure.ts';
 
 export interface ConnectionHooks {
@@ -55,10 +56,8 @@ export class McpConnection extends SessionRequests {
   protected session: Session | undefined;
   protected catalog: Catalog = emptyCatalog();
   protected readonly toolChanges = new AnnouncedToolChanges();
-  /** Bumped by every start and stop, so callbacks of a superseded attempt are ignored. */
-  private generation = 0;
-  /** The start under way, called off when the session it would open is no longer wanted. */
-  private connecting: AbortController | undefined;
+  /** Every start and stop is a new attempt: a superseded one's callbacks are ignored, its start called off. */
+  private readonly attempts = new Attempts();
   private consecutiveFailures = 0;
   /** Set once the host quits: from then on nothing starts the server again. */
   private stoppedForGood = false;
@@ -220,11 +219,11 @@ export class McpConnection extends SessionRequests {
   }
 
   protected async reconnectAfterExpiry(expired: Session): Promise<Session> {
-    const generation = this.generation;
+    const generation = this.attempts.current;
     expired.retire();
     void expired.close();
     const session = await this.connect(generation);
-    if (generation !== this.generation) {
+    if (!this.attempts.isCurrent(generation)) {
       await session.close();
       throw new ServerError(this.id, 'unavailable', `${this.id}: the server was stopped`);
     }
@@ -234,12 +233,12 @@ export class McpConnection extends SessionRequests {
 
   private async launch(): Promise<void> {
     if (this.stoppedForGood) return;
-    const generation = ++this.generation;
+    const generation = this.attempts.next();
     this.clearTimers();
     this.setStatus({ kind: 'starting', attempt: this.consecutiveFailures + 1 });
     try {
       const session = await this.connect(generation);
-      if (generation !== this.generation) {
+      if (!this.attempts.isCurrent(generation)) {
         await session.close();
         return;
       }
@@ -248,7 +247,7 @@ export class McpConnection extends SessionRequests {
       const listing = this.toolChanges.listingStarts();
       this.catalog = await fetchCatalog(session.client, { ...this.listOptions(), debug: (text) => this.log.add('debug', 'host', text) });
       this.toolChanges.listingEnded(listing);
-      if (generation !== this.generation) return;
+      if (!this.attempts.isCurrent(generation)) return;
       this.setStatus({ kind: 'ready', since: Date.now() });
       // A change announced while the first listing ran found the connection not ready yet: listed now.
       if (this.toolChanges.pending) void this.refreshList('tools', generation);
@@ -258,10 +257,10 @@ export class McpConnection extends SessionRequests {
         this.healthyTimer.unref();
       }
       if (session.answersPing) {
-        this.stopKeepAlive = keepSessionAlive(session, { intervalMs: this.services.keepAliveMs, log: this.log, current: () => generation === this.generation && session === this.session });
+        this.stopKeepAlive = keepSessionAlive(session, { intervalMs: this.services.keepAliveMs, log: this.log, current: () => this.attempts.isCurrent(generation) && session === this.session });
       }
     } catch (error) {
-      if (generation !== this.generation) return;
+      if (!this.attempts.isCurrent(generation)) return;
       if (error instanceof LaunchHeldError) {
         // Not a failure to retry: it waits for the person (or the policy), as a new definition does.
         this.log.add('notice', 'host', error.message);
@@ -273,7 +272,7 @@ export class McpConnection extends SessionRequests {
       this.session = undefined;
       if (failed) void failed.close();
       const message = (await failureOf(this.id, error, { ...(failed?.closedReason ? { closedReason: failed.closedReason } : {}), ...this.addressContext() })).message;
-      if (generation !== this.generation) return;
+      if (!this.attempts.isCurrent(generation)) return;
       this.log.add('error', 'host', message);
       if (findAuthorizationFailure(error) || error instanceof SandboxUnavailableError || isLastingLaunchFailure(error)) this.failWithoutRestart(error, message);
       else this.scheduleRestart(message);
@@ -293,11 +292,8 @@ export class McpConnection extends SessionRequests {
 
   /** Ends the session and forgets its catalog; callbacks of the ended attempt are ignored from now on. */
   private async endSession(status: ServerStatus, reason = 'the server was stopped before it answered'): Promise<void> {
-    this.generation++;
+    this.attempts.next();
     this.clearTimers();
-    // A start under way stops with it, its process too, rather than running on to its time limit.
-    this.connecting?.abort();
-    this.connecting = undefined;
     const session = this.session;
     this.session = undefined;
     this.catalog = emptyCatalog();
@@ -317,10 +313,8 @@ export class McpConnection extends SessionRequests {
 
   private connect(generation: number): Promise<Session> {
     const connectTimeoutMs = this.services.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const attempt = new AbortController();
-    this.connecting = attempt;
     const options = {
-      notWanted: attempt.signal,
+      notWanted: this.attempts.signal,
       services: this.services,
       definition: this.definition,
       log: this.log,
@@ -336,9 +330,7 @@ export class McpConnection extends SessionRequests {
       onResourceUpdated: (uri: string) => this.hooks.onResourceUpdated(uri),
       requestTimeoutMs: () => this.requestTimeout(),
     };
-    return this.opener.open(options, () => generation === this.generation).finally(() => {
-      if (this.connecting === attempt) this.connecting = undefined;
-    });
+    return this.opener.open(options, () => this.attempts.isCurrent(generation));
   }
 
   private listOptions() {
@@ -347,11 +339,11 @@ export class McpConnection extends SessionRequests {
 
   private async refreshList(kind: ListKind, generation: number): Promise<void> {
     const session = this.session;
-    if (!session || generation !== this.generation || this.status.kind !== 'ready') return;
+    if (!session || !this.attempts.isCurrent(generation) || this.status.kind !== 'ready') return;
     const mark = kind === 'tools' ? this.toolChanges.listingStarts() : 0;
     try {
       const list = await fetchList(session.client, kind, this.listOptions());
-      if (generation !== this.generation) return;
+      if (!this.attempts.isCurrent(generation)) return;
       setList(this.catalog, kind, list);
       this.log.add('info', 'host', `${kind} changed: now ${list.length}`);
       this.emitChange();
@@ -364,7 +356,7 @@ export class McpConnection extends SessionRequests {
   }
 
   private onSessionClosed(session: Session, generation: number): void {
-    if (generation !== this.generation || session !== this.session || session.retired) return;
+    if (!this.attempts.isCurrent(generation) || session !== this.session || session.retired) return;
     this.session = undefined;
     this.catalog = emptyCatalog();
     this.toolChanges.reset();
@@ -382,10 +374,10 @@ export class McpConnection extends SessionRequests {
       this.setStatus({ kind: 'error', message: attempts > 1 ? `${reason} (gave up after ${attempts} attempts; restart it when fixed)` : reason });
       return;
     }
-    const generation = this.generation;
+    const generation = this.attempts.current;
     this.setStatus({ kind: 'restarting', attempt: this.consecutiveFailures + 1, retryAt: Date.now() + delay, lastError: reason });
     this.restartTimer = setTimeout(() => {
-      if (generation === this.generation) void this.launch();
+      if (this.attempts.isCurrent(generation)) void this.launch();
     }, delay);
   }
 
