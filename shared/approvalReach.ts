@@ -1,4 +1,5 @@
 import type { ToolApprovalAnswer, ToolApprovalPayload, ToolReach, UntrustedSource } from './pendingPayloads.ts';
+import { counted } from './counted.ts';
 import { effectiveHints } from './toolHints.ts';
 
 /**
@@ -59,7 +60,7 @@ export function serverWideReach(server: { serverId: string; serverTools: readonl
   const covered = coveredTools(server, target);
   const giving = covered.filter((tool) => !tool.keepsAfterUntrusted).map((tool) => tool.name);
   const one = covered.length === 1;
-  const tools = one ? 'the tool' : `the ${count(covered.length, 'tool')}`;
+  const tools = one ? 'the tool' : `the ${counted(covered.length, 'tool')}`;
   const what = target === 'read-only-tools' ? `${tools} ${server.serverId} marks read-only now (${names(covered.map((t) => t.name))})` : `${tools} ${server.serverId} lists now`;
   const untrusted = 'once a conversation holds content Atrium does not trust';
   const after =
@@ -104,9 +105,6 @@ function risk(annotations: ToolApprovalPayload['tool']['annotations']): string {
   return deletes ? 'may delete things' : 'reaches beyond this computer, where it could send what the conversation holds';
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
 
 /** Up to five names, then how many more. */
 function names(list: readonly string[]): string {

@@ -4,6 +4,8 @@
 import type { JsonObject } from '../../shared/contract.ts';
 import type { PromptSummary, ResourceSummary, ResourceTemplateSummary, SandboxSummary, ServerAuthView, ServerSnapshot, SignOutReport, ToolChangeView, ToolSearchHit, ToolSummary } from '../../shared/domain.ts';
 import { shellWord, statusLabel } from '../../shared/domain.ts';
+import { counted } from '../../shared/counted.ts';
+import { KEPT_FROM } from '../mcp/extensions/sandbox/contract/sandboxContract.ts';
 import { describeBlock } from '../../shared/installs.ts';
 import { expiryText, utcTime } from '../../shared/timeFromNow.ts';
 import { definitionChanges } from '../../shared/toolDefinitionDiff.ts';
@@ -21,7 +23,7 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
     .map((s) => {
       // The server's name begins its line already: its error is not made to say it twice.
       const status = s.status.kind === 'error' ? `Error: ${withoutServer(s.id, s.status.message)}` : s.status.kind === 'blocked' ? `Blocked by policy: ${describeBlock(s.status.block)}` : statusLabel(s.status);
-      const counts = [count(s.counts.tools, 'tool'), count(s.counts.resources, 'resource'), count(s.counts.resourceTemplates, 'template'), count(s.counts.prompts, 'prompt')].join(', ');
+      const counts = [counted(s.counts.tools, 'tool'), counted(s.counts.resources, 'resource'), counted(s.counts.resourceTemplates, 'template'), counted(s.counts.prompts, 'prompt')].join(', ');
       const version = s.protocolVersion ? ` · protocol ${s.protocolVersion}` : '';
       const auth = s.auth ? `\n    ${formatAuth(s.id, s.auth, now)}` : '';
       const sandbox = sandboxOf(s.id);
@@ -29,11 +31,6 @@ export function formatServers(servers: ServerSnapshot[], now: number = Date.now(
       return `${visible(s.id)}  [${s.transport}]  ${visible(status)}\n    ${counts}${version}\n    ${visible(s.target)}${auth}${sandboxLines}`;
     })
     .join('\n');
-}
-
-/** "1 tool", "2 tools". */
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
 /** A local server's sandbox: whether it runs in one and why, what it can touch, what to install, what was blocked. */
@@ -53,8 +50,7 @@ export function formatSandbox(summary: SandboxSummary): string[] {
  */
 export function formatBlockedInCall(serverId: string, blocked: readonly SandboxSummary['blocked'][number][]): string[] {
   return blocked.map((entry) => {
-    const what = entry.kind === 'host' ? `connecting to ${visible(entry.target)}` : `${entry.kind === 'write' ? 'writing' : 'reading'} ${visible(entry.target)}`;
-    const said = `atrium: ${visible(serverId)}: its sandbox kept it from ${what}`;
+    const said = `atrium: ${visible(serverId)}: its sandbox kept it from ${KEPT_FROM[entry.kind]} ${visible(entry.target)}`;
     if (entry.allow === undefined) return `${said} (Atrium's data folder stays out of every server's reach)`;
     const allowed = visible(JSON.stringify([entry.allow]));
     const setting = entry.kind === 'host' ? `"network": {"allowedDomains": ${allowed}}` : `"filesystem": {"${entry.kind === 'write' ? 'allowWrite' : 'allowRead'}": ${allowed}}`;

@@ -29,6 +29,9 @@ export interface BlockedAccess {
   at: number;
 }
 
+/** What the sandbox kept a server from, as every front end words it before the target: "writing /srv/notes". */
+export const KEPT_FROM: Record<BlockedAccess['kind'], string> = { read: 'reading', write: 'writing', host: 'connecting to' };
+
 /** One server's sandbox as the person sees it: on its card, in `atrium servers`, in its start dialog. */
 export interface SandboxSummary {
   serverId: string;

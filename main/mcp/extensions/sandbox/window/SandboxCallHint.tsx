@@ -3,7 +3,7 @@
 // the person meets the failure. It goes once allowed (the server starts again with it), saying so.
 
 import { useState } from 'react';
-import type { BlockedAccess } from '../contract/sandboxContract.ts';
+import { KEPT_FROM } from '../contract/sandboxContract.ts';
 import { errorMessage } from '../../../../../renderer/api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../../../../renderer/api/useAtriumApi.ts';
 import { useAtriumStore } from '../../../../../renderer/store/useAtriumStore.ts';
@@ -11,8 +11,6 @@ import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
 
 /** A server's error line may come a moment after its call's result: what it blocked that soon after still belongs to the call. */
 const AFTER_THE_CALL_MS = 2_000;
-
-const KEPT_FROM: Record<BlockedAccess['kind'], string> = { read: 'reading', write: 'writing', host: 'connecting to' };
 
 /** `since`/`until`: when the call went to its server and when it ended (the host's clock). */
 export function SandboxCallHint({ serverId, since, until }: { serverId: string; since: number; until: number }) {

@@ -4,6 +4,7 @@
 
 import { useState } from 'react';
 import type { BlockedAccess, SandboxSummary } from '../contract/sandboxContract.ts';
+import { KEPT_FROM } from '../contract/sandboxContract.ts';
 import { errorMessage } from '../../../../../renderer/api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../../../../renderer/api/useAtriumApi.ts';
 import { useAtriumStore } from '../../../../../renderer/store/useAtriumStore.ts';
@@ -78,7 +79,7 @@ function BlockedList({ serverId, blocked, onAllow }: { serverId: string; blocked
             {WHAT[entry.kind]} <UntrustedText text={entry.target} />
             {entry.count > 1 ? <span className="muted"> ({entry.count} times)</span> : null}{' '}
             {entry.allow !== undefined ? (
-              <button type="button" className="button" aria-label={`Allow ${entry.kind === 'host' ? 'connecting to' : entry.kind === 'read' ? 'reading' : 'writing'} ${entry.allow} for ${serverId}`} onClick={() => onAllow(entry)}>
+              <button type="button" className="button" aria-label={`Allow ${KEPT_FROM[entry.kind]} ${entry.allow} for ${serverId}`} onClick={() => onAllow(entry)}>
                 Allow for this server
               </button>
             ) : (
