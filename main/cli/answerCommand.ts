@@ -107,10 +107,12 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
     case 'skills': {
       const lists = await api.listSkills(filter);
       print(lists, () => formatSkills(lists));
-      return 0;
+      // A listing that leaves out what a server offers is not a whole answer, as for a server that could not start.
+      return lists.some((list) => list.error !== undefined) ? 1 : 0;
     }
     case 'skill': {
-      const [serverId = '', uri = '', file] = invocation.args;
+      const [serverId = '', named = '', file] = invocation.args;
+      const uri = await skillUriOf(api, serverId, named);
       if (file === undefined) {
         const shown = await api.showSkill({ serverId, uri });
         print(shown, () => formatShownSkill(shown));
@@ -124,6 +126,24 @@ export async function answerCommand(invocation: CliInvocation, { api }: RunningH
       throw new CliFailure(`"${invocation.command}" is not handled`);
   }
 }
+
+/**
+ * The skill meant: by its URI, or by the name its listing shows first. A name that is no skill's of the
+ * server names the one meant; a name two skills share asks for the URI of the one meant.
+ */
+async function skillUriOf(api: RunningHost['api'], serverId: string, given: string): Promise<string> {
+  if (URI_SCHEME.test(given)) return given;
+  const skills = (await api.listSkills({ serverId })).flatMap((list) => list.skills);
+  const named = skills.filter((skill) => skill.name === given);
+  if (named.length === 1 && named[0]) return named[0].uri;
+  const listing = `atrium skills --server ${serverId} lists them`;
+  if (named.length > 1) throw new CliFailure(`${serverId} has ${named.length} skills named "${given}": give the one meant by its URI (${listing})`);
+  const meant = nearestWord(given, skills.map((skill) => skill.name));
+  throw new CliFailure(`${serverId} has no skill named "${given}"${meant ? `: did you mean "${meant}"?` : ''} (${listing})`);
+}
+
+/** A URI's scheme (RFC 3986): what tells a skill's URI from its name, which has none. */
+const URI_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 /** The arguments the words give; how they are typed was checked with the command line. */
 function wordArguments(words: readonly string[], of: ArgumentsOf, inputSchema?: Record<string, unknown>): Record<string, unknown> | undefined {

@@ -47,12 +47,15 @@ describe('atrium CLI', () => {
     assert.deepEqual(JSON.parse(json.stdout).structuredContent, { sum: 5 });
   });
 
-  test('--elicit answers a server elicitation; the default declines', async () => {
+  test('--elicit answers a server elicitation; without it a script is told the question was declined, and how to answer it', async () => {
     const accepted = await atrium(home, 'call', 'echo', 'ask', '{"message": "name?"}', '--elicit', 'accept:{"name": "Ada"}');
     assert.match(accepted.stdout, /"action":\s*"accept"/);
     assert.match(accepted.stdout, /Ada/);
+    assert.doesNotMatch(accepted.stderr, /asked for your input/, 'answered as the person said up front');
     const declined = await atrium(home, 'call', 'echo', 'ask', '{"message": "name?"}');
     assert.match(declined.stdout, /"action":\s*"decline"/);
+    // The server's own "declined" is not the person's word: they are told who declined and why.
+    assert.match(declined.stderr, /^atrium: echo asked for your input, but there is no terminal to ask on; it was declined \(use --elicit to answer up front\)$/m);
   });
 
   test('workspaces keep their roots between runs; the active one is what servers see', async () => {

@@ -11,8 +11,9 @@ test('options may come anywhere after the command', () => {
   assert.deepEqual(a.roots, ['/a', '/b']);
 });
 
-test('--elicit takes ask, decline, cancel or accept:JSON', () => {
-  assert.deepEqual(parseCli(['tools']).elicit, { action: 'decline' });
+test('--elicit takes ask, decline, cancel or accept:JSON; a question is asked by default, as a tool approval is', () => {
+  assert.equal(parseCli(['tools']).elicit, 'ask');
+  assert.deepEqual(parseCli(['tools', '--elicit', 'decline']).elicit, { action: 'decline' });
   assert.equal(parseCli(['tools', '--elicit', 'ask']).elicit, 'ask');
   assert.deepEqual(parseCli(['tools', '--elicit', 'cancel']).elicit, { action: 'cancel' });
   assert.deepEqual(parseCli(['tools', '--elicit', 'accept:{"name":"Ada"}']).elicit, { action: 'accept', content: { name: 'Ada' } });

@@ -83,7 +83,7 @@ commands:
   read <server> <uri> [--output FILE]   read a resource; --output saves it to FILE as it is (a binary one too)
   prompt <server> <name> [name=value...]  get a prompt with arguments (or one JSON object)
   skills [--server S]              list servers' skills (from their listings: no skill file is read)
-  skill <server> <uri> [file]      show a skill's SKILL.md (or one of its listed files), checked against its listing
+  skill <server> <name|uri> [file]  show a skill's SKILL.md (or one of its listed files), checked against its listing
   trace <server> [--follow]        the server's JSON-RPC messages, in and out, one line each (--json: JSON Lines
                                    with their contents, secrets redacted); --follow prints them as they pass, until Ctrl+C
   import <file>                    add the servers of a Claude Desktop / VS Code / Cursor config
@@ -111,7 +111,8 @@ options:
   --timeout MS       per-request and start-up time limit (sign-in: also how long to wait for the browser)
   --workspace NAME   use this workspace's roots (it becomes the active one; made if new)
   --root DIR         also expose DIR to servers as a root, for this run only (repeatable)
-  --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal, or a fixed answer (default: decline)
+  --elicit ask|decline|cancel|accept:JSON   how to answer a server's elicitation: ask on the terminal (the default;
+                                   without a terminal it is declined), or a fixed answer
   --server S         only this server (tools, resources, templates, prompts, skills)
   --help, --version  print this, or Atrium's version
 
@@ -149,7 +150,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   root: { type: 'string', multiple: true, default: [] as string[] },
   workspace: { type: 'string' },
-  elicit: { type: 'string', default: 'decline' },
+  // Asked, as a tool approval is: a fixed answer nobody chose would speak for the person unseen.
+  elicit: { type: 'string', default: 'ask' },
   server: { type: 'string' },
   search: { type: 'string' },
   url: { type: 'string' },

@@ -6,6 +6,7 @@
 import { runWithTerminal } from './testKits/scriptedTerminal.ts';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
@@ -37,6 +38,32 @@ describe('atrium skills, skill, and skills in atrium chat', () => {
     const unlisted = await run(['skill', 'shop', 'skill://refunds/SKILL.md', 'references/secret.md']);
     assert.equal(unlisted.code, 1);
     assert.match(unlisted.err, /atrium: references\/secret\.md of the skill “refunds” of shop was not shown: references\/secret\.md is not one of the files its server listed for it/);
+  });
+
+  test('`atrium skill` takes a skill by the name its listing shows first, as by its URI; a slip in the name names the one meant', async () => {
+    const byName = await run(['skill', 'shop', 'refunds']);
+    assert.equal(byName.code, 0, byName.err);
+    assert.match(byName.out, /^refunds of shop \(skill:\/\/refunds\/SKILL\.md\): SKILL\.md matches/);
+    const file = await run(['skill', 'shop', 'refunds', 'references/policy.md']);
+    assert.equal(file.out.trim(), 'Refund within 30 days of delivery.');
+    const slip = await run(['skill', 'shop', 'refund']);
+    assert.equal(slip.code, 1);
+    assert.equal(slip.err.trim(), 'atrium: shop has no skill named "refund": did you mean "refunds"? (atrium skills --server shop lists them)');
+  });
+
+  test('a server whose skills could not be listed is said beside the others, and the listing exits 1, as one that could not start', async () => {
+    const other = await makeTempDir('atrium-skills-cli-broken-');
+    try {
+      const gone = join(tmpdir(), `atrium-no-skills-here-${process.pid}`);
+      await writeFile(join(other, 'servers.json'), JSON.stringify({ mcpServers: { shop: skillServer(['--skills', await refundsFolder()]), library: skillServer(['--skills', gone]) } }));
+      await approveServers(other);
+      const listed = await runWithTerminal(other, ['skills'], undefined, 'n');
+      assert.equal(listed.code, 1, listed.out);
+      assert.match(listed.out, /^shop: 1 skill\n {2}refunds /m);
+      assert.match(listed.out, /^library: 0 skills \(not listed now: .*no such file or directory/m);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   test('in `atrium chat` the model uses a skill: asked on the terminal once, with its files; without a terminal, nothing is used', async () => {
