@@ -112,6 +112,15 @@ test('the registry: searched, an entry installed with its secret, approved in it
       await expect(card.getByRole('status')).toHaveText('Ready');
       expect(await serversFile(home)).not.toContain(SECRET);
     });
+
+    await test.step('an entry opened again says it is installed already, and that installing it adds another server', async () => {
+      await page.getByRole('button', { name: 'From the registry…' }).click();
+      await dialog.getByLabel('Search by name, title or description').fill('weather');
+      await list.getByRole('button', { name: 'Install io.github.atrium-test/weather…' }).click();
+      const form = page.getByRole('dialog', { name: 'Install Weather' });
+      await expect(form.getByRole('note').filter({ hasText: 'Installed already' })).toHaveText('Installed already: weather (1.2.3). Installing it again adds another server, under the name below, with settings of its own.');
+      await expect(form.getByRole('textbox', { name: 'Name in Atrium' })).toHaveValue('weather-2');
+    });
   } finally {
     await running.stop();
     await registry.close();

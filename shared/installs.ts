@@ -138,6 +138,14 @@ export interface InstallPlan {
   choices: InstallChoice[];
   /** The name it gets in Atrium unless the person gives another. */
   suggestedId: string;
+  /** Servers installed from this entry's name already, with the version each runs: installing again adds another. */
+  installed: InstalledAlready[];
+}
+
+/** A server installed from the same registry entry or bundle, and the version it runs. */
+export interface InstalledAlready {
+  serverId: string;
+  version: string;
 }
 
 /** A bundle read before anything of it is written: its manifest, its signature, the settings it asks for. */
@@ -154,7 +162,7 @@ export interface BundlePlan {
   /** The command it runs, settings still as `${user_config.…}`. */
   runs: string;
   /** Servers installed from a bundle of this name already, with the version each runs: installing again adds another. */
-  installed: { serverId: string; version: string }[];
+  installed: InstalledAlready[];
 }
 
 /** The largest bundle Atrium installs, and the most its files may unpack to. */

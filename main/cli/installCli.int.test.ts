@@ -95,6 +95,14 @@ describe('atrium registry search and atrium install', () => {
     assert.deepEqual(await readdir(marks), [], '0 processes started before approval');
   });
 
+  test('an entry installed again at the same version is refused, naming the server that runs it; nothing is written', async () => {
+    const before = await serversFile();
+    const again = await atrium('install', 'io.github.atrium-test/weather', '--env', `WEATHER_API_KEY=${SECRETS.weather}`);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr.trim(), 'atrium: io.github.atrium-test/weather 1.2.3 is installed already, as weather: nothing was installed (atrium servers remove weather, then install it again, to start over)');
+    assert.equal(await serversFile(), before, 'no weather-2 beside it');
+  });
+
   test('approved, the registry bundle runs with the settings and the secret it was given', async () => {
     assert.equal((await atrium('servers', 'approve', 'greeter')).code, 0);
     const greet = await atrium('call', 'greeter', 'greet', '{"name":"Ada"}');
@@ -189,6 +197,13 @@ describe('atrium install FILE.mcpb', () => {
     assert.equal((await atrium('servers', 'approve', 'greeter-bundle')).code, 0);
     const greet = await atrium('call', 'greeter-bundle', 'greet', '{"name":"Grace"}');
     assert.match(greet.stdout, /Hi, Grace!/, greet.stderr);
+
+    const before = await readFile(join(home, 'servers.json'), 'utf8');
+    const again = await atrium('install', join(home, 'greeter.mcpb'), '--env', 'api_key=0123456789');
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /^atrium: greeter-bundle 1\.0\.0 is installed already, as greeter-bundle: nothing was installed/);
+    assert.equal(await readFile(join(home, 'servers.json'), 'utf8'), before);
+    assert.equal((await readdir(join(home, 'bundles'))).length, 1, 'nothing unpacked again');
   });
 
   test('removed, a server takes the bundle it was unpacked from with it; a copy that still runs from it keeps it', async () => {

@@ -52,9 +52,22 @@ export async function runInstall(invocation: CliInvocation, core: RunningHost, i
   if (!isBundlePath(what) && (await stat(wholePath(what)).catch(() => undefined))?.isFile()) {
     throw new CliFailure(`${what} is not a .mcpb bundle: to add the servers of a config file, run atrium import ${shellWord(what)}`);
   }
-  const server = await (isBundlePath(what)
-    ? core.api.installBundle({ bundle: await bundleBytes(what), values, ...(invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {}) })
-    : core.api.installFromRegistry({ ...nameAndVersion(what), values, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) })
+  const registry = invocation.registry !== undefined ? { registry: invocation.registry } : {};
+  const sha256 = invocation.sha256 !== undefined ? { sha256: invocation.sha256 } : {};
+  const bundle = isBundlePath(what) ? await bundleBytes(what) : undefined;
+  // What is installed, as the window's form shows it first: the same version installed again would be a
+  // second server of the same thing, made unseen (a command run again from the shell's history).
+  const planned = bundle !== undefined ? await core.api.previewBundle({ bundle, ...sha256 }) : await core.api.planRegistryInstall({ ...nameAndVersion(what), ...registry });
+  const [name, version] = 'entry' in planned ? [planned.entry.name, planned.entry.version] : [planned.name, planned.version];
+  const same = planned.installed.find((server) => server.version === version);
+  if (same) {
+    const id = visible(same.serverId);
+    throw new CliFailure(`${visible(name)} ${visible(version)} is installed already, as ${id}: nothing was installed (atrium servers remove ${id}, then install it again, to start over)`);
+  }
+  const server = await (bundle !== undefined
+    ? core.api.installBundle({ bundle, values, ...sha256 })
+    : // The version just looked at, not whatever the registry calls latest by now.
+      core.api.installFromRegistry({ name, version, values, ...registry })
   ).catch((error: unknown) => {
     // The host names each value missing (as the form's field); how to give it is this command's own words.
     const missing = readFieldProblems((error as { fields?: unknown } | null)?.fields)?.filter((problem) => problem.field.startsWith('values.'));
@@ -62,6 +75,10 @@ export async function runInstall(invocation: CliInvocation, core: RunningHost, i
     throw error;
   });
   io.out(`Installed ${visible(server.id)} in ${visible(core.configPath)}. It is not trusted: Atrium asks before it runs its tools, and it starts once you approve what it runs.`);
+  if (planned.installed.length > 0) {
+    const beside = planned.installed.map((other) => `${visible(other.serverId)} (${visible(other.version)})`).join(', ');
+    io.out(`It is beside ${beside}, installed from ${visible(name)} before: each keeps settings of its own.`);
+  }
   const refused = await settleLaunchApprovals(core, io, invocation.configPath, signal);
   if (refused.includes(server.id)) return 0;
   await core.whenSettled();

@@ -9,7 +9,7 @@ import { ProblemAlert } from '../ui/ProblemAlert.tsx';
 import { useFormProblems } from '../ui/useFormProblems.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
-import { BundleAuthor, BundleChecks, InstallForm } from './OriginFacts.tsx';
+import { BundleAuthor, BundleChecks, InstallForm, InstalledAlready } from './OriginFacts.tsx';
 
 /**
  * A bundle (.mcpb) the person opened: read by the host before anything of it is written (its manifest,
@@ -65,18 +65,7 @@ export function BundleDialog({ file, onDone }: { file: File; onDone(): void }) {
             <BundleAuthor author={plan.author} /> — <UntrustedText text={plan.description} />
           </p>
           <BundleChecks signature={plan.signature} sha256={plan.sha256} />
-          {plan.installed.length > 0 ? (
-            <p role="note">
-              Installed already:{' '}
-              {plan.installed.map((server, index) => (
-                <span key={server.serverId}>
-                  {index > 0 ? ', ' : null}
-                  <UntrustedText text={server.serverId} /> (<UntrustedText text={server.version} />)
-                </span>
-              ))}
-              . Installing it again adds another server, under the name below, with settings of its own.
-            </p>
-          ) : null}
+          <InstalledAlready installed={plan.installed} />
           <p className="launch-details-label">It runs (settings in braces are filled from what you give below), from its folder under Atrium’s data folder</p>
           <pre className="code-block" aria-label="What it runs">
             <UntrustedText text={plan.runs} />

@@ -1,8 +1,8 @@
 // What is said of where a server comes from, the same in the install dialogs and in the start dialog that
 // follows: a registry entry's publisher and whether anyone checked it; a bundle's author (its own word),
-// its signature (never checked) and its hash.
+// its signature (never checked) and its hash; and the servers installed from the same one already.
 import type { FormEvent, ReactNode, RefObject } from 'react';
-import type { Publisher } from '../../shared/installs.ts';
+import type { InstalledAlready as Installed, Publisher } from '../../shared/installs.ts';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 
 export function PublisherLine({ publisher }: { publisher: Publisher }) {
@@ -14,6 +14,23 @@ export function PublisherLine({ publisher }: { publisher: Publisher }) {
 }
 
 /** " by AUTHOR" after a bundle's name and version, when its manifest names one. */
+/** The servers installed from this entry or bundle already: installing again is a second server, not an update. */
+export function InstalledAlready({ installed }: { installed: readonly Installed[] }) {
+  if (installed.length === 0) return null;
+  return (
+    <p role="note">
+      Installed already:{' '}
+      {installed.map((server, index) => (
+        <span key={server.serverId}>
+          {index > 0 ? ', ' : null}
+          <UntrustedText text={server.serverId} /> (<UntrustedText text={server.version} />)
+        </span>
+      ))}
+      . Installing it again adds another server, under the name below, with settings of its own.
+    </p>
+  );
+}
+
 export function BundleAuthor({ author }: { author: string | undefined }) {
   return author ? (
     <>

@@ -9,7 +9,7 @@ import { useFormProblems } from '../ui/useFormProblems.ts';
 import { RadioChoices } from '../ui/RadioChoices.tsx';
 import { UntrustedText } from '../ui/UntrustedText.tsx';
 import { InstallInputsForm, inputField, useInstallRequest } from './InstallInputsForm.tsx';
-import { InstallForm, PublisherLine } from './OriginFacts.tsx';
+import { InstallForm, InstalledAlready, PublisherLine } from './OriginFacts.tsx';
 
 /**
  * One registry entry, to install: who published it (and whether anyone checked), the ways it can run,
@@ -55,6 +55,7 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
       {!plan && !error ? <p className="muted">Reading the entry…</p> : null}
       {plan ? (
         <InstallForm formRef={problems.formRef} onInstall={install}>
+          <InstalledAlready installed={plan.installed} />
           {installable.length > 1 ? (
             <RadioChoices
               legend="How it runs"

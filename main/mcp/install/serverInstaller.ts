@@ -5,7 +5,7 @@
 // the definition is saved (not trusted) and where it came from is recorded. Nothing runs: like any new
 // definition it waits for the person's approval, which shows its origin.
 
-import type { BundlePlan, InstallPlan, PolicyBlock, RegistrySearch, ServerOrigin } from '../../../shared/installs.ts';
+import type { BundlePlan, InstallPlan, InstalledAlready, PolicyBlock, RegistrySearch, ServerOrigin } from '../../../shared/installs.ts';
 import { BUNDLE_LIMITS, describeBlock } from '../../../shared/installs.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
@@ -110,7 +110,7 @@ export class ServerInstaller {
         }
       }),
     );
-    return { registry: address, entry: entryView(record, address), choices, suggestedId: this.freeName(shortName(name)) };
+    return { registry: address, entry: entryView(record, address), choices, suggestedId: this.freeName(shortName(name)), installed: this.installedFrom('registry', record.server.name) };
   }
 
   /** The bundle a registry entry's package points at, fetched and checked against the hash the entry gives. */
@@ -149,11 +149,15 @@ export class ServerInstaller {
 
   async previewBundle(bytes: Uint8Array, sha256?: string): Promise<BundlePlan> {
     const plan = bundlePlan(await readBundle(bytes, sha256));
-    const installed = this.deps.registry.all().flatMap((server) => {
+    return { ...plan, suggestedId: this.freeName(plan.suggestedId), installed: this.installedFrom('bundle', plan.name) };
+  }
+
+  /** The servers that run what was installed from a registry entry, or a bundle, of this name, and the version each runs. */
+  private installedFrom(kind: ServerOrigin['kind'], name: string): InstalledAlready[] {
+    return this.deps.registry.all().flatMap((server) => {
       const origin = this.deps.records.originOf(server);
-      return origin?.kind === 'bundle' && origin.name === plan.name ? [{ serverId: server.id, version: origin.version }] : [];
+      return origin?.kind === kind && origin.name === name ? [{ serverId: server.id, version: origin.version }] : [];
     });
-    return { ...plan, suggestedId: this.freeName(plan.suggestedId), installed };
   }
 
   async installBundle(request: BundleInstall): Promise<ServerSnapshot> {
