@@ -127,6 +127,18 @@ describe('atrium registry search and atrium install', () => {
     assert.deepEqual(await kept(), others, "the weather key is gone; the other servers' secrets stay");
   });
 
+  test('a name the registry does not have names the one meant: its short name, a slip, or a version it does not have', async () => {
+    const before = await serversFile();
+    const short = await atrium('install', 'weather@1.2.3', '--env', 'WEATHER_API_KEY=x');
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /has no server named weather at version 1\.2\.3: did you mean io\.github\.atrium-test\/weather\?$/m);
+    const slip = await atrium('install', 'io.github.atrium-test/wether');
+    assert.match(slip.stderr, /has no server named io\.github\.atrium-test\/wether: did you mean io\.github\.atrium-test\/weather\?$/m);
+    const version = await atrium('install', 'io.github.atrium-test/weather@9.9.9');
+    assert.match(version.stderr, /has no server named io\.github\.atrium-test\/weather at version 9\.9\.9: its latest version there is 1\.2\.3$/m);
+    assert.equal(await serversFile(), before);
+  });
+
   test('a required value not given is named, with how to give it; nothing is written', async () => {
     const before = await serversFile();
     const run = await atrium('install', 'io.github.atrium-test/weather@1.2.3', '--env', 'UNITS=metric');

@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { RunningHost } from '../app/hostCore.ts';
 import { shellWord } from '../../shared/domain.ts';
+import { nearestWord } from '../../shared/nearestWord.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
 import type { RegistrySearch } from '../../shared/installs.ts';
 import { BUNDLE_LIMITS } from '../../shared/installs.ts';
@@ -57,7 +58,7 @@ export async function runInstall(invocation: CliInvocation, core: RunningHost, i
   const bundle = isBundlePath(what) ? await bundleBytes(what) : undefined;
   // What is installed, as the window's form shows it first: the same version installed again would be a
   // second server of the same thing, made unseen (a command run again from the shell's history).
-  const planned = bundle !== undefined ? await core.api.previewBundle({ bundle, ...sha256 }) : await core.api.planRegistryInstall({ ...nameAndVersion(what), ...registry });
+  const planned = bundle !== undefined ? await core.api.previewBundle({ bundle, ...sha256 }) : await planEntry(core, nameAndVersion(what), registry);
   const [name, version] = 'entry' in planned ? [planned.entry.name, planned.entry.version] : [planned.name, planned.version];
   const same = planned.installed.find((server) => server.version === version);
   if (same) {
@@ -86,6 +87,26 @@ export async function runInstall(invocation: CliInvocation, core: RunningHost, i
   if (!started) return 0;
   io.out(formatServers([started]));
   return started.status.kind === 'ready' ? 0 : 1;
+}
+
+/**
+ * The registry's entry of this name; one it does not have names the one meant, from its list: the entry
+ * whose short name this is (`weather` for io.github.alice/weather), the nearest name to a slip, or the
+ * latest version of a name it has at another.
+ */
+async function planEntry(core: RunningHost, wanted: { name: string; version?: string }, registry: { registry?: string }) {
+  try {
+    return await core.api.planRegistryInstall({ ...wanted, ...registry });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 'not_found') throw error;
+    const listed = (await core.api.searchRegistry({ words: '', ...registry }).catch(() => undefined))?.entries ?? [];
+    const same = listed.find((entry) => entry.name === wanted.name);
+    if (same) throw new CliFailure(`${(error as Error).message}: its latest version there is ${visible(same.version)}`);
+    const names = listed.map((entry) => entry.name);
+    const byShortName = names.filter((name) => name.slice(name.indexOf('/') + 1) === wanted.name);
+    const meant = byShortName.length === 1 ? byShortName[0] : nearestWord(wanted.name, names);
+    throw meant ? new CliFailure(`${(error as Error).message}: did you mean ${visible(meant)}?`) : error;
+  }
 }
 
 /** `name@1.2.3`: the version after the last @ that is not the first character (a scope's @ is not a version). */
