@@ -115,7 +115,10 @@ test('removing a server asks in place, with Keep focused, and never opens a brow
   await card.getByRole('button', { name: 'Remove notes' }).click();
   await card.getByRole('group', { name: 'Remove notes?' }).getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(card).toHaveCount(0);
-  await expect(page.getByRole('article', { name: 'echo', exact: true }).getByRole('status'), 'the other server is untouched').toHaveText('Ready');
+  const other = page.getByRole('article', { name: 'echo', exact: true });
+  await expect(other.getByRole('status'), 'the other server is untouched').toHaveText('Ready');
+  // The button that had the keyboard went with its card: the focus stays in the list, not on the page's body.
+  await expect(other.locator(':focus'), 'the keyboard is on the next card').toHaveCount(1);
   expect(browserDialogs, 'no native confirm, alert or prompt').toEqual([]);
 });
 
@@ -161,6 +164,11 @@ test('a provider row: Test connection, Edit and Remove are one height, on one li
     const buttons = [row.getByRole('button', { name: 'Test connection to claude' }), row.getByRole('button', { name: 'Edit claude' }), row.getByRole('button', { name: 'Remove claude' })];
     await expect(buttons[0]!).toBeVisible();
     await row.screenshot({ path: 'e2e/artifacts/layout-provider-row.png' });
+    // Testing keeps the keyboard where it was (a control disabled under it drops it on the page's body).
+    await buttons[0]!.focus();
+    await page.keyboard.press('Enter');
+    await expect(row.getByRole('status', { name: 'Connection to claude' })).toContainText('✗');
+    await expect(buttons[0]!, 'the keyboard stays on Test connection').toBeFocused();
     const [test, edit, remove] = await Promise.all(buttons.map((button) => box(button)));
     for (const [name, other] of [['Test connection', test!], ['Edit', edit!]] as const) {
       expect(Math.abs(remove!.height - other.height), `Remove is ${remove!.height} px high, ${name} ${other.height} px`).toBeLessThanOrEqual(1);

@@ -111,6 +111,11 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
     await expect(page.getByRole('button', { name: /^Tasks/ }), 'the keyboard goes back to the button that opened it').toBeFocused();
+    // A conversation chosen in the panel is where the person goes: the cursor waits in its message box.
+    await page.getByRole('button', { name: 'Tasks · 1 running' }).click();
+    await panel.getByRole('button', { name: 'run the survey' }).click();
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'Message' }), 'the cursor is in the message box').toBeFocused();
   });
 
   await test.step('the person moves on to another conversation; the result comes in there all the same', async () => {

@@ -22,9 +22,14 @@ export function returnFocus(before: Element | null): void {
     before.focus();
     if (before.ownerDocument.activeElement === before) return;
   }
-  home?.()?.focus();
+  focusHomeElement()?.focus();
 }
 
-function canTakeFocus(element: HTMLElement): boolean {
+/** The message box, while one is shown. */
+export function focusHomeElement(): HTMLElement | null {
+  return home?.() ?? null;
+}
+
+export function canTakeFocus(element: HTMLElement): boolean {
   return element.isConnected && !element.matches(':disabled') && element.closest('[inert]') === null && element.getClientRects().length > 0;
 }

@@ -65,7 +65,10 @@ export function ProviderRow({ provider, canStore, onEdit, onEdited, onTest, onRe
           </InlineConfirmation>
         ) : (
           <span className="row-actions">
-            <button type="button" className="button button-small" aria-label={`Test connection to ${provider.id}`} disabled={check?.state === 'running'} onClick={test}>
+            {/* Not disabled while it runs: a disabled button drops the keyboard that pressed it. */}
+            <button type="button" className="button button-small" aria-label={`Test connection to ${provider.id}`} aria-disabled={check?.state === 'running'} onClick={() => {
+                if (check?.state !== 'running') test();
+              }}>
               {check?.state === 'running' ? 'Testing…' : 'Test connection'}
             </button>
             <button ref={editButton} type="button" className="button button-small" aria-label={`Edit ${provider.id}`} aria-expanded={editing} onClick={() => setEditing(!editing)}>

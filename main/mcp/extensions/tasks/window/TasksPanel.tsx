@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { TaskView } from '../contract/tasksContract.ts';
 import { useAtriumStore } from '../../../../../renderer/store/useAtriumStore.ts';
-import { returnFocus } from '../../../../../renderer/ui/focusHome.ts';
+import { focusHomeElement, returnFocus } from '../../../../../renderer/ui/focusHome.ts';
 import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
 import { TaskStatus } from './TaskStatus.tsx';
 
@@ -29,12 +29,18 @@ export function TasksPanel() {
   const titles = useAtriumStore(useShallow((state) => Object.fromEntries(state.conversations.map((c) => [c.id, c.title]))));
   const showConversation = useAtriumStore((state) => state.showConversation);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Opened, the keyboard goes to it; closed (Escape, ×, a conversation shown), back where it was.
+  const toConversation = useRef(false);
+  // Opened, the keyboard goes to it; closed by Escape or ×, back where it was; closed by choosing a
+  // conversation, to that conversation's message box, once it is shown.
   useEffect(() => {
     if (!open) return;
     const opener = document.activeElement;
     heading.current?.focus();
-    return () => returnFocus(opener);
+    return () => {
+      if (!toConversation.current) return returnFocus(opener);
+      toConversation.current = false;
+      requestAnimationFrame(() => focusHomeElement()?.focus());
+    };
   }, [open]);
   if (!open) return null;
   const running = tasks.filter((task) => task.endedAt === undefined).sort((a, b) => b.startedAt - a.startedAt);
@@ -51,6 +57,7 @@ export function TasksPanel() {
             className="link-button"
             onClick={() => {
               if (task.conversationId) showConversation(task.conversationId);
+              toConversation.current = true;
               setOpen(false);
             }}
           >
