@@ -45,6 +45,7 @@ export type { ApprovalChoices, ConfiguredProviderView, ProviderCheck, ProviderEd
 export { providerKinds, samplingChoices, toolApprovalChoices } from './contract/settings.ts';
 export type { HostInfo } from './contract/workspaces.ts';
 export type { TraceDirection, TraceKind, TraceLimits, TraceLink, TraceMessage, TraceMessageDetail, TraceWatch } from './contract/trace.ts';
+export { UNANSWERED_WORDS } from './contract/trace.ts';
 export type { TaskStatus, TaskView } from '../main/mcp/extensions/tasks/contract/tasksContract.ts';
 export type { ServerSkillList, ShownSkill, SkillSummary } from '../main/mcp/extensions/skills/contract/skillViews.ts';
 

@@ -4,6 +4,7 @@
 // changes of state on stderr, until Ctrl+C. Through the API, as the window's Trace tab.
 
 import type { TraceMessage } from '../../shared/contract.ts';
+import { UNANSWERED_WORDS } from '../../shared/contract.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import { visible } from './formatOutput.ts';
@@ -88,7 +89,8 @@ export function traceLine(message: TraceMessage): string {
   const id = message.id !== undefined ? `#${String(message.id)}` : '';
   const duration = message.durationMs !== undefined ? durationText(message.durationMs) : '';
   const link = message.link ? `  call ${message.link.callId}${message.link.conversationId !== undefined ? ` in conversation ${message.link.conversationId}` : ''}` : '';
-  const line = `${timeOfDay(message.at)}  ${message.direction === 'out' ? '->' : '<-'}  ${message.kind.padEnd(12)}  ${what.padEnd(32)}  ${id.padEnd(12)}  ${bytesText(message.bytes).padStart(8)}  ${duration.padStart(9)}${message.failed ? '  failed' : ''}${link}`;
+  const unanswered = message.unanswered ? `  ${UNANSWERED_WORDS[message.unanswered].short}` : '';
+  const line = `${timeOfDay(message.at)}  ${message.direction === 'out' ? '->' : '<-'}  ${message.kind.padEnd(12)}  ${what.padEnd(32)}  ${id.padEnd(12)}  ${bytesText(message.bytes).padStart(8)}  ${duration.padStart(9)}${message.failed ? '  failed' : ''}${unanswered}${link}`;
   return visible(line.trimEnd());
 }
 

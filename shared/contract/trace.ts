@@ -41,7 +41,18 @@ export interface TraceMessage {
   durationMs?: number;
   /** The tool call it belongs to (the call's request, its progress, its cancellation and its answer). */
   link?: TraceLink;
+  /**
+   * A request with no answer that will not get one: its connection closed first (the server exited, or
+   * was stopped), or Atrium called it off. `durationMs` is then how long it waited.
+   */
+  unanswered?: 'closed' | 'cancelled';
 }
+
+/** How a request that will get no answer is said: in the list's column, and in full. */
+export const UNANSWERED_WORDS: { readonly [K in NonNullable<TraceMessage['unanswered']>]: { short: string; why: string } } = {
+  closed: { short: 'no answer', why: 'the connection closed first (the server exited, or was stopped)' },
+  cancelled: { short: 'called off', why: 'Atrium called it off, so its answer is not awaited' },
+};
 
 /** One message with its contents. */
 export interface TraceMessageDetail extends TraceMessage {

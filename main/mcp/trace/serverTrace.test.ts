@@ -95,6 +95,31 @@ test('a new session starts its ids again: an answer in it is not paired with a r
   assert.equal(trace.messages()[1]?.pairSeq, undefined);
 });
 
+test('a request its session ended without answering says so, with how long it waited; one Atrium called off says it was', () => {
+  const { trace } = traceOf();
+  trace.record('out', call(1));
+  trace.record('out', call(2));
+  trace.record('out', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'cancelled by the person' } });
+  trace.record('in', { jsonrpc: '2.0', id: 7, method: 'roots/list' });
+  trace.sessionEnded();
+  const [lost, cancelled, , theirs] = trace.messages();
+  assert.equal(lost?.unanswered, 'closed');
+  assert.ok((lost?.durationMs ?? -1) >= 0, 'how long it waited');
+  assert.equal(cancelled?.unanswered, 'cancelled');
+  assert.equal(theirs?.unanswered, 'closed', "the server's own request, too");
+});
+
+test('a request Atrium called off that is answered all the same is paired, not called off', () => {
+  const { trace } = traceOf();
+  trace.record('out', call(3));
+  trace.record('out', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
+  assert.equal(trace.messages()[0]?.unanswered, 'cancelled');
+  trace.record('in', answer(3));
+  const [request, , reply] = trace.messages();
+  assert.equal(request?.unanswered, undefined);
+  assert.equal(reply?.pairSeq, request?.seq);
+});
+
 test('the trace keeps the newest messages within its count', () => {
   const { trace } = traceOf({ messages: 3, bytes: 1 << 20 });
   for (let id = 1; id <= 5; id++) trace.record('out', call(id));

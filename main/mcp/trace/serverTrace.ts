@@ -47,6 +47,7 @@ interface Entry {
   failed: boolean;
   pairSeq: number | undefined;
   durationMs: number | undefined;
+  unanswered: 'closed' | 'cancelled' | undefined;
   link: TraceLink | undefined;
   /** The message's JSON as it travelled, until its preview is made. */
   text: string | undefined;
@@ -101,6 +102,7 @@ export class ServerTrace {
       failed: kind === 'error',
       pairSeq: undefined,
       durationMs: undefined,
+      unanswered: undefined,
       link: undefined,
       text,
       bytes: -1,
@@ -119,8 +121,20 @@ export class ServerTrace {
 
   /** A new session begins: its request ids start again, so nothing waiting from the last one can be answered. */
   sessionStarted(): void {
-    this.#awaiting.out.clear();
-    this.#awaiting.in.clear();
+    this.sessionEnded();
+  }
+
+  /** The connection closed: every request still waiting, either way, will get no answer, and says so. */
+  sessionEnded(): void {
+    const now = TIME_ORIGIN + performance.now();
+    for (const awaiting of [this.#awaiting.out, this.#awaiting.in]) {
+      for (const request of awaiting.values()) {
+        if (request.unanswered === 'cancelled') continue;
+        request.unanswered = 'closed';
+        request.durationMs = now - request.at;
+      }
+      awaiting.clear();
+    }
   }
 
   /** Every message kept, oldest first. */
@@ -182,6 +196,11 @@ export class ServerTrace {
     } else if (entry.method === 'notifications/cancelled') {
       const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') request = this.#awaiting[entry.direction].get(requestId);
+      // Called off: its answer need not come. It stays paired with one that comes all the same.
+      if (request) {
+        request.unanswered = 'cancelled';
+        request.durationMs = entry.at - request.at;
+      }
     }
     if (!request) return;
     entry.link = request.link;
@@ -195,6 +214,7 @@ export class ServerTrace {
     const request = awaiting.get(entry.id);
     if (!request) return;
     awaiting.delete(entry.id);
+    request.unanswered = undefined;
     entry.method = request.method;
     entry.subject = request.subject;
     entry.link = request.link;
@@ -274,6 +294,7 @@ export class ServerTrace {
     if (entry.failed) summary.failed = true;
     if (entry.pairSeq !== undefined) summary.pairSeq = entry.pairSeq;
     if (entry.durationMs !== undefined) summary.durationMs = entry.durationMs;
+    if (entry.unanswered !== undefined) summary.unanswered = entry.unanswered;
     if (entry.link !== undefined) summary.link = entry.link;
     return summary;
   }

@@ -100,6 +100,21 @@ describe('a tool call is traced with its link', () => {
   }
 });
 
+describe('a call its server never answers', () => {
+  test('a server that exits mid-call: its request says it got no answer, not that it is still waiting', async () => {
+    const host = await startTestHost({ crashy: { ...fixtureCommand('crashServer'), trusted: true } });
+    cleanups.push(() => host.close());
+    const { core } = host;
+    await core.hub.whenSettled();
+    // The call fails (how it fails is the pipeline's to say); what matters here is what the trace says of it.
+    await core.api.callTool({ serverId: 'crashy', tool: 'crash', arguments: {}, callId: 'crash-call' }).catch(() => undefined);
+    const { messages } = await core.api.watchTrace({ serverId: 'crashy' });
+    const request = messages.find((message) => message.link?.callId === 'crash-call' && message.kind === 'request');
+    assert.equal(request?.unanswered, 'closed');
+    assert.ok((request?.durationMs ?? -1) >= 0);
+  });
+});
+
 describe('a remote server is traced as a local one is', () => {
   test('Streamable HTTP: the handshake, a call and its answer, paired and linked', async () => {
     const remote = await startHttpFixture('listChangedServer');

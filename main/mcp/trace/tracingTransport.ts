@@ -24,6 +24,11 @@ export class TracingTransport extends TransportDecorator {
     trace.sessionStarted();
   }
 
+  protected override closed(): void {
+    this.#trace.sessionEnded();
+    super.closed();
+  }
+
   protected receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     this.#trace.record('in', message, (extra as WireText | undefined)?.wireText);
     this.deliver(message, extra);

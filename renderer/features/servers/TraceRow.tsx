@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { TraceMessage, TraceMessageDetail } from '../../../shared/contract.ts';
+import { UNANSWERED_WORDS } from '../../../shared/contract.ts';
 import { escapedJson } from '../../../shared/serverText.ts';
 import { shownText } from '../../../shared/visibleText.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
@@ -69,7 +70,7 @@ export const TraceRow = memo(function TraceRow({ message, index, count, start, m
           </span>{' '}
           <span className="trace-id">{message.id !== undefined ? `#${String(message.id)}` : ''}</span>{' '}
           <span className="trace-size">{formatBytes(message.bytes)}</span>{' '}
-          <span className="trace-duration">{message.durationMs !== undefined ? formatDuration(message.durationMs) : message.kind === 'request' ? 'waiting' : ''}</span>
+          <span className="trace-duration">{durationColumn(message)}</span>
         </button>
         {/* Always there, so the columns line up whether a message belongs to a tool call or not; its words are
             short so the method keeps the width, and its name says the rest. */}
@@ -113,6 +114,8 @@ function TraceDetailView({ message, state, narrowed, onReveal, onShowCall }: Tra
               {answer ? 'its request' : 'its answer'}
             </button>
           </>
+        ) : message.unanswered ? (
+          ` · ${UNANSWERED_WORDS[message.unanswered].short} after ${formatDuration(message.durationMs ?? 0)}: ${UNANSWERED_WORDS[message.unanswered].why}`
         ) : message.kind === 'request' ? (
           ' · no answer yet'
         ) : null}
@@ -137,4 +140,11 @@ function TraceDetailView({ message, state, narrowed, onReveal, onShowCall }: Tra
       ) : null}
     </div>
   );
+}
+
+/** How long a request took, or that it waits, or that it will get no answer. */
+function durationColumn(message: TraceMessage): string {
+  if (message.unanswered) return UNANSWERED_WORDS[message.unanswered].short;
+  if (message.durationMs !== undefined) return formatDuration(message.durationMs);
+  return message.kind === 'request' ? 'waiting' : '';
 }
