@@ -25,6 +25,7 @@ const env = chatHostFor(
   [
     useRefunds,
     { toolCalls: [{ name: 'atrium_read_skill_file', input: { server: 'shop', skill: 'skill://refunds/SKILL.md', file: 'references/policy.md' } }] },
+    { toolCalls: [{ name: 'atrium_read_skill_file', input: { server: 'shop', skill: 'skill://refunds/SKILL.md', file: 'references/secret.md' } }] },
     { text: 'Order 42 is within 30 days: I can refund it.' },
     useRefunds,
     { text: 'Under the new policy, order 42 can be refunded.' },
@@ -71,6 +72,10 @@ test('SEP-2640 in the window: skills listed per server, used with consent bound 
     await expect(page.getByRole('list', { name: 'Skills in use' })).toContainText('Skill refunds · from shop');
     await expect(page.getByText('Asked to use the skill “refunds” of shop')).toBeVisible();
     await expect(page.getByText('Asked to read references/policy.md for the skill “refunds” of shop')).toBeVisible();
+    // What Atrium refused the model is said where it asked, not only in the model's reply.
+    const refused = page.getByRole('paragraph').filter({ hasText: 'Asked to read references/secret.md for the skill “refunds” of shop' });
+    await expect(refused).toContainText(/Not done: .*references\/secret\.md is not one of the files its server listed/);
+    await expect(page.getByRole('paragraph').filter({ hasText: 'Asked to read references/policy.md' }), 'a read that was done says nothing more').not.toContainText('Not done');
     expect(lastModelRequest(env().llm)).toContain('A file of the skill \\"refunds\\" of the MCP server \\"shop\\"');
     await page.screenshot({ path: 'e2e/artifacts/skills-in-use.png' });
     accessibility.push(...(await violationsInBothThemes(page, 'chat with a skill in use')));

@@ -40,6 +40,8 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
   // A turn this window joined midway (it was reloaded) continues the saved reply it streams into.
   const live = useMemo(() => joinedTurn(heard, messages), [heard, messages]);
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
+  // From every saved message: tool results are the person's side of the exchange, but no row of theirs.
+  const refusals = useMemo(() => refusalsOf(detail?.messages ?? []), [detail]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
   // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
   const shownCalls = useMemo(
@@ -166,6 +168,7 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
               {...at}
               message={row.message}
               calls={calls}
+              refusals={refusals}
               liveCalls={liveCalls}
               callsItMade={liveCallsOf.get(row.message.id)}
               last={last}
@@ -242,6 +245,8 @@ type MessageItemProps =
       retryModel: ModelInUse | null;
       /** The first message holding the words of the search the conversation was opened from. */
       found: boolean;
+      /** Why a call of one of Atrium's own tools was not done, by the call's id. */
+      refusals: ReadonlyMap<string, string>;
       live?: undefined;
     })
   | (RowAt & {
@@ -282,7 +287,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </li>
     );
   }
-  const { message, calls, liveCalls, callsItMade, last, lastOfYours, replacedByEdit, retryModel, found } = props;
+  const { message, calls, refusals, liveCalls, callsItMade, last, lastOfYours, replacedByEdit, retryModel, found } = props;
   if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
   else if (message.origin) {
     items.push(
@@ -301,9 +306,18 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       // Atrium's own tools (the tool search, the reader of kept results) are no server's call: said in a line.
       const ownWork = saved || live ? undefined : hostToolSentence(block.name, block.input);
       if (ownWork !== undefined) {
+        // What Atrium did not do for the model (a skill refused, a file its server did not list) is said
+        // where the model asked, not only in what the model makes of it.
+        const refused = refusals.get(block.id);
         items.push(
           <p key={block.id} className="host-tool-note muted">
             <UntrustedText text={ownWork} />
+            {refused !== undefined ? (
+              <span className="host-tool-refused">
+                {' — '}
+                <UntrustedText text={refused} />
+              </span>
+            ) : null}
           </p>,
         );
         return;
@@ -381,4 +395,17 @@ function rowLabel(message: StoredMessage): string {
 /** The host's error sentences usually end with their own full stop; one is added only where missing. */
 function asSentence(text: string): string {
   return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/** The answers of Atrium's own tools that say they were not done (a refused skill or file), by their call's id. */
+function refusalsOf(messages: readonly StoredMessage[]): ReadonlyMap<string, string> {
+  const refusals = new Map<string, string>();
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type !== 'tool_result' || block.isError !== true) continue;
+      const text = block.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
+      if (text !== '') refusals.set(block.toolUseId, text);
+    }
+  }
+  return refusals;
 }

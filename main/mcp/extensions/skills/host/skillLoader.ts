@@ -231,7 +231,8 @@ function verificationSentence(error: SkillFileRefused, skill: Skill): string {
   const path = pathIn(skill.uri, error.uri);
   switch (error.reason) {
     case 'unlisted':
-      return `${path} is not one of the files its server listed for it, so it is not read`;
+      // Said after "was not read" or "was not shown": no second "so it is not read".
+      return `${path} is not one of the files its server listed for it`;
     case 'size':
       return `${path} is not the size its server listed for it (${error.message}), so it is not used`;
     case 'digest':
