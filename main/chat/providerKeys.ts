@@ -7,6 +7,7 @@
 import { LlmError } from './llmTypes.ts';
 import type { ProviderConfig } from './llmTypes.ts';
 import type { SecretSource } from '../store/secrets.ts';
+import { secretVariables } from '../store/secrets.ts';
 import type { WritableSecrets } from '../store/encryptedSecrets.ts';
 import { addressesInWords, providerAddress } from '../../shared/providerAddress.ts';
 
@@ -53,9 +54,14 @@ export class ProviderKeys {
     return value === undefined ? { source: 'none' } : this.stateOf(secret, value);
   }
 
-  /** What `config`'s client reads its key through: a stored key set for another address is refused, saying why. */
+  /**
+   * What `config`'s client reads its key through: a stored key set for another address is refused, saying
+   * why; a missing one is said where this front end takes keys — Settings where keys can be stored, the
+   * environment or a secrets file on the command line.
+   */
   sourceFor(config: ProviderConfig): SecretSource {
     return {
+      whereToGive: (name) => (this.store ? 'give it its key in Settings › Providers' : `set the environment variable ${secretVariables(name).join(' or ')}, or give it in a --secrets file`),
       get: async (name) => {
         const value = await this.secrets.get(name);
         if (value === undefined || name !== config.apiKeySecret) return value;

@@ -8,6 +8,8 @@ import { readFile } from 'node:fs/promises';
 export interface SecretSource {
   /** The secret's value, or undefined when it is not set. */
   get(name: string): Promise<string | undefined>;
+  /** Where the person gives this secret, in their words, for saying that it is missing ("give it its key in Settings › Providers"). */
+  whereToGive?(name: string): string;
 }
 
 /** Secrets from environment variables: the secret named "anthropic" is read from ATRIUM_SECRET_ANTHROPIC. */

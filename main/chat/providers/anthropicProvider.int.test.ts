@@ -10,6 +10,7 @@ import { startFakeAnthropic } from '../../../e2e/fixtures/llm/fakeAnthropicServe
 import { LlmError } from '../llmTypes.ts';
 import type { ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { createAnthropicProvider } from './anthropicProvider.ts';
+import { ProviderKeys } from '../providerKeys.ts';
 import type { AnthropicProviderOptions } from './anthropicProvider.ts';
 import { closedPort, collect, collectAbortingAtFirstText, fakeStarter, ofType, requestsTo, secrets, turnFor, userSays } from '../../../e2e/fixtures/llm/providerTestKit.ts';
 import type { ChatMessage } from '../../../shared/conversation.ts';
@@ -194,6 +195,17 @@ describe('Anthropic provider over the Messages API', () => {
       assert.match(e.message, /^no API key for provider claude: set the secret "anthropic" \(for the CLI, the environment variable ANTHROPIC_API_KEY or ATRIUM_SECRET_ANTHROPIC\)/);
       return true;
     });
+    assert.equal(server.requests.length, 0);
+  });
+
+  test('a missing key is said where the person gives one: Settings in the window, the environment on the command line', async () => {
+    const server = await fake([{ text: 'never' }]);
+    const config = { id: 'work', kind: 'anthropic' as const, baseUrl: server.url, apiKeySecret: 'work' };
+    const store = { get: async () => undefined, set: async () => undefined, delete: async () => undefined, names: async () => [] };
+    const inWindow = createAnthropicProvider(config, new ProviderKeys(secrets({}), store).sourceFor(config));
+    await assert.rejects(collect(inWindow.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: give it its key in Settings › Providers.' });
+    const onCommandLine = createAnthropicProvider(config, new ProviderKeys(secrets({})).sourceFor(config));
+    await assert.rejects(collect(onCommandLine.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: set the environment variable ATRIUM_SECRET_WORK, or give it in a --secrets file.' });
     assert.equal(server.requests.length, 0);
   });
 

@@ -48,7 +48,7 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
   /** Reads the key on every turn, so a key the person changes applies without a restart. */
   async function client(): Promise<{ key: string; client: Anthropic }> {
     const key = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
-    if (key === undefined) throw new LlmError(config.id, missingKeyMessage(config));
+    if (key === undefined) throw new LlmError(config.id, missingKeyMessage(config, secrets));
     if (cached?.key !== key) {
       cached = {
         key,

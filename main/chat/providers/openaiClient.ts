@@ -47,7 +47,7 @@ export function openAiClientSource(config: ProviderConfig, secrets: SecretSource
 
   async function client(): Promise<{ key: string; client: OpenAI }> {
     const stored = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
-    if (stored === undefined && keyRequired) throw new LlmError(config.id, missingKeyMessage(config));
+    if (stored === undefined && keyRequired) throw new LlmError(config.id, missingKeyMessage(config, secrets));
     const key = stored ?? NO_KEY_PLACEHOLDER;
     if (cached?.key !== key) {
       cached = {

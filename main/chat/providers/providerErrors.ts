@@ -5,6 +5,7 @@
 import { LlmError } from '../llmTypes.ts';
 import type { ProviderConfig } from '../llmTypes.ts';
 import { secretVariables } from '../../store/secrets.ts';
+import type { SecretSource } from '../../store/secrets.ts';
 import { networkFailureOf } from '../../../shared/networkFailure.ts';
 import { isRecord } from '../../../shared/isRecord.ts';
 
@@ -114,9 +115,12 @@ export function toolArguments(providerId: string, context: ProviderNaming, tool:
   return parsed;
 }
 
-export function missingKeyMessage(config: ProviderConfig): string {
-  return config.apiKeySecret === undefined
-    ? `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`
+/** That a provider has no key, and where to give it: said by the source the key was looked for in, when it can. */
+export function missingKeyMessage(config: ProviderConfig, secrets?: SecretSource): string {
+  if (config.apiKeySecret === undefined) return `no API key for provider ${config.id}: set "apiKeySecret" in its settings to the name of the secret that holds the key.`;
+  const where = secrets?.whereToGive?.(config.apiKeySecret);
+  return where !== undefined
+    ? `no API key for provider ${config.id}: ${where}.`
     : `no API key for provider ${config.id}: set the secret "${config.apiKeySecret}" (for the CLI, the environment variable ${secretVariables(config.apiKeySecret).join(' or ')}).`;
 }
 
