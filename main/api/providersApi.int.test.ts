@@ -287,6 +287,20 @@ describe('Test connection', () => {
     });
   });
 
+  test('an Anthropic provider at another address (a proxy) is tried without a key: reached, or nothing answering, said', async () => {
+    const proxy = await startFakeAnthropic([], { models: ['claude-fake-1'] });
+    fakes.push(proxy);
+    await host.core.api.saveProvider({ provider: { id: 'proxy', kind: 'anthropic', baseUrl: proxy.url } });
+    const reached = await host.core.api.testProvider({ id: 'proxy' });
+    assert.deepEqual([reached.ok, reached.models], [true, ['claude-fake-1']], reached.message);
+    assert.equal(proxy.requests.length, 1, 'the proxy was asked');
+    const port = await freePort();
+    await host.core.api.saveProvider({ provider: { id: 'gone', kind: 'anthropic', baseUrl: `http://127.0.0.1:${port}` } });
+    const dead = await host.core.api.testProvider({ id: 'gone' });
+    assert.equal(dead.ok, false);
+    assert.match(dead.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/);
+  });
+
   test('no key where the API needs one: said before anything is sent', async () => {
     await host.core.api.saveProvider({ provider: { id: 'keyless', kind: 'anthropic' } });
     assert.deepEqual(await host.core.api.testProvider({ id: 'keyless' }), { ok: false, message: 'keyless has no key yet, and https://api.anthropic.com needs one: edit it and give its key.' });

@@ -189,7 +189,8 @@ describe('Anthropic provider over the Messages API', () => {
 
   test('a missing key rejects with an LlmError that says which secret to set, and nothing is sent', async () => {
     const server = await fake([{ text: 'never' }]);
-    const claude = createAnthropicProvider({ id: 'claude', kind: 'anthropic', baseUrl: server.url, apiKeySecret: 'anthropic' }, secrets({}));
+    // Anthropic's own API (no base URL): a proxy at another address is asked without a key.
+    const claude = createAnthropicProvider({ id: 'claude', kind: 'anthropic', apiKeySecret: 'anthropic' }, secrets({}));
     await assert.rejects(collect(claude.stream(turn([userSays('hi')]))), (e: unknown) => {
       assert.ok(e instanceof LlmError);
       assert.match(e.message, /^no API key for provider claude: set the secret "anthropic" \(for the CLI, the environment variable ANTHROPIC_API_KEY or ATRIUM_SECRET_ANTHROPIC\)/);
@@ -200,7 +201,7 @@ describe('Anthropic provider over the Messages API', () => {
 
   test('a missing key is said where the person gives one: Settings in the window, the environment on the command line', async () => {
     const server = await fake([{ text: 'never' }]);
-    const config = { id: 'work', kind: 'anthropic' as const, baseUrl: server.url, apiKeySecret: 'work' };
+    const config = { id: 'work', kind: 'anthropic' as const, apiKeySecret: 'work' };
     const store = { get: async () => undefined, set: async () => undefined, delete: async () => undefined, names: async () => [] };
     const inWindow = createAnthropicProvider(config, new ProviderKeys(secrets({}), store).sourceFor(config));
     await assert.rejects(collect(inWindow.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: give it its key in Settings › Providers.' });

@@ -18,7 +18,7 @@ import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ModelRequest, ModelStreamEvent, ModelTool, ProviderConfig } from '../llmTypes.ts';
 import { cancellableTurn } from './cancellableTurn.ts';
 import { MessageConversions } from './messageConversions.ts';
-import { DEFERS_TOOLS } from './providerKinds.ts';
+import { DEFERS_TOOLS, NO_KEY_PLACEHOLDER, needsKey } from './providerKinds.ts';
 import { sendWithDeferralFallback, toolsToSend, withoutDeferral } from './toolDeferral.ts';
 import { missingKeyMessage, streamCutShort, streamFailure, toLlmError, toolArguments } from './providerErrors.ts';
 import { isRecord } from '../../../shared/isRecord.ts';
@@ -47,8 +47,10 @@ export function createAnthropicProvider(config: ProviderConfig, secrets: SecretS
 
   /** Reads the key on every turn, so a key the person changes applies without a restart. */
   async function client(): Promise<{ key: string; client: Anthropic }> {
-    const key = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
-    if (key === undefined) throw new LlmError(config.id, missingKeyMessage(config, secrets));
+    const stored = config.apiKeySecret === undefined ? undefined : await secrets.get(config.apiKeySecret);
+    // Anthropic's own API needs a key; a proxy at another address may add its own, and is asked without one.
+    if (stored === undefined && needsKey(config.kind, config.baseUrl)) throw new LlmError(config.id, missingKeyMessage(config, secrets));
+    const key = stored ?? NO_KEY_PLACEHOLDER;
     if (cached?.key !== key) {
       cached = {
         key,

@@ -1,7 +1,7 @@
 // What the OpenAI providers (Chat Completions, Responses) share: the SDK client made from the person's
 // configuration and key, the model list, and the sentences for errors a person can act on.
 
-import { DEFERS_TOOLS, needsKey } from './providerKinds.ts';
+import { DEFERS_TOOLS, NO_KEY_PLACEHOLDER, needsKey } from './providerKinds.ts';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { SecretSource } from '../../store/secrets.ts';
 import { LlmError } from '../llmTypes.ts';
@@ -14,8 +14,7 @@ import type { ProviderErrorContext } from './providerErrors.ts';
 import type { TokenUsage } from '../../../shared/domain.ts';
 
 export const DEFAULT_BASE_URL = OPENAI_API_ADDRESS;
-/** Sent where a local server needs no key; the SDK refuses to run without one, and such servers ignore it. */
-export const NO_KEY_PLACEHOLDER = 'not-needed';
+export { NO_KEY_PLACEHOLDER };
 
 export type OpenAiKind = Exclude<ProviderKind, 'anthropic'>;
 

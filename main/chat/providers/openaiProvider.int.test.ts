@@ -214,11 +214,13 @@ describe('OpenAI provider over Chat Completions', () => {
     });
   });
 
-  test('kind "openai" without a key rejects with an LlmError that says which secret to set, and nothing is sent', async () => {
-    const server = await fake([{ text: 'never' }]);
-    const gpt = createOpenAiProvider({ id: 'gpt', kind: 'openai', baseUrl: server.url, apiKeySecret: 'openai' }, secrets({}));
+  test('kind "openai" at OpenAI without a key rejects with an LlmError that says which secret to set; at another address it is asked without one', async () => {
+    const gpt = createOpenAiProvider({ id: 'gpt', kind: 'openai', apiKeySecret: 'openai' }, secrets({}));
     await assert.rejects(collect(gpt.stream(turn([userSays('hi')]))), /^LlmError: no API key for provider gpt: set the secret "openai"/);
-    assert.equal(server.requests.length, 0);
+    const proxy = await fake([{ text: 'through the proxy' }]);
+    const proxied = createOpenAiProvider({ id: 'gpt', kind: 'openai', baseUrl: proxy.url, apiKeySecret: 'openai' }, secrets({}), { maxRetries: 0 });
+    await collect(proxied.stream(turn([userSays('hi')])));
+    assert.equal(proxy.requests.filter((r) => r.method === 'POST').length, 1, 'a proxy that adds the key itself is reached');
   });
 
   test('an OpenAI-compatible server without a key works: a placeholder key, and the max_tokens field such servers know', async () => {

@@ -1,6 +1,6 @@
 // What each provider kind's API can do, known before its implementation (and its SDK) is loaded.
 import type { ProviderKind } from '../../../shared/contract.ts';
-import { OPENAI_API_ADDRESS } from '../../../shared/providerAddress.ts';
+import { providerAddress } from '../../../shared/providerAddress.ts';
 
 /** Whether each kind's API takes deferred tools (LlmProvider.defersTools): Anthropic's and the Responses API's do. */
 export const DEFERS_TOOLS: Record<ProviderKind, boolean> = {
@@ -10,7 +10,15 @@ export const DEFERS_TOOLS: Record<ProviderKind, boolean> = {
   'openai-compatible': false,
 };
 
-/** Whether requests to a provider cannot go without a key: Anthropic's and OpenAI's own APIs need one; a server at a base URL may not. */
+/**
+ * Whether requests to a provider cannot go without a key: Anthropic's and OpenAI's own APIs need one; a
+ * server at another base URL (a compatible server, a proxy that adds the key itself) may not, and is
+ * asked without one.
+ */
 export function needsKey(kind: ProviderKind, baseUrl: string | undefined): boolean {
-  return kind === 'anthropic' || kind === 'openai' || (kind === 'openai-responses' && (baseUrl ?? OPENAI_API_ADDRESS) === OPENAI_API_ADDRESS);
+  if (kind === 'openai-compatible') return false;
+  return providerAddress(kind, baseUrl) === providerAddress(kind, undefined);
 }
+
+/** Sent where a server needs no key: the SDKs refuse to run without one, and such servers ignore it. */
+export const NO_KEY_PLACEHOLDER = 'not-needed';
