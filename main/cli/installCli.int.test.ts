@@ -177,13 +177,15 @@ describe('atrium install FILE.mcpb', () => {
   });
   after(() => rm(home, { recursive: true, force: true }));
 
-  test('the bad ones are refused (escape, hash, manifest, size: 4/4), nothing of them written anywhere', async () => {
+  test('the bad ones are refused (escape, hash, manifest, size, empty: 5/5), nothing of them written anywhere', async () => {
     const valid = buildBundle();
     const files: [string, Uint8Array, string[], RegExp][] = [
       ['escape.mcpb', buildBundle('escape'), [], /path leaves the folder it unpacks to/],
       ['greeter.mcpb', valid, ['--sha256', 'ab'.repeat(32)], /SHA-256 is [0-9a-f]{64}, not the (ab){32} expected/],
-      ['invalid.mcpb', buildBundle('invalid-manifest'), [], /manifest is not valid: server\.entry_point/],
+      // Said for the person who has the file, in the manifest's own words: no schema path, no "Required".
+      ['invalid.mcpb', buildBundle('invalid-manifest'), [], /^atrium: the bundle's manifest\.json is not valid, so it cannot be installed \(its author can mend it\): "entry_point" in "server" is missing/m],
       ['huge.mcpb', new Uint8Array(BUNDLE_LIMITS.fileBytes + 1024), [], /huge\.mcpb is 40 MB, over the 40 MB Atrium installs/],
+      ['empty.mcpb', new Uint8Array(0), [], /^atrium: the file is empty, so it is not a bundle$/m],
     ];
     for (const [name, bytes, extra, refused] of files) {
       await writeFile(join(home, name), bytes);

@@ -35,7 +35,8 @@ const entryName = { type: 'string', minLength: 3, maxLength: 200, title: 'Server
 const version = { type: 'string', minLength: 1, maxLength: 255, title: 'Version' } as const;
 const values = { type: 'object', maxProperties: 500, additionalProperties: { type: 'string', maxLength: 100_000 } } as const;
 /** A bundle's bytes, base64: the window reads the file the person chose, the host never opens a path it is given. */
-const bundle = { type: 'string', minLength: 1, maxLength: Math.ceil(BUNDLE_LIMITS.fileBytes / 3) * 4 + 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', patternHint: 'a file read as base64' } as const;
+// An empty file is let through, to be refused by the bundle's reader in words ("the file is empty").
+const bundle = { type: 'string', maxLength: Math.ceil(BUNDLE_LIMITS.fileBytes / 3) * 4 + 4, pattern: '^[A-Za-z0-9+/]*={0,2}$', patternHint: 'a file read as base64' } as const;
 const sha256 = { type: 'string', pattern: '^[0-9a-fA-F]{64}$', patternHint: '64 hexadecimal digits', title: 'SHA-256' } as const;
 
 export const installsRequests = {

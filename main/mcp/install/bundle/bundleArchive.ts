@@ -22,6 +22,7 @@ const MAX_MANIFEST_BYTES = 1024 * 1024;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 export async function readBundle(bytes: Uint8Array, expectedSha256?: string): Promise<BundleRead> {
+  if (bytes.byteLength === 0) throw new InstallError('invalid_params', 'the file is empty, so it is not a bundle');
   if (bytes.byteLength > BUNDLE_LIMITS.fileBytes) {
     throw new InstallError('invalid_params', `the bundle is ${megabytes(bytes.byteLength)}, over the ${megabytes(BUNDLE_LIMITS.fileBytes)} Atrium installs`);
   }
@@ -95,8 +96,24 @@ function validManifest(data: unknown, schemas: ManifestSchemas): McpbManifestAny
   }
   const result = schemas[version as keyof ManifestSchemas].safeParse(data);
   if (!result.success) {
-    const issues = result.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(manifest)'}: ${issue.message}`);
-    throw new InstallError('invalid_params', `the bundle's manifest is not valid: ${issues.join('; ')}`);
+    const issues = result.error.issues.slice(0, 3).map(manifestIssue);
+    throw new InstallError('invalid_params', `the bundle's manifest.json is not valid, so it cannot be installed (its author can mend it): ${issues.join('; ')}`);
   }
   return result.data as McpbManifestAny;
+}
+
+/**
+ * One problem of a manifest in the manifest's own terms: `"entry_point" in "server" is missing`, `"name"
+ * in item 2 of "tools": expected string` — its fields by their names, not a schema's path.
+ */
+function manifestIssue(issue: { path: readonly (string | number)[]; message: string; code?: string; received?: unknown }): string {
+  const field = [...issue.path]
+    .reverse()
+    .map((part) => (typeof part === 'number' ? `item ${part + 1}` : JSON.stringify(part)))
+    .join(' in ')
+    .replace(/ in (item \d+)/g, ' of $1')
+    .replace(/(item \d+) in /g, '$1 of ');
+  const missing = issue.code === 'invalid_type' && issue.received === 'undefined';
+  const where = field === '' ? 'the manifest' : field;
+  return missing ? `${where} is missing` : `${where}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
 }
