@@ -62,6 +62,15 @@ describe('atrium registry search and atrium install', () => {
     assert.match(deleted.stdout, /^0 servers match "old-weather" /m);
   });
 
+  // Before anything is installed: the same entry installed already is refused before its values are read.
+  test('a value that cannot be part of the address it goes into is named, with what it may hold; nothing is written', async () => {
+    const before = await serversFile();
+    const run = await atrium('install', 'com.example/tickets', '--env', 'tenant=bad value/with spaces?#', '--env', 'token=t');
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^atrium: The address's tenant "bad value\/with spaces\?#" cannot be part of a web address's name: use letters, digits, hyphens and dots: give it with --env tenant=…$/m);
+    assert.equal(await serversFile(), before);
+  });
+
   test('one of each kind (5/5) installs with its values: exact versions, secrets in the store, nothing started', async () => {
     const installs: [string, string[]][] = [
       ['io.github.atrium-test/weather', ['--env', `WEATHER_API_KEY=${SECRETS.weather}`]],

@@ -6,6 +6,7 @@
 import type { InstallChoice, InstallInput, InstallKind } from '../../../../shared/installs.ts';
 import type { ServerDefinition } from '../../config/serverConfig.ts';
 import { InstallError } from '../installError.ts';
+import { FieldProblemsError } from '../../../../shared/fieldProblems.ts';
 import { EntryValues } from './entryValues.ts';
 import type { RegistryArgument, RegistryPackage, RegistryRecord, RegistryTransport } from './registryRecords.ts';
 
@@ -166,10 +167,25 @@ function remote(name: string, transport: RegistryTransport, values: EntryValues,
   if (transport.type === 'stdio' || !transport.url) throw new InstallError('invalid_params', `${name} lists a remote without an address`);
   const url = values.fill('url', 'url', { value: transport.url, ...(transport.variables ? { variables: transport.variables } : {}) }, encodeURIComponent) ?? '';
   if (!/^https?:\/\//.test(url)) throw new InstallError('invalid_params', `${name}'s remote address "${transport.url}" is not an http(s) address once its variables are filled`);
+  if (!values.planning && !URL.canParse(url)) throw unfitAddress(name, transport, values);
   const headers: Record<string, string> = {};
   for (const header of transport.headers ?? []) {
     const value = values.fill(header.name, 'header', header);
     if (value !== undefined) headers[header.name] = value;
   }
   return { id: serverId, disabled: false, transport: transport.type === 'sse' ? 'sse' : 'http', url, headers };
+}
+
+/**
+ * Why an address made from the person's values is no address: a value that went into its host name
+ * (`https://{tenant}.tickets.example`) holds what no host name can, and is named as the field it came from.
+ */
+function unfitAddress(name: string, transport: RegistryTransport, values: EntryValues): Error {
+  const host = /^https?:\/\/([^/?#]*)/.exec(transport.url ?? '')?.[1] ?? '';
+  for (const [, variable] of host.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const given = variable === undefined ? undefined : values.given(variable);
+    if (variable === undefined || given === undefined || /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(given)) continue;
+    return new FieldProblemsError([{ field: `values.${variable}`, message: `The address's ${variable} "${given}" cannot be part of a web address's name: use letters, digits, hyphens and dots` }]);
+  }
+  return new InstallError('invalid_params', `${name}'s remote address "${transport.url}" is not a web address once its values are filled in`);
 }

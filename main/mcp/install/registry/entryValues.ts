@@ -18,7 +18,7 @@ export class EntryValues {
   private readonly answers: Readonly<Record<string, string>>;
   private readonly serverId: string;
   /** Only collect what is asked (a plan shown before any answer), refusing nothing. */
-  private readonly planning: boolean;
+  readonly planning: boolean;
 
   constructor(answers: Readonly<Record<string, string>>, serverId: string, planning = false) {
     this.answers = answers;
@@ -39,6 +39,8 @@ export class EntryValues {
         if (!variable) return whole;
         const answer = this.answer(name, kind, variable);
         if (answer === undefined) return '';
+        // A plan shows where an answer will go as {name}, not as its percent-encoding.
+        if (this.planning && answer === `{${name}}`) return answer;
         // A secret variable is kept by itself: "Bearer ${secret:…}", an address whose host stays readable.
         return variable.isSecret ? this.keep(name, encode(answer)) : encode(answer);
       });
@@ -81,6 +83,11 @@ export class EntryValues {
     if (input.format === 'number' && !Number.isFinite(Number(value))) throw new InstallError('invalid_params', `${describeInput(key, kind)} must be a number, not "${value}"`);
     if (input.format === 'boolean' && value !== 'true' && value !== 'false') throw new InstallError('invalid_params', `${describeInput(key, kind)} must be true or false, not "${value}"`);
     return value;
+  }
+
+  /** The person's answer for `key`, as given (before it is filled into anything). */
+  given(key: string): string | undefined {
+    return lookUp(this.answers, key);
   }
 
   /** The answers given for no value the entry asks for: probably a misspelt name. */
