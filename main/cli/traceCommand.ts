@@ -5,6 +5,7 @@
 
 import type { TraceMessage } from '../../shared/contract.ts';
 import { UNANSWERED_WORDS } from '../../shared/contract.ts';
+import { durationText } from '../../shared/durationText.ts';
 import type { ServerSnapshot, ServerStatus } from '../../shared/domain.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import { visible } from './formatOutput.ts';
@@ -87,7 +88,7 @@ function statusOf(servers: readonly ServerSnapshot[], serverId: string): ServerS
 export function traceLine(message: TraceMessage): string {
   const what = `${message.method ?? (message.kind === 'error' ? 'error' : 'answer')}${message.subject !== undefined ? ` ${message.subject}` : ''}`;
   const id = message.id !== undefined ? `#${String(message.id)}` : '';
-  const duration = message.durationMs !== undefined ? durationText(message.durationMs) : '';
+  const duration = message.durationMs !== undefined ? durationText(message.durationMs, { fine: true }) : '';
   const link = message.link ? `  call ${message.link.callId}${message.link.conversationId !== undefined ? ` in conversation ${message.link.conversationId}` : ''}` : '';
   const unanswered = message.unanswered ? `  ${UNANSWERED_WORDS[message.unanswered].short}` : '';
   const line = `${timeOfDay(message.at)}  ${message.direction === 'out' ? '->' : '<-'}  ${message.kind.padEnd(12)}  ${what.padEnd(32)}  ${id.padEnd(12)}  ${bytesText(message.bytes).padStart(8)}  ${duration.padStart(9)}${message.failed ? '  failed' : ''}${unanswered}${link}`;
@@ -105,7 +106,4 @@ function bytesText(bytes: number): string {
   return bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-function durationText(ms: number): string {
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
+

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ToolCallRecord } from '../../../shared/conversation.ts';
 import { offeredByNoServer, toolCallName } from '../../../shared/toolCallName.ts';
+import { durationText } from '../../../shared/durationText.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import type { LiveToolCall } from '../../store/chatSlice.ts';
@@ -104,7 +105,7 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
         </span>
         <span className="tool-call-status" role="status">
           {task ? taskStatusText(task) : (statusText[status] ?? status)}
-          {duration !== undefined ? ` · ${formatDuration(duration)}` : ''}
+          {duration !== undefined ? ` · ${durationText(duration)}` : ''}
         </span>
         {serverId && callId && reachedServer.has(status) ? (
           <button type="button" className="link-button tool-call-trace" onClick={() => showServerTrace(serverId, callId)}>
@@ -169,10 +170,4 @@ export function ToolCallCard({ saved, live, conversationId, messageId }: ToolCal
   );
 }
 
-/** "840 ms", "2.4 s", "3 min 5 s". */
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
+

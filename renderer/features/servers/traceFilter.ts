@@ -2,6 +2,7 @@
 // contents hold a text (the host finds those), and one tool call's messages. Only the display is filtered:
 // the host keeps every message, and Export without a filter exports them all.
 import type { TraceDirection, TraceMessage } from '../../../shared/contract.ts';
+import { durationText } from '../../../shared/durationText.ts';
 
 export interface TraceFilter {
   direction: TraceDirection | 'both';
@@ -57,9 +58,7 @@ export function formatBytes(bytes: number): string {
 
 /** "0.42 ms", "12 ms", "2.4 s": how long a request took to be answered. */
 export function formatDuration(ms: number): string {
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(1)} s`;
+  return durationText(ms, { fine: true });
 }
 
 /** "14:03:07.215": the time of day a message passed, to the millisecond. */
