@@ -127,6 +127,9 @@ test('a long call runs as a task while the conversation goes on; its question, i
     const landed = page.getByRole('listitem', { name: 'Task result from tasks/slow_task' });
     await expect(landed).toContainText('The task of tasks / slow_task finished');
     await expect(landed).toContainText('The survey done after 8 s');
+    // What the model is told names the call and the task by their ids; the person reads it without them.
+    await expect(landed).not.toContainText('(call ');
+    await expect(landed).toContainText('the model reads this with its next request');
     await landed.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'e2e/artifacts/tasks-result-landed.png' });
   });
@@ -145,6 +148,8 @@ test('a long call runs as a task while the conversation goes on; its question, i
     const research = page.getByRole('article', { name: 'Tool call everything/simulate-research-query' });
     await expect(research.getByRole('status').first()).toHaveText(/^Task finished/, { timeout: 20_000 });
     await expect(research.getByLabel('Result of simulate-research-query')).toContainText('Research Report: python (snake)');
+    // The model has answered since the survey's result came in: the note no longer says it will read it.
+    await expect(page.getByRole('listitem', { name: 'Task result from tasks/slow_task' })).toContainText('the model has read this');
   });
 
   await test.step('Cancel ends a task with tasks/cancel, and its card says it was cancelled', async () => {

@@ -46,7 +46,7 @@ export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
 export type MessageOrigin =
   | { kind: 'prompt'; serverId: string; name: string }
   | { kind: 'skill'; serverId: string; name: string; uri: string }
-  | { kind: 'task'; serverId: string; tool: string; callId: string; taskId: string; ended: 'completed' | 'failed' | 'cancelled' | 'lost' };
+  | { kind: 'task'; serverId: string; tool: string; callId: string; taskId: string; ended: 'completed' | 'failed' | 'cancelled' | 'lost'; reason?: string };
 
 /** A message as saved, and as the window shows it. */
 export interface StoredMessage extends ChatMessage {

@@ -112,7 +112,12 @@ export interface CallTask {
 }
 
 /** How a task ended: its result, a failure (its server's, or the task was lost), or cancelled. */
-export type TaskEnding = { kind: 'done'; result: CallToolResult } | { kind: 'failed'; error: Error } | { kind: 'cancelled'; error: Error };
+/**
+ * How a call's task ended. A failed or cancelled one has `error`, which names the server and the tool (for
+ * a place that says nothing else of it, the terminal), and `reason`, the words alone (for its card and the
+ * note that already name them).
+ */
+export type TaskEnding = { kind: 'done'; result: CallToolResult } | { kind: 'failed'; error: Error; reason: string } | { kind: 'cancelled'; error: Error; reason: string };
 
 /** The one tool-call pipeline. */
 export interface ToolCalls {

@@ -252,8 +252,8 @@ export function closeTask(
   auditCall(deps.audit, now(), tool, call, { decision: 'allow', decidedBy: decision.decidedBy, outcome, durationMs: now() - call.startedAt, detail: said });
   if (finish.kind === 'completed') return { kind: 'done', result: finish.result };
   const what = `${tool.serverId}: tool "${tool.name}"`;
-  if (finish.kind === 'cancelled') return { kind: 'cancelled', error: new ServerError(tool.serverId, 'cancelled', `${what}: ${said}`) };
-  return { kind: 'failed', error: new ServerError(tool.serverId, finish.kind === 'lost' ? 'unavailable' : 'failed', `${what}: ${finish.message}`) };
+  if (finish.kind === 'cancelled') return { kind: 'cancelled', error: new ServerError(tool.serverId, 'cancelled', `${what}: ${said}`), reason: said };
+  return { kind: 'failed', error: new ServerError(tool.serverId, finish.kind === 'lost' ? 'unavailable' : 'failed', `${what}: ${finish.message}`), reason: finish.message };
 }
 
 /** A result's text parts, as its server wrote them. */

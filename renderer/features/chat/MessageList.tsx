@@ -42,6 +42,7 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
   const calls = useMemo(() => new Map((detail?.toolCalls ?? []).map((call) => [call.id, call])), [detail]);
   // From every saved message: tool results are the person's side of the exchange, but no row of theirs.
   const refusals = useMemo(() => refusalsOf(detail?.messages ?? []), [detail]);
+  const answeredTasks = useMemo(() => answeredTaskResults(messages), [messages]);
   // A call a saved reply already shows (its tool_use block) is not shown again in the live row. The reply
   // being written is shown by the live row, not as saved, even once saved: its calls are the live row's.
   const shownCalls = useMemo(
@@ -169,6 +170,7 @@ export function MessageList({ detail, live: heard, scroller, model }: MessageLis
               message={row.message}
               calls={calls}
               refusals={refusals}
+              taskAnswered={answeredTasks.has(row.message.id)}
               liveCalls={liveCalls}
               callsItMade={liveCallsOf.get(row.message.id)}
               last={last}
@@ -247,6 +249,8 @@ type MessageItemProps =
       found: boolean;
       /** Why a call of one of Atrium's own tools was not done, by the call's id. */
       refusals: ReadonlyMap<string, string>;
+      /** A task's result that the model has answered since it came in. */
+      taskAnswered: boolean;
       live?: undefined;
     })
   | (RowAt & {
@@ -287,8 +291,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       </li>
     );
   }
-  const { message, calls, refusals, liveCalls, callsItMade, last, lastOfYours, replacedByEdit, retryModel, found } = props;
-  if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} />);
+  const { message, calls, refusals, taskAnswered, liveCalls, callsItMade, last, lastOfYours, replacedByEdit, retryModel, found } = props;
+  if (message.origin?.kind === 'task') items.push(<TaskResultNote key="origin" origin={message.origin} answered={taskAnswered} />);
   else if (message.origin) {
     items.push(
       <span key="origin" className="chip message-origin">
@@ -298,6 +302,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     );
   }
   message.content.forEach((block, index) => {
+    // A task's result opens with Atrium's sentence for the model (the call and task by their ids): its note says it for the person.
+    if (index === 0 && block.type === 'text' && message.origin?.kind === 'task') return;
     if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
     else if (block.type === 'image') items.push(<img key={`image-${index}`} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />);
     else if (block.type === 'tool_use') {
@@ -408,4 +414,16 @@ function refusalsOf(messages: readonly StoredMessage[]): ReadonlyMap<string, str
     }
   }
   return refusals;
+}
+
+/** The task results the model has answered since they came in: a reply of the model's follows them. */
+function answeredTaskResults(messages: readonly StoredMessage[]): ReadonlySet<string> {
+  const answered = new Set<string>();
+  let replyAfter = false;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'assistant') replyAfter = true;
+    else if (message?.origin?.kind === 'task' && replyAfter) answered.add(message.id);
+  }
+  return answered;
 }

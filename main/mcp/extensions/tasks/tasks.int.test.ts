@@ -183,6 +183,22 @@ describe('MCP Tasks', () => {
     assert.match(modelRequests(llm)[3] ?? '', /survey done after 2 s/, "the model's next request carries the result");
   });
 
+  test("a model's call whose task fails: its card keeps the server's words alone, and the message for the model carries why, for the window to say", async () => {
+    const server = await taskServer();
+    const { host: testHost, llm } = await chatHost([{ toolCalls: [{ name: 'tasks__failing_task', input: {} }] }, { text: 'Started the failing one.' }, { text: 'ok' }], { tasks: { url: server.url } });
+    const { api } = testHost.core;
+    const ended = taskEnds(testHost);
+    const { conversationId } = await api.sendMessage({ text: 'run the failing job' });
+    assert.equal((await ended).status, 'failed');
+    const { messages, toolCalls } = await api.getConversation({ conversationId });
+    // The card names the server and the tool: its failure is what the server said, once.
+    assert.deepEqual(toolCalls[0]?.result, { error: 'failing_task always fails' });
+    const landed = messages.find((message) => message.origin?.kind === 'task');
+    assert.equal(landed?.origin?.kind === 'task' ? landed.origin.reason : undefined, 'failing_task always fails');
+    await api.sendMessage({ conversationId, text: 'so?' });
+    assert.match(modelRequests(llm)[2] ?? '', /The task of your call of tasks\/failing_task \(call [^,]+, task [^)]+\) failed: failing_task always fails\. It has no result\./, 'the model is told which call it was');
+  });
+
   test('a task whose result the person lets the model answer at once starts a follow-up step when it ends', async () => {
     const server = await taskServer();
     const { host: testHost, llm } = await chatHost(

@@ -18,12 +18,21 @@ export interface TaskResultMessage {
 export function settleTaskCall(history: Pick<HistoryStore, 'toolCalls' | 'loadMessages'>, task: EndedTask, resultBudgetChars?: number): TaskResultMessage | undefined {
   const { record, ending } = task;
   if (record.conversationId === undefined) return undefined;
-  const result: SavedToolResult = ending.kind === 'done' ? (ending.result as SavedToolResult) : { error: ending.error.message };
+  // Its card names the server and the tool: the failure is saved as the words alone.
+  const result: SavedToolResult = ending.kind === 'done' ? (ending.result as SavedToolResult) : { error: ending.reason };
   const failed = ending.kind !== 'done' || ending.result.isError === true;
   if (hasCallRecord(history, task)) {
     history.toolCalls.update(record.conversationId, record.callId, { status: ending.kind === 'cancelled' ? 'cancelled' : failed ? 'error' : 'done', isError: failed, result });
   }
-  const origin: TaskResultMessage['origin'] = { kind: 'task', serverId: record.serverId, tool: record.tool.name, callId: record.callId, taskId: record.taskId, ended: record.status === 'completed' ? 'completed' : (record.status as 'failed' | 'cancelled' | 'lost') };
+  const origin: TaskResultMessage['origin'] = {
+    kind: 'task',
+    serverId: record.serverId,
+    tool: record.tool.name,
+    callId: record.callId,
+    taskId: record.taskId,
+    ended: record.status === 'completed' ? 'completed' : (record.status as 'failed' | 'cancelled' | 'lost'),
+    ...(ending.kind === 'failed' ? { reason: ending.reason } : {}),
+  };
   return { content: contentFor(task, resultBudgetChars), origin };
 }
 
@@ -49,5 +58,5 @@ function contentFor({ record, ending }: EndedTask, resultBudgetChars: number | u
   }
   if (ending.kind === 'cancelled') return [{ type: 'text', text: `The task of ${call} was cancelled before it finished${record.reason ? ` (${record.reason})` : ''}: it has no result.` }];
   const lost = record.status === 'lost';
-  return [{ type: 'text', text: `The task of ${call} ${lost ? 'was lost' : 'failed'}: ${ending.error.message}. It has no result.` }];
+  return [{ type: 'text', text: `The task of ${call} ${lost ? 'was lost' : 'failed'}: ${ending.reason}. It has no result.` }];
 }

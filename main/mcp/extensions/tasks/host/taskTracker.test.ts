@@ -61,7 +61,7 @@ function harness(store: TaskStore, answers: (() => TaskRun)[]): Harness {
     },
     outlivesAtrium: () => true,
     isConnected: () => h.connected,
-    close: (_call, finish) => (finish.kind === 'completed' ? { kind: 'done', result: finish.result } : { kind: 'failed', error: new Error('message' in finish ? finish.message : 'cancelled') }),
+    close: (_call, finish) => (finish.kind === 'completed' ? { kind: 'done', result: finish.result } : { kind: 'failed', error: new Error('message' in finish ? finish.message : 'cancelled'), reason: 'message' in finish ? finish.message : 'cancelled' }),
     settle: () => undefined,
     deliver: () => undefined,
     transaction: (work) => work(),

@@ -4,7 +4,8 @@ import { errorMessage } from '../../../../../renderer/api/AtriumRequestError.ts'
 import { useAtriumApi } from '../../../../../renderer/api/useAtriumApi.ts';
 import { UntrustedText } from '../../../../../renderer/ui/UntrustedText.tsx';
 import { useNow } from '../../../../../renderer/ui/useNow.ts';
-import { elapsed, taskStatusText } from './taskText.ts';
+import { taskStatusText } from './taskText.ts';
+import { durationText } from '../../../../../shared/durationText.ts';
 
 /**
  * A call that runs as a task, in its card: where it stands (status, the server's message, how long it has
@@ -29,7 +30,7 @@ export function TaskStatus({ task, inCard = false }: { task: TaskView; inCard?: 
               {' · '}
             </>
           )}
-          <span aria-label="How long it has run">{elapsed(took)}</span>
+          <span aria-label="How long it has run">{durationText(took)}</span>
           {task.statusMessage && running ? (
             <>
               {' · '}
@@ -39,7 +40,8 @@ export function TaskStatus({ task, inCard = false }: { task: TaskView; inCard?: 
         </p>
       )}
       {task.waiting && running ? <p className="muted">{task.waiting}.</p> : null}
-      {task.reason && !running ? (
+      {/* A failed call's card says why in its result: said once. */}
+      {task.reason && !running && !(inCard && task.status === 'failed') ? (
         <p className={task.status === 'cancelled' ? 'muted' : 'task-problem'}>
           <UntrustedText text={task.reason} />
         </p>
