@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import { violationsInBothThemes } from './fixtures/axe.ts';
 import { buildBundle } from './fixtures/bundleFixture.ts';
 import { startHostProcess } from './fixtures/hostProcess.ts';
-import { startRegistryFixture } from './fixtures/registryFixture.ts';
+import { sampleRegistryItems, startRegistryFixture } from './fixtures/registryFixture.ts';
 import { fixtureCommand } from './servers/launch.ts';
 
 const SECRET = 'sk-bundle-secret-0123456789';
@@ -121,6 +121,54 @@ test('the registry: searched, an entry installed with its secret, approved in it
       await expect(form.getByRole('note').filter({ hasText: 'Installed already' })).toHaveText('Installed already: weather (1.2.3). Installing it again adds another server, under the name below, with settings of its own.');
       await expect(form.getByRole('textbox', { name: 'Name in Atrium' })).toHaveValue('weather-2');
     });
+  } finally {
+    await running.stop();
+    await registry.close();
+  }
+});
+
+test('a registry that does not answer the first time it is asked: said as a sentence, with what to do; then the list', async ({ page }) => {
+  const registry = await startRegistryFixture();
+  registry.setDown(true);
+  const running = await startHostProcess({ mcpServers: {}, env: { ATRIUM_REGISTRY_URL: registry.url } });
+  try {
+    await openServers(page, running.host.url);
+    await page.getByRole('button', { name: 'From the registry…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add from the registry' });
+    await expect(dialog.getByRole('alert')).toHaveText(`The registry at ${registry.url} answered 503 Service Unavailable. Atrium has no list of it kept yet: try again in a moment (Read the list again).`);
+    await page.screenshot({ path: 'e2e/artifacts/install-registry-down-first.png' });
+    registry.setDown(false);
+    await dialog.getByRole('button', { name: 'Read the list again' }).click();
+    await expect(dialog).toContainText('29 servers.');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+    // Nothing is left below the dialog's buttons, where it would be cut off: the address's source is said at the top.
+    await expect(dialog).not.toContainText('ATRIUM_REGISTRY_URL names this registry');
+  } finally {
+    await running.stop();
+    await registry.close();
+  }
+});
+
+test('an entry whose only bundle is not the file it published offers nothing to install, and says why as a warning', async ({ page }) => {
+  const registry = await startRegistryFixture((url) => {
+    const { items, files } = sampleRegistryItems(url);
+    const greeter = items.find((item) => item.server.name === 'io.github.atrium-test/greeter');
+    const pkg = (greeter?.server.packages as { fileSha256: string }[] | undefined)?.[0];
+    if (pkg) pkg.fileSha256 = 'ab'.repeat(32);
+    return { items, files };
+  });
+  const running = await startHostProcess({ mcpServers: {}, env: { ATRIUM_REGISTRY_URL: registry.url } });
+  try {
+    await openServers(page, running.host.url);
+    await page.getByRole('button', { name: 'From the registry…' }).click();
+    await page.getByRole('dialog', { name: 'Add from the registry' }).getByLabel('Search by name, title or description').fill('greeter');
+    await page.getByRole('button', { name: 'Install io.github.atrium-test/greeter…' }).click();
+    const form = page.getByRole('dialog', { name: 'Install Greeter' });
+    await expect(form).toContainText(/Not offered: .*not the (ab){32} expected: it is not the file that was published/);
+    await expect(form).toContainText('Atrium cannot install any way this entry offers.');
+    await expect(form.getByRole('button', { name: 'Install' }), 'nothing to install: no button that cannot be pressed').toHaveCount(0);
+    await expect(form, 'it would not be installed, so nothing is said of installing').not.toContainText('Installing runs nothing');
+    await page.screenshot({ path: 'e2e/artifacts/install-registry-bad-hash.png' });
   } finally {
     await running.stop();
     await registry.close();

@@ -138,7 +138,7 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await sendMessage(page, 'research python');
     await allowOnce(page, 'simulate-research-query');
     const form = page.getByRole('dialog', { name: 'Information requested' });
-    await expect(form).toContainText('For the task of simulate-research-query');
+    await expect(form).toContainText('For the task of simulate-research-query, which runs on while you chat.');
     await expect(form).toContainText('could have multiple interpretations');
     await form.getByRole('combobox', { name: /Clarification/ }).selectOption({ label: 'Python snake species' });
     await page.screenshot({ path: 'e2e/artifacts/tasks-question.png' });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RegistryEntryView, RegistrySearch, RegistrySource } from '../../shared/installs.ts';
 import { timeFromNow } from '../../shared/timeFromNow.ts';
+import { asSentence } from '../../shared/sentence.ts';
 import { errorMessage } from '../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../api/useAtriumApi.ts';
 import { useHostQuery } from '../store/useHostQuery.ts';
@@ -61,9 +62,11 @@ export function RegistryDialog({ onDone }: { onDone(): void }) {
           </p>
         </Banner>
       ) : null}
-      <ProblemAlert text={error} />
+      {/* No list kept yet to fall back on: what happened, and what to do. */}
+      <ProblemAlert text={error ? `${asSentence(error)} Atrium has no list of it kept yet: try again in a moment (Read the list again).` : null} />
       {!data && !error ? <p className="muted">Reading the registry’s list…</p> : null}
       {data ? <RegistryResults search={data} onChoose={(entry) => setChosen({ entry, registry: data.registry })} /> : null}
+      {data ? <RegistryAddress search={data} onSaved={() => setReloads((n) => n + 1)} /> : null}
       <div className="consent-actions">
         <button
           type="button"
@@ -79,7 +82,6 @@ export function RegistryDialog({ onDone }: { onDone(): void }) {
           Close
         </button>
       </div>
-      {data ? <RegistryAddress search={data} onSaved={() => setReloads((n) => n + 1)} /> : null}
     </ConsentDialog>
   );
 }
@@ -140,7 +142,8 @@ function RegistryAddress({ search, onSaved }: { search: RegistrySearch; onSaved(
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
   if (search.registrySource === 'policy') return <p className="muted">Your organisation’s policy names this registry; Atrium installs from no other.</p>;
-  if (search.registrySource === 'environment') return <p className="muted">ATRIUM_REGISTRY_URL names this registry for this run.</p>;
+  // The line at the top says so ("named by ATRIUM_REGISTRY_URL"): nothing to change here.
+  if (search.registrySource === 'environment') return null;
   const save = (url: string | null) =>
     api.setRegistryAddress({ url }).then(
       () => {

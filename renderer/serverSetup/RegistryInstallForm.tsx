@@ -65,10 +65,12 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
               onChange={(value) => setChoice(Number(value))}
             />
           ) : null}
+          {/* With nothing left to install, why each way is refused is the answer: a warning, not a footnote
+              (a bundle that is not the file its entry published is one). */}
           {plan.choices
             .filter((option) => option.unsupported)
             .map((option, index) => (
-              <p key={index} className="muted">
+              <p key={index} className={way ? 'muted' : 'consent-warning'}>
                 Not offered: <UntrustedText text={option.label} /> — <UntrustedText text={option.unsupported ?? ''} />
               </p>
             ))}
@@ -91,11 +93,13 @@ export function RegistryInstallForm({ entry, registry, onBack, onInstalled }: { 
             <p className="consent-problem">Atrium cannot install any way this entry offers.</p>
           )}
           <FormProblemsSummary problems={problems.problems} notDone="Not installed" />
-          <p className="muted">Installing runs nothing: you are asked to start it next, with everything it will run shown.</p>
+          {way ? <p className="muted">Installing runs nothing: you are asked to start it next, with everything it will run shown.</p> : null}
           <div className="consent-actions">
-            <button type="submit" className="button button-primary" disabled={!way || busy}>
-              {busy ? 'Installing…' : 'Install'}
-            </button>
+            {way ? (
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {busy ? 'Installing…' : 'Install'}
+              </button>
+            ) : null}
             <button type="button" className="button" onClick={onBack}>
               Back
             </button>

@@ -5,6 +5,7 @@
 
 import type { ProviderCheck } from '../../../shared/contract.ts';
 import { addressInWords } from '../../../shared/providerAddress.ts';
+import { asSentence } from '../../../shared/sentence.ts';
 import { LlmError } from '../llmTypes.ts';
 import type { LlmProvider, ProviderConfig } from '../llmTypes.ts';
 import type { ProviderOptions } from './createProvider.ts';
@@ -44,8 +45,4 @@ export async function checkConnection(
   return { ok: true, message: `${reached}. It offers ${models.length === 1 ? 'one model' : `${models.length} models`}: ${named}${more}.`, models };
 }
 
-function asSentence(text: string): string {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-}
+

@@ -16,6 +16,7 @@ import { replacedByEdit } from '../../../shared/replacedMessages.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { searchMatches } from '../../../shared/searchMatch.ts';
+import { asSentence } from '../../../shared/sentence.ts';
 import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
@@ -349,7 +350,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   if (message.status === 'error') {
     items.push(
       <p key="error" className="message-error" role={replaced ? undefined : 'alert'}>
-        {message.error ? `The reply failed: ${asSentence(message.error)}` : 'The reply failed.'}
+        {message.error ? `The reply failed: ${asSentence(message.error, { capital: false })}` : 'The reply failed.'}
       </p>,
     );
   }
@@ -396,11 +397,6 @@ function rowLabel(message: StoredMessage): string {
   if (message.role === 'assistant') return 'Assistant';
   if (message.origin?.kind === 'task') return `Task result from ${message.origin.serverId}/${message.origin.tool}`;
   return message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You';
-}
-
-/** The host's error sentences usually end with their own full stop; one is added only where missing. */
-function asSentence(text: string): string {
-  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
 /** The answers of Atrium's own tools that say they were not done (a refused skill or file), by their call's id. */

@@ -10,7 +10,8 @@ export function TaskQuestionLabel() {
   if (!task) return null;
   return (
     <p className="consent-task">
-      For the task of <UntrustedText className="tool-call-name" text={task.tool} /> (task <UntrustedText text={task.taskId} />), which runs on while you chat.
+      {/* Not its id: the server's opaque name for it tells the person nothing. */}
+      For the task of <UntrustedText className="tool-call-name" text={task.tool} />, which runs on while you chat.
     </p>
   );
 }
