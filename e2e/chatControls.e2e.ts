@@ -277,6 +277,12 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     const quokka = conversationsNav(page).getByRole('button', { name: 'what is a quokka', exact: true });
     await expect(quokka, 'the keyboard is back on the row').toBeFocused();
     await conversationsNav(page).getByRole('button', { name: 'Rename what is a quokka' }).click();
+    // A title of nothing but spaces is not taken, and the person is told so where they type.
+    await page.keyboard.type('   ');
+    await page.keyboard.press('Enter');
+    await expect(field, 'still open: nothing was saved').toBeFocused();
+    await expect(field).toHaveAccessibleDescription('A title needs a word: type one, or press Escape to keep “what is a quokka”.');
+    await field.fill('');
     await page.keyboard.type('Quokka facts');
     await page.keyboard.press('Enter');
     const renamed = conversationsNav(page).getByRole('button', { name: 'Quokka facts', exact: true });

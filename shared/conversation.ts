@@ -136,3 +136,6 @@ export interface ConversationNote {
   tool: string;
   createdAt: number;
 }
+
+/** How a reply that did not finish (stopped, or cut off when Atrium quit) is said, in the window and in an export alike. */
+export const UNFINISHED_REPLY = 'Stopped before it finished';

@@ -54,7 +54,8 @@ test('Markdown has a heading per turn, tool calls with server, tool, arguments a
   assert.match(markdown, /\*\*Tool call\*\* `files__read`: server `files`, tool `read`, status done, allowed by you, 12 ms/);
   assert.match(markdown, /Arguments:\n\n```json\n\{\n {2}"path": "\/etc\/hosts"\n\}\n```/);
   assert.match(markdown, /Result:\n\n````text\n127\.0\.0\.1 localhost\n```\n<iframe src="evil">\n```\n````/, 'a result with a fence inside gets a longer fence');
-  assert.match(markdown, /> \*\*Incomplete:\*\* this reply was interrupted/);
+  // The window's words for it: one wording of a reply that did not finish.
+  assert.match(markdown, /> \*\*Stopped before it finished\.\*\*/);
   assert.match(markdown, /> \*\*Error:\*\* Rate limited &lt;img src=x onerror=alert\(1\)>/);
   assert.match(markdown, /Is 1 < 2\?/, 'a < that cannot open HTML stays readable');
 });

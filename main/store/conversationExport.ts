@@ -5,6 +5,7 @@
 
 import { utcTime } from '../../shared/timeFromNow.ts';
 import type { ChatContent, Conversation, StoredMessage, ToolCallRecord } from '../../shared/conversation.ts';
+import { UNFINISHED_REPLY } from '../../shared/conversation.ts';
 import { shownValue } from '../../shared/visibleText.ts';
 import { isPersonsMessage, replacedByEdit } from '../../shared/replacedMessages.ts';
 import { offeredByNoServer } from '../../shared/toolCallName.ts';
@@ -141,7 +142,7 @@ export function exportMarkdown(conversation: Conversation, savedMessages: readon
       parts.push(toolCallSection(call));
       shown.add(call.id);
     }
-    if (message.status === 'streaming' || message.status === 'incomplete') parts.push(quote('**Incomplete:** this reply was interrupted before it finished.'));
+    if (message.status === 'streaming' || message.status === 'incomplete') parts.push(quote(`**${UNFINISHED_REPLY}.**`));
     if (message.status === 'error') parts.push(quote(`**Error:** ${escapeProse(message.error ?? 'the reply failed')}`));
     if (message.replacedAt !== undefined && parts.length > 0) parts.push(quote(replacedNote(message, edited)));
     if (parts.length === 0) continue;

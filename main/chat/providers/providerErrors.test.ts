@@ -49,7 +49,12 @@ test('an HTTP status becomes a sentence that names the provider, carries the sta
   assert.equal(toLlmError('t', new ApiError(404), context()).message, 'Test provider "t" does not know model "m-1" (HTTP 404): 404 raw SDK message.');
   assert.equal(toLlmError('t', new ApiError(429, { message: 'slow down' }), context()).message, 'Test provider "t" is rate-limiting requests (HTTP 429): slow down.');
   assert.equal(toLlmError('t', new ApiError(529, { message: 'Overloaded' }), context()).message, 'Test provider "t" had a server error (HTTP 529): Overloaded.');
-  assert.equal(toLlmError('t', new ApiError(422, { message: 'no' }), context()).message, 'Test provider "t" refused the request (HTTP 422): no.');
+  assert.equal(toLlmError('t', new ApiError(422, { message: 'no' }), context()).message, 'Test provider "t" refused the conversation as it was sent (HTTP 422). It said: “no”');
+});
+
+test("a request the provider refused says so in words first; what it said of its own request format is quoted as its words", () => {
+  const refused = toLlmError('t', new ApiError(400, { message: 'messages.1.content.0.text: Input should be a valid string' }), context()).message;
+  assert.equal(refused, 'Test provider "t" refused the conversation as it was sent (HTTP 400). It said: “messages.1.content.0.text: Input should be a valid string”');
 });
 
 test('per-provider wordings: own status meanings, a keyless 401, advice after a 404 and when unreachable', () => {

@@ -77,7 +77,9 @@ export function toLlmError<E extends SdkApiError>(providerId: string, error: unk
       case 429:
         return known(` is rate-limiting requests (HTTP 429)${says}`);
       default:
-        return known(status >= 500 ? ` had a server error (HTTP ${status})${says}` : ` refused the request (HTTP ${status})${says}`);
+        // A refusal of the request's shape speaks of the API's own fields ("messages.1.content.0.text"):
+        // said first in words, then quoted as the provider's, not run on as if it were Atrium's sentence.
+        return known(status >= 500 ? ` had a server error (HTTP ${status})${says}` : ` refused the conversation as it was sent (HTTP ${status}).${detail ? ` It said: “${detail}”` : ''}`);
     }
   }
   const message = error instanceof Error ? error.message : String(error);

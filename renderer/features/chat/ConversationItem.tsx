@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../shared/contract.ts';
 import { SearchHitText } from '../../ui/SearchHitText.tsx';
@@ -105,8 +105,10 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
 /** The title, editable; `onDone` gets the new title, or null when nothing is to change. */
 function RenameField({ title, label, onDone }: { title: string; label: string; onDone(next: string | null, byKeyboard: boolean): void }) {
   const [value, setValue] = useState(title);
+  const [blank, setBlank] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const finished = useRef(false);
+  const noteId = useId();
   // Selected at once, so typing replaces the old title.
   useEffect(() => {
     input.current?.focus();
@@ -114,8 +116,13 @@ function RenameField({ title, label, onDone }: { title: string; label: string; o
   }, []);
   const finish = (save: boolean, byKeyboard: boolean) => {
     if (finished.current) return;
-    finished.current = true;
     const next = value.trim();
+    // Enter on a title of nothing but spaces: not taken, and said, with the field kept open.
+    if (save && byKeyboard && next === '') {
+      setBlank(true);
+      return;
+    }
+    finished.current = true;
     onDone(save && next !== '' && next !== title ? next : null, byKeyboard);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -125,15 +132,26 @@ function RenameField({ title, label, onDone }: { title: string; label: string; o
     finish(event.key === 'Enter', true);
   };
   return (
-    <input
-      ref={input}
-      className="conversation-rename"
-      aria-label={label}
-      value={value}
-      onChange={(event) => setValue(event.target.value)}
-      onKeyDown={onKeyDown}
-      onBlur={() => finish(true, false)}
-    />
+    <>
+      <input
+        ref={input}
+        className="conversation-rename"
+        aria-label={label}
+        {...(blank ? { 'aria-describedby': noteId, 'aria-invalid': true } : {})}
+        value={value}
+        onChange={(event) => {
+          setValue(event.target.value);
+          setBlank(false);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => finish(true, false)}
+      />
+      {blank ? (
+        <p id={noteId} className="field-problem" role="alert">
+          A title needs a word: type one, or press Escape to keep “{title}”.
+        </p>
+      ) : null}
+    </>
   );
 }
 

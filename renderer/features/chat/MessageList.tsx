@@ -4,6 +4,7 @@ import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import type { Range } from '@tanstack/react-virtual';
 import type { ConversationDetail } from '../../../shared/contract.ts';
 import type { ConversationNote, StoredMessage, ToolCallRecord } from '../../../shared/conversation.ts';
+import { UNFINISHED_REPLY } from '../../../shared/conversation.ts';
 import type { ModelInUse } from '../../../shared/modelInUse.ts';
 import type { ConversationPlace, LiveToolCall, LiveTurn } from '../../store/chatSlice.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -343,7 +344,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   if (message.status === 'incomplete') {
     items.push(
       <p key="stopped" className="message-stopped">
-        <span aria-hidden="true">■ </span>Stopped before it finished
+        <span aria-hidden="true">■ </span>
+        {UNFINISHED_REPLY}
       </p>,
     );
   }
