@@ -17,9 +17,11 @@ export function keepFocusNearby(doc: Document): () => void {
 
   const rescue = () => {
     const [lost, ...around] = lineage;
-    // Still there and able to take it: the person put the focus nowhere on purpose (a click on empty space).
-    if (!lost || !dropped() || canTakeFocus(lost)) return;
+    if (!lost || !dropped()) return;
     lineage = [];
+    // Still there and able to take it: the person put the focus nowhere on purpose (a click on empty space),
+    // and a later change of the page is not to move it.
+    if (canTakeFocus(lost)) return;
     // A control that went (a card removed) leaves the keyboard in its part of the page; one still there but
     // unable to take it (Send while the turn runs) gives it to the message box, where the next thing is typed.
     const nearby = () => {
