@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApprovalChoices, SamplingChoice, ToolApprovalChoice } from '../../../shared/contract.ts';
 import { RadioChoices } from '../../ui/RadioChoices.tsx';
 
@@ -28,14 +28,21 @@ const SAMPLING_SAVED: Record<SamplingChoice, string> = {
  * How tool calls and servers' sampling requests are approved. A choice shows at once and is saved by the
  * host, which applies it to the next call; if saving fails, the saved choice shows again.
  */
-export function ApprovalSettings({ saved, onSave }: { saved: ApprovalChoices; onSave(change: Partial<ApprovalChoices>, done: string): Promise<void> }) {
+export function ApprovalSettings({ saved, onSave }: { saved: ApprovalChoices; onSave(change: Partial<ApprovalChoices>, done: string): Promise<boolean> }) {
   const [choosing, setChoosing] = useState<Partial<ApprovalChoices>>({});
   const shown = { ...saved, ...choosing };
+  // A choice stays shown until the host's settings say it: the answer to the save can come before the
+  // settings' change, and letting go of the choice then showed the old one for a moment.
+  useEffect(() => {
+    setChoosing((now) => {
+      const pending = Object.entries(now).filter(([key, value]) => saved[key as keyof ApprovalChoices] !== value);
+      return pending.length === Object.keys(now).length ? now : Object.fromEntries(pending);
+    });
+  }, [saved]);
   const choose = async (change: Partial<ApprovalChoices>, done: string) => {
     setChoosing((before) => ({ ...before, ...change }));
-    await onSave(change, done);
-    // A later choice made while this one was saving stays shown until its own save is done.
-    setChoosing((now) => Object.fromEntries(Object.entries(now).filter(([key, value]) => change[key as keyof ApprovalChoices] !== value)));
+    // Not saved: the saved choice shows again (a later choice made meanwhile stays shown).
+    if (!(await onSave(change, done))) setChoosing((now) => Object.fromEntries(Object.entries(now).filter(([key, value]) => change[key as keyof ApprovalChoices] !== value)));
   };
   return (
     <>

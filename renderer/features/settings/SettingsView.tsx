@@ -32,14 +32,17 @@ export function SettingsView() {
   const weakStorage = Boolean(settings?.canStoreKeys && settings.keyStorageWarning);
   const canStore = Boolean(settings?.canStoreKeys) && (!weakStorage || acceptWeak);
   const consent = weakStorage && acceptWeak ? { acceptWeakKeyStorage: true } : {};
-  const act = async (action: () => Promise<unknown>, done: string) => {
+  /** Runs a change, then says it was saved or why not; resolves with whether it was saved. */
+  const act = async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
     actionProblem.clear();
     setSaved(null);
     try {
       await action();
       setSaved(done);
+      return true;
     } catch (failure) {
       actionProblem.fail(failure);
+      return false;
     }
   };
 
@@ -120,7 +123,7 @@ export function SettingsView() {
           value={settings?.toolThreshold ?? DEFAULT_TOOL_THRESHOLD}
           min={1}
           max={10_000}
-          onSave={(toolThreshold) => act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`)}
+          onSave={async (toolThreshold) => void (await act(() => api.saveDefaults({ toolThreshold }), `Past ${toolThreshold} tools the model searches for tools`))}
         />
         <NumberSetting
           label="Or when their definitions would take more than this share of the model’s context (percent)"
@@ -128,7 +131,7 @@ export function SettingsView() {
           value={settings?.toolContextPercent ?? DEFAULT_TOOL_CONTEXT_PERCENT}
           min={1}
           max={100}
-          onSave={(toolContextPercent) => act(() => api.saveDefaults({ toolContextPercent }), `The model searches for tools once their definitions would take more than ${toolContextPercent}% of its context`)}
+          onSave={async (toolContextPercent) => void (await act(() => api.saveDefaults({ toolContextPercent }), `The model searches for tools once their definitions would take more than ${toolContextPercent}% of its context`))}
         />
       </section>
 
