@@ -73,6 +73,8 @@ test('providers: add, a taken name refused, edit the address without taking the 
       await expect(check).toHaveText(new RegExp(`^✓ Reached ${hostOf(home)} in \\d+ ms, with its key\\. It offers 2 models: llama3\\.2, qwen2\\.5\\.$`));
       expect(keysReceived(home)).toEqual([LOCAL_KEY]);
       await page.screenshot({ path: 'e2e/artifacts/providers-tested.png' });
+      await page.getByRole('combobox', { name: 'Default model for new conversations' }).selectOption({ label: 'qwen2.5' });
+      await expect(page.getByRole('status').filter({ hasText: 'New conversations use qwen2.5' })).toBeVisible();
     });
 
     await test.step('a second provider under the same name is refused beside the name, and nothing typed is lost', async () => {
@@ -110,6 +112,8 @@ test('providers: add, a taken name refused, edit the address without taking the 
       await testConnection(page, 'local');
       await expect(check).toHaveText(new RegExp(`^✓ Reached ${hostOf(elsewhere)} in \\d+ ms, without a key\\. It offers one model: elsewhere-model\\.$`));
       expect(keysReceived(elsewhere)).toEqual(['not-needed']);
+      // The default was chosen at the old address: the new one does not offer it, and Settings says so.
+      await expect(page.getByRole('region', { name: 'Defaults' }).getByRole('note')).toHaveText('qwen2.5 is not among the models local offers now: new conversations may fail until you choose another.');
     });
 
     await test.step('a dead port: the test says nothing answers there', async () => {

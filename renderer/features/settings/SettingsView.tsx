@@ -118,6 +118,7 @@ export function SettingsView() {
             {providers ? <ModelOptions providers={providers} chosen={defaultModel} /> : null}
           </select>
         </label>
+        <DefaultModelNote chosen={defaultModel} providers={providers} />
         <NumberSetting
           label="Past this many tools, the model gets a search tool instead of all of them"
           value={settings?.toolThreshold ?? DEFAULT_TOOL_THRESHOLD}
@@ -176,5 +177,21 @@ function NumberSetting({ label, hint, value, min, max, onSave }: { label: string
         Save
       </button>
     </form>
+  );
+}
+
+/**
+ * A default model its provider no longer offers (chosen at an address the provider has since left, or
+ * retired by its API) is said under the choice, as is one Atrium cannot check now.
+ */
+function DefaultModelNote({ chosen, providers }: { chosen: { provider: string; model: string } | undefined; providers: readonly ProviderView[] | null }) {
+  const provider = chosen ? providers?.find((p) => p.id === chosen.provider) : undefined;
+  if (!chosen || !provider || provider.models.includes(chosen.model)) return null;
+  return (
+    <p className="muted" role="note">
+      {provider.error
+        ? `${chosen.model} cannot be checked now: ${provider.id} does not list its models (${provider.error.replace(/[.]$/, '')}).`
+        : `${chosen.model} is not among the models ${provider.id} offers now: new conversations may fail until you choose another.`}
+    </p>
   );
 }
