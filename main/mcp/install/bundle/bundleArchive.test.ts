@@ -54,10 +54,19 @@ describe('a bundle read before anything is written', () => {
   });
 
   test('a manifest that breaks the MCPB schema, one of an unknown version, none, or not JSON', async () => {
-    assert.match(await refusal(buildBundle('invalid-manifest')), /^the bundle's manifest is not valid: server\.entry_point: /);
+    // The manifest's fields by their names, as its author wrote them: no schema path, no "Required".
+    assert.equal(
+      await refusal(buildBundle('invalid-manifest')),
+      `the bundle's manifest.json is not valid, so it cannot be installed (its author can mend it): "entry_point" in "server" is missing; "mcp_config" in "server" is missing`,
+    );
+    assert.match(await refusal(withFiles({ 'manifest.json': JSON.stringify({ ...greeterManifest, tools: [{ name: 'greet' }, { name: 7 }] }) })), /: "name" of item 2 of "tools": expected string, received number$/);
     assert.match(await refusal(withFiles({ 'manifest.json': JSON.stringify({ ...greeterManifest, manifest_version: '9.9' }) })), /manifest_version "9\.9" is not one Atrium knows/);
     assert.match(await refusal(zipSync({ 'server/index.mjs': strToU8('') })), /has no manifest\.json at its top/);
     assert.match(await refusal(withFiles({ 'manifest.json': '{ "name": ' })), /manifest\.json is not valid JSON/);
+  });
+
+  test('an empty file is said to be empty', async () => {
+    assert.equal(await refusal(new Uint8Array(0)), 'the file is empty, so it is not a bundle');
   });
 
   test('a file over the size Atrium installs is refused before it is read', async () => {
