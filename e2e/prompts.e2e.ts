@@ -11,7 +11,7 @@ const everythingServer = require.resolve('@modelcontextprotocol/server-everythin
 
 
 const env = chatHostFor(
-  [{ text: 'Bob now leads Engineering.' }],
+  [{ text: 'Bob now leads Engineering.' }, { text: 'Here is the first text resource.' }],
   { everything: { command: process.execPath, args: [everythingServer, 'stdio'] } },
 );
 
@@ -97,5 +97,21 @@ test('MCP 2024-11-05 Prompts and Completion: "/" lists them, arguments complete 
     await expect(city).not.toHaveAttribute('aria-invalid', 'true');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await expect(form).toBeHidden();
+  });
+
+  await test.step('arguments the server refuses: the form stays with them, saying why; one corrected, it runs', async () => {
+    await box.fill('/resource-prompt');
+    await box.press('Enter');
+    const form = page.getByRole('form', { name: 'Prompt resource-prompt' });
+    await form.getByRole('combobox', { name: /^resourceType/ }).fill('Txt');
+    await form.getByRole('combobox', { name: /^resourceId/ }).fill('1');
+    await form.getByRole('button', { name: 'Run prompt' }).click();
+    await expect(form.getByRole('alert')).toContainText('Invalid resourceType: Txt. Must be Text or Blob.');
+    await expect(form.getByRole('combobox', { name: /^resourceId/ }), 'nothing typed is lost').toHaveValue('1');
+    await page.screenshot({ path: 'e2e/artifacts/prompts-refused-arguments.png' });
+    await form.getByRole('combobox', { name: /^resourceType/ }).fill('Text');
+    await form.getByRole('button', { name: 'Run prompt' }).click();
+    await expect(form).toBeHidden();
+    await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('Here is the first text resource.');
   });
 });

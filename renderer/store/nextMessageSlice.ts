@@ -27,6 +27,8 @@ export interface Attachment {
 export interface PromptForm {
   prompt: PromptSummary;
   values: Record<string, string>;
+  /** Why the last Run did not start (the server refused the arguments), said in the form. */
+  problem?: string;
 }
 
 export interface NextMessageSlice {

@@ -158,7 +158,14 @@ export function Composer({
   const runPrompt = (chosen: PromptSummary, args: Record<string, string>) => {
     closePromptForm();
     setText('');
-    void submit((starting) => api.runPrompt({ ...starting, serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) }), `/${chosen.name}`);
+    void submit(async (starting) => {
+      try {
+        await api.runPrompt({ ...starting, serverId: chosen.serverId, name: chosen.name, arguments: args, ...(model ?? {}), ...(conversationId ? { conversationId } : {}) });
+      } catch (failure) {
+        // The form comes back as the person left it, saying why: one value is corrected, not all typed again.
+        setPromptForm(key, { prompt: chosen, values: args, problem: errorMessage(failure) });
+      }
+    }, '');
   };
 
   const stop = () => {
@@ -226,6 +233,7 @@ export function Composer({
           prompt={promptForm.prompt}
           values={promptForm.values}
           running={running}
+          problem={promptForm.problem}
           onChange={(values) => setPromptForm(key, { prompt: promptForm.prompt, values })}
           onRun={(args) => runPrompt(promptForm.prompt, args)}
           onClose={closePromptForm}

@@ -10,6 +10,8 @@ interface PromptArgumentsProps {
   /** The arguments typed so far: the conversation's (the store keeps them while another view is shown). */
   values: Record<string, string>;
   running: boolean;
+  /** Why the last Run did not start, as the server or the host said it; gone once a value changes. */
+  problem?: string | undefined;
   onChange(values: Record<string, string>): void;
   onRun(args: Record<string, string>): void;
   onClose(): void;
@@ -19,7 +21,7 @@ interface PromptArgumentsProps {
  * A chosen prompt's arguments, each with the server's completions (completion/complete), then Run. Run
  * with a required argument empty says so under each such field and puts the cursor in the first.
  */
-export function PromptArguments({ prompt, values, running, onChange, onRun, onClose }: PromptArgumentsProps) {
+export function PromptArguments({ prompt, values, running, problem, onChange, onRun, onClose }: PromptArgumentsProps) {
   const api = useAtriumApi();
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -82,6 +84,11 @@ export function PromptArguments({ prompt, values, running, onChange, onRun, onCl
           onChange={(value) => onChange({ ...values, [arg.name]: value })}
         />
       ))}
+      {problem ? (
+        <p className="consent-problem" role="alert">
+          Not run: <UntrustedText text={problem} />
+        </p>
+      ) : null}
       <div className="composer-actions">
         <button type="button" className="button" onClick={onClose}>
           Cancel
