@@ -82,6 +82,11 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await expect(survey.getByRole('button', { name: 'Cancel task' })).toBeEnabled();
     await expect(page.getByRole('button', { name: 'Tasks · 1 running' })).toBeVisible();
     await page.screenshot({ path: 'e2e/artifacts/tasks-running-card.png' });
+    // The box answers the click at once (the host's word follows): ticked, then unticked again.
+    const followUp = survey.getByRole('checkbox', { name: 'Let the model answer as soon as it finishes' });
+    await followUp.check();
+    await followUp.uncheck();
+    await expect(followUp).not.toBeChecked();
   });
 
   await test.step('a second message is answered while the task runs', async () => {

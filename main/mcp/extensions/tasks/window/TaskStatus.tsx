@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TaskView } from '../contract/tasksContract.ts';
 import { errorMessage } from '../../../../../renderer/api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../../../../renderer/api/useAtriumApi.ts';
@@ -18,6 +18,11 @@ export function TaskStatus({ task, inCard = false }: { task: TaskView; inCard?: 
   const now = useNow(running ? 1_000 : 60_000);
   const [problem, setProblem] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
+  // The box shows the person's click at once, until the host's task says the same (or the change failed).
+  const [wanted, setWanted] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    if (wanted !== undefined && task.followUp === wanted) setWanted(undefined);
+  }, [task.followUp, wanted]);
   const took = (task.endedAt ?? now) - task.startedAt;
   return (
     <div className={`task-status task-status-${task.status}`}>
@@ -52,10 +57,15 @@ export function TaskStatus({ task, inCard = false }: { task: TaskView; inCard?: 
           <label className="task-follow-up">
             <input
               type="checkbox"
-              checked={task.followUp}
+              checked={wanted ?? task.followUp}
               onChange={(event) => {
                 setProblem(null);
-                api.setTaskFollowUp({ key: task.key, followUp: event.target.checked }).catch((error: unknown) => setProblem(errorMessage(error)));
+                const followUp = event.target.checked;
+                setWanted(followUp);
+                api.setTaskFollowUp({ key: task.key, followUp }).catch((error: unknown) => {
+                  setWanted(undefined);
+                  setProblem(errorMessage(error));
+                });
               }}
             />{' '}
             Let the model answer as soon as it finishes
