@@ -5,6 +5,7 @@ import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelconte
 import { ServerError } from './serverError.ts';
 import { MESSAGE_TOO_LARGE, MessageTooLargeError } from '../oversizedMessage.ts';
 import { findAuthorizationFailure } from './remoteAuthorization.ts';
+import { durationText } from '../../../shared/durationText.ts';
 
 /** Turns whatever a request threw into a ServerError naming the server. */
 export function toServerError(serverId: string, error: unknown, context: { closedReason?: string; what?: string; address?: string } = {}): ServerError {
@@ -64,9 +65,10 @@ function isUnreachable(error: unknown): boolean {
   return false;
 }
 
+/** The limit the request ran out of, as a person says it ("1 min", not "60000 ms"). */
 function timeoutOf(error: SdkError): string {
   const ms = (error.data as { timeout?: number } | undefined)?.timeout;
-  return typeof ms === 'number' ? `${ms} ms` : 'timeout';
+  return typeof ms === 'number' ? durationText(ms) : 'timeout';
 }
 
 function isAbort(error: unknown): boolean {

@@ -11,6 +11,7 @@ import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
 import type { LogLevel, ProtocolEra, RootEntry, ServerSnapshot } from '../../../shared/domain.ts';
+import { durationText } from '../../../shared/durationText.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/launchFailure.ts';
@@ -132,7 +133,7 @@ export class Session {
       if (options.notWanted?.aborted) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: the server was stopped before it started`, { cause: error });
       if (deadline.aborted && !session.closedReason) {
         const id = options.definition.id;
-        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${options.connectTimeoutMs} ms)${downloadHint(options.definition)}${session.stderr.lastWords()}${session.strayOutput.said()}`, { cause: error });
+        throw new ServerError(id, 'timeout', `${id}: no answer to discovery or initialize within the time limit (${durationText(options.connectTimeoutMs)})${downloadHint(options.definition)}${session.stderr.lastWords()}${session.strayOutput.said()}`, { cause: error });
       }
       // A process that exited during the handshake explains the failure better than "connection closed".
       if (session.closedReason) throw new ServerError(options.definition.id, 'unavailable', `${options.definition.id}: ${session.closedReason}`, { cause: error });
