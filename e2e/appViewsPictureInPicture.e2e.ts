@@ -59,7 +59,9 @@ test('a view floats picture-in-picture while the conversation scrolls under it, 
   });
 
   await test.step('the person puts it back in its card', async () => {
-    await page.getByRole('button', { name: 'Exit picture-in-picture' }).click();
+    // One action, one name: the card's button and the floating frame's say the same.
+    await expect(page.getByRole('button', { name: 'Back in the card' })).toHaveCount(2);
+    await page.getByRole('toolbar', { name: 'Atrium’s frame around the view' }).getByRole('button', { name: 'Back in the card' }).click();
     await page.getByRole('list', { name: 'Messages' }).evaluate((list) => list.parentElement?.scrollTo({ top: 0 }));
     await expect(view.getByText('Mode: inline')).toBeVisible();
     await expect(page.getByText('Shown picture-in-picture, in the corner of the chat.')).toHaveCount(0);

@@ -176,7 +176,8 @@ export function ViewFrame({ api, call, tool, document, allowed, sandbox, label, 
               ) : null}
             </span>
             <button type="button" className="button button-small" onClick={() => changeMode.current('inline')}>
-              {mode === 'fullscreen' ? 'Exit full screen' : 'Exit picture-in-picture'}
+              {/* The same words as the card's own button for it: one action, one name. */}
+              {mode === 'fullscreen' ? 'Exit full screen' : 'Back in the card'}
             </button>
           </div>
         ) : null}
