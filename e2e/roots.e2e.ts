@@ -75,9 +75,14 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
   await test.step('another workspace made active replaces what the server sees', async () => {
     await page.getByRole('button', { name: 'Roots' }).click();
     // A folder typed into the name's field makes no workspace: it says to name it, and what.
-    await page.getByRole('textbox', { name: 'New workspace name' }).fill('/tmp/scratch');
+    const newName = page.getByRole('textbox', { name: 'New workspace name' });
+    await newName.fill('/tmp/scratch');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect(page.getByRole('alert')).toContainText('"/tmp/scratch" is a folder, not a name: give the workspace a name (such as "scratch")');
+    // Said under the name's field, where it was typed, as a sentence; what was typed stays to correct.
+    await expect(newName).toHaveAccessibleDescription('"/tmp/scratch" is a folder, not a name: give the workspace a name (such as "scratch"), then add the folder to it.');
+    await expect(newName).toHaveValue('/tmp/scratch');
+    await expect(newName).toHaveAttribute('aria-invalid', 'true');
+    await page.getByRole('navigation', { name: 'Workspaces' }).screenshot({ path: 'e2e/artifacts/roots-name-refused.png' });
     await expect(page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: '/tmp/scratch' })).toHaveCount(0);
     await page.getByRole('textbox', { name: 'New workspace name' }).fill('Scratch');
     await page.getByRole('button', { name: 'Add', exact: true }).click();

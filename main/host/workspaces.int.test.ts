@@ -69,6 +69,8 @@ describe('workspaces', () => {
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'file://%zz' }] }), /not a valid file URI|there is no folder/);
     await assert.rejects(core.api.setWorkspaceRoots({ workspaceId: active.id, roots: [{ uri: 'projects/app' }] }), /the folder "projects\/app" must be a whole path: type it in full/);
     await assert.rejects(core.api.createWorkspace({ name: 'Default' }), /already a workspace called "Default"/);
+    // Two workspaces whose names differ only in their capitals would be one name to a person.
+    await assert.rejects(core.api.createWorkspace({ name: 'default' }), /^Error: there is already a workspace called "Default"$/);
     // A folder typed into the name's field: said so, with a name to give it instead.
     await assert.rejects(core.api.createWorkspace({ name: '/home/ada/projects/app/' }), /^Error: "\/home\/ada\/projects\/app\/" is a folder, not a name: give the workspace a name \(such as "app"\), then add the folder to it$/);
     for (const path of ['~', '~/notes', './here', 'C:\\Users\\ada']) await assert.rejects(core.api.createWorkspace({ name: path }), /is a folder, not a name/, path);

@@ -54,7 +54,8 @@ export class Workspaces {
   }
 
   async create(name: string, roots: readonly RootEntry[] = []): Promise<WorkspaceView> {
-    if (this.store.byName(checkedName(name))) throw new WorkspaceError(`there is already a workspace called "${name}"`);
+    const clash = this.store.byName(checkedName(name));
+    if (clash) throw new WorkspaceError(`there is already a workspace called "${clash.name}"`);
     return this.announced(this.view(this.store.create(name, await canonicalRoots(roots))));
   }
 
@@ -77,7 +78,7 @@ export class Workspaces {
   rename(id: string, name: string): WorkspaceView {
     this.require(id);
     const clash = this.store.byName(checkedName(name));
-    if (clash && clash.id !== id) throw new WorkspaceError(`there is already a workspace called "${name}"`);
+    if (clash && clash.id !== id) throw new WorkspaceError(`there is already a workspace called "${clash.name}"`);
     this.store.rename(id, name);
     return this.announced(this.view(this.require(id)));
   }

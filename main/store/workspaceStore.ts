@@ -60,8 +60,9 @@ export class WorkspaceStore {
     return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id));
   }
 
+  /** The workspace of this name, whatever its capitals: "alpha" and "Alpha" are one name to a person. */
   byName(name: string): StoredWorkspace | undefined {
-    return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE name = ?').get(name));
+    return oneWorkspace(this.db.prepare('SELECT * FROM workspaces WHERE name = ? COLLATE NOCASE ORDER BY name = ? DESC').get(name, name));
   }
 
   active(): StoredWorkspace | undefined {

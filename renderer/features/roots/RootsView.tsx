@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { WorkspaceView } from '../../../shared/domain.ts';
+import { asSentence } from '../../../shared/sentence.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
@@ -23,6 +24,8 @@ export function RootsView() {
   const actionProblem = useActionProblem();
   // A folder typed that the host refused: said under the field, which keeps what was typed.
   const [folderProblem, setFolderProblem] = useState<string | null>(null);
+  // So is a workspace name it refused (one taken, a folder typed as a name).
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
   const error = actionProblem.problem;
 
   const shown = workspaces.find((w) => w.id === shownId) ?? workspaces.find((w) => w.active);
@@ -55,13 +58,29 @@ export function RootsView() {
           onSubmit={(event) => {
             event.preventDefault();
             const name = newName.trim();
-            if (name) void act(() => api.createWorkspace({ name })).then((ok) => ok && setNewName(''));
+            if (!name) return;
+            setNameProblem(null);
+            api.createWorkspace({ name }).then(
+              () => setNewName(''),
+              (failure: unknown) => setNameProblem(asSentence(errorMessage(failure))),
+            );
           }}
         >
-          <input className="conversations-search" aria-label="New workspace name" placeholder="New workspace" value={newName} onChange={(event) => setNewName(event.target.value)} />
+          <input
+            className="conversations-search"
+            aria-label="New workspace name"
+            placeholder="New workspace"
+            value={newName}
+            {...(nameProblem ? { 'aria-invalid': true, 'aria-describedby': 'new-workspace-problem' } : {})}
+            onChange={(event) => {
+              setNewName(event.target.value);
+              setNameProblem(null);
+            }}
+          />
           <button type="submit" className="button">
             Add
           </button>
+          <FieldProblem id="new-workspace-problem" message={nameProblem ?? undefined} />
         </form>
       </nav>
       {shown ? (
