@@ -21,22 +21,36 @@ const groupNames: Record<ViewQuestion['kind'], string> = {
 export function ViewQuestionPanel({ open, serverId, onAnswer }: { open: OpenQuestion; serverId: string; onAnswer(yes: boolean): void }) {
   const [armed, setArmed] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
+  const safe = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     setArmed(false);
     panel.current?.scrollIntoView({ block: 'nearest' });
+    // As a consent dialog does: the keyboard leaves the view for the safe answer, so the question is
+    // where the person is, and Escape (caught here, not in the view's frame) answers it so.
+    safe.current?.focus({ preventScroll: true });
     const timer = setTimeout(() => setArmed(true), ARMING_MS);
     return () => clearTimeout(timer);
   }, [open.id]);
   const { question } = open;
   const [yes, no] = answers(question);
   return (
-    <div ref={panel} className="tool-view-proposal" role="group" aria-label={groupNames[question.kind]}>
+    <div
+      ref={panel}
+      className="tool-view-proposal"
+      role="group"
+      aria-label={groupNames[question.kind]}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onAnswer(false);
+      }}
+    >
       <QuestionText question={question} serverId={serverId} />
       <div className="row-actions">
         <button type="button" className="button button-small button-primary" disabled={!armed} onClick={() => onAnswer(true)}>
           {yes}
         </button>
-        <button type="button" className="button button-small" onClick={() => onAnswer(false)}>
+        <button ref={safe} type="button" className="button button-small" onClick={() => onAnswer(false)}>
           {no}
         </button>
       </div>
