@@ -91,6 +91,13 @@ test('settings: a provider and its key added in the window, the default model ch
     await sendMessage(page, 'what do you see?');
     await expect(page.getByRole('listitem', { name: 'Assistant' }).last()).toContainText('I see a red dot and your notes.');
     await expect(page.getByRole('img', { name: 'Attached image' })).toBeVisible();
+    // An attached file's text is folded under its name in the person's message; opened, it is all there.
+    const mine = page.getByRole('listitem', { name: 'You' }).last();
+    const notes = mine.getByRole('group').filter({ hasText: 'Attached file notes.txt' });
+    await expect(notes).toContainText('Attached file notes.txt · 10 characters');
+    await expect(mine.getByText('buy lemons')).toBeHidden();
+    await notes.getByText('Attached file notes.txt').click();
+    await expect(mine.getByText('buy lemons')).toBeVisible();
     const body = JSON.stringify(llm.requests.filter((r) => r.method === 'POST').at(-1)?.body);
     expect(body).toContain(PNG);
     expect(body).toContain('Attached file notes.txt:\\nbuy lemons');

@@ -4,6 +4,7 @@
 
 import type { ChatContent } from '../../shared/conversation.ts';
 import { attachedText, attachmentKind, attachmentRefusal } from '../../shared/attachableFiles.ts';
+import { ATTACHED_FILE_LABEL, attachedLabel } from '../../shared/attachedContent.ts';
 
 export class AttachmentError extends Error {
   readonly code = 'invalid_params';
@@ -14,5 +15,5 @@ export function fileToContent(file: { name: string; mimeType: string; data: stri
   const refusal = attachmentRefusal(file.name, file.mimeType, bytes);
   if (refusal !== undefined) throw new AttachmentError(refusal);
   if (attachmentKind(file.name, file.mimeType) === 'image') return [{ type: 'text', text: `Attached image ${file.name}:` }, { type: 'image', mimeType: file.mimeType, data: file.data }];
-  return [{ type: 'text', text: `Attached file ${file.name}:\n${attachedText(bytes) ?? ''}` }];
+  return [{ type: 'text', text: `${attachedLabel(ATTACHED_FILE_LABEL, file.name)}:\n${attachedText(bytes) ?? ''}` }];
 }

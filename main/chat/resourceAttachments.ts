@@ -4,6 +4,7 @@
 import type { ChatContent } from '../../shared/conversation.ts';
 import { sliceMarked } from '../../shared/serverText.ts';
 import { base64ByteCount, textOfBytes } from '../../shared/blobText.ts';
+import { ATTACHED_RESOURCE_LABEL, attachedLabel } from '../../shared/attachedContent.ts';
 
 /** The cap per attached resource's text; a larger one is cut with a marker (the person sees it whole in the resources view). */
 const MAX_TEXT_CHARS = 200_000;
@@ -18,7 +19,7 @@ interface ResourceContents {
 export function resourceToContent(uri: string, contents: readonly ResourceContents[]): ChatContent[] {
   const blocks: ChatContent[] = [];
   for (const item of contents) {
-    const label = `Resource ${item.uri || uri}${item.mimeType ? ` (${item.mimeType})` : ''}`;
+    const label = attachedLabel(ATTACHED_RESOURCE_LABEL, `${item.uri || uri}${item.mimeType ? ` (${item.mimeType})` : ''}`);
     const text = typeof item.text === 'string' ? item.text : textOfBytes(item.blob, item.mimeType);
     if (text !== undefined) {
       // The text keeps the neutraliser's marks (the window shows them); the model reads it plain (modelBound.ts).

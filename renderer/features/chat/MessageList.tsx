@@ -18,6 +18,7 @@ import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { searchMatches } from '../../../shared/searchMatch.ts';
 import { asSentence } from '../../../shared/sentence.ts';
+import { attachedPart } from '../../../shared/attachedContent.ts';
 import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
@@ -306,7 +307,20 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   message.content.forEach((block, index) => {
     // A task's result opens with Atrium's sentence for the model (the call and task by their ids): its note says it for the person.
     if (index === 0 && block.type === 'text' && message.origin?.kind === 'task') return;
-    if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
+    const attached = block.type === 'text' && message.role === 'user' && index > 0 ? attachedPart(block.text) : undefined;
+    if (attached) {
+      // An attached resource or file, folded under its name: the model read it whole; the person opens it.
+      items.push(
+        <details key={`text-${index}`} className="message-attachment">
+          <summary>
+            <UntrustedText text={attached.label} /> <span className="muted">· {attached.body.length.toLocaleString('en')} characters</span>
+          </summary>
+          <p className="message-text">
+            <UntrustedText text={attached.body} />
+          </p>
+        </details>,
+      );
+    } else if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
     else if (block.type === 'image') items.push(<img key={`image-${index}`} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />);
     else if (block.type === 'tool_use') {
       const saved = calls.get(block.id);
