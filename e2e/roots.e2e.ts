@@ -99,3 +99,22 @@ test('MCP 2024-11-05 Roots (roots/list, list_changed): a typed folder is checked
     expect(JSON.parse(await askForRoots(page, 'and now?', 'None now.'))).toEqual([]);
   });
 });
+
+test('a folder deleted while Atrium runs is marked missing when Roots is opened again, and no longer given to servers', async ({ page }) => {
+  await openApp(page, env().host, ['echo']);
+  const gone = await realpath(await mkdtemp(join(tmpdir(), 'atrium-e2e-gone-')));
+  await page.getByRole('button', { name: 'Roots' }).click();
+  const active = page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button', { name: /active/ });
+  const name = ((await active.textContent()) ?? '').replace(/active$/, '').trim();
+  const workspace = page.getByRole('region', { name: `Workspace ${name}` });
+  await workspace.getByRole('textbox', { name: 'Add a folder (its full path)' }).fill(gone);
+  await workspace.getByRole('button', { name: 'Add folder' }).click();
+  const folders = workspace.getByRole('list', { name: `Folders of ${name}` });
+  await expect(folders).toContainText(pathToFileURL(gone).href);
+  await expect(folders).not.toContainText('missing');
+  await rm(gone, { recursive: true, force: true });
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await page.getByRole('button', { name: 'Roots' }).click();
+  await expect(folders.getByRole('listitem').filter({ hasText: pathToFileURL(gone).href })).toContainText('(missing: not sent to servers)');
+  await page.screenshot({ path: 'e2e/artifacts/roots-folder-gone.png' });
+});

@@ -17,7 +17,11 @@ export function createWorkspaceApi(workspaces: Workspaces, roots: RootsStore): W
       await workspaces.setRoots(workspaces.active().id, entries);
       return roots.list();
     },
-    listWorkspaces: async () => workspaces.list(),
+    // Looked at: a folder deleted since is said, and no longer given to servers.
+    listWorkspaces: async () => {
+      await workspaces.recheck();
+      return workspaces.list();
+    },
     createWorkspace: async ({ name, roots: entries }) => workspaces.create(name, entries ?? []),
     setWorkspaceRoots: async ({ workspaceId, roots: entries }) => workspaces.setRoots(workspaceId, entries),
     activateWorkspace: async ({ workspaceId }) => workspaces.activate(workspaceId),

@@ -92,4 +92,13 @@ describe('workspaces', () => {
     await rootsReachServer(() => core.api.activateWorkspace({ workspaceId: def.id }));
     assert.ok((await allowed()).includes(projectA));
   });
+
+  test('a folder deleted while Atrium runs is reported the next time the workspaces are looked at, and servers no longer get it', async () => {
+    await rm(projectA, { recursive: true, force: true });
+    const changed = nextEvent(core, 'workspacesChanged');
+    const listed = await core.api.listWorkspaces({});
+    assert.deepEqual(listed.find((w) => w.active)?.missingRoots, [pathToFileURL(projectA).href]);
+    assert.deepEqual((await changed).find((w) => w.active)?.missingRoots, [pathToFileURL(projectA).href], 'every window is told');
+    assert.deepEqual(await core.api.listRoots({}), [], 'what servers are given');
+  });
 });

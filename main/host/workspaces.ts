@@ -47,6 +47,29 @@ export class Workspaces {
     return this.store.list().map((w) => this.view(w));
   }
 
+  /**
+   * Looks again at the active workspace's folders: one deleted (or put back) since they were last given
+   * to servers is reported, and the servers get the folders there are now. Cheap (a stat a folder), so
+   * it is done each time the workspaces are looked at.
+   */
+  async recheck(): Promise<void> {
+    const workspace = this.store.active();
+    if (!workspace) return;
+    const before = this.missing.join('\n');
+    const missing: string[] = [];
+    for (const root of [...workspace.roots, ...this.extraRoots]) {
+      try {
+        await canonicalRoot(root);
+      } catch (error) {
+        if (!(error instanceof RootsError)) throw error;
+        missing.push(root.uri);
+      }
+    }
+    if (missing.join('\n') === before) return;
+    await this.apply(workspace);
+    this.announced(this.view(workspace));
+  }
+
   active(): WorkspaceView {
     const workspace = this.store.active();
     if (!workspace) throw new WorkspaceNotFoundError('no workspace is active');

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { WorkspaceView } from '../../../shared/domain.ts';
 import { asSentence } from '../../../shared/sentence.ts';
 import { errorMessage } from '../../api/AtriumRequestError.ts';
@@ -17,6 +17,10 @@ export function RootsView() {
   const api = useAtriumApi();
   // The store mirrors the workspaces (every change to them is announced with workspacesChanged).
   const workspaces: WorkspaceView[] = useAtriumStore((state) => state.workspaces) ?? [];
+  // Opened, the host looks at the folders again: one deleted since is then marked missing (the change comes as an event).
+  useEffect(() => {
+    api.listWorkspaces({}).catch(() => undefined);
+  }, [api]);
   const hostInfo = useAtriumStore((state) => state.hostInfo);
   const [shownId, setShownId] = useState<string | null>(null);
   const [path, setPath] = useState('');
