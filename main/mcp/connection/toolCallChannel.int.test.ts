@@ -11,6 +11,7 @@ import type { ProgressUpdate } from '../../../shared/domain.ts';
 import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../../e2e/servers/launch.ts';
+import { durationText } from '../../../shared/durationText.ts';
 
 const TIME_LIMIT_MS = 1_500;
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
@@ -45,7 +46,7 @@ describe('tool calls on 2025-era connections', () => {
     const total = 25;
     await assert.rejects(
       host.core.api.callTool({ serverId: 'echo', tool: 'slow', arguments: { total, interval_ms: 150 } }),
-      new RegExp(`echo: tool "slow": no answer within the time limit \\(${TIME_LIMIT_MS} ms\\)`),
+      new RegExp(`echo: tool "slow": no answer within the time limit \\(${durationText(TIME_LIMIT_MS).replace('.', '\\.')}\\)`),
     );
     off();
     assert.deepEqual(
