@@ -12,13 +12,15 @@ import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { MarkdownText, prepareMarkdown } from '../../ui/MarkdownText.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 import { MessageActions, RetryRoom } from './MessageActions.tsx';
-import { isShown, joinedTurn, lastPersonMessageId } from './conversationRows.ts';
+import { answeredTaskResults, isShown, joinedTurn, lastPersonMessageId, refusalsOf } from './conversationRows.ts';
 import { replacedByEdit } from '../../../shared/replacedMessages.ts';
 import { ConversationNoteLine, withNotes } from './ConversationNoteLine.tsx';
 import { hostToolSentence } from '../../../shared/hostTools.ts';
 import { searchMatches } from '../../../shared/searchMatch.ts';
 import { asSentence } from '../../../shared/sentence.ts';
 import { attachedPart } from '../../../shared/attachedContent.ts';
+import { AttachedPart } from './AttachedPart.tsx';
+import { HostToolNote } from './HostToolNote.tsx';
 import { TaskResultNote } from '../../../main/mcp/extensions/tasks/window/TaskResultNote.tsx';
 
 type Row = { kind: 'saved'; message: StoredMessage } | { kind: 'live' } | { kind: 'notice'; text: string; index: number } | { kind: 'note'; note: ConversationNote };
@@ -308,19 +310,8 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     // A task's result opens with Atrium's sentence for the model (the call and task by their ids): its note says it for the person.
     if (index === 0 && block.type === 'text' && message.origin?.kind === 'task') return;
     const attached = block.type === 'text' && message.role === 'user' && index > 0 ? attachedPart(block.text) : undefined;
-    if (attached) {
-      // An attached resource or file, folded under its name: the model read it whole; the person opens it.
-      items.push(
-        <details key={`text-${index}`} className="message-attachment">
-          <summary>
-            <UntrustedText text={attached.label} /> <span className="muted">· {attached.body.length.toLocaleString('en')} characters</span>
-          </summary>
-          <p className="message-text">
-            <UntrustedText text={attached.body} />
-          </p>
-        </details>,
-      );
-    } else if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
+    if (attached) items.push(<AttachedPart key={`text-${index}`} {...attached} />);
+    else if (block.type === 'text') items.push(message.role === 'assistant' ? <MarkdownText key={index === 0 ? 'text' : `text-${index}`} text={block.text} /> : <p key={`text-${index}`} className="message-text"><UntrustedText text={block.text} /></p>);
     else if (block.type === 'image') items.push(<img key={`image-${index}`} className="message-image" alt={message.role === 'assistant' ? 'Image the model generated' : 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />);
     else if (block.type === 'tool_use') {
       const saved = calls.get(block.id);
@@ -328,20 +319,7 @@ const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       // Atrium's own tools (the tool search, the reader of kept results) are no server's call: said in a line.
       const ownWork = saved || live ? undefined : hostToolSentence(block.name, block.input);
       if (ownWork !== undefined) {
-        // What Atrium did not do for the model (a skill refused, a file its server did not list) is said
-        // where the model asked, not only in what the model makes of it.
-        const refused = refusals.get(block.id);
-        items.push(
-          <p key={block.id} className="host-tool-note muted">
-            <UntrustedText text={ownWork} />
-            {refused !== undefined ? (
-              <span className="host-tool-refused">
-                {' — '}
-                <UntrustedText text={refused} />
-              </span>
-            ) : null}
-          </p>,
-        );
+        items.push(<HostToolNote key={block.id} sentence={ownWork} refused={refusals.get(block.id)} />);
         return;
       }
       items.push(<ToolCallCard key={block.id} {...(saved ? { saved } : {})} {...(live ? { live } : {})} conversationId={message.conversationId} messageId={message.id} />);
@@ -413,29 +391,4 @@ function rowLabel(message: StoredMessage): string {
   if (message.role === 'assistant') return 'Assistant';
   if (message.origin?.kind === 'task') return `Task result from ${message.origin.serverId}/${message.origin.tool}`;
   return message.origin ? `You, ${message.origin.kind === 'skill' ? 'with skill' : 'from prompt'} ${message.origin.name}` : 'You';
-}
-
-/** The answers of Atrium's own tools that say they were not done (a refused skill or file), by their call's id. */
-function refusalsOf(messages: readonly StoredMessage[]): ReadonlyMap<string, string> {
-  const refusals = new Map<string, string>();
-  for (const message of messages) {
-    for (const block of message.content) {
-      if (block.type !== 'tool_result' || block.isError !== true) continue;
-      const text = block.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
-      if (text !== '') refusals.set(block.toolUseId, text);
-    }
-  }
-  return refusals;
-}
-
-/** The task results the model has answered since they came in: a reply of the model's follows them. */
-function answeredTaskResults(messages: readonly StoredMessage[]): ReadonlySet<string> {
-  const answered = new Set<string>();
-  let replyAfter = false;
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role === 'assistant') replyAfter = true;
-    else if (message?.origin?.kind === 'task' && replyAfter) answered.add(message.id);
-  }
-  return answered;
 }
