@@ -55,18 +55,10 @@ export class Workspaces {
   async recheck(): Promise<void> {
     const workspace = this.store.active();
     if (!workspace) return;
-    const before = this.missing.join('\n');
-    const missing: string[] = [];
-    for (const root of [...workspace.roots, ...this.extraRoots]) {
-      try {
-        await canonicalRoot(root);
-      } catch (error) {
-        if (!(error instanceof RootsError)) throw error;
-        missing.push(root.uri);
-      }
-    }
-    if (missing.join('\n') === before) return;
-    await this.apply(workspace);
+    const { present, missing } = await this.foldersOf(workspace);
+    if (missing.join('\n') === this.missing.join('\n')) return;
+    this.missing = missing;
+    await this.roots.set(present);
     this.announced(this.view(workspace));
   }
 
@@ -134,17 +126,24 @@ export class Workspaces {
   }
 
   private async apply(workspace: StoredWorkspace): Promise<void> {
+    const { present, missing } = await this.foldersOf(workspace);
+    this.missing = missing;
+    await this.roots.set(present);
+  }
+
+  /** The workspace's folders (and this run's) that are there now, and those that are not. */
+  private async foldersOf(workspace: StoredWorkspace): Promise<{ present: RootEntry[]; missing: string[] }> {
     const present: RootEntry[] = [];
-    this.missing = [];
+    const missing: string[] = [];
     for (const root of [...workspace.roots, ...this.extraRoots]) {
       try {
         present.push(await canonicalRoot(root));
       } catch (error) {
         if (!(error instanceof RootsError)) throw error;
-        this.missing.push(root.uri);
+        missing.push(root.uri);
       }
     }
-    await this.roots.set(present);
+    return { present, missing };
   }
 }
 
