@@ -167,3 +167,8 @@ export interface BundlePlan {
 
 /** The largest bundle Atrium installs, and the most its files may unpack to. */
 export const BUNDLE_LIMITS = { fileBytes: 40 * 1024 * 1024, unpackedBytes: 400 * 1024 * 1024, entries: 10_000 } as const;
+
+/** A registry entry's name without its namespace, as a person calls it: `io.github.alice/weather` → `weather`. */
+export function shortName(name: string): string {
+  return name.slice(name.indexOf('/') + 1);
+}

@@ -9,7 +9,7 @@ import { shellWord } from '../../shared/domain.ts';
 import { nearestWord } from '../../shared/nearestWord.ts';
 import { readFieldProblems } from '../../shared/fieldProblems.ts';
 import type { RegistrySearch } from '../../shared/installs.ts';
-import { BUNDLE_LIMITS } from '../../shared/installs.ts';
+import { BUNDLE_LIMITS, shortName } from '../../shared/installs.ts';
 import { timeFromNow } from '../../shared/timeFromNow.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import type { CliInvocation } from './cliArgs.ts';
@@ -103,7 +103,7 @@ async function planEntry(core: RunningHost, wanted: { name: string; version?: st
     const same = listed.find((entry) => entry.name === wanted.name);
     if (same) throw new CliFailure(`${(error as Error).message}: its latest version there is ${visible(same.version)}`);
     const names = listed.map((entry) => entry.name);
-    const byShortName = names.filter((name) => name.slice(name.indexOf('/') + 1) === wanted.name);
+    const byShortName = names.filter((name) => shortName(name) === wanted.name);
     const meant = byShortName.length === 1 ? byShortName[0] : nearestWord(wanted.name, names);
     throw meant ? new CliFailure(`${(error as Error).message}: did you mean ${visible(meant)}?`) : error;
   }

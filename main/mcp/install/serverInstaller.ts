@@ -6,7 +6,7 @@
 // definition it waits for the person's approval, which shows its origin.
 
 import type { BundlePlan, InstallPlan, InstalledAlready, PolicyBlock, RegistrySearch, ServerOrigin } from '../../../shared/installs.ts';
-import { BUNDLE_LIMITS, describeBlock } from '../../../shared/installs.ts';
+import { BUNDLE_LIMITS, describeBlock, shortName } from '../../../shared/installs.ts';
 import type { ServerSnapshot } from '../../../shared/domain.ts';
 import type { ServerDefinition } from '../config/serverConfig.ts';
 import { SERVER_SECRET_PREFIX, referencedSecrets } from '../config/secretReferences.ts';
@@ -269,9 +269,4 @@ export class ServerInstaller {
     if (free(clean)) return clean;
     for (let n = 2; ; n++) if (free(`${clean}-${n}`)) return `${clean}-${n}`;
   }
-}
-
-/** `io.github.alice/weather` → `weather`. */
-function shortName(name: string): string {
-  return name.slice(name.indexOf('/') + 1);
 }
