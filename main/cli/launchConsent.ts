@@ -10,6 +10,7 @@ import type { RunningHost } from '../app/hostCore.ts';
 import { describeLaunch, shellWord } from '../../shared/domain.ts';
 import { missingProgramSentence } from '../../shared/missingProgram.ts';
 import { visible } from './formatOutput.ts';
+import { askChoice, YES_OR_NO } from './terminalChoice.ts';
 
 export interface LaunchConsentIo {
   err(text: string): void;
@@ -77,8 +78,9 @@ export async function settleLaunchApprovals(core: RunningHost, io: LaunchConsent
     const review = await core.api.reviewServerLaunch({ serverId: server.id });
     for (const line of describeReview(review)) io.err(line);
     if (io.ask) {
-      const answer = (await io.ask(`  Start ${visible(review.serverId)} with this definition? [y] yes, [n] no: `, signal)).trim();
-      if (/^y(es)?$/i.test(answer)) {
+      const ask = io.ask;
+      const start = await askChoice((question) => ask(question, signal), io.err, `  Start ${visible(review.serverId)} with this definition? [y] yes, [n] no: `, YES_OR_NO, false);
+      if (start) {
         await core.api.approveServerLaunch({ serverId: review.serverId, hash: review.hash });
         continue;
       }

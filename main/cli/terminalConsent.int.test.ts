@@ -95,6 +95,42 @@ describe('answering on the terminal', () => {
     }
   });
 
+  test('a reply that is none of the answers is said back and asked again, never taken for a no; a word names its answer', async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }] }, { text: 'Three.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'add 1 and 2', ...flags], ['ys', 'Yes']);
+      assert.equal(code, 0, err);
+      assert.equal(asked.length, 2, 'the slip was asked again');
+      assert.match(err, /“ys” is not one of the answers: type y, a, r, n or N, or press Enter for no\./);
+      assert.match(out, /\[→ done: 3\]/, '"Yes" allowed the call once');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  test('Enter alone is the safe answer: the call is not made', async () => {
+    const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }] }, { text: 'Not run.' }]);
+    try {
+      const flags = ['--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url, '--approve', 'ask'];
+      const { code, out, err, asked } = await withTerminal(['chat', 'add 1 and 2', ...flags], ['']);
+      assert.equal(code, 0, err);
+      assert.equal(asked.length, 1);
+      assert.doesNotMatch(out, /\[→ done: 3\]/);
+      assert.match(out, /Not run\./);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  test("a slip at a server's question is asked again; \"cancel\" names its answer", async () => {
+    const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"message": "Who are you?"}', '--elicit', 'ask'], ['yse', 'cancel']);
+    assert.equal(code, 0, err);
+    assert.equal(asked.length, 2);
+    assert.match(err, /“yse” is not one of the answers: type y, d or c, or press Enter for decline\./);
+    assert.match(out, /"action":\s*"cancel"/);
+  });
+
   test('two calls of one step are asked once, the second listed, and [s] runs both; what [c] and [a] reach is said before the answer', async () => {
     const llm = await startFakeAnthropic([{ toolCalls: [{ name: 'echo__add', input: { a: 1, b: 2 } }, { name: 'echo__echo', input: { text: 'hi' } }] }, { text: 'Both.' }]);
     try {
