@@ -3,7 +3,7 @@
 // messages. Printed for a person, or as JSON with --json; the exit code says whether it went well.
 
 import { nearestWord } from '../../shared/nearestWord.ts';
-import { writeFile } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import type { JsonObject } from '../../shared/contract.ts';
 import { safeJson } from '../../shared/serverText.ts';
 import type { RunningHost } from '../app/hostCore.ts';
@@ -158,16 +158,26 @@ function toStringArguments(args: Record<string, unknown>): Record<string, string
 }
 
 /**
- * `atrium read … --output FILE`: the resource's one content saved as it is, text or binary. Its bytes go
- * only to the file the person named, never to standard output, where a pipe may end at a terminal.
+ * `atrium read … --output FILE`: the resource's one content saved as it is, text or binary, in a new file.
+ * Its bytes go only to the file the person named, never to standard output, where a pipe may end at a terminal.
  */
 async function saveResource(result: JsonObject, file: string, io: AnswerIo): Promise<number> {
   const bytes = format.oneContentBytes(result);
   if (typeof bytes === 'number') throw new CliFailure(`the resource has ${bytes === 0 ? 'no contents' : `${bytes} contents`}, and --output saves one: read it without --output to see ${bytes === 0 ? 'what the server said' : 'them'}`);
+  let created = false;
   try {
-    await writeFile(file, bytes);
+    // Never over a file that is there: a slip in its name must not cost the person what it held.
+    const handle = await open(file, 'wx');
+    created = true;
+    try {
+      await handle.writeFile(bytes);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    const why: Record<string, string> = { ENOENT: 'its folder does not exist', EACCES: 'you may not write there', EPERM: 'you may not write there', EISDIR: 'that is a folder', ENOSPC: 'the disk is full', EROFS: 'that disk is read-only' };
+    // A write cut short (a full disk) leaves no half of the resource behind to be taken for all of it.
+    if (created) await rm(file, { force: true }).catch(() => undefined);
+    const why: Record<string, string> = { EEXIST: 'there is a file there already; name another, or remove that one first', ENOENT: 'its folder does not exist', EACCES: 'you may not write there', EPERM: 'you may not write there', EISDIR: 'that is a folder', ENOSPC: 'the disk is full', EROFS: 'that disk is read-only' };
     const reason = why[(error as NodeJS.ErrnoException).code ?? ''] ?? 'the file could not be written';
     throw new CliFailure(`could not save it to ${format.visible(file)}: ${reason}`);
   }

@@ -159,6 +159,11 @@ describe('atrium CLI', () => {
     // server-everything's blob is text that says when it was made, so the two reads differ only in that.
     const made = / created at [^\n]*$/;
     assert.equal((await readFile(join(home, 'blob.bin'), 'utf8')).replace(made, ''), Buffer.from(content.blob, 'base64').toString('utf8').replace(made, ''));
+    await writeFile(join(home, 'mine.txt'), 'what the person wrote');
+    const again = await atrium(home, 'read', 'everything', uri, '--output', join(home, 'mine.txt'));
+    assert.equal(again.code, 1, 'a file that is there is not written over');
+    assert.match(again.stderr, /could not save it to .*mine\.txt: there is a file there already; name another, or remove that one first$/m);
+    assert.equal(await readFile(join(home, 'mine.txt'), 'utf8'), 'what the person wrote');
     const nowhere = await atrium(home, 'read', 'everything', uri, '--output', join(home, 'no-such-folder', 'blob.bin'));
     assert.equal(nowhere.code, 1);
     assert.match(nowhere.stderr, /could not save it to .*blob\.bin: its folder does not exist$/m);

@@ -80,7 +80,7 @@ commands:
   call <server> <tool> [name=value...]  call a tool: its arguments as name=value words (typed as the
                                    tool says: a=1 is a number where it takes one) or one JSON object
   resources | templates | prompts  list resources, resource templates, prompts
-  read <server> <uri> [--output FILE]   read a resource; --output saves it to FILE as it is (a binary one too)
+  read <server> <uri> [--output FILE]   read a resource; --output saves it to FILE as it is (a binary one too), never over a file there
   prompt <server> <name> [name=value...]  get a prompt with arguments (or one JSON object)
   skills [--server S]              list servers' skills (from their listings: no skill file is read)
   skill <server> <name|uri> [file]  show a skill's SKILL.md (or one of its listed files), checked against its listing
