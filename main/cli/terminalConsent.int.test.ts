@@ -40,11 +40,11 @@ describe('answering on the terminal', () => {
   });
 
   test('an answer that does not fit its field is explained and only that field is asked again', async () => {
-    const replies = ['y', 'Ada', 'old', '-3', '42', 'not-an-email', 'ada@example.com', 'purple', 'red'];
+    const replies = ['y', 'Ada', '0x2A', '-3', '42', 'not-an-email', 'ada@example.com', 'purple', 'red'];
     const { code, out, err, asked } = await withTerminal(['call', 'echo', 'ask', '{"form": "checked"}', '--elicit', 'ask'], replies);
     assert.equal(code, 0, err);
     assert.deepEqual(asked.slice(1), ['  Name*: ', '  Age*: ', '  Age*: ', '  Age*: ', '  Email (email): ', '  Email (email): ', '  Colour (red, green): ', '  Colour (red, green): ']);
-    assert.match(err, /✗ Age: "old" is not a number; try again/);
+    assert.match(err, /✗ Age: "0x2A" is not a number; try again/, 'a number is read in decimal only');
     assert.match(err, /✗ Age must be at least 0; try again/);
     assert.match(err, /✗ Email must be an email address, like ada@example\.com; try again/);
     assert.match(err, /✗ Colour: choose from red, green; try again/);

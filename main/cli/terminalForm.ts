@@ -6,6 +6,7 @@ import type { JsonObject } from '../../shared/contract.ts';
 import { checkAnswer } from '../../shared/formAnswers.ts';
 import type { FormField } from '../../shared/pendingPayloads.ts';
 import { oneLine, visible } from './formatOutput.ts';
+import { decimalNumber } from './wordArguments.ts';
 
 type JsonValue = JsonObject[string];
 
@@ -62,8 +63,8 @@ function readAnswer(field: FormField, text: string): { value: JsonValue | undefi
       return { problem: 'answer y or n' };
     case 'number':
     case 'integer': {
-      const number = Number(text);
-      if (!Number.isFinite(number)) return { problem: `"${visible(text)}" is not a number` };
+      const number = decimalNumber(text);
+      if (number === undefined) return { problem: `"${visible(text)}" is not a number` };
       if (field.kind === 'integer' && !Number.isInteger(number)) return { problem: `"${visible(text)}" is not a whole number` };
       return { value: number };
     }

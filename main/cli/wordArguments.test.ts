@@ -38,6 +38,12 @@ test('a value that does not fit its type is left as typed, for the check to name
   assert.deepEqual(argumentsFromWords(['a=x', 'loud=yes', 'tags=[x', 'count='], "the tool's", schema), { a: 'x', loud: 'yes', tags: '[x', count: '' });
 });
 
+test('a number is read in decimal, as JSON writes it: "0x10", "0b1", "1_000" and "Infinity" are left as typed', () => {
+  assert.deepEqual(argumentsFromWords(['a=0x10', 'count=0b1', 'maybe=1_000', 'other=1'], "the tool's", schema), { a: '0x10', count: '0b1', maybe: '1_000', other: '1' });
+  assert.deepEqual(argumentsFromWords(['a=Infinity'], "the tool's", schema), { a: 'Infinity' });
+  assert.deepEqual(argumentsFromWords(['a=-2.5e3', 'count=+7', 'maybe=.5'], "the tool's", schema), { a: -2500, count: 7, maybe: 0.5 });
+});
+
 test('a value may hold "=" and spaces; a prompt’s are all text', () => {
   assert.deepEqual(argumentsFromWords(['query=a = b and c'], "the prompt's"), { query: 'a = b and c' });
   assert.deepEqual(argumentsFromWords(['a=1'], "the prompt's"), { a: '1' });

@@ -47,15 +47,22 @@ function jsonObject(text: string, of: ArgumentsOf): { arguments: Record<string, 
   return isRecord(value) ? { arguments: value } : { problem: `${of} arguments must be a JSON object` };
 }
 
+/**
+ * The number typed in decimal, as JSON writes numbers (a sign, a fraction and an exponent allowed), or
+ * undefined. Not JavaScript's own reading, which takes "0x10" for 16, "0b1" for 1 and " " for 0.
+ */
+export function decimalNumber(text: string): number | undefined {
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return undefined;
+  const number = Number(text);
+  return Number.isFinite(number) ? number : undefined;
+}
+
 /** The typed word as its property's schema takes it; as typed when it does not fit (or no type is said). */
 function valueAs(text: string, property: Record<string, unknown>): unknown {
   const types = Array.isArray(property.type) ? property.type : [property.type];
   const type = types.find((candidate) => candidate !== 'null' && candidate !== 'string');
   if (types.includes('string') || type === undefined) return text;
-  if (type === 'number' || type === 'integer') {
-    const number = Number(text);
-    return text.trim() !== '' && Number.isFinite(number) ? number : text;
-  }
+  if (type === 'number' || type === 'integer') return decimalNumber(text) ?? text;
   if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
   if (type === 'object' || type === 'array') {
     try {
