@@ -80,8 +80,10 @@ describe('atrium registry search and atrium install', () => {
       ['com.example/tickets', ['--env', 'tenant=acme', '--env', `token=${SECRETS.tickets}`]],
     ];
     for (const [name, values] of installs) {
+      const downloads = registry.requests.filter((request) => request.startsWith('/files/')).length;
       const run = await atrium('install', name, ...values);
       assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+      if (name.endsWith('/greeter')) assert.equal(registry.requests.filter((request) => request.startsWith('/files/')).length - downloads, 1, 'the bundle is downloaded once, for its plan and its install');
       assert.match(run.stdout, /^Installed [\w-]+ in .*servers\.json\. It is not trusted/m);
       assert.match(run.stderr, /not started until you approve it\. To approve it: atrium servers approve [\w-]+$/m);
     }

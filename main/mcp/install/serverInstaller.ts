@@ -29,6 +29,7 @@ import { registryClient } from './registry/registryClient.ts';
 import type { RegistryLists } from './registry/registryLists.ts';
 import type { RegistryRecord } from './registry/registryRecords.ts';
 import { entryView, publisherOf, searchRecords } from './registry/registryViews.ts';
+import { RecentBundles } from './recentBundles.ts';
 
 /** What an organisation's policy says before anything is installed (main/host/policy/ implements it). */
 export interface InstallPolicy {
@@ -73,6 +74,8 @@ export interface BundleInstall {
 
 export class ServerInstaller {
   private readonly deps: InstallerDeps;
+  /** A bundle planned is installed from the file the plan downloaded and checked. */
+  private readonly recentBundles = new RecentBundles();
 
   constructor(deps: InstallerDeps) {
     this.deps = deps;
@@ -113,12 +116,15 @@ export class ServerInstaller {
     return { registry: address, entry: entryView(record, address), choices, suggestedId: this.freeName(shortName(name)), installed: this.installedFrom('registry', record.server.name) };
   }
 
-  /** The bundle a registry entry's package points at, fetched and checked against the hash the entry gives. */
+  /** The bundle a registry entry's package points at, fetched (or kept from its plan) and checked against the hash the entry gives. */
   private async entryBundle(record: RegistryRecord, choice: number): Promise<BundleRead> {
     const pkg = record.server.packages?.[choice];
     if (!pkg || pkg.registryType !== 'mcpb') throw new InstallError('invalid_params', `${record.server.name} has no bundle numbered ${choice + 1}`);
     if (!pkg.fileSha256) throw new InstallError('invalid_params', `${record.server.name} lists a bundle without its SHA-256, which Atrium needs to check the file`);
-    return readBundle(await this.download(pkg.identifier), pkg.fileSha256);
+    const bytes = this.recentBundles.get(pkg.identifier, pkg.fileSha256) ?? (await this.download(pkg.identifier));
+    const read = await readBundle(bytes, pkg.fileSha256);
+    this.recentBundles.keep(pkg.identifier, pkg.fileSha256, bytes);
+    return read;
   }
 
   async installFromRegistry(request: RegistryInstall): Promise<ServerSnapshot> {
