@@ -91,6 +91,19 @@ describe('atrium chat', () => {
     assert.match(stderr, /^atrium: Anthropic provider "anthropic" rejected the API key \(HTTP 401\)/m);
     assert.doesNotMatch(stderr, /\n\s+at /);
     assert.ok(!stderr.includes(key), 'the key is not printed');
+    const history = await atrium(home, ['history', '--search', 'hello?']);
+    assert.equal(history.stdout, 'No conversations match “hello?”.\n', 'a conversation of nothing but the failed message is not kept');
+  });
+
+  test('a turn that fails after the model did something keeps what was done, and says how to go on from it', async () => {
+    script.push({ toolCalls: [{ name: 'echo__add', input: { a: 4, b: 4 } }] }, { error: { status: 529, message: 'Overloaded' } });
+    const { code, stdout, stderr } = await atrium(home, ['chat', 'add 4 and 4', ...flags()]);
+    assert.equal(code, 1, stdout);
+    assert.match(stdout, /\[→ done: 8\]/);
+    const id = /--conversation ([0-9a-f-]{36}) goes on from it\)$/m.exec(stderr)?.[1];
+    assert.ok(id, stderr);
+    const history = await atrium(home, ['history', '--search', 'add 4 and 4']);
+    assert.match(history.stdout, new RegExp(`^${id} `));
   });
 
   test('a provider that is not configured is one clear line, before any server starts', async () => {

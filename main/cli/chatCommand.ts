@@ -105,7 +105,16 @@ export async function runChat(invocation: CliInvocation, home: string, io: ChatI
       // The reply's last line is ended; a turn that printed nothing (it failed to start) adds no empty line.
       shown.endLine();
       // A turn that failed once it began is saved with its failure, as the window shows it; the terminal says it.
-      if (stopReason === 'error') throw new CliFailure(await turnFailure(core, id));
+      if (stopReason === 'error') {
+        const { failure, answered } = await turnFailure(core, id);
+        // A conversation this command began, whose model neither said nor did anything, holds only what was
+        // typed on this command line: nothing is left in the history for a command that did nothing.
+        if (invocation.conversation === undefined && !answered) {
+          await core.api.deleteConversation({ conversationId: id });
+          throw new CliFailure(failure);
+        }
+        throw new CliFailure(`${failure} (what was done is saved: atrium chat "…" --conversation ${id} goes on from it)`);
+      }
       io.err(`atrium: conversation ${id} (${usage.inputTokens} tokens in, ${usage.outputTokens} out${stopReason === 'end_turn' ? '' : `; stopped: ${stopReason}`})`);
       if (stopReason === 'cancelled') return signal?.aborted ? interruptedExit(signal, io.err) : 130;
       return await waitForTasks(tasks, id, io, signal);
@@ -136,10 +145,13 @@ async function waitForTasks(tasks: TaskLines, conversationId: string, io: ChatIo
   return 0;
 }
 
-/** Why the conversation's last reply failed, as saved with it. */
-async function turnFailure(core: RunningHost, conversationId: string): Promise<string> {
+/** Why the conversation's last reply failed, as saved with it, and whether the model answered anything in it. */
+async function turnFailure(core: RunningHost, conversationId: string): Promise<{ failure: string; answered: boolean }> {
   const { messages } = await core.api.getConversation({ conversationId });
-  return messages.findLast((message) => message.role === 'assistant' && message.error !== undefined)?.error ?? 'the turn failed';
+  return {
+    failure: messages.findLast((message) => message.role === 'assistant' && message.error !== undefined)?.error ?? 'the turn failed',
+    answered: messages.some((message) => message.role !== 'user' && message.content.some((part) => part.type !== 'text' || part.text.trim() !== '')),
+  };
 }
 
 /** Prints the turn as it happens, until `stop`; `endLine` ends a line the reply left open. */
