@@ -6,12 +6,14 @@
 // (an elicitation, during the call), and `edit_refresh` changes `refresh_chart`'s definition and says so
 // (tools/list_changed), as a server that turns on its user would, between two calls of its view.
 // Built on the low-level Server so the tools' `_meta` goes out exactly as written.
-//   node e2e/servers/appViewServer.ts [--legacy]    stdio, both protocol eras (--legacy: 2025 era only)
+//   node e2e/servers/appViewServer.ts [--legacy] [--view-fails-once]    stdio, both protocol eras (--legacy:
+//   2025 era only); --view-fails-once: the first read of the chart's page fails
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 export const VIEW_URI = 'ui://charts/view.html';
+let failsOnce = process.argv.includes('--view-fails-once');
 export const HOSTILE_VIEW_URI = 'ui://charts/hostile.html';
 export const MAP_VIEW_URI = 'ui://charts/map.html';
 
@@ -175,6 +177,11 @@ function createAppViewServer(): Server {
     ],
   }));
   server.setRequestHandler('resources/read', (request) => {
+    // --view-fails-once: the chart's page is not ready the first time it is read, as a busy server's may not be.
+    if (failsOnce && request.params.uri === VIEW_URI) {
+      failsOnce = false;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the chart is still being drawn');
+    }
     const html = VIEWS[request.params.uri];
     if (html === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
     // The inspector declares one origin it may reach (and one it may not: not https), as a real view might.

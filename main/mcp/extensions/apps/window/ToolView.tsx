@@ -29,6 +29,8 @@ export function ToolView({ call, tool }: { call: ViewedCall; tool: ToolSummary &
   const [trustError, setTrustError] = useState<string | null>(null);
   const [document, setDocument] = useState<ToolViewDocument | null>(() => cachedDocument(call.serverId, call.tool));
   const [failure, setFailure] = useState<string | null>(null);
+  // Each Try again reads the page once more: a server that was busy or restarting may send it now.
+  const [attempt, setAttempt] = useState(0);
   const [shown, setShown] = useState(() => shownCalls.has(call.id));
   const [closedNote, setClosedNote] = useState<string | null>(null);
 
@@ -45,7 +47,7 @@ export function ToolView({ call, tool }: { call: ViewedCall; tool: ToolSummary &
     return () => {
       current = false;
     };
-  }, [api, call.serverId, call.tool, document, sandbox]);
+  }, [api, call.serverId, call.tool, document, sandbox, attempt]);
 
   const label = `View of ${call.serverId}/${call.tool}`;
   if (!sandbox) {
@@ -55,7 +57,23 @@ export function ToolView({ call, tool }: { call: ViewedCall; tool: ToolSummary &
       </p>
     );
   }
-  if (failure) return <p className="tool-view-note" role="alert">The view could not be shown: {failure}</p>;
+  if (failure) {
+    return (
+      <div className="tool-view-note tool-view-failure row-actions">
+        <p role="alert">The view could not be shown: {failure}</p>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => {
+            setFailure(null);
+            setAttempt((count) => count + 1);
+          }}
+        >
+          Try again
+        </button>
+      </div>
+    );
+  }
   if (!document) return <p className="tool-view-note muted">Loading the view…</p>;
   // Of what the view asks for, what the person allowed the server's views: the frame gets only these.
   const allowed = document.permissions.filter((permission) => granted?.some((grant) => grant.permission === permission) === true);
