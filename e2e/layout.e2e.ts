@@ -122,6 +122,36 @@ test('removing a server asks in place, with Keep focused, and never opens a brow
   expect(browserDialogs, 'no native confirm, alert or prompt').toEqual([]);
 });
 
+test("a server card's controls keep the keyboard while they work: Enabled, Restart, and Edit when its dialog closes", async ({ page, host }) => {
+  await openApp(page, host, ['echo', 'notes']);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  const card = page.getByRole('article', { name: 'echo', exact: true });
+  await expect(card.getByRole('status')).toHaveText('Ready');
+
+  const enabled = card.getByRole('switch', { name: 'echo enabled' });
+  await enabled.focus();
+  await page.keyboard.press('Space');
+  await expect(card.getByRole('status')).toHaveText('Disabled');
+  await expect(enabled, 'the switch still has the keyboard').toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(card.getByRole('status')).toHaveText('Ready');
+  await expect(enabled).toBeFocused();
+
+  const restart = card.getByRole('button', { name: 'Restart echo' });
+  await restart.focus();
+  await page.keyboard.press('Enter');
+  await expect(card.getByRole('status')).toHaveText('Ready');
+  await expect(restart, 'Restart still has the keyboard').toBeFocused();
+
+  const edit = card.getByRole('button', { name: 'Edit echo' });
+  await edit.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Edit echo' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Edit echo' })).toBeHidden();
+  await expect(edit, 'closing the editor gives the keyboard back to Edit').toBeFocused();
+});
+
 test('the Roots sidebar fits, with its Add button whole, at 1280 and 1024 px', async ({ page, host }) => {
   await openApp(page, host, []);
   await page.getByRole('button', { name: 'Roots' }).click();

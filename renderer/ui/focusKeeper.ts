@@ -24,9 +24,15 @@ export function keepFocusNearby(doc: Document): () => void {
     if (canTakeFocus(lost)) return;
     // A control that went (a card removed) leaves the keyboard in its part of the page; one still there but
     // unable to take it (Send while the turn runs) gives it to the message box, where the next thing is typed.
+    // Outward from where it was: the first part of the page still shown that holds a control able to take it
+    // (a card's row of buttons all unavailable gives way to the card, then the list around it).
     const nearby = () => {
-      const place = around.find((element) => element.isConnected && element.closest('[inert]') === null && element.getClientRects().length > 0);
-      return place ? [...place.querySelectorAll<HTMLElement>(FOCUSABLE)].find(canTakeFocus) : undefined;
+      for (const place of around) {
+        if (!place.isConnected || place.closest('[inert]') !== null || place.getClientRects().length === 0) continue;
+        const control = [...place.querySelectorAll<HTMLElement>(FOCUSABLE)].find(canTakeFocus);
+        if (control) return control;
+      }
+      return undefined;
     };
     const target = lost.isConnected ? (focusHomeElement() ?? nearby()) : (nearby() ?? focusHomeElement());
     target?.focus({ preventScroll: true });

@@ -35,7 +35,10 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   const reviewLaunch = useAtriumStore((state) => state.reviewLaunch);
   const { status } = server;
 
+  // While one action runs the others wait: its controls say so (aria-disabled) but keep the keyboard, so
+  // the person who pressed Restart or Enabled is still on it when it is done.
   const act = async (action: () => Promise<unknown>) => {
+    if (busy) return;
     setBusy(true);
     actionProblem.clear();
     try {
@@ -92,15 +95,15 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
           <Switch
             checked={status.kind !== 'disabled'}
             label={`${server.id} enabled`}
-            disabled={busy}
+            busy={busy}
             onChange={(enabled) => act(() => api.setServerEnabled({ serverId: server.id, enabled }))}
           >
             Enabled
           </Switch>
-          <button type="button" className="button" aria-label={`Edit ${server.id}`} disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
+          <button type="button" className="button" aria-label={`Edit ${server.id}`} aria-disabled={busy} onClick={() => act(async () => onEdit(await api.getServerConfig({ serverId: server.id })))}>
             Edit
           </button>
-          <button ref={removal.trigger} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} disabled={busy} onClick={removal.ask}>
+          <button ref={removal.trigger} type="button" className="button button-danger" aria-label={`Remove ${server.id}`} aria-disabled={busy} onClick={() => (busy ? undefined : removal.ask())}>
             Remove
           </button>
           {status.kind === 'needs-approval' ? (
@@ -118,7 +121,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
               type="button"
               className="button"
               aria-label={`Restart ${server.id}`}
-              disabled={busy}
+              aria-disabled={busy}
               onClick={() => act(() => api.restartServer({ serverId: server.id }))}
             >
               Restart
