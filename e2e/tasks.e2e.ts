@@ -116,6 +116,13 @@ test('a long call runs as a task while the conversation goes on; its question, i
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
     await expect(page.getByRole('button', { name: /^Tasks/ }), 'the keyboard goes back to the button that opened it').toBeFocused();
+    // Tabbed out of, the panel closes rather than float over the control that has the keyboard now.
+    await page.keyboard.press('Enter');
+    await expect(panel).toBeVisible();
+    // Its controls (the conversation, the follow-up choice, Cancel task), then one more Tab: out of it.
+    for (let presses = 0; presses < 10 && (await panel.isVisible()); presses += 1) await page.keyboard.press('Tab');
+    await expect(panel, 'the keyboard left the panel, and the panel went').toBeHidden();
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName), 'the keyboard is on the control it went to').not.toBe('BODY');
     // A conversation chosen in the panel is where the person goes: the cursor waits in its message box.
     await page.getByRole('button', { name: 'Tasks · 1 running' }).click();
     await panel.getByRole('button', { name: 'run the survey' }).click();

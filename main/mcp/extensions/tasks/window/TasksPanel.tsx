@@ -30,18 +30,36 @@ export function TasksPanel() {
   const showConversation = useAtriumStore((state) => state.showConversation);
   const heading = useRef<HTMLHeadingElement>(null);
   const toConversation = useRef(false);
+  const leftFor = useRef(false);
+  const panel = useRef<HTMLElement>(null);
   // Opened, the keyboard goes to it; closed by Escape or ×, back where it was; closed by choosing a
-  // conversation, to that conversation's message box, once it is shown.
+  // conversation, to that conversation's message box, once it is shown; closed by the keyboard leaving it
+  // for another control, left there.
   useEffect(() => {
     if (!open) return;
     const opener = document.activeElement;
     heading.current?.focus();
+    // The panel floats over the window's right side: once the keyboard lands on a control outside it (Tab
+    // past its end, which wraps round the page, or a dialog that opened), it closes rather than hide that
+    // control under it. Its own toggle is left to close it.
+    const onFocusIn = (event: FocusEvent) => {
+      const next = event.target;
+      if (!(next instanceof HTMLElement) || panel.current?.contains(next) || next.getAttribute('aria-controls') === 'tasks-panel') return;
+      leftFor.current = true;
+      setOpen(false);
+    };
+    document.addEventListener('focusin', onFocusIn);
     return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      if (leftFor.current) {
+        leftFor.current = false;
+        return;
+      }
       if (!toConversation.current) return returnFocus(opener);
       toConversation.current = false;
       requestAnimationFrame(() => focusHomeElement()?.focus());
     };
-  }, [open]);
+  }, [open, setOpen]);
   if (!open) return null;
   const running = tasks.filter((task) => task.endedAt === undefined).sort((a, b) => b.startedAt - a.startedAt);
   const ended = tasks.filter((task) => task.endedAt !== undefined).sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
@@ -71,7 +89,13 @@ export function TasksPanel() {
     </li>
   );
   return (
-    <aside id="tasks-panel" className="tasks-panel" aria-labelledby="tasks-panel-title" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+    <aside
+      id="tasks-panel"
+      className="tasks-panel"
+      aria-labelledby="tasks-panel-title"
+      ref={panel}
+      onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+    >
       <header className="tasks-panel-head">
         <h2 id="tasks-panel-title" ref={heading} tabIndex={-1}>
           Tasks
