@@ -84,7 +84,7 @@ test('a long list of conversations scrolls beneath New conversation and the sear
   await page.goto(host.url);
   const list = page.getByRole('navigation', { name: 'Conversations' });
   // Under the span each was last written in, newest first.
-  await expect(list.getByRole('heading')).toHaveText(['Today', 'Older']);
+  await expect(list.getByRole('heading')).toHaveText(['Conversations', 'Today', 'Older']);
   await expect(list.getByRole('region', { name: 'Today' }).getByRole('button', { name: 'Five thousand messages', exact: true })).toBeVisible();
   await expect(list.getByRole('region', { name: 'Older' }).locator('.conversation-open')).toHaveCount(OLDER_CONVERSATIONS);
   const oldest = list.getByRole('button', { name: 'Older conversation 0', exact: true });

@@ -12,6 +12,7 @@ import { ServersReadiness } from './ServersReadiness.tsx';
 import { ConversationExport } from './ConversationExport.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 import { ToolsInUse } from './ToolsInUse.tsx';
+import { ReplyAnnouncer } from './ReplyAnnouncer.tsx';
 import { usePreloadedViews } from './ToolCallCard.tsx';
 import { SkillsInUse } from '../../../main/mcp/extensions/skills/window/SkillsInUse.tsx';
 
@@ -66,6 +67,7 @@ export function ChatView() {
             scroller && <MessageList detail={detail} live={live} scroller={() => scroller} model={shown} />
           )}
         </div>
+        <ReplyAnnouncer conversationId={selectedId} messages={detail?.messages} />
         <Composer conversationId={selectedId} busy={busy} model={shown} dropZone={pane} />
       </section>
     </div>

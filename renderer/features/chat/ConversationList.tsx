@@ -73,6 +73,8 @@ export function ConversationList() {
 
   return (
     <nav className="conversations conversations-own-scroll" aria-label="Conversations">
+      {/* For a screen reader's list of headings: the date groups below are its sections, then the open conversation's title. */}
+      <h2 className="visually-hidden">Conversations</h2>
       <button
         ref={newButton}
         type="button"

@@ -50,6 +50,7 @@ export function ResourcesView() {
   return (
     <div className="resources">
       <nav className="conversations conversations-own-scroll" aria-label="Resources">
+        <h2 className="visually-hidden">Resources</h2>
         <label className="field">
           Server
           <select value={current ?? ''} onChange={(event) => setServerId(event.target.value)}>

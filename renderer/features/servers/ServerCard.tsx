@@ -53,11 +53,11 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   return (
     <article className={`card${selected ? ' card-selected' : ''}`} aria-labelledby={nameId}>
       <header className="card-head">
-        <h2 className="card-name" id={nameId}>
+        <h3 className="card-name" id={nameId}>
           <button type="button" className="card-select" aria-current={selected} onClick={onSelect}>
             {server.id}
           </button>
-        </h2>
+        </h3>
         <StatusBadge status={status} />
       </header>
       <p className="card-meta">

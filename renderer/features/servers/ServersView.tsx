@@ -37,6 +37,8 @@ export function ServersView() {
   return (
     <div className="servers">
       <section className="servers-list" aria-label="Servers">
+        {/* The view's heading, for a screen reader's list of headings; each card's name is one below it. */}
+        <h2 className="visually-hidden">Servers</h2>
         <div className="servers-actions">
           <button type="button" className="button" onClick={() => setImporting(true)}>
             Import…
