@@ -33,7 +33,7 @@ test('a hand-edited server waits for approval in the window; approved, it starts
     await test.step('the changed server shows its start dialog over the chat, with the approved and the new definition and the risks', async () => {
       const dialog = page.getByRole('dialog', { name: 'Start echo?' });
       await expect(dialog).toContainText('echo changed since you approved it');
-      await expect(page, 'the window says how many wait for an answer: echo and helper').toHaveTitle('(2) Atrium');
+      await expect(page, 'the window says how many wait for an answer: echo and helper').toHaveTitle('(2) New conversation — Atrium');
       await expect(dialog.getByLabel('Now: command line')).toHaveText([edited.command, ...edited.args].join(' '));
       await expect(dialog.getByLabel('Approved before: command line')).toHaveText([echo.command, ...echo.args].join(' '));
       // Every value is pinned; the dialog shows those that are not secrets.

@@ -20,7 +20,8 @@ export function useWindowTitle(viewLabel: string): void {
   // Servers' requests and the start dialogs of servers waiting for approval.
   const waiting = useAtriumStore((state) => state.pending.length + launchReviewsWaiting(state).length);
   useEffect(() => {
-    const place = inChat ? (conversationTitle ? shownText(conversationTitle) : null) : viewLabel;
+    // A conversation not begun yet is named as its pane's heading names it.
+    const place = inChat ? (conversationTitle ? shownText(conversationTitle) : 'New conversation') : viewLabel;
     document.title = windowTitle({ place, waiting });
   }, [conversationTitle, inChat, viewLabel, waiting]);
 }

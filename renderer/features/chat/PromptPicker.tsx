@@ -32,7 +32,11 @@ export function PromptPicker({ id, query, active, onOptions, onPick }: PromptPic
   return (
     <ul className="prompt-picker" role="listbox" id={id} aria-label={skills.length > 0 ? 'Prompts and skills' : 'Prompts'}>
       {error ? <li role="alert">{error}</li> : all === null ? <li className="muted">Loading prompts…</li> : null}
-      {all !== null && options.length === 0 ? <li className="muted">Nothing matches “{query}”.</li> : null}
+      {all !== null && options.length === 0 ? (
+        <li className="muted">
+          {all.length === 0 ? 'No server offers prompts or skills: a slash command runs one of those.' : <>Nothing matches “{query}”.</>}
+        </li>
+      ) : null}
       {options.map((option, index) => (
         <li
           key={optionKey(option)}
