@@ -304,6 +304,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await page.keyboard.press('Escape');
     await expect(confirm).toHaveCount(0);
     await expect(conversationButtons(page)).toHaveCount(3);
+    await expect(conversationsNav(page).getByRole('button', { name: 'Delete plan the garden party' }), 'kept, the keyboard is back on Delete').toBeFocused();
     await conversationsNav(page).getByRole('button', { name: 'Delete plan the garden party' }).click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(conversationButtons(page)).toHaveText(['Quokka facts', 'tell me a long story']);

@@ -29,19 +29,21 @@ type Mode = 'idle' | 'renaming' | 'confirming-delete';
 export function ConversationItem({ conversation, search, selected, onOpen, onRename, onDelete }: ConversationItemProps) {
   const [mode, setMode] = useState<Mode>('idle');
   const openButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const requestComposerFocus = useAtriumStore((state) => state.requestComposerFocus);
   const title = conversation.title || 'Untitled';
-  // The cursor comes back to the row when a rename ended from the keyboard or a deletion was kept, so the
-  // keyboard keeps its place (a click elsewhere keeps the focus where it went).
-  const refocus = useRef(false);
-  const backToIdle = (withFocus: boolean) => {
-    refocus.current = withFocus;
+  // The cursor comes back to the row when a rename ended from the keyboard, and to Delete when a deletion
+  // was kept (as a server card's Remove does), so the keyboard keeps its place (a click elsewhere keeps the
+  // focus where it went).
+  const refocus = useRef<'row' | 'delete' | null>(null);
+  const backToIdle = (focusOn: 'row' | 'delete' | null) => {
+    refocus.current = focusOn;
     setMode('idle');
   };
   useEffect(() => {
     if (mode !== 'idle' || !refocus.current) return;
-    refocus.current = false;
-    openButton.current?.focus();
+    (refocus.current === 'delete' ? deleteButton : openButton).current?.focus();
+    refocus.current = null;
   }, [mode]);
 
   if (mode === 'renaming') {
@@ -51,7 +53,7 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
           title={shownText(conversation.title)}
           label={`New title for ${title}`}
           onDone={(next, byKeyboard) => {
-            backToIdle(byKeyboard);
+            backToIdle(byKeyboard ? 'row' : null);
             if (next !== null) void onRename(next);
           }}
         />
@@ -61,7 +63,7 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
   if (mode === 'confirming-delete') {
     return (
       <li className="conversation conversation-confirm">
-        <DeleteConfirmation title={title} onKeep={() => backToIdle(true)} onDelete={() => void onDelete()} />
+        <DeleteConfirmation title={title} onKeep={() => backToIdle('delete')} onDelete={() => void onDelete()} />
       </li>
     );
   }
@@ -94,7 +96,7 @@ export function ConversationItem({ conversation, search, selected, onOpen, onRen
         <button type="button" className="icon-button" aria-label={`Rename ${title}`} title="Rename" onClick={() => setMode('renaming')}>
           ✎
         </button>
-        <button type="button" className="icon-button" aria-label={`Delete ${title}`} title="Delete" onClick={() => setMode('confirming-delete')}>
+        <button ref={deleteButton} type="button" className="icon-button" aria-label={`Delete ${title}`} title="Delete" onClick={() => setMode('confirming-delete')}>
           ✕
         </button>
       </span>
