@@ -1,23 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StoredMessage } from '../../../shared/conversation.ts';
 import { UNFINISHED_REPLY } from '../../../shared/conversation.ts';
-import { shownText } from '../../../shared/visibleText.ts';
 import { typedText } from './messageText.ts';
-import { spokenText } from './spokenText.ts';
-
-/** How much of a reply is read out: enough to know what it says; the list holds the rest. */
-const READ_OUT_CHARACTERS = 300;
 
 /**
- * Says to a screen reader that the model has replied, and the start of what it said: a reply streams in
- * silently (its row is busy until it ends), and a person who cannot see it must otherwise go looking.
- * Only a reply that comes in while its conversation is shown is said; opening a conversation says nothing.
- * A failed reply is said by its row's alert already.
+ * Says to a screen reader that the model has replied: a reply streams in silently (its row is busy until it
+ * ends), and a person who cannot see it must otherwise go and look whether it is done. The cue alone, not
+ * the reply's words: those are in the list, rendered, one step away, and a second copy of them in the page
+ * would be found by anything that looks for them there. Only a reply that comes in while its conversation
+ * is shown is said; opening a conversation says nothing. A failed reply is said by its row's alert already.
  */
 export function ReplyAnnouncer({ conversationId, messages }: { conversationId: string | null; messages: readonly StoredMessage[] | undefined }) {
   const [said, setSaid] = useState('');
   // The last reply of the conversation as first seen: what came before it is not news.
   const known = useRef<{ conversationId: string | null; replyId: string | undefined; loaded: boolean } | null>(null);
+  const count = useRef(0);
   const last = messages?.findLast((message) => message.role === 'assistant' && message.status !== 'streaming');
 
   useEffect(() => {
@@ -33,11 +30,13 @@ export function ReplyAnnouncer({ conversationId, messages }: { conversationId: s
     }
     if (!last || last.id === known.current.replyId) return;
     known.current.replyId = last.id;
-    const text = spokenText(shownText(typedText(last, '\n')));
     // A step that only called tools has no words: its calls' cards say how they went.
-    if (last.status === 'error' || text === '') return;
-    const start = text.length > READ_OUT_CHARACTERS ? `${text.slice(0, READ_OUT_CHARACTERS)}…` : text;
-    setSaid(last.status === 'incomplete' ? `${UNFINISHED_REPLY}: ${start}` : `The model replied: ${start}`);
+    if (last.status === 'error' || typedText(last).trim() === '') return;
+    // Each reply is said, also one worded like the last cue: a live region speaks when its text changes, so
+    // every other cue ends in a no-break space, which is not heard.
+    count.current += 1;
+    const cue = last.status === 'incomplete' ? `The model's reply ${UNFINISHED_REPLY.toLowerCase()}.` : 'The model replied.';
+    setSaid(count.current % 2 === 0 ? `${cue}\u00a0` : cue);
   }, [conversationId, messages, last]);
 
   return (
