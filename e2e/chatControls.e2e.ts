@@ -116,6 +116,7 @@ test('chat controls: stop a reply, cancel one tool call, a request withdrawn wit
     await reloadToChat(page);
     await expect(call.getByRole('status'), 'still running after the reload').toHaveText('Running');
     await expect(page.getByText('Thinking…'), 'the call is the reply’s, not a second one').toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Retry', exact: true }), 'no Retry while the reply is still being made').toHaveCount(0);
     const later = await value();
     await expect.poll(value, { message: 'the bar moves after the reload' }).toBeGreaterThan(later);
     await call.getByRole('button', { name: 'Cancel call' }).click();

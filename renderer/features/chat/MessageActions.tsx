@@ -61,8 +61,13 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
   const api = useAtriumApi();
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] !== undefined : false));
-  // Retry is offered while this reply is the conversation's very last message.
-  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
+  // Retry is offered while this reply is the conversation's very last message, and finished: a reply still
+  // being made (its turn runs, seen by a window reloaded midway too) is stopped first, never replaced under it.
+  const last = useAtriumStore((state) => {
+    const lastMessage = state.detail?.messages.at(-1);
+    return lastMessage?.id === messageId && lastMessage.status !== 'streaming';
+  });
+  const running = useAtriumStore((state) => state.conversations.some((c) => c.id === conversationId && c.running));
   const setSendError = useAtriumStore((state) => state.setSendError);
   const startSending = useAtriumStore((state) => state.startSending);
   const doneSending = useAtriumStore((state) => state.doneSending);
@@ -76,7 +81,7 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
       .catch((failure: unknown) => setSendError(id, errorMessage(failure)))
       .finally(() => doneSending(sendNumber));
   };
-  if (!conversationId || !last) return null;
+  if (!conversationId || !last || running) return null;
   return (
     <button type="button" className="icon-button" aria-label="Retry" disabled={busy} onClick={() => retry(conversationId)}>
       Retry
