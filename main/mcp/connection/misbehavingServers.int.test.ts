@@ -32,6 +32,41 @@ describe('a server that writes its log where MCP messages go, and never answers'
   });
 });
 
+describe('a server whose tool list holds tools the protocol does not allow', () => {
+  test('the tools that fit are offered, each one left out is named in the log with why, and the server is ready', async () => {
+    // Answers initialize and tools/list by hand: `echo` is a tool; the three after it are not.
+    const server = `
+      const tools = [
+        { name: 'echo', description: 'Says it back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+        { name: 'noschema', description: 'Has no input schema.' },
+        { name: 'numdesc', description: 12345, inputSchema: { type: 'object' } },
+        { name: 'badtype', inputSchema: { type: 'string' } },
+      ];
+      require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+        const m = JSON.parse(line);
+        const answer = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\\n');
+        if (m.method === 'initialize') answer({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'bad-list', version: '1.0.0' } });
+        else if (m.method === 'tools/list') answer({ tools });
+        else if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n');
+      });`;
+    const host = await startTestHost({ badlist: { command: process.execPath, args: ['-e', server], sandbox: false } }, { restartPolicy: fastRestarts });
+    try {
+      await host.core.hub.whenSettled();
+      const [listed] = await host.core.api.listServers({});
+      assert.equal(listed?.status.kind, 'ready', JSON.stringify(listed?.status));
+      const tools = await host.core.api.listTools({ serverId: 'badlist' });
+      assert.deepEqual(tools.map((tool) => tool.name), ['echo']);
+      const log = (await host.core.api.getServerLog({ serverId: 'badlist' })).map((line) => line.text).join('\n');
+      assert.match(log, /tool "noschema" left out: its inputSchema is missing, which every tool must have/);
+      assert.match(log, /tool "numdesc" left out: its description is not what the protocol allows \(expected string, received number\)/);
+      assert.match(log, /tool "badtype" left out: its inputSchema\.type is not what the protocol allows/);
+      assert.doesNotMatch(log, /"code": "invalid_type"|Invalid result for tools\/list/, 'no validation dump');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('stdio servers that misbehave', () => {
   let host: TestHost;
   before(async () => {

@@ -18,6 +18,7 @@ import { ServerLaunchError } from '../stdio/launchFailure.ts';
 import { ServerError } from './serverError.ts';
 import { toServerError } from './connectionErrors.ts';
 import { NeutralisingTransport } from './neutralisingTransport.ts';
+import { ToolListScreen } from './toolListScreen.ts';
 import { TracingTransport } from '../trace/tracingTransport.ts';
 import type { ServerTrace } from '../trace/serverTrace.ts';
 import { ServerLastWords, downloadHint } from './serverLastWords.ts';
@@ -108,10 +109,11 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.stderr.lastWords()}`;
       },
     });
-    // The SDK Client sees the server through three layers: the trace (every message as it travelled), the
+    // The SDK Client sees the server through four layers: the trace (every message as it travelled), the
+    // tool list screen (a tool that breaks the protocol's shape left out, not the whole list), the
     // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
     const traced = new TracingTransport(session.transport, options.trace);
-    const toolCalls = new ToolCallChannel(new NeutralisingTransport(traced, log, () => options.onToolsChangeAnnounced()));
+    const toolCalls = new ToolCallChannel(new NeutralisingTransport(new ToolListScreen(traced, log), log, () => options.onToolsChangeAnnounced()));
     session.toolCalls = toolCalls;
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
