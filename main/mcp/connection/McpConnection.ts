@@ -357,6 +357,9 @@ export class McpConnection extends SessionRequests {
 
   private onSessionClosed(session: Session, generation: number): void {
     if (!this.attempts.isCurrent(generation) || session !== this.session || session.retired) return;
+    // A start still under way (its lists being read) fails by itself, with this session's reason, and is
+    // counted once, there: counted here too, one start was two attempts and its reason was lost.
+    if (this.status.kind !== 'ready') return;
     this.session = undefined;
     this.catalog = emptyCatalog();
     this.toolChanges.reset();

@@ -4,7 +4,7 @@
 // One server's failure never touches another's.
 
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
@@ -61,6 +61,39 @@ describe('a server whose tool list holds tools the protocol does not allow', () 
       assert.match(log, /tool "numdesc" left out: its description is not what the protocol allows \(expected string, received number\)/);
       assert.match(log, /tool "badtype" left out: its inputSchema\.type is not what the protocol allows/);
       assert.doesNotMatch(log, /"code": "invalid_type"|Invalid result for tools\/list/, 'no validation dump');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('a server that exits as soon as it has answered initialize', () => {
+  test('each start is one attempt, and the card says why it ended: its exit and what it last wrote', async () => {
+    const starts = join(await makeTempDir('atrium-exit-after-init-'), 'starts');
+    const server = `
+      require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'start\\n');
+      require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+        const m = JSON.parse(line);
+        if (m.method === 'initialize') {
+          process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'brief', version: '1.0.0' } } }) + '\\n');
+          process.stderr.write('exiting after initialize\\n');
+          setTimeout(() => process.exit(0), 20);
+        } else if (m.method === 'server/discover') {
+          process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n');
+        }
+      });`;
+    const host = await startTestHost({ brief: { command: process.execPath, args: ['-e', server], sandbox: false } }, { restartPolicy: fastRestarts });
+    try {
+      const gaveUp = nextEvent(host.core, 'serverChanged', (server) => server.id === 'brief' && server.status.kind === 'error', 30_000);
+      gaveUp.catch(() => undefined);
+      const now = (await host.core.api.listServers({})).find((server) => server.id === 'brief');
+      const status = now?.status.kind === 'error' ? now.status : (await gaveUp).status;
+      const said = status?.kind === 'error' ? status.message : JSON.stringify(status);
+      const started = (await readFile(starts, 'utf8')).trim().split('\n').length;
+      assert.equal(started, fastRestarts.maxConsecutiveFailures, 'as many starts as the policy allows');
+      assert.match(said, new RegExp(`gave up after ${started} attempts`));
+      assert.match(said, /exited with code 0/);
+      assert.match(said, /exiting after initialize/);
     } finally {
       await host.close();
     }
