@@ -34,7 +34,7 @@ import { PendingRequests } from '../host/pendingRequests.ts';
 import { createResilientRunner } from '../host/tools/resilientRunner.ts';
 import { ToolCatalog } from '../host/tools/toolCatalog.ts';
 import { createToolCallPipeline } from '../host/tools/toolCallPipeline.ts';
-import { waitForStartingServers } from '../host/tools/startingServers.ts';
+import { waitForServerBack, waitForStartingServers } from '../host/tools/startingServers.ts';
 import { RootsStore } from '../host/rootsStore.ts';
 import type { SamplingPolicy } from '../host/sampling/samplingBroker.ts';
 import { createSamplingBroker } from '../host/sampling/samplingBroker.ts';
@@ -216,6 +216,7 @@ export async function startHostCore(options: HostCoreOptions): Promise<HostCore>
     // running call's conversation is noted, so what its server asks meanwhile is shown there.
     runner: activity.track(createResilientRunner({ call: (serverId, tool, args, options) => hub.startToolCall(serverId, tool, args, options) }, { isIdempotent: (serverId, tool) => catalog.isRepeatable(serverId, tool) })),
     serversSettled: () => rootsRestarts.settled(),
+    serverBack: (serverId, signal) => waitForServerBack(hub.has(serverId) ? hub.get(serverId) : undefined, signal),
     validator,
     audit,
     onProgress: (update) => events.emit('progress', update),

@@ -27,6 +27,36 @@ export interface TurnStart {
   signal: AbortSignal;
 }
 
+/** A server as a call waits for it: its status now, and a promise of its status once it is back or stopped trying. */
+export interface ReturningServer {
+  readonly snapshot: Pick<ServerSnapshot, 'id' | 'status'>;
+  whenBack(): Promise<ServerStatus>;
+}
+
+/**
+ * A call to a server that is starting, or starting again after a crash, waits for it (a bounded while, or
+ * until the call is stopped) rather than fail at once: the model that called it just before the crash
+ * would otherwise be told the tool is not there, though the server is back a second later. A server that
+ * failed for good, waits for the person or is off is not waited for.
+ */
+export async function waitForServerBack(server: ReturningServer | undefined, signal: AbortSignal, limitMs: number = SERVER_START_WAIT_MS): Promise<void> {
+  const kind = server?.snapshot.status.kind;
+  if (!server || (kind !== 'starting' && kind !== 'restarting') || signal.aborted) return;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped: (() => void) | undefined;
+  const giveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, limitMs);
+    stopped = resolve;
+    signal.addEventListener('abort', stopped, { once: true });
+  });
+  try {
+    await Promise.race([server.whenBack(), giveUp]);
+  } finally {
+    clearTimeout(timer);
+    if (stopped) signal.removeEventListener('abort', stopped);
+  }
+}
+
 /** Resolves once none of `servers` is starting, after `limitMs`, or when the turn is stopped. */
 export async function waitForStartingServers(servers: readonly StartingServer[], turn: TurnStart, limitMs: number = SERVER_START_WAIT_MS): Promise<void> {
   const starting = servers.filter((server) => server.snapshot.status.kind === 'starting');

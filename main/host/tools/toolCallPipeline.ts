@@ -48,6 +48,8 @@ export interface ToolCallPipelineDeps {
   onCallFailed?(serverId: string, said: string): void;
   /** Resolves once servers starting again on the host's own account (new roots, new sandboxes) are back, or after a bounded while. */
   serversSettled?(): Promise<void>;
+  /** Resolves once a server starting, or starting again after a crash, is back (or stopped trying), a bounded while, or when `signal` ends the call. */
+  serverBack?(serverId: string, signal: AbortSignal): Promise<void>;
   now?: () => number;
 }
 
@@ -122,6 +124,8 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
 
   const decideAndRun = async (request: ToolCallRequest, signal: AbortSignal): Promise<CallOutcome> => {
     const { serverId, tool: name, arguments: args, origin } = request;
+    // A server that crashed a moment ago is starting again: its tool is there once it is back.
+    await deps.serverBack?.(serverId, signal);
     const prepared = await prepare(request);
     if ('refused' in prepared) {
       const { refused } = prepared;

@@ -218,6 +218,11 @@ export class McpConnection extends SessionRequests {
     return this.settled.until(() => (this.status.kind === 'starting' ? undefined : this.status));
   }
 
+  /** Resolves once the server is up again or has stopped trying: as whenSettled, but past its restarts after a crash. */
+  whenBack(): Promise<ServerStatus> {
+    return this.settled.until(() => (this.status.kind === 'starting' || this.status.kind === 'restarting' ? undefined : this.status));
+  }
+
   protected async reconnectAfterExpiry(expired: Session): Promise<Session> {
     const generation = this.attempts.current;
     expired.retire();

@@ -133,6 +133,13 @@ describe('stdio servers that misbehave', () => {
     assert.equal(textOf(await host.core.api.callTool({ serverId: 'crashy', tool: 'ok' })), 'ok');
   });
 
+  test('a call made while a crashed server starts again waits for it and is made, rather than fail as "not ready"', async () => {
+    await assert.rejects(host.core.api.callTool({ serverId: 'crashy', tool: 'crash' }), /crashy: .*exited with code 3/);
+    const [now] = (await host.core.api.listServers({})).filter((s) => s.id === 'crashy');
+    assert.equal(now?.status.kind, 'restarting', 'the call below is made while the server is down');
+    assert.equal(textOf(await host.core.api.callTool({ serverId: 'crashy', tool: 'ok' })), 'ok');
+  });
+
   test('MCP 2024-11-05 Cancellation: a hanging call times out with a clear error, and the server hears notifications/cancelled', async () => {
     const cancelled = nextEvent(host.core, 'log', (l) => l.serverId === 'hangs' && /cancelled/.test(l.text));
     await assert.rejects(host.core.api.callTool({ serverId: 'hangs', tool: 'hang' }), /hangs: tool "hang": no answer within the time limit \(1 s\)/);
