@@ -113,7 +113,7 @@ export class Session {
     // tool list screen (a tool that breaks the protocol's shape left out, not the whole list), the
     // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
     const traced = new TracingTransport(session.transport, options.trace);
-    const toolCalls = new ToolCallChannel(new NeutralisingTransport(new ToolListScreen(traced, log), log, () => options.onToolsChangeAnnounced()));
+    const toolCalls = new ToolCallChannel(new NeutralisingTransport(new ToolListScreen(traced, log), log, () => options.onToolsChangeAnnounced()), (text, mistake) => log.add(mistake ? 'warning' : 'debug', 'host', text));
     session.toolCalls = toolCalls;
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);

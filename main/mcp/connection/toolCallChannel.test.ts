@@ -12,7 +12,8 @@ import { ToolCallChannel } from './toolCallChannel.ts';
 /** A channel over one end of an in-memory pair; the test answers as the server on the other end. */
 async function linked() {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const channel = new ToolCallChannel(clientSide);
+  const dropped: { text: string; mistake: boolean }[] = [];
+  const channel = new ToolCallChannel(clientSide, (text, mistake) => dropped.push({ text, mistake }));
   const passedOn: JSONRPCMessage[] = [];
   channel.onmessage = (message) => void passedOn.push(message);
   const atServer: JSONRPCMessage[] = [];
@@ -32,7 +33,7 @@ async function linked() {
     });
   await serverSide.start();
   await channel.start();
-  return { channel, serverSide, passedOn, serverReceives };
+  return { channel, serverSide, passedOn, serverReceives, dropped };
 }
 
 const callRequest = (message: JSONRPCMessage): message is JSONRPCMessage & { id: number; method: string } => 'method' in message && message.method === 'tools/call' && 'id' in message;
@@ -46,6 +47,20 @@ test('the answer to a call goes to that call; whatever else the server sends is 
   await serverSide.send({ jsonrpc: '2.0', id: (request as { id: number }).id, result: { content: [{ type: 'text', text: 'hi' }] } });
   assert.deepEqual(await call, { content: [{ type: 'text', text: 'hi' }] });
   assert.deepEqual(passedOn, [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, { jsonrpc: '2.0', id: 7, result: {} }]);
+});
+
+test('an answer to a request never sent is said as the server\'s mistake; one that comes after its call ended is noted quietly', async () => {
+  const { channel, serverSide, serverReceives, dropped } = await linked();
+  const call = channel.call({ name: 'wrongid', arguments: {} }, { timeout: 5_000 });
+  const request = (await serverReceives(callRequest)) as { id: number };
+  await serverSide.send({ jsonrpc: '2.0', id: request.id + 1000, result: { content: [] } });
+  assert.equal(dropped.length, 1);
+  assert.equal(dropped[0]?.mistake, true);
+  assert.match(dropped[0]?.text ?? '', new RegExp(`^the server answered request ${request.id + 1000}, which Atrium never sent; the answer was dropped`));
+  await serverSide.send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text: 'at last' }] } });
+  await call;
+  await serverSide.send({ jsonrpc: '2.0', id: request.id, result: { content: [] } });
+  assert.deepEqual(dropped.at(-1), { text: `an answer to request ${request.id} came after its call had ended (its time limit, or it was called off); it was dropped`, mistake: false });
 });
 
 test('a task in answer to a call not made as one is refused as such, not taken for a result with no content', async () => {

@@ -16,7 +16,7 @@
 // is above it (McpConnection's error mapping, session expiry) cannot tell the difference.
 
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Progress } from '@modelcontextprotocol/client';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Progress, Transport } from '@modelcontextprotocol/client';
 import { checkCallToolResult } from './callToolResultShape.ts';
 import { TransportDecorator } from './transportDecorator.ts';
 
@@ -72,12 +72,19 @@ const LISTEN_AFTER_MS = 20;
 
 export class ToolCallChannel extends TransportDecorator {
   readonly #pending = new Map<number, PendingCall>();
+  /** Told of an answer the channel dropped: for an id it never sent (a server's mistake), or late. */
+  readonly #onDropped: (text: string, mistake: boolean) => void;
   #nextId = FIRST_ID;
   #closedWith: Error | undefined;
   // One timer for every call, set for the earliest deadline or start of listening, instead of a timer per
   // call: with many calls in flight, arming and clearing a timer each was a measurable part of a call's cost.
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
+
+  constructor(inner: Transport, onDropped: (text: string, mistake: boolean) => void = () => undefined) {
+    super(inner);
+    this.#onDropped = onDropped;
+  }
 
   protected receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     if (!this.take(message)) this.deliver(message, extra);
@@ -146,7 +153,12 @@ export class ToolCallChannel extends TransportDecorator {
     const id = (message as { id?: unknown }).id;
     if (!isOwnId(id)) return false;
     const call = this.#pending.get(id);
-    if (!call) return true;
+    if (!call) {
+      // A call that waits for it would otherwise only run out of time, with nothing said of why.
+      if (id >= this.#nextId) this.#onDropped(`the server answered request ${id}, which Atrium never sent; the answer was dropped (a call that waits for its answer will run out of time)`, true);
+      else this.#onDropped(`an answer to request ${id} came after its call had ended (its time limit, or it was called off); it was dropped`, false);
+      return true;
+    }
     this.#forget(id, call);
     const settle = call.resolve as (answer: unknown) => void;
     if (call.raw) {
