@@ -17,7 +17,8 @@ export type ProtocolEra = 'modern' | 'legacy';
 /** A server's lifecycle as the person sees it. One state at a time, never a set of booleans. */
 export type ServerStatus =
   | { kind: 'disabled' }
-  | { kind: 'starting'; attempt: number }
+  /** `lastError`: from the second attempt on, why the one before failed (a start that hangs again says nothing new). */
+  | { kind: 'starting'; attempt: number; lastError?: string }
   | { kind: 'ready'; since: number }
   | { kind: 'restarting'; attempt: number; retryAt: number; lastError: string }
   | { kind: 'error'; message: string }
@@ -54,9 +55,13 @@ export function statusLabel(status: ServerStatus): string {
   }
 }
 
-/** Whether the person may ask for a restart from this state (a disabled server must be enabled first). */
+/**
+ * Whether the person may ask for a restart from this state (a disabled server must be enabled first). A
+ * first start is waited for; a start that failed before and is trying again may be begun afresh.
+ */
 export function canRestart(status: ServerStatus): boolean {
-  return status.kind !== 'disabled' && status.kind !== 'starting' && status.kind !== 'needs-approval' && status.kind !== 'blocked';
+  if (status.kind === 'starting') return status.attempt > 1;
+  return status.kind !== 'disabled' && status.kind !== 'needs-approval' && status.kind !== 'blocked';
 }
 
 /**

@@ -240,7 +240,9 @@ export class McpConnection extends SessionRequests {
     if (this.stoppedForGood) return;
     const generation = this.attempts.next();
     this.clearTimers();
-    this.setStatus({ kind: 'starting', attempt: this.consecutiveFailures + 1 });
+    // Trying again: why the last attempt failed stays in view while this one runs.
+    const lastError = this.status.kind === 'restarting' && this.consecutiveFailures > 0 ? this.status.lastError : undefined;
+    this.setStatus({ kind: 'starting', attempt: this.consecutiveFailures + 1, ...(lastError !== undefined ? { lastError } : {}) });
     try {
       const session = await this.connect(generation);
       if (!this.attempts.isCurrent(generation)) {

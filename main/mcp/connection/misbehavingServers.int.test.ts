@@ -11,6 +11,7 @@ import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import { isAlive, makeTempDir, nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
+import { canRestart } from '../../../shared/domain.ts';
 
 const textOf = (result: Record<string, unknown>) => ((result.content as { text?: string }[]) ?? []).map((c) => c.text ?? '').join('\n');
 const fastRestarts = { baseDelayMs: 50, maxDelayMs: 200, maxConsecutiveFailures: 3, healthyAfterMs: 60_000 };
@@ -94,6 +95,21 @@ describe('a server that exits as soon as it has answered initialize', () => {
       assert.match(said, new RegExp(`gave up after ${started} attempts`));
       assert.match(said, /exited with code 0/);
       assert.match(said, /exiting after initialize/);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('a server that never answers initialize', () => {
+  test('its second start says why the first failed, and may be restarted at once', async () => {
+    const host = await startTestHost({ mute: { ...fixtureCommand('hangServer', ['--hang-initialize']), sandbox: false } }, { restartPolicy: fastRestarts, connectTimeoutMs: 1_000 });
+    try {
+      const again = await nextEvent(host.core, 'serverChanged', (server) => server.id === 'mute' && server.status.kind === 'starting' && server.status.attempt === 2, 30_000);
+      assert.equal(again.status.kind, 'starting');
+      assert.match(again.status.kind === 'starting' ? (again.status.lastError ?? '') : '', /no answer to discovery or initialize within the time limit \(1 s\)/);
+      assert.equal(canRestart(again.status), true, 'a start that failed before may be begun afresh');
+      assert.equal(canRestart({ kind: 'starting', attempt: 1 }), false, 'a first start is waited for');
     } finally {
       await host.close();
     }

@@ -256,6 +256,8 @@ export function describeStatus(status: ServerStatus): string {
       return status.message;
     case 'restarting':
       return `restarting after: ${status.lastError}`;
+    case 'starting':
+      return status.lastError !== undefined ? `starting again after: ${status.lastError}` : 'starting';
     case 'needs-approval':
       return `not started: it is ${status.reason === 'new' ? 'new' : 'changed since you approved it'} and waits for your approval`;
     case 'blocked':

@@ -153,6 +153,13 @@ function StatusDetail({ status }: { status: ServerStatus }) {
         <UntrustedText text={status.message} />
       </p>
     );
+  if (status.kind === 'starting' && status.lastError !== undefined) {
+    return (
+      <p className="card-error">
+        <UntrustedText text={status.lastError} /> <span className="muted">Trying again (attempt {status.attempt}).</span>
+      </p>
+    );
+  }
   if (status.kind === 'restarting') {
     const at = new Date(status.retryAt).toLocaleTimeString();
     return (
