@@ -6,6 +6,7 @@
 import { utcTime } from '../../shared/timeFromNow.ts';
 import type { RunningHost } from '../app/hostCore.ts';
 import type { TokenUsage } from '../../shared/domain.ts';
+import { shellWord } from '../../shared/domain.ts';
 import { ONE_SHOT_CLOSE_GRACE_MS, startHostCore } from '../app/hostCore.ts';
 import { sayingWhomItWaitsFor } from './startingServersLine.ts';
 import { terminalConsent } from './terminalConsent.ts';
@@ -182,7 +183,12 @@ function showTurn(core: RunningHost, io: ChatIo): { stop(): void; endLine(): voi
           line(`[→ ${event.status}: ${visible(event.summary.split('\n')[0] ?? '')}]`);
           break;
         case 'notice':
-          io.err(`atrium: ${event.message}`);
+          // A withheld tool is reviewed here with its own command, not on a Tools tab this front end has not.
+          io.err(
+            event.withheld
+              ? `atrium: ${visible(event.withheld.serverId)}/${visible(event.withheld.tool)} is withheld: it changed since it was approved. See the change and approve it with: atrium tools approve ${visible(shellWord(event.withheld.serverId))} ${visible(shellWord(event.withheld.tool))}`
+              : `atrium: ${event.message}`,
+          );
           break;
         default:
           break;

@@ -9,6 +9,7 @@ import { runAtriumCli } from '../../e2e/fixtures/atriumCliProcess.ts';
 import { makeTempDir } from '../../e2e/fixtures/hostHarness.ts';
 import { fixtureCommand } from '../../e2e/servers/launch.ts';
 import { approveServers } from '../../e2e/fixtures/approvedServers.ts';
+import { startFakeAnthropic } from '../../e2e/fixtures/llm/fakeAnthropicServer.ts';
 
 let home = '';
 after(() => rm(home, { recursive: true, force: true }));
@@ -37,6 +38,17 @@ test('a changed tool is shown with what changed and the command that approves it
   assert.equal(refused.code, 1);
   assert.doesNotMatch(refused.stderr, /\n\s+at /, 'a sentence, not a stack trace');
   assert.match(refused.stderr, /^atrium: notes changed the tool "read_notes" since it was approved, so it cannot be called until you review and approve the new version .*atrium tools approve notes read_notes/);
+
+  // In a chat, the person is told at once, with the command that reviews it here (the window's Tools tab is not here).
+  const llm = await startFakeAnthropic([{ text: 'I cannot read your notes just now.' }]);
+  try {
+    const chat = await runAtriumCli(home, ['chat', 'read my notes', '--provider', 'anthropic', '--model', 'claude-test', '--base-url', llm.url], { ANTHROPIC_API_KEY: 'sk-ant-test-not-real' });
+    assert.equal(chat.code, 0, chat.stderr);
+    assert.match(chat.stderr, /^atrium: notes\/read_notes is withheld: it changed since it was approved\. See the change and approve it with: atrium tools approve notes read_notes$/m);
+    assert.doesNotMatch(chat.stderr, /Tools tab/);
+  } finally {
+    await llm.close();
+  }
 
   const slip = await runAtriumCli(home, ['tools', 'approve', 'notes', 'read_note']);
   assert.equal(slip.code, 1);
