@@ -7,6 +7,7 @@ import type { ToolResultContent } from '../../shared/conversation.ts';
 import { plainValue } from '../../shared/serverText.ts';
 import { base64ByteCount, textOfBytes } from '../../shared/blobText.ts';
 import { READ_RESULT_TOOL_NAME, textOf } from './resultPages.ts';
+import { DEFAULT_RESULT_BUDGET_CHARS } from '../../shared/resultBudget.ts';
 
 export interface ModelToolResult {
   content: ToolResultContent[];
@@ -28,7 +29,6 @@ interface Block {
   annotations?: { audience?: unknown; priority?: unknown };
 }
 
-export const DEFAULT_RESULT_BUDGET_CHARS = 100_000;
 
 /**
  * The result as the model gets it. With `callId`, a cut result's marker tells the model how to read the

@@ -1,10 +1,13 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { SavedContentBlock, SavedToolResult } from '../../../shared/conversation.ts';
 import type { OutputSchemaAtCall } from '../../../shared/domain.ts';
 import { useAtriumStore } from '../../store/useAtriumStore.ts';
 import { UntrustedText } from '../../ui/UntrustedText.tsx';
 import { base64ByteCount, blobAsText } from '../../../shared/blobText.ts';
 import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { shownText } from '../../../shared/visibleText.ts';
+import { DEFAULT_RESULT_BUDGET_CHARS } from '../../../shared/resultBudget.ts';
 
 /**
  * Every kind of content a tool may return, each shown for what it is: text, images, audio with a player,
@@ -40,11 +43,7 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
   const showResource = useAtriumStore((state) => state.showResource);
   switch (block.type) {
     case 'text':
-      return (
-        <pre className="tool-result-text">
-          <UntrustedText text={block.text ?? ''} />
-        </pre>
-      );
+      return <LongText text={block.text ?? ''} />;
     case 'image':
       return block.data && block.mimeType?.startsWith('image/') ? <img className="tool-result-image" alt={`Image returned by ${tool}`} src={`data:${block.mimeType};base64,${block.data}`} /> : null;
     case 'audio':
@@ -66,6 +65,40 @@ function Block({ serverId, tool, block }: { serverId: string; tool: string; bloc
     default:
       return <p className="muted">[{block.type} content]</p>;
   }
+}
+
+/**
+ * How much of a result's text the card lays out at first. A page with megabytes of text in it stops
+ * answering for seconds while it lays it out (a 30 MB result froze the window for 3 s); the rest is one
+ * click away, or copied whole.
+ */
+const SHOWN_CHARACTERS = 20_000;
+
+/** A result's text: whole when short; else its start, with how much there is, Show all and Copy all. */
+function LongText({ text }: { text: string }) {
+  const [whole, setWhole] = useState(false);
+  const long = text.length > SHOWN_CHARACTERS;
+  return (
+    <>
+      <pre className="tool-result-text">
+        <UntrustedText text={long && !whole ? text.slice(0, SHOWN_CHARACTERS) : text} />
+      </pre>
+      {long ? (
+        <div className="row-actions tool-result-long">
+          <span className="muted">
+            {whole ? `All ${text.length.toLocaleString('en')} characters shown.` : `The first ${SHOWN_CHARACTERS.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters.`}
+            {text.length > DEFAULT_RESULT_BUDGET_CHARS ? ' The model is given its start and reads the rest only if it asks for it.' : ''}
+          </span>
+          {whole ? null : (
+            <button type="button" className="button button-small" onClick={() => setWhole(true)}>
+              Show all
+            </button>
+          )}
+          <CopyButton label="Copy all" text={() => shownText(text)} />
+        </div>
+      ) : null}
+    </>
+  );
 }
 
 type Embedded = NonNullable<SavedContentBlock['resource']>;
