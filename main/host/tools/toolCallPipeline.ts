@@ -188,8 +188,10 @@ export function createToolCallPipeline(deps: ToolCallPipelineDeps): ToolCallPipe
     } catch (error) {
       const cancelled = signal.aborted;
       if (!cancelled && error instanceof ServerError) deps.onCallFailed?.(serverId, error.message);
-      // A server's error message is its text too, and it reaches the model.
-      if (!cancelled && conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
+      // A server's error message is its text too, and it reaches the model; a call that got no answer at all
+      // (its time limit, in Atrium's words) brought nothing of the server's in.
+      const unanswered = error instanceof ServerError && error.kind === 'timeout';
+      if (!cancelled && !unanswered && conversationId !== undefined) deps.consent.tookIn({ kind: 'tool', tool }, conversationId);
       audit(tool, request, { decision: 'allow', decidedBy: decision.decidedBy, outcome: cancelled ? 'cancelled' : 'error', durationMs: now() - startedAt, detail: cancelled ? 'cancelled' : (error as Error).message }, true);
       return { kind: cancelled ? 'cancelled' : 'failed', tool, decision, startedAt, error: error as Error };
     }
