@@ -67,6 +67,17 @@ test('an error answer and a tool result that says it failed are marked failed', 
   assert.deepEqual([toolError?.kind, toolError?.failed], ['result', true]);
 });
 
+test('a 2025-era server\'s "method not found" to the discovery probe is how the handshake goes, not a failure; another error to it is', () => {
+  const { trace } = traceOf();
+  trace.record('out', { jsonrpc: '2.0', id: 0, method: 'server/discover', params: {} });
+  trace.record('in', { jsonrpc: '2.0', id: 0, error: { code: -32601, message: 'Method not found' } });
+  trace.record('out', { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+  trace.record('in', { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'internal error' } });
+  const [, expected, , fault] = trace.messages();
+  assert.deepEqual([expected?.method, expected?.kind, expected?.failed], ['server/discover', 'error', undefined]);
+  assert.deepEqual([fault?.kind, fault?.failed], ['error', true]);
+});
+
 test('a linked tool call’s request, progress, cancellation and answer all carry its call and conversation', () => {
   const { trace } = traceOf();
   const request = call(1 << 30) as { params: object } & JSONRPCMessage;

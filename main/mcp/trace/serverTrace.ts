@@ -18,6 +18,8 @@ import type { Preview } from './tracePreview.ts';
 export const DEFAULT_TRACE_LIMITS: TraceLimits = { messages: 2000, bytes: 8_000_000 };
 /** A message longer than this is cut to its preview at once, rather than kept whole until it is read. */
 const KEPT_WHOLE_CHARS = 64 * 1024;
+/** JSON-RPC's code for a method the other side does not have. */
+const METHOD_NOT_FOUND = -32601;
 const ANNOUNCE_EVERY_MS = 100;
 /**
  * The most messages one batch announces: past a few thousand a second nobody reads a list, and a flood
@@ -112,6 +114,9 @@ export class ServerTrace {
     if (kind === 'request') this.#noteRequest(entry, fields.params);
     else if (kind === 'notification') this.#noteNotification(entry, fields.params);
     else this.#noteAnswer(entry, fields.result);
+    // A 2025-era server does not know the 2026 discovery probe and says so; Atrium then uses initialize.
+    // That answer is how the handshake goes, not a fault to show in red.
+    if (entry.method === 'server/discover' && kind === 'error' && (message as { error?: { code?: unknown } }).error?.code === METHOD_NOT_FOUND) entry.failed = false;
     // A big message is cut now, from the object itself: keeping megabytes until someone looks would crowd
     // out every other message.
     if (text.length > KEPT_WHOLE_CHARS) this.#makePreview(entry, message);
