@@ -10,14 +10,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> });
 
-/** A Node older than 22.12 on this machine's PATH, if there is one (CI provisions 22 in front of it). */
+/** A Node older than 22.13 on this machine's PATH, if there is one (CI provisions 22 in front of it). */
 function findOldNode(): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter).concat(['/usr/bin', '/usr/local/bin'])) {
     const candidate = join(dir, 'node');
     try {
       const version = execFileSync(candidate, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
       const [major = 0, minor = 0] = version.slice(1).split('.').map(Number);
-      if (major < 22 || (major === 22 && minor < 12)) return candidate;
+      if (major < 22 || (major === 22 && minor < 13)) return candidate;
     } catch {
       // Not there, or not runnable.
     }
@@ -47,7 +47,7 @@ const entryPoints: Array<[string, string, string[]]> = [
 ];
 
 for (const [name, command, args] of entryPoints) {
-  test(`${name} on an old Node says which Node Atrium needs, in one line, and exits 1`, { skip: oldNode ? false : 'no Node older than 22.12 on this machine', timeout: 90_000 }, async () => {
+  test(`${name} on an old Node says which Node Atrium needs, in one line, and exits 1`, { skip: oldNode ? false : 'no Node older than 22.13 on this machine', timeout: 90_000 }, async () => {
     const { code, stdout, stderr } = await runShell(command, args);
     assert.equal(code, 1, `${name} exited ${code}: ${stderr}`);
     assert.equal(stdout, '');

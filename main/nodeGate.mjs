@@ -6,7 +6,8 @@
 
 import { basename } from 'node:path';
 
-export const minimumNode = '22.12.0';
+// 22.13: the first 22 whose node:sqlite (Atrium's store) needs no flag; on 22.12 it is not there at all.
+export const minimumNode = '22.13.0';
 
 /**
  * Why this Node cannot run Atrium, as one sentence, or undefined when it can.
@@ -17,7 +18,7 @@ export const minimumNode = '22.12.0';
  */
 export function nodeVersionProblem(version, typeStripping, command = 'it') {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major < 22 || (major === 22 && minor < 12)) {
+  if (major < 22 || (major === 22 && minor < 13)) {
     return `Atrium needs Node.js ${minimumNode} or newer; this is Node.js ${version}. Install a current Node.js 22 LTS (https://nodejs.org) and run ${command} again.`;
   }
   if (!typeStripping) {
