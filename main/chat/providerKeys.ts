@@ -61,7 +61,7 @@ export class ProviderKeys {
    */
   sourceFor(config: ProviderConfig): SecretSource {
     return {
-      whereToGive: (name) => (this.store ? 'give it its key in Settings › Providers' : `set the environment variable ${secretVariables(name).join(' or ')}, or give it in a --secrets file`),
+      whereToGive: (name) => (this.store ? 'give it its key in Settings › Model providers' : `set the environment variable ${secretVariables(name).join(' or ')}, or give it in a --secrets file`),
       get: async (name) => {
         const value = await this.secrets.get(name);
         if (value === undefined || name !== config.apiKeySecret) return value;

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 export interface SecretSource {
   /** The secret's value, or undefined when it is not set. */
   get(name: string): Promise<string | undefined>;
-  /** Where the person gives this secret, in their words, for saying that it is missing ("give it its key in Settings › Providers"). */
+  /** Where the person gives this secret, in their words, for saying that it is missing ("give it its key in Settings › Model providers"). */
   whereToGive?(name: string): string;
 }
 

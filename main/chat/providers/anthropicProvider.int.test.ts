@@ -204,7 +204,7 @@ describe('Anthropic provider over the Messages API', () => {
     const config = { id: 'work', kind: 'anthropic' as const, apiKeySecret: 'work' };
     const store = { get: async () => undefined, set: async () => undefined, delete: async () => undefined, names: async () => [] };
     const inWindow = createAnthropicProvider(config, new ProviderKeys(secrets({}), store).sourceFor(config));
-    await assert.rejects(collect(inWindow.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: give it its key in Settings › Providers.' });
+    await assert.rejects(collect(inWindow.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: give it its key in Settings › Model providers.' });
     const onCommandLine = createAnthropicProvider(config, new ProviderKeys(secrets({})).sourceFor(config));
     await assert.rejects(collect(onCommandLine.stream(turn([userSays('hi')]))), { message: 'no API key for provider work: set the environment variable ATRIUM_SECRET_WORK, or give it in a --secrets file.' });
     assert.equal(server.requests.length, 0);
