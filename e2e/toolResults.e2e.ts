@@ -90,7 +90,8 @@ test('spec 003 (tool results): image, audio, resource links, embedded resource, 
     const broken = page.getByRole('article', { name: 'Tool call weather/wrong_forecast' });
     await expect(broken.getByRole('status')).toContainText('Failed');
     await expect(broken.getByRole('alert')).toContainText('The call failed');
-    await expect(broken.getByRole('alert')).toContainText(/weather: structuredContent of tool "wrong_forecast" does not match its outputSchema: .*temperature must be number/);
+    // The card is titled weather / wrong_forecast: its error does not begin with the server's name again.
+    await expect(broken.getByRole('alert')).toContainText(/^The call failed: structuredContent of tool "wrong_forecast" does not match its outputSchema: .*temperature must be number/);
     const plain = page.getByRole('article', { name: 'Tool call weather/plain_forecast' });
     await expect(plain.getByText('The tool declares no output schema, so this content was not checked.')).toBeVisible();
     await expect(plain.getByText('Output schema', { exact: true })).toHaveCount(0);

@@ -7,6 +7,7 @@ import { base64ByteCount, blobAsText } from '../../../shared/blobText.ts';
 import { OutputSchemaTree, StructuredContent } from './StructuredContent.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { shownText } from '../../../shared/visibleText.ts';
+import { withoutNamesInView } from '../../../shared/sentence.ts';
 import { DEFAULT_RESULT_BUDGET_CHARS } from '../../../shared/resultBudget.ts';
 
 /**
@@ -20,7 +21,8 @@ export function ToolResultView({ serverId, tool, result, outputSchema }: { serve
     return (
       <>
         <p className="tool-call-failure" role="alert">
-          The call failed: <UntrustedText text={result.error} />
+          {/* The card is titled server / tool: the error need not begin with them again. */}
+          The call failed: <UntrustedText text={withoutNamesInView(result.error, serverId, `tool "${tool}"`)} />
         </p>
         <OutputSchemaTree outputSchema={outputSchema} />
       </>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { canRestart } from '../../../shared/domain.ts';
 import { describeBlock } from '../../../shared/installs.ts';
+import { withoutNamesInView } from '../../../shared/sentence.ts';
 import type { ServerSnapshot, ServerStatus, StoredServerEntry } from '../../../shared/domain.ts';
 import { useActionProblem } from '../../ui/useActionProblem.ts';
 import { useAtriumApi } from '../../api/useAtriumApi.ts';
@@ -72,7 +73,7 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
       <p className="card-target" title={server.target}>
         {server.target}
       </p>
-      <StatusDetail status={status} />
+      <StatusDetail serverId={server.id} status={status} />
       <SignInLine server={server} />
       {server.transport === 'stdio' ? <SandboxLine serverId={server.id} /> : null}
       <ServerCounts counts={server.counts} serverId={server.id} />
@@ -116,13 +117,14 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
               Sign in…
             </button>
           ) : null}
-          {canRestart(status) ? (
+          {/* Kept in place while a start runs (unavailable then), so the person who pressed it keeps the keyboard on it through Starting. */}
+          {canRestart(status) || status.kind === 'starting' ? (
             <button
               type="button"
               className="button"
               aria-label={`Restart ${server.id}`}
-              aria-disabled={busy}
-              onClick={() => act(() => api.restartServer({ serverId: server.id }))}
+              aria-disabled={busy || !canRestart(status)}
+              onClick={() => (canRestart(status) ? act(() => api.restartServer({ serverId: server.id })) : undefined)}
             >
               Restart
             </button>
@@ -138,7 +140,9 @@ export function ServerCard({ server, selected, onSelect, onEdit }: ServerCardPro
   );
 }
 
-function StatusDetail({ status }: { status: ServerStatus }) {
+function StatusDetail({ serverId, status }: { serverId: string; status: ServerStatus }) {
+  // The card is titled with the server's name: its errors need not begin with it again.
+  const said = (text: string) => withoutNamesInView(text, serverId);
   if (status.kind === 'blocked')
     return (
       <p className="card-error">
@@ -150,13 +154,13 @@ function StatusDetail({ status }: { status: ServerStatus }) {
   if (status.kind === 'error')
     return (
       <p className="card-error">
-        <UntrustedText text={status.message} />
+        <UntrustedText text={said(status.message)} />
       </p>
     );
   if (status.kind === 'starting' && status.lastError !== undefined) {
     return (
       <p className="card-error">
-        <UntrustedText text={status.lastError} /> <span className="muted">Trying again (attempt {status.attempt}).</span>
+        <UntrustedText text={said(status.lastError)} /> <span className="muted">Trying again (attempt {status.attempt}).</span>
       </p>
     );
   }
@@ -164,7 +168,7 @@ function StatusDetail({ status }: { status: ServerStatus }) {
     const at = new Date(status.retryAt).toLocaleTimeString();
     return (
       <p className="card-error">
-        <UntrustedText text={status.lastError} /> <span className="muted">Retrying at {at}.</span>
+        <UntrustedText text={said(status.lastError)} /> <span className="muted">Retrying at {at}.</span>
       </p>
     );
   }
