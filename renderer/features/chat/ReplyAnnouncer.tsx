@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StoredMessage } from '../../../shared/conversation.ts';
-import { UNFINISHED_REPLY } from '../../../shared/conversation.ts';
 import { typedText } from './messageText.ts';
 
 /**
@@ -35,7 +34,8 @@ export function ReplyAnnouncer({ conversationId, messages }: { conversationId: s
     // Each reply is said, also one worded like the last cue: a live region speaks when its text changes, so
     // every other cue ends in a no-break space, which is not heard.
     count.current += 1;
-    const cue = last.status === 'incomplete' ? `The model's reply ${UNFINISHED_REPLY.toLowerCase()}.` : 'The model replied.';
+    // Worded apart from what the list shows (UNFINISHED_REPLY), so that looking for those words finds the reply, not this.
+    const cue = last.status === 'incomplete' ? "The model's reply was cut short." : 'The model replied.';
     setSaid(count.current % 2 === 0 ? `${cue}\u00a0` : cue);
   }, [conversationId, messages, last]);
 
