@@ -101,12 +101,17 @@ describe('atrium servers add', () => {
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /^ {2}⚠ its working folder \/atrium-no-such-folder is not on this computer, so it cannot start as written\.$/m);
     assert.ok(approved.stdout.includes(`  ⚠ the script ${script} is not on this computer, so it cannot start as written.`), approved.stdout);
+    assert.match(approved.stdout, /^Approved ghost, but it cannot start as written \(above\): mend its definition, then approve it again\.$/m, 'not "it starts with the next command"');
     await rm(own, { recursive: true, force: true });
   });
 
   test('servers disable and enable turn a server off and on, as the window\'s switch does; what approve says of a disabled one is a command that works', async () => {
     const own = await makeTempDir('atrium-servers-switch-');
     await writeFile(join(own, 'servers.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [fixturePath('echoServer')], disabled: true } } }));
+    // Enabled before it is approved: on, but it waits for the approval, and says so.
+    const early = await runAtriumCli(own, ['servers', 'enable', 'echo']);
+    assert.match(early.stdout, /^Enabled echo: it starts once you approve what it runs \(atrium servers approve echo\)\.$/m);
+    assert.equal((await runAtriumCli(own, ['servers', 'disable', 'echo'])).code, 0);
     const approved = await runAtriumCli(own, ['servers', 'approve', 'echo']);
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /^Approved echo \(it is disabled: to start it, atrium servers enable echo\)\.$/m);

@@ -57,14 +57,29 @@ async function runApprove(serverId: string, core: RunningHost, io: ServersIo): P
   }
   for (const line of describeReview(review)) io.out(line);
   await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
-  io.out(`Approved ${visible(serverId)}${server.status.kind === 'disabled' ? ` (it is disabled: to start it, atrium servers enable ${shellWord(serverId)})` : ': it starts with the next command'}.`);
+  // Said as it will be: a definition that names what is not on this computer does not start, approved or not.
+  const cannotStart = (review.definition.transport === 'stdio' && review.definition.program === null) || (review.missing?.length ?? 0) > 0;
+  const next = cannotStart
+    ? ', but it cannot start as written (above): mend its definition, then approve it again'
+    : server.status.kind === 'disabled'
+      ? ` (it is disabled: to start it, atrium servers enable ${shellWord(serverId)})`
+      : ': it starts with the next command';
+  io.out(`Approved ${visible(serverId)}${next}.`);
   return 0;
 }
 
 /** `atrium servers enable | disable NAME`: the window's on/off switch; only that field of its entry changes. */
 async function runSwitch(serverId: string, enabled: boolean, core: RunningHost, io: ServersIo): Promise<number> {
   await core.api.setServerEnabled({ serverId, enabled });
-  io.out(enabled ? `Enabled ${visible(serverId)}: it starts with the next command.` : `Disabled ${visible(serverId)}: it does not start until you enable it (atrium servers enable ${shellWord(serverId)}).`);
+  if (!enabled) {
+    io.out(`Disabled ${visible(serverId)}: it does not start until you enable it (atrium servers enable ${shellWord(serverId)}).`);
+    return 0;
+  }
+  // On is not approved: a definition the person has not approved (or a policy blocks) still does not start.
+  const review = await core.api.reviewServerLaunch({ serverId });
+  if (review.blocked) io.out(`Enabled ${visible(serverId)}, but it cannot start: ${visible(describeBlock(review.blocked))}.`);
+  else if (!review.current) io.out(`Enabled ${visible(serverId)}: it starts once you approve what it runs (atrium servers approve ${shellWord(serverId)}).`);
+  else io.out(`Enabled ${visible(serverId)}: it starts with the next command.`);
   return 0;
 }
 
