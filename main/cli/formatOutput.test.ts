@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAuth, formatContent, formatResourceContents, formatServers, formatSignedIn, formatSignedOut, oneContentBytes, visible } from './formatOutput.ts';
+import { formatAuth, formatContent, formatResourceContents, formatServers, formatSignedIn, formatSignedOut, formatTools, oneContentBytes, visible } from './formatOutput.ts';
 import type { ServerSnapshot } from '../../shared/domain.ts';
 
 test('terminal escapes, bidi overrides, zero-width and tag characters from a server are made visible', () => {
@@ -74,4 +74,11 @@ test('sign-in and sign-out say what happened', () => {
     'Signed out of gh: Atrium forgot its tokens, but revoking the refresh token failed (HTTP 500) (revoked: access token).',
   );
   assert.equal(formatSignedOut('gh', { hadTokens: false, revocationOffered: false, revoked: [], problems: [] }), 'Not signed in to gh: there was nothing to sign out of.');
+});
+
+test('a tool turned off for the model says so under its line; one that is on says nothing of it', () => {
+  const tool = { serverId: 'fs', name: 'write_file', modelName: 'fs__write_file', description: 'Writes a file.', inputSchema: { type: 'object' }, enabled: false };
+  const listed = formatTools([tool, { ...tool, name: 'read_file', modelName: 'fs__read_file', enabled: true }]);
+  assert.match(listed, /fs \/ write_file {2}\(model name: fs__write_file\)\n {4}Writes a file\.\n {4}off: not offered to the model/);
+  assert.equal(listed.match(/off: not offered/g)?.length, 1);
 });

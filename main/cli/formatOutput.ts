@@ -114,6 +114,8 @@ export function formatTools(tools: ToolSummary[]): string {
       const hints = t.annotations ? Object.entries(t.annotations).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace('Hint', '')) : [];
       const head = `${visible(t.serverId)} / ${visible(t.name)}  (model name: ${t.modelName})${hints.length ? `  [${hints.join(', ')}]` : ''}`;
       const app = [
+        // Off for the model only: the person may still call it here (atrium call), as in the window's Tools tab.
+        ...(t.enabled ? [] : [`    off: not offered to the model (turn it on in the window's Tools tab, or remove it from "disabledTools" in servers.json)`]),
         ...(t.view ? [`    view: ${visible(t.view.resourceUri)}`] : []),
         ...(t.visibility && !t.visibility.includes('model') ? ['    for its view only: not offered to the model'] : []),
         ...(t.alwaysLoaded ? ['    always loaded: sent to the model even when it searches for the other tools'] : []),
