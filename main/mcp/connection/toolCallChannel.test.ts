@@ -83,6 +83,20 @@ test('a call aborted right after it was sent is cancelled, and the server is tol
   const cancelled = await serverReceives((message) => 'method' in message && message.method === 'notifications/cancelled');
   clearInterval(holdOpen);
   assert.equal((cancelled as unknown as { params: { requestId: number } }).params.requestId, (request as { id: number }).id);
+  assert.equal((cancelled as unknown as { params: { reason: string } }).params.reason, 'cancelled by the person', 'the words given, without "Error: "');
+});
+
+test('a call stopped without words (a turn stopped, its conversation deleted) tells the server it was cancelled, not the platform\'s AbortError', async () => {
+  const { channel, serverReceives } = await linked();
+  const controller = new AbortController();
+  const call = channel.call({ name: 'slow' }, { timeout: 5_000, signal: controller.signal });
+  await serverReceives(callRequest);
+  const holdOpen = setInterval(() => undefined, 1_000);
+  controller.abort();
+  await assert.rejects(call);
+  const cancelled = await serverReceives((message) => 'method' in message && message.method === 'notifications/cancelled');
+  clearInterval(holdOpen);
+  assert.equal((cancelled as unknown as { params: { reason: string } }).params.reason, 'the request was cancelled');
 });
 
 test('when the transport closes, every waiting call fails and so does every later one', async () => {

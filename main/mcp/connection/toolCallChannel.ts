@@ -284,5 +284,9 @@ function timeoutError(timeout: number): SdkError {
 }
 
 function abortError(reason: unknown): Error {
-  return reason instanceof SdkError ? reason : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+  if (reason instanceof SdkError) return reason;
+  // What the server is told as the reason: the words given, not "Error: …" or the platform's own
+  // "AbortError: This operation was aborted" (a turn stopped or a conversation deleted gives no words).
+  const given = reason instanceof Error ? (reason.name === 'AbortError' ? '' : reason.message) : reason === undefined ? '' : String(reason);
+  return new SdkError(SdkErrorCode.RequestTimeout, given || 'the request was cancelled');
 }
