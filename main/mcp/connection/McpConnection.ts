@@ -351,8 +351,11 @@ export class McpConnection extends SessionRequests {
     try {
       const list = await fetchList(session.client, kind, this.listOptions());
       if (!this.attempts.isCurrent(generation)) return;
+      // Many servers announce a change as they start, or after any registration: one that changed nothing
+      // is not logged as a change (the log said "tools changed" twice after every start of such a server).
+      const unchanged = JSON.stringify(this.catalog[kind]) === JSON.stringify(list);
       setList(this.catalog, kind, list);
-      this.log.add('info', 'host', `${kind} changed: now ${list.length}`);
+      this.log.add(unchanged ? 'debug' : 'info', 'host', unchanged ? `${kind} listed again as the server said they changed: as they were (${list.length})` : `${kind} changed: now ${list.length}`);
       this.emitChange();
       this.hooks.onListChanged(kind);
     } catch (error) {

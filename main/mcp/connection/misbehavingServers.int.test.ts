@@ -8,7 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { TestHost } from '../../../e2e/fixtures/hostHarness.ts';
-import { isAlive, makeTempDir, nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
+import { everythingServerPath, isAlive, makeTempDir, nextEvent, startTestHost } from '../../../e2e/fixtures/hostHarness.ts';
 import type { HttpFixtureHandle } from '../../../e2e/servers/launch.ts';
 import { fixtureCommand, startHttpFixture } from '../../../e2e/servers/launch.ts';
 import { canRestart } from '../../../shared/domain.ts';
@@ -110,6 +110,23 @@ describe('a server that never answers initialize', () => {
       assert.match(again.status.kind === 'starting' ? (again.status.lastError ?? '') : '', /no answer to discovery or initialize within the time limit \(1 s\)/);
       assert.equal(canRestart(again.status), true, 'a start that failed before may be begun afresh');
       assert.equal(canRestart({ kind: 'starting', attempt: 1 }), false, 'a first start is waited for');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('a server that says its tools changed when they did not (server-everything, as it starts)', () => {
+  test('the log does not call the list read again a change', async () => {
+    const host = await startTestHost({ everything: { command: process.execPath, args: [everythingServerPath(), 'stdio'], sandbox: false } });
+    try {
+      const relisted = (line: { serverId: string; text: string }) => line.serverId === 'everything' && /tools listed again as the server said they changed: as they were \(\d+\)/.test(line.text);
+      const heard = nextEvent(host.core, 'log', relisted, 30_000);
+      heard.catch(() => undefined);
+      await host.core.hub.whenSettled();
+      if (!(await host.core.api.getServerLog({ serverId: 'everything' })).some(relisted)) await heard;
+      const log = (await host.core.api.getServerLog({ serverId: 'everything' })).map((line) => line.text).join('\n');
+      assert.doesNotMatch(log, /tools changed: now/);
     } finally {
       await host.close();
     }
