@@ -51,7 +51,7 @@ for (const [name, command, args] of entryPoints) {
     const { code, stdout, stderr } = await runShell(command, args);
     assert.equal(code, 1, `${name} exited ${code}: ${stderr}`);
     assert.equal(stdout, '');
-    assert.match(stderr, /^Atrium needs Node\.js 22\.12\.0 or newer; this is Node\.js \d+\.\d+\.\d+\. /);
+    assert.match(stderr, /^Atrium needs Node\.js 22\.13\.0 or newer; this is Node\.js \d+\.\d+\.\d+\. /);
     assert.equal(stderr.trimEnd().split('\n').length, 1, stderr);
     assert.doesNotMatch(stderr, /ERR_|\n\s+at /);
   });
