@@ -127,6 +127,28 @@ test('the registry: searched, an entry installed with its secret, approved in it
   }
 });
 
+test('a registry chosen in the window that cannot be read, with no list kept: another is chosen right there', async ({ page }) => {
+  const down = await startRegistryFixture();
+  down.setDown(true);
+  const working = await startRegistryFixture();
+  const running = await startHostProcess({ mcpServers: {}, providers: { providers: [], registryUrl: down.url } });
+  try {
+    await openServers(page, running.host.url);
+    await page.getByRole('button', { name: 'From the registry…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add from the registry' });
+    await expect(dialog.getByRole('alert')).toHaveText(`The registry at ${down.url} answered 503 Service Unavailable. Atrium has no list of it kept yet: try again in a moment (Read the list again), or use another registry below.`);
+    await page.screenshot({ path: 'e2e/artifacts/install-registry-unreachable.png' });
+    await dialog.getByLabel('Another registry').fill(working.url);
+    await dialog.getByRole('button', { name: 'Use it' }).click();
+    await expect(dialog).toContainText('29 servers.');
+    await expect(dialog.getByRole('alert')).toHaveCount(0);
+  } finally {
+    await running.stop();
+    await down.close();
+    await working.close();
+  }
+});
+
 test('a registry that does not answer the first time it is asked: said as a sentence, with what to do; then the list', async ({ page }) => {
   const registry = await startRegistryFixture();
   registry.setDown(true);

@@ -112,6 +112,11 @@ export interface RegistrySearch {
   fetchedAt: number;
   /** Set when the registry did not answer now and the list is the copy Atrium kept: why. */
   fromCopy?: string;
+  /**
+   * Set when the registry could not be read and no copy of its list is kept: why (a clause). Nothing is
+   * listed then; the search still says which registry it was and why that one, so another can be chosen.
+   */
+  unreachable?: string;
   /** The first of the matching entries (as many as asked for). */
   entries: RegistryEntryView[];
   /** How many entries match in all. */

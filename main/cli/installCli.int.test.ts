@@ -159,6 +159,21 @@ describe('atrium registry search and atrium install', () => {
   });
 });
 
+test('a search of a registry that cannot be read, with no list kept, is one line saying so and exit 1', async () => {
+  const registry = await startRegistryFixture();
+  registry.setDown(true);
+  const home = await makeTempDir('atrium-registry-down-');
+  try {
+    const run = await runAtriumCli(home, ['registry', 'search', 'weather', '--registry', registry.url]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr.trim(), `atrium: the registry at ${registry.url} answered 503 Service Unavailable`);
+  } finally {
+    await registry.close();
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
 test('a registry entry whose bundle does not have the SHA-256 it lists is refused, and nothing written', async () => {
   const registry = await startRegistryFixture((url) => {
     const { items, files } = sampleRegistryItems(url);

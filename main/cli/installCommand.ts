@@ -25,6 +25,7 @@ export interface InstallIo extends LaunchConsentIo {
 export async function runRegistrySearch(invocation: CliInvocation, core: RunningHost, io: InstallIo): Promise<number> {
   const words = invocation.args.slice(1).join(' ');
   const found = await core.api.searchRegistry({ words, ...(invocation.registry !== undefined ? { registry: invocation.registry } : {}) });
+  if (found.unreachable !== undefined) throw new CliFailure(found.unreachable);
   if (invocation.json) io.out(safeJson(found, 2));
   else io.out(formatSearch(words, found));
   return 0;

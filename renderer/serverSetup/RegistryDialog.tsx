@@ -46,10 +46,11 @@ export function RegistryDialog({ onDone }: { onDone(): void }) {
     return api.searchRegistry({ words, limit: SHOWN, ...(refresh ? { refresh: true } : {}) });
   }, `${words}\u0000${reloads}`);
 
+  const unreachable = data?.unreachable ?? error;
   if (chosen) return <RegistryInstallForm entry={chosen.entry} registry={chosen.registry} onBack={() => setChosen(null)} onInstalled={onDone} />;
 
   return (
-    <ConsentDialog title="Add from the registry" from={data ? <RegistryLine search={data} /> : 'Servers published on an MCP Registry.'} onDismiss={onDone} wide>
+    <ConsentDialog title="Add from the registry" from={data && data.unreachable === undefined ? <RegistryLine search={data} /> : 'Servers published on an MCP Registry.'} onDismiss={onDone} wide>
       <div className="field">
         <label htmlFor={searchId}>Search by name, title or description</label>
         <input id={searchId} type="search" value={typed} placeholder="weather, github, files…" onChange={(event) => setTyped(event.target.value)} data-autofocus />
@@ -62,10 +63,10 @@ export function RegistryDialog({ onDone }: { onDone(): void }) {
           </p>
         </Banner>
       ) : null}
-      {/* No list kept yet to fall back on: what happened, and what to do. */}
-      <ProblemAlert text={error ? `${asSentence(error)} Atrium has no list of it kept yet: try again in a moment (Read the list again).` : null} />
+      {/* No list kept yet to fall back on: what happened, and what to do (another registry, where the person chooses it). */}
+      <ProblemAlert text={unreachable ? `${asSentence(unreachable)} Atrium has no list of it kept yet: try again in a moment (Read the list again)${data && choosable(data.registrySource) ? ', or use another registry below' : ''}.` : null} />
       {!data && !error ? <p className="muted">Reading the registry’s list…</p> : null}
-      {data ? <RegistryResults search={data} onChoose={(entry) => setChosen({ entry, registry: data.registry })} /> : null}
+      {data && data.unreachable === undefined ? <RegistryResults search={data} onChoose={(entry) => setChosen({ entry, registry: data.registry })} /> : null}
       {data ? <RegistryAddress search={data} onSaved={() => setReloads((n) => n + 1)} /> : null}
       <div className="consent-actions">
         <button
@@ -133,6 +134,11 @@ function RegistryResults({ search, onChoose }: { search: RegistrySearch; onChoos
       </p>
     </>
   );
+}
+
+/** Whether the person chooses the registry here: not when the policy or ATRIUM_REGISTRY_URL names it. */
+function choosable(source: RegistrySearch['registrySource']): boolean {
+  return source === 'settings' || source === 'official';
 }
 
 /** The registry Atrium asks when nothing else names one, saved in Settings (not when the policy or ATRIUM_REGISTRY_URL decides). */

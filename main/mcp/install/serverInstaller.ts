@@ -84,7 +84,14 @@ export class ServerInstaller {
   /** The entries that match every word (all of them without a limit), from the registry's whole list. */
   async search(words: string, options: { registry?: string; refresh?: boolean; limit?: number } = {}): Promise<RegistrySearch> {
     const { address, source } = this.registryFor(options.registry);
-    const listing = await this.deps.lists.latest(this.client(address), { ...(options.refresh ? { refresh: true } : {}) });
+    let listing: Awaited<ReturnType<RegistryLists['latest']>>;
+    try {
+      listing = await this.deps.lists.latest(this.client(address), { ...(options.refresh ? { refresh: true } : {}) });
+    } catch (error) {
+      // No list, and no copy of one: said with the registry and its source, so the person can pick another.
+      if (!(error instanceof InstallError)) throw error;
+      return { registry: address, registrySource: source, fetchedAt: Date.now(), unreachable: error.message, entries: [], total: 0, skipped: 0 };
+    }
     const found = searchRecords(listing.records, words);
     return {
       registry: address,
