@@ -63,3 +63,18 @@ test('each view has a heading, and headings never skip a level', async ({ page }
   expect(resources.slice(0, 2)).toEqual(['h1 Atrium', 'h2 Resources']);
   expect(skippedLevels(resources), `Resources: ${resources.join(' · ')}`).toEqual([]);
 });
+
+test('the first Tab of a page offers a way past the views and the conversations to the message box', async ({ page }) => {
+  await openApp(page, env().host, ['echo', 'views']);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  // From the top of the page, as after a load: nothing has the keyboard.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Servers' })).toHaveAttribute('aria-current', 'page');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('button', { name: 'Skip to the message box' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.screenshot({ path: 'e2e/artifacts/skip-link.png' });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+});

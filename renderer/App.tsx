@@ -44,6 +44,17 @@ export function App() {
   useWindowTitle(views.find((entry) => entry.name === view)?.label ?? '');
   return (
     <div className="app">
+      {/* The first stop of the keyboard: past the views and the conversations, to where the next thing is typed (as Ctrl+L). */}
+      <button
+        type="button"
+        className="skip-link"
+        onClick={() => {
+          showView('chat');
+          requestComposerFocus();
+        }}
+      >
+        Skip to the message box
+      </button>
       <header className="topbar">
         <h1 className="brand">Atrium</h1>
         <nav className="views" aria-label="Views">
