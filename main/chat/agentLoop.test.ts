@@ -65,6 +65,15 @@ test('a tool call goes to its server and its result back to the model, until the
   assert.equal(store.calls[0]?.status, 'done');
 });
 
+test('the calls of one step run one after another; those behind the first are shown waiting at once, not only when their turn comes', async () => {
+  const { outcome, events, served } = run([{ calls: [{ name: 'calc__add', input: { a: 1, b: 1 } }, { name: 'calc__add', input: { a: 2, b: 2 } }, { name: 'calc__add', input: { a: 3, b: 3 } }] }, { text: 'done' }]);
+  await outcome;
+  assert.deepEqual(served, [{ a: 1, b: 1 }, { a: 2, b: 2 }, { a: 3, b: 3 }]);
+  const calls = events.flatMap((event) => (event.type === 'tool_call' ? [`${event.callId} ${event.status}`] : []));
+  assert.deepEqual(calls.slice(0, 2), ['call-1-1 waiting', 'call-1-2 waiting'], 'the second and third are waiting before the first is asked or run');
+  assert.ok(calls.indexOf('call-1-1 running') > calls.indexOf('call-1-0 running'), 'and run after it');
+});
+
 test('spec 003 (inputSchema): arguments that do not match the inputSchema go back to the model as an error; the server never sees them', async () => {
   const { outcome, provider, served, store } = run([{ calls: [{ name: 'calc__add', input: { a: 'two' } }] }, { text: 'sorry' }]);
   await outcome;

@@ -14,7 +14,7 @@ export interface LiveToolCall {
   arguments: Record<string, unknown>;
   /** While composing (tools with a view only): the arguments as far as the model has written them. */
   partialArguments?: Record<string, unknown>;
-  status: 'composing' | 'awaiting_approval' | 'running' | ToolCallOutcome;
+  status: 'composing' | 'waiting' | 'awaiting_approval' | 'running' | ToolCallOutcome;
   progress?: { progress: number; total?: number; message?: string };
   summary?: string;
   /** When it began running (after any approval), as this window saw it. */

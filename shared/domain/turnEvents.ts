@@ -23,7 +23,11 @@ export type ChatTurnEvent =
    * (MCP Apps), which may draw them as they come. `tool_call` follows with the whole call.
    */
   | { type: 'tool_input'; messageId: string; callId: string; serverId: string; tool: string; arguments: Record<string, unknown> }
-  | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'awaiting_approval' | 'running' }
+  /**
+   * A call of the model's step: `waiting` while a call before it in the step runs (they run one after
+   * another, so that what one brings in is weighed before the next is decided), then asked, then running.
+   */
+  | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'waiting' | 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }
   | { type: 'tool_result'; callId: string; status: ToolCallOutcome; summary: string }
   /**

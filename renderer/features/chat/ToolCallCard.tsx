@@ -30,6 +30,7 @@ export function usePreloadedViews(): void {
 
 const statusText: Record<string, string> = {
   composing: 'The model is writing its arguments',
+  waiting: 'Waiting for the call before it',
   awaiting_approval: 'Waiting for your approval',
   pending: 'Waiting',
   running: 'Running',
