@@ -12,7 +12,9 @@ test('a call behind another of its step is shown waiting while the first is aske
   await sendMessage(page, 'add, then echo');
   await expect(page.getByRole('dialog', { name: 'Run add?' })).toBeVisible();
   const second = page.getByRole('article', { name: 'Tool call echo/echo' });
-  await expect(second.getByRole('status')).toHaveText('Waiting for the call before it');
+  await expect(second.getByRole('status')).toHaveText('Waiting for its turn');
+  // In the order the model wrote them: the one asked first, then the one behind it.
+  expect(await page.getByRole('article', { name: /^Tool call / }).evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')))).toEqual(['Tool call echo/add', 'Tool call echo/echo']);
   await page.screenshot({ path: 'e2e/artifacts/step-call-waiting.png' });
   await approve(page, 'add', 'Allow once');
   await approve(page, 'echo', 'Allow once');

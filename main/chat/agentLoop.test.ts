@@ -70,7 +70,7 @@ test('the calls of one step run one after another; those behind the first are sh
   await outcome;
   assert.deepEqual(served, [{ a: 1, b: 1 }, { a: 2, b: 2 }, { a: 3, b: 3 }]);
   const calls = events.flatMap((event) => (event.type === 'tool_call' ? [`${event.callId} ${event.status}`] : []));
-  assert.deepEqual(calls.slice(0, 2), ['call-1-1 waiting', 'call-1-2 waiting'], 'the second and third are waiting before the first is asked or run');
+  assert.deepEqual(calls.slice(0, 3), ['call-1-0 waiting', 'call-1-1 waiting', 'call-1-2 waiting'], 'all three said at once, in order, before the first is asked or run');
   assert.ok(calls.indexOf('call-1-1 running') > calls.indexOf('call-1-0 running'), 'and run after it');
 });
 

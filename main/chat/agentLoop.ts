@@ -233,9 +233,9 @@ async function runSteps(input: TurnInput & { tools: TurnToolPlan }, deps: TurnDe
       const tool = byModelName.get(call.name) ?? withheldByName.get(call.name);
       return tool ? [{ callId: call.id, serverId: tool.serverId, tool: tool.name, arguments: call.input }] : [];
     });
-    // Said at once: a call that waits behind another of its step (one that hangs, one that asks) shows as
-    // waiting, rather than not at all until its turn comes.
-    for (const waiting of stepCalls.slice(1)) onEvent({ type: 'tool_call', callId: waiting.callId, serverId: waiting.serverId, tool: waiting.tool, arguments: waiting.arguments, status: 'waiting' });
+    // Said at once, every call of the step in the order the model wrote them: one that waits behind another
+    // (one that hangs, one that asks) shows as waiting, rather than not at all until its turn comes.
+    for (const waiting of stepCalls) onEvent({ type: 'tool_call', callId: waiting.callId, serverId: waiting.serverId, tool: waiting.tool, arguments: waiting.arguments, status: 'waiting' });
     for (const call of calls) {
       if (searching && call.name === SEARCH_TOOL_NAME) {
         const result = loadTools(call, deps, byModelName, loaded, onEvent);

@@ -24,8 +24,9 @@ export type ChatTurnEvent =
    */
   | { type: 'tool_input'; messageId: string; callId: string; serverId: string; tool: string; arguments: Record<string, unknown> }
   /**
-   * A call of the model's step: `waiting` while a call before it in the step runs (they run one after
-   * another, so that what one brings in is weighed before the next is decided), then asked, then running.
+   * A call of the model's step: `waiting` from the step's start until its turn comes (the calls of a step
+   * run one after another, so that what one brings in is weighed before the next is decided), then asked,
+   * then running. Every call of the step is said waiting first, in the order the model wrote them.
    */
   | { type: 'tool_call'; callId: string; serverId: string; tool: string; arguments: Record<string, unknown>; status: 'waiting' | 'awaiting_approval' | 'running' }
   | { type: 'tool_progress'; callId: string; progress: number; total?: number; message?: string }

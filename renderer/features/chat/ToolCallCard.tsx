@@ -30,7 +30,7 @@ export function usePreloadedViews(): void {
 
 const statusText: Record<string, string> = {
   composing: 'The model is writing its arguments',
-  waiting: 'Waiting for the call before it',
+  waiting: 'Waiting for its turn',
   awaiting_approval: 'Waiting for your approval',
   pending: 'Waiting',
   running: 'Running',
