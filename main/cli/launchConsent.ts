@@ -79,7 +79,7 @@ export async function settleLaunchApprovals(core: RunningHost, io: LaunchConsent
     for (const line of describeReview(review)) io.err(line);
     if (io.ask) {
       const ask = io.ask;
-      const start = await askChoice((question) => ask(question, signal), io.err, `  Start ${visible(review.serverId)} with this definition? [y] yes, [n] no: `, YES_OR_NO, false);
+      const start = await askChoice((question) => ask(question, signal), io.err, `  Start ${visible(review.serverId)} with this definition?`, YES_OR_NO, false);
       if (start) {
         await core.api.approveServerLaunch({ serverId: review.serverId, hash: review.hash });
         continue;

@@ -107,7 +107,7 @@ async function settleSkill(respond: Respond, io: ConsentIo, ask: Ask, record: Pe
   if (payload.question === 'read-elsewhere') {
     const { skill, target } = payload;
     io.out(`\n⚠ the skill “${visible(skill.name)}” of ${visible(skill.serverId)} (in use) asks to read ${visible(target.uri)} on another server, ${visible(target.serverId)}`);
-    const allowed = await askChoice(ask, io.err, '  Allow this one read? [y] yes, [n] no: ', YES_OR_NO, false);
+    const allowed = await askChoice(ask, io.err, '  Allow this one read?', YES_OR_NO, false);
     return send(respond, record, { effect: allowed ? 'allow' : 'deny' });
   }
   const { skill, by, change, askedTools } = payload;
@@ -119,11 +119,11 @@ async function settleSkill(respond: Respond, io: ConsentIo, ask: Ask, record: Pe
   const grantable = askedTools.filter((asked) => asked.tool !== undefined);
   if (askedTools.length > 0) io.out(`  its allowed-tools asks to run without asking: ${askedTools.map((asked) => (asked.tool ? visible(asked.tool) : `${visible(asked.asked)} (no such tool here: nothing granted)`)).join(', ')}`);
   const choices: Choice<'yes' | 'tools' | 'no'>[] = [
-    { key: 'y', words: ['yes'], value: 'yes' },
-    ...(grantable.length > 0 ? [{ key: 't', words: ['tools'], value: 'tools' } as const] : []),
-    { key: 'n', words: ['no'], value: 'no' },
+    { key: 'y', label: 'yes', value: 'yes' },
+    ...(grantable.length > 0 ? [{ key: 't', label: 'yes and let those tools run without asking', words: ['tools'], value: 'tools' } as const] : []),
+    { key: 'n', label: 'no', value: 'no' },
   ];
-  const reply = await askChoice(ask, io.err, grantable.length > 0 ? '  Use it? [y] yes, [t] yes and let those tools run without asking, [n] no: ' : '  Use it? [y] yes, [n] no: ', choices, 'no');
+  const reply = await askChoice(ask, io.err, '  Use it?', choices, 'no');
   await send(respond, record, reply === 'no' ? { effect: 'deny' } : { effect: 'allow', grantTools: reply === 'tools' });
 }
 
@@ -150,67 +150,50 @@ async function settleApproval(respond: Respond, io: ConsentIo, ask: Ask, record:
   const lasting = choices.some((choice) => choice.key === 'c') ? '[c] and [a]' : '[a]';
   io.out(raisedBy ? '  In this conversation it asks every time: allow it only if this call is what you asked for.' : `  ${lasting}: ${visible(lastingAllowReach(payload, 'tool'))}`);
   if (choices.some((choice) => choice.key === 'r')) io.out(`  [r]: ${visible(lastingAllowReach(payload, 'read-only-tools'))}`);
-  const no = choices.find((choice) => choice.key === 'n')?.answer ?? DENY_ONCE;
-  const answer = await askChoice(
-    ask,
-    io.err,
-    `  Allow? ${choices.map((choice) => `[${choice.key}] ${choice.label}`).join(', ')}: `,
-    choices.map((choice) => ({ key: choice.key, words: choice.words, value: choice.answer })),
-    no,
-  );
-  await send(respond, record, answer);
-}
-
-interface OfferedAnswer {
-  key: string;
-  label: string;
-  /** Typed instead of the key, they name the answer too. */
-  words: readonly string[];
-  answer: ToolApprovalAnswer;
+  await send(respond, record, await askChoice(ask, io.err, '  Allow?', choices, DENY_ONCE));
 }
 
 const DENY_ONCE: ToolApprovalAnswer = { effect: 'deny', scope: 'once', target: 'tool' };
 
 /** The answers this question offers, in the order they are listed; Enter alone is a no. */
-function offeredAnswers(payload: ToolApprovalPayload): OfferedAnswer[] {
+function offeredAnswers(payload: ToolApprovalPayload): Choice<ToolApprovalAnswer>[] {
   const { raisedBy, alongside = [] } = payload;
   const all = alongside.length + 1;
   const readOnlyTools = payload.serverTools.filter((tool) => tool.readOnly).length;
   return [
-    { key: 'y', label: 'once', words: ['yes', 'once'], answer: { effect: 'allow', scope: 'once', target: 'tool' } },
-    ...(alongside.length > 0 ? [{ key: 's', label: `these ${all} calls`, words: [], answer: { effect: 'allow', scope: 'step', target: 'tool' } } as const] : []),
+    { key: 'y', label: 'once', words: ['yes'], value: { effect: 'allow', scope: 'once', target: 'tool' } },
+    ...(alongside.length > 0 ? [{ key: 's', label: `these ${all} calls`, value: { effect: 'allow', scope: 'step', target: 'tool' } } as const] : []),
     ...(raisedBy
       ? []
       : ([
-          ...(conversationAnswerOutlastsCall(payload, 'tool') ? [{ key: 'c', label: 'this conversation', words: [], answer: { effect: 'allow', scope: 'conversation', target: 'tool' } } as const] : []),
-          { key: 'a', label: 'always', words: ['always'], answer: { effect: 'allow', scope: 'always', target: 'tool' } },
+          ...(conversationAnswerOutlastsCall(payload, 'tool') ? [{ key: 'c', label: 'this conversation', value: { effect: 'allow', scope: 'conversation', target: 'tool' } } as const] : []),
+          { key: 'a', label: 'always', value: { effect: 'allow', scope: 'always', target: 'tool' } },
           ...(lastingTargets(payload).includes('read-only-tools')
-            ? [{ key: 'r', label: `its ${readOnlyTools} read-only tool${readOnlyTools === 1 ? '' : 's'} always`, words: [], answer: { effect: 'allow', scope: 'always', target: 'read-only-tools' } } as const]
+            ? [{ key: 'r', label: `its ${readOnlyTools} read-only tool${readOnlyTools === 1 ? '' : 's'} always`, value: { effect: 'allow', scope: 'always', target: 'read-only-tools' } } as const]
             : []),
         ] as const)),
-    { key: 'n', label: 'no', words: ['no'], answer: DENY_ONCE },
-    ...(alongside.length > 0 ? [{ key: 'S', label: `none of the ${all}`, words: ['none'], answer: { effect: 'deny', scope: 'step', target: 'tool' } } as const] : []),
-    { key: 'N', label: 'never', words: ['never'], answer: { effect: 'deny', scope: 'always', target: 'tool' } },
+    { key: 'n', label: 'no', value: DENY_ONCE },
+    ...(alongside.length > 0 ? [{ key: 'S', label: `none of the ${all}`, words: ['none'], value: { effect: 'deny', scope: 'step', target: 'tool' } } as const] : []),
+    { key: 'N', label: 'never', value: { effect: 'deny', scope: 'always', target: 'tool' } },
   ];
 }
 
 type Ask = (question: string) => Promise<string>;
 
-const ACCEPT: Choice<'accept'> = { key: 'y', words: ['yes'], value: 'accept' };
-const CANCEL: Choice<'cancel'> = { key: 'c', words: ['cancel'], value: 'cancel' };
+const CANCEL: Choice<'cancel'> = { key: 'c', label: 'cancel', value: 'cancel' };
 
 async function settleUrl(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: Extract<ElicitationPayload, { mode: 'url' }>): Promise<void> {
   io.out(`\n${visible(record.serverId)} asks you to open a web page: ${visible(payload.message)}`);
   io.out(`  address: ${visible(payload.url)}`);
   io.out(`  domain:  ${visible(payload.domain)}   ← where it really goes`);
-  const action = await askChoice(ask, io.err, '  Open it? [y] yes, [n] decline, [c] cancel: ', [ACCEPT, { key: 'n', words: ['decline', 'no'], value: 'decline' as const }, CANCEL], 'decline');
+  const action = await askChoice(ask, io.err, '  Open it?', [{ key: 'y', label: 'yes', value: 'accept' as const }, { key: 'n', label: 'decline', words: ['no'], value: 'decline' as const }, CANCEL], 'decline');
   await send(respond, record, { action });
 }
 
 async function settleForm(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: Extract<ElicitationPayload, { mode: 'form' }>): Promise<void> {
   io.out(`\n${visible(record.serverId)} asks: ${visible(payload.message)}`);
   if (payload.asksForSecrets) io.out('  ⚠ this form seems to ask for a password or key; servers must not ask for secrets this way');
-  const action = await askChoice(ask, io.err, '  Answer? [y] fill in, [d] decline, [c] cancel: ', [ACCEPT, { key: 'd', words: ['decline', 'no'], value: 'decline' as const }, CANCEL], 'decline');
+  const action = await askChoice(ask, io.err, '  Answer?', [{ key: 'y', label: 'fill in', words: ['yes'], value: 'accept' as const }, { key: 'd', label: 'decline', words: ['no'], value: 'decline' as const }, CANCEL], 'decline');
   if (action !== 'accept') return send(respond, record, { action });
   const content = await askForm(payload.fields, payload.requestedSchema, { ask, err: io.err });
   if (content === undefined) {
@@ -227,17 +210,17 @@ async function settleSampling(respond: Respond, io: ConsentIo, ask: Ask, record:
   const wantsContext = payload.includeContext !== 'none' && payload.contextAvailable;
   if (wantsContext) io.out(`  it also asks for context from ${payload.includeContext === 'thisServer' ? "this server's tool results" : 'the whole conversation'}`);
   const choices: Choice<'approve' | 'share' | 'reject'>[] = [
-    { key: 'y', words: ['yes'], value: 'approve' },
-    ...(wantsContext ? [{ key: 's', words: ['share'], value: 'share' } as const] : []),
-    { key: 'n', words: ['reject', 'no'], value: 'reject' },
+    { key: 'y', label: 'yes', value: 'approve' },
+    ...(wantsContext ? [{ key: 's', label: 'yes and share the context', words: ['share'], value: 'share' } as const] : []),
+    { key: 'n', label: 'reject', words: ['no'], value: 'reject' },
   ];
-  const reply = await askChoice(ask, io.err, `  Run it? [y] yes${wantsContext ? ', [s] yes and share the context' : ''}, [n] reject: `, choices, 'reject');
+  const reply = await askChoice(ask, io.err, '  Run it?', choices, 'reject');
   if (reply === 'reject') return send(respond, record, { action: 'reject' });
   await send(respond, record, { action: 'approve', ...(reply === 'share' ? { shareContext: true } : {}) });
 }
 
 async function settleSampledReply(respond: Respond, io: ConsentIo, ask: Ask, record: PendingRequestView, payload: SamplingResultPayload): Promise<void> {
   io.out(`\n${visible(payload.model)} replied for ${visible(record.serverId)}:\n  ${visible(payload.text)}`);
-  const sent = await askChoice(ask, io.err, '  Send this reply to the server? [y] yes, [n] withhold: ', [YES_OR_NO[0], { ...YES_OR_NO[1], words: ['withhold', 'no'] }], false);
+  const sent = await askChoice(ask, io.err, '  Send this reply to the server?', [YES_OR_NO[0], { key: 'n', label: 'withhold', words: ['no'], value: false }], false);
   await send(respond, record, { action: sent ? 'send' : 'reject' });
 }
