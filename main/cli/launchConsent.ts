@@ -22,6 +22,12 @@ export function approveCommand(serverId: string, configPath?: string): string {
   return `atrium servers approve ${shellWord(serverId)}${configPath !== undefined ? ` --config ${shellWord(configPath)}` : ''}`;
 }
 
+/** What its definition names that is not on this computer, a sentence each: it cannot start as written, approved or not. */
+export function whyItCannotStart(review: LaunchReview): string[] {
+  const program = review.definition.transport === 'stdio' && review.definition.program === null ? [missingProgramSentence(review.definition.command)] : [];
+  return [...program, ...(review.missing ?? []).map(missingPathSentence)];
+}
+
 /**
  * What the person is shown before approving: where it came from (a registry's publisher and whether the
  * registry checked them, a bundle and its signature), what it asks for, the definition, the one it
@@ -33,8 +39,7 @@ export function describeReview(review: LaunchReview): string[] {
   if (review.origin) lines.push(...describeOrigin(review.origin).map((line) => `  ${visible(line)}`));
   if (review.approved) lines.push(`  approved: ${visible(describeLaunch(review.approved))}`);
   lines.push(`  ${review.approved ? 'now:     ' : 'runs:'} ${visible(describeLaunch(review.definition))}`);
-  if (review.definition.transport === 'stdio' && review.definition.program === null) lines.push(`  ⚠ ${visible(missingProgramSentence(review.definition.command))}`);
-  for (const missing of review.missing ?? []) lines.push(`  ⚠ ${visible(missingPathSentence(missing))}`);
+  for (const why of whyItCannotStart(review)) lines.push(`  ⚠ ${visible(why)}`);
   const scripts = review.definition.transport === 'stdio' ? (review.definition.scripts ?? []) : [];
   if (scripts.length) lines.push(`  scripts, pinned by their content: ${visible(scripts.join(', '))}`);
   for (const change of review.changes) lines.push(`  • ${visible(change)}`);

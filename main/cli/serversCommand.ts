@@ -13,7 +13,7 @@ import type { CliInvocation, NewServer } from './cliArgs.ts';
 import { CliFailure } from './cliArgs.ts';
 import { formatServers, visible } from './formatOutput.ts';
 import type { LaunchConsentIo } from './launchConsent.ts';
-import { describeReview, settleLaunchApprovals } from './launchConsent.ts';
+import { describeReview, settleLaunchApprovals, whyItCannotStart } from './launchConsent.ts';
 
 export interface ServersIo extends LaunchConsentIo {
   out(text: string): void;
@@ -58,8 +58,7 @@ async function runApprove(serverId: string, core: RunningHost, io: ServersIo): P
   for (const line of describeReview(review)) io.out(line);
   await core.api.approveServerLaunch({ serverId, hash: review.hash, start: false });
   // Said as it will be: a definition that names what is not on this computer does not start, approved or not.
-  const cannotStart = (review.definition.transport === 'stdio' && review.definition.program === null) || (review.missing?.length ?? 0) > 0;
-  const next = cannotStart
+  const next = whyItCannotStart(review).length > 0
     ? ', but it cannot start as written (above): mend its definition, then approve it again'
     : server.status.kind === 'disabled'
       ? ` (it is disabled: to start it, atrium servers enable ${shellWord(serverId)})`
