@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Client, INVALID_PARAMS, LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolRequest, CallToolResult, ClientCapabilities, McpSubscription, PriorDiscovery, Tool, Transport } from '@modelcontextprotocol/client';
 import { checkStructuredContent } from './callToolResultShape.ts';
-import { ToolCallChannel } from './toolCallChannel.ts';
+import type { ToolCallChannel } from './toolCallChannel.ts';
 import type { ToolCallOptions } from './toolCallChannel.ts';
 import type { ListKind } from '../../../shared/contract.ts';
 import { isLogLevel } from '../../../shared/domain.ts';
@@ -17,9 +17,7 @@ import type { ServerLog } from '../serverLog.ts';
 import { ServerLaunchError } from '../stdio/launchFailure.ts';
 import { ServerError } from './serverError.ts';
 import { toServerError } from './connectionErrors.ts';
-import { NeutralisingTransport } from './neutralisingTransport.ts';
-import { ToolListScreen } from './toolListScreen.ts';
-import { TracingTransport } from '../trace/tracingTransport.ts';
+import { sessionLayers } from './sessionLayers.ts';
 import type { ServerTrace } from '../trace/serverTrace.ts';
 import { ServerLastWords, downloadHint } from './serverLastWords.ts';
 import type { ConnectionServices } from './connectionServices.ts';
@@ -109,11 +107,7 @@ export class Session {
         session.closedReason ??= `${signal ? `the server process was killed (${signal})` : `the server process exited with code ${code}`}${session.stderr.lastWords()}`;
       },
     });
-    // The SDK Client sees the server through four layers: the trace (every message as it travelled), the
-    // tool list screen (a tool that breaks the protocol's shape left out, not the whole list), the
-    // neutraliser (every message marked), then the tool-call channel (which keeps the answers to its own calls).
-    const traced = new TracingTransport(session.transport, options.trace);
-    const toolCalls = new ToolCallChannel(new NeutralisingTransport(new ToolListScreen(traced, log), log, () => options.onToolsChangeAnnounced()), (text, mistake) => log.add(mistake ? 'warning' : 'debug', 'host', text));
+    const toolCalls = sessionLayers(session.transport, options.trace, log, () => options.onToolsChangeAnnounced());
     session.toolCalls = toolCalls;
     session.client.onclose = () => options.onClosed(session);
     session.client.onerror = (error) => log.add('warning', 'host', `protocol: ${error.message}`);
