@@ -42,6 +42,11 @@ export interface ReturningServer {
 export async function waitForServerBack(server: ReturningServer | undefined, signal: AbortSignal, limitMs: number = SERVER_START_WAIT_MS): Promise<void> {
   const kind = server?.snapshot.status.kind;
   if (!server || (kind !== 'starting' && kind !== 'restarting') || signal.aborted) return;
+  await boundedWait(server.whenBack(), limitMs, signal);
+}
+
+/** Resolves once `waited` has, after `limitMs`, or when `signal` is aborted, whichever comes first; never rejects. */
+async function boundedWait(waited: Promise<unknown>, limitMs: number, signal: AbortSignal): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;
   const giveUp = new Promise<void>((resolve) => {
@@ -50,7 +55,7 @@ export async function waitForServerBack(server: ReturningServer | undefined, sig
     signal.addEventListener('abort', stopped, { once: true });
   });
   try {
-    await Promise.race([server.whenBack(), giveUp]);
+    await Promise.race([waited, giveUp]);
   } finally {
     clearTimeout(timer);
     if (stopped) signal.removeEventListener('abort', stopped);
@@ -63,19 +68,7 @@ export async function waitForStartingServers(servers: readonly StartingServer[],
   if (starting.length === 0 || turn.signal.aborted) return;
   const names = (list: readonly StartingServer[]) => listInWords(list.map((server) => server.snapshot.id));
   turn.notice(`waiting for ${names(starting)} to start, so that the model has ${starting.length === 1 ? 'its' : 'their'} tools`);
-  let timer: NodeJS.Timeout | undefined;
-  let stopped: (() => void) | undefined;
-  const giveUp = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, limitMs);
-    stopped = resolve;
-    turn.signal.addEventListener('abort', stopped, { once: true });
-  });
-  try {
-    await Promise.race([Promise.all(starting.map((server) => server.whenSettled())), giveUp]);
-  } finally {
-    clearTimeout(timer);
-    if (stopped) turn.signal.removeEventListener('abort', stopped);
-  }
+  await boundedWait(Promise.all(starting.map((server) => server.whenSettled())), limitMs, turn.signal);
   const still = starting.filter((server) => server.snapshot.status.kind === 'starting');
   if (still.length > 0 && !turn.signal.aborted) turn.notice(`${names(still)} ${still.length === 1 ? 'is' : 'are'} still starting: the model answers without ${still.length === 1 ? 'its' : 'their'} tools`);
 }
