@@ -61,12 +61,10 @@ function RetryAction({ messageId, model }: { messageId: string; model: ModelInUs
   const api = useAtriumApi();
   const conversationId = useAtriumStore((state) => state.selectedConversationId);
   const busy = useAtriumStore((state) => (conversationId ? state.live[conversationId] !== undefined || state.sending[conversationId] !== undefined : false));
-  // Retry is offered while this reply is the conversation's very last message, and finished: a reply still
-  // being made (its turn runs, seen by a window reloaded midway too) is stopped first, never replaced under it.
-  const last = useAtriumStore((state) => {
-    const lastMessage = state.detail?.messages.at(-1);
-    return lastMessage?.id === messageId && lastMessage.status !== 'streaming';
-  });
+  // Retry is offered while this reply is the conversation's very last message, and its turn has ended: a
+  // reply still being made (the host says its turn runs, to a window reloaded midway too) is stopped first,
+  // never replaced under it.
+  const last = useAtriumStore((state) => state.detail?.messages.at(-1)?.id === messageId);
   const running = useAtriumStore((state) => state.conversations.some((c) => c.id === conversationId && c.running));
   const setSendError = useAtriumStore((state) => state.setSendError);
   const startSending = useAtriumStore((state) => state.startSending);
